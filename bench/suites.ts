@@ -1,0 +1,1 @@
+export const suites = [] as import('./bench-row').BenchSuite[];

@@ -1,0 +1,19 @@
+// Three tiers (CONVENTIONS.md): unit specs beside the code, integration specs
+// that need engines (*.int-spec.ts), black-box HTTP suites in test/e2e.
+const { root, paths, options } = require('./scripts/swc-options.cjs');
+
+const moduleNameMapper = Object.fromEntries(
+  Object.entries(paths).map(([alias, [target]]) => [`^${alias}$`, `<rootDir>/${target}`]),
+);
+const transform = { '^.+\\.ts$': ['@swc/jest', { ...options, sourceMaps: 'inline', swcrc: false }] };
+const common = { rootDir: root, transform, moduleNameMapper, testEnvironment: 'node' };
+
+module.exports = {
+  globalSetup: '<rootDir>/test/harness/global-setup.ts',
+  globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    { ...common, displayName: 'int', testMatch: ['<rootDir>/{apps,libs,test}/**/*.int-spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+  ],
+};

@@ -1,0 +1,4 @@
+export * from './queue/priority';
+export * from './queue/recache-mode';
+export * from './queue/queue-entry';
+export * from './shared/assert-never';

@@ -1,0 +1,68 @@
+import type { EventEnvelope } from '@bpc/events';
+
+export const EVENT_LOG = Symbol('EVENT_LOG');
+
+/** One event as stored in a topic partition. */
+export interface LogRecord {
+  readonly topic: string;
+  readonly partition: number;
+  /** Position in the partition, a decimal integer string (Kafka style); increases by one per record. */
+  readonly offset: string;
+  readonly event: EventEnvelope;
+}
+
+/** Records of one partition, in offset order. */
+export interface LogBatch {
+  readonly topic: string;
+  readonly partition: number;
+  readonly records: readonly LogRecord[];
+}
+
+export interface SubscriptionSpec {
+  /** Consumer group; committed offsets are kept per group, topic and partition. */
+  readonly groupId: string;
+  readonly topics: readonly string[];
+  /**
+   * Where to start a partition. Returning an offset (the next offset to read)
+   * overrides the group's committed offset: projections that keep their own
+   * checkpoint in their store use it. Returning undefined uses the committed
+   * offset, or the beginning of the partition when none is committed.
+   */
+  readonly startAt?: (topic: string, partition: number) => Promise<string | undefined>;
+  /**
+   * Called with consecutive records of one partition. The next offset is
+   * committed only after the returned promise resolves; a rejection stops that
+   * partition, which is retried with backoff from the first uncommitted
+   * record (at-least-once: a record may be delivered again, never skipped).
+   */
+  readonly handleBatch: (batch: LogBatch) => Promise<void>;
+  /** Upper bound on records per batch. */
+  readonly maxBatchSize?: number;
+}
+
+export interface Subscription {
+  /** Stops fetching, waits for the batch in progress, commits its offset. */
+  stop(): Promise<void>;
+  /** Records appended but not yet handled, summed over the subscribed partitions. */
+  lag(): Promise<number>;
+}
+
+/**
+ * The event log: the source of truth.
+ *
+ * Guarantees, for every adapter:
+ * - `append` resolves only when every event is durable (fsync'd / acknowledged
+ *   by all in-sync replicas); a rejected append may have stored some events,
+ *   never a torn one.
+ * - Events with the same `key` go to the same partition and keep their order.
+ * - Delivery to a group is at least once; committed offsets survive restarts.
+ * - A new group (or `startAt` returning '0') replays a partition from its beginning.
+ */
+export interface EventLog {
+  append(topic: string, events: readonly EventEnvelope[]): Promise<void>;
+  subscribe(spec: SubscriptionSpec): Promise<Subscription>;
+  /** Readiness: resolves when the log can take appends, rejects with the reason otherwise. */
+  check(): Promise<void>;
+  /** Flushes pending appends and stops every subscription. */
+  close(): Promise<void>;
+}

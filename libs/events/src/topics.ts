@@ -1,0 +1,11 @@
+/**
+ * Topic names. Queue events are keyed by host id so each host's history stays
+ * in order; bot requests are keyed by website.
+ */
+export const TOPICS = {
+  queue: 'bpc.queue.v1',
+  botRequests: 'bpc.bot-requests.v1',
+  searchPerformance: 'bpc.search-performance.v1',
+} as const;
+
+export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];

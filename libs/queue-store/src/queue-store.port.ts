@@ -1,0 +1,102 @@
+import type { HostQueueCounts, Priority, QueueItem } from '@bpc/domain';
+
+export const QUEUE_STORE = Symbol('QUEUE_STORE');
+
+/**
+ * Where a mutation comes from in the event log. Projections pass it so that a
+ * redelivered event is applied once: the store keeps, atomically with the
+ * change, the last applied offset per stream and the result per event id.
+ */
+export interface ProjectionPosition {
+  /** `${topic}:${partition}` */
+  readonly stream: string;
+  readonly offset: string;
+  readonly eventId: string;
+}
+
+export interface EnqueueRequest {
+  readonly hostId: number;
+  readonly priority: Priority;
+  /** Epoch milliseconds when the entries become due. */
+  readonly dueAt: number;
+  readonly items: readonly QueueItem[];
+  /** Identifies the entries this request creates (the event id); outcome calls name it. */
+  readonly entryId: string;
+}
+
+export interface EnqueueResult {
+  /** Entries this request placed or kept in the queue (one per host + URL + dimension). */
+  readonly enqueued: number;
+  /** Entries that did not exist before. */
+  readonly created: number;
+  /** Entries moved to a higher priority by this request. */
+  readonly promoted: number;
+}
+
+/** An entry pulled by the scheduler: out of its queue, leased until `leaseUntil`. */
+export interface ClaimedEntry {
+  readonly hostId: number;
+  readonly url: string;
+  readonly dimensionId: number;
+  readonly priority: Priority;
+  readonly mode?: QueueItem['mode'];
+  readonly entryId: string;
+  /** Attempts already made before this claim (0 on the first). */
+  readonly attempt: number;
+  readonly claimId: string;
+  readonly leaseUntil: number;
+}
+
+export interface ClaimRequest {
+  readonly now: number;
+  readonly limit: number;
+  /** How long a claim is held; an expired claim goes back to its queue on a later claim. */
+  readonly leaseMs: number;
+}
+
+export type StoreResult<T> = { readonly applied: true; readonly value: T } | { readonly applied: false; readonly value: T | undefined };
+
+/**
+ * Queue state (the Redis side): recache queues per host and priority, per-host
+ * pause, and the scheduler's claims.
+ *
+ * Guarantees, for every adapter:
+ * - One entry per host + URL + dimension across the three priorities; a
+ *   request at a higher priority moves the entry up (keeping the earlier due
+ *   time), never down.
+ * - Every method is atomic: a failure leaves no partial change.
+ * - `claim` takes due entries of hosts that are not paused, `high` before
+ *   `normal` before `autorecache`, round-robin across hosts within a priority
+ *   so one busy host cannot starve the others.
+ * - Claimed entries are out of their queue: purge does not touch them; they
+ *   return to it only by `retryLater` or when their lease expires.
+ * - A mutation given a position at or below the stream's applied offset
+ *   changes nothing and answers `applied: false` with the result recorded for
+ *   that event id, when it is still kept.
+ */
+export interface QueueStore {
+  enqueue(request: EnqueueRequest, position?: ProjectionPosition): Promise<StoreResult<EnqueueResult>>;
+  /** Removes the queued entries of the given priorities; answers how many were removed. */
+  purge(hostId: number, priorities: readonly Priority[], position?: ProjectionPosition): Promise<StoreResult<number>>;
+  /** Pauses draining of a host until `expiresAt` (epoch ms), overwriting an earlier deadline. */
+  pause(hostId: number, expiresAt: number, position?: ProjectionPosition): Promise<StoreResult<void>>;
+  resume(hostId: number, position?: ProjectionPosition): Promise<StoreResult<void>>;
+  /** Hosts paused at `now`, with their deadline (epoch ms). */
+  pausedHosts(now: number): Promise<ReadonlyMap<number, number>>;
+  /** `{total, due_now}` per priority for every host that has entries or is named in `hostIds`. */
+  counts(now: number, hostIds?: readonly number[]): Promise<ReadonlyMap<number, HostQueueCounts>>;
+  claim(request: ClaimRequest): Promise<ClaimedEntry[]>;
+  /** The attempt succeeded: the claim is released. */
+  complete(entry: ClaimedEntry): Promise<void>;
+  /** The attempt failed and will be retried: back to its queue, due at `dueAt`, attempt count + 1. */
+  retryLater(entry: ClaimedEntry, dueAt: number): Promise<void>;
+  /** No more attempts: the claim is released and the entry dropped. */
+  giveUp(entry: ClaimedEntry): Promise<void>;
+  /** Result recorded by a positioned mutation, while kept (at least an hour). */
+  resultOf(eventId: string): Promise<unknown | undefined>;
+  /** Next offset to read for a stream (one past the last applied), undefined when nothing was applied. */
+  nextOffset(stream: string): Promise<string | undefined>;
+  /** Readiness: resolves when the store answers, rejects with the reason otherwise. */
+  check(): Promise<void>;
+  close(): Promise<void>;
+}

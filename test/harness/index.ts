@@ -1,0 +1,2 @@
+export * from './engines';
+export * from './env';
