@@ -1,0 +1,182 @@
+import 'reflect-metadata';
+import { Type } from 'class-transformer';
+import {
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+
+/**
+ * The configuration file, field by field. Names are snake_case as in the
+ * daemon specification (`recache.max_concurrent`, `scheduler_control_api` …).
+ * Defaults live on the fields; a value not listed here is refused at startup.
+ */
+
+export const DIMENSION_ACTIONS = ['render', 'bypass'] as const;
+export type DimensionAction = (typeof DIMENSION_ACTIONS)[number];
+
+export const URL_RULE_ACTIONS = ['render', 'bypass', 'ignore'] as const;
+export type UrlRuleAction = (typeof URL_RULE_ACTIONS)[number];
+
+export class DimensionMatchConfig {
+  /** Case-insensitive regular expression on the bot's User-Agent; absent = no UA condition. */
+  @IsOptional() @IsString() @IsNotEmpty() user_agent?: string;
+  /** The dimension used when no other dimension of the host matches. */
+  @IsOptional() @IsBoolean() fallback: boolean = false;
+}
+
+export class DimensionConfig {
+  @IsInt() @Min(1) @Max(65535) id!: number;
+  @IsString() @Matches(/^[a-z0-9][a-z0-9_-]*$/, { message: 'must be lower-case letters, digits, - or _' }) name!: string;
+  @ValidateNested() @Type(() => DimensionMatchConfig) match: DimensionMatchConfig = new DimensionMatchConfig();
+  /** What a cache miss or recache does when no URL rule and no request mode decide: browser render or origin fetch. */
+  @IsIn(DIMENSION_ACTIONS) action: DimensionAction = 'render';
+}
+
+export class UrlRuleConfig {
+  /** Regular expression on the URL path and query (e.g. `^/api/`). */
+  @IsString() @IsNotEmpty() pattern!: string;
+  /** `ignore`: never cached, never queued. */
+  @IsIn(URL_RULE_ACTIONS) action!: UrlRuleAction;
+  /** Cache TTL in seconds for matching URLs; absent = the host's. */
+  @IsOptional() @IsInt() @Min(1) cache_ttl?: number;
+}
+
+export class HostConfig {
+  @IsInt() @Min(1) host_id!: number;
+  @IsArray() @ArrayMinSize(1) @ArrayUnique() @IsString({ each: true }) @IsNotEmpty({ each: true }) hostnames!: string[];
+  /** Origin base URL fetched on bypass and rendered from; absent = https://<first hostname>. */
+  @IsOptional() @Matches(/^https?:\/\/[^/\s]+$/, { message: 'must be an http(s) origin without a path' }) origin?: string;
+  @IsArray() @ArrayMinSize(1) @ValidateNested({ each: true }) @Type(() => DimensionConfig) dimensions!: DimensionConfig[];
+  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => UrlRuleConfig) url_rules: UrlRuleConfig[] = [];
+  /** Cache TTL in seconds: when a served entry is due for autorecache. */
+  @IsInt() @Min(1) cache_ttl: number = 86_400;
+}
+
+export class WebsiteConfig {
+  /** Identifier in public API paths (`/api/websites/{website}`). */
+  @IsString() @Matches(/^[a-z0-9][a-z0-9._-]{0,62}$/, { message: 'must be 1-63 lower-case letters, digits, ., - or _' }) id!: string;
+  @IsInt() @Min(1) host_id!: number;
+  @IsString() @IsNotEmpty() account_id!: string;
+  /** The Data Explorer platform module. */
+  @IsBoolean() platform_module: boolean = true;
+}
+
+export class RecacheConfig {
+  @IsInt() @Min(1) @Max(1000) max_concurrent: number = 5;
+  /** Seconds per attempt. */
+  @IsInt() @Min(1) @Max(3600) timeout_per_url: number = 60;
+}
+
+export class InternalQueueConfig {
+  /** Attempts per entry (backoff 5 s, then 10 s). */
+  @IsInt() @Min(1) @Max(100) max_retries: number = 3;
+  @IsInt() @Min(1) @Max(100_000) max_size: number = 100;
+}
+
+export class SchedulerConfig {
+  @IsInt() @Min(10) @Max(60_000) tick_ms: number = 1000;
+}
+
+export class RenderServiceConfig {
+  /** Browser tabs: the render-service capacity. */
+  @IsInt() @Min(1) @Max(256) tabs: number = 4;
+  /** Share of tabs kept for online (bot miss) traffic, never used by recache. */
+  @IsInt() @Min(0) @Max(100) reservation_percent: number = 25;
+  @IsString() @IsNotEmpty() chromium_path: string = '/usr/bin/chromium';
+}
+
+export const EVENT_LOG_ADAPTERS = ['file', 'kafka'] as const;
+export const QUEUE_STORE_ADAPTERS = ['memory', 'redis'] as const;
+export const EXPLORER_STORE_ADAPTERS = ['chdb', 'clickhouse'] as const;
+
+export class AdaptersConfig {
+  @IsIn(EVENT_LOG_ADAPTERS) event_log: (typeof EVENT_LOG_ADAPTERS)[number] = 'file';
+  @IsIn(QUEUE_STORE_ADAPTERS) queue_store: (typeof QUEUE_STORE_ADAPTERS)[number] = 'memory';
+  @IsIn(EXPLORER_STORE_ADAPTERS) explorer_store: (typeof EXPLORER_STORE_ADAPTERS)[number] = 'chdb';
+}
+
+export class KafkaConfig {
+  @IsArray() @ArrayMinSize(1) @IsString({ each: true }) @Matches(/^[^\s:]+:\d+$/, { each: true, message: 'each broker must be host:port' }) brokers!: string[];
+  @IsString() @IsNotEmpty() client_id: string = 'bpc';
+}
+
+export class RedisConfig {
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// or rediss:// URL' }) url!: string;
+  @IsString() @IsNotEmpty() key_prefix: string = 'bpc';
+}
+
+export class ClickhouseConfig {
+  @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' }) url!: string;
+  @IsString() @IsNotEmpty() database: string = 'default';
+  @IsString() username: string = 'default';
+  @IsString() password: string = '';
+}
+
+export class EventLogFileConfig {
+  @IsInt() @Min(1) @Max(256) partitions: number = 4;
+  /** Hours; 0 keeps events forever (the log is the source of truth). */
+  @IsInt() @Min(0) retention_hours: number = 0;
+}
+
+export class ListenConfig {
+  @IsString() @IsNotEmpty() host: string = '127.0.0.1';
+  @IsInt() @Min(0) @Max(65535) public_api: number = 3000;
+  @IsInt() @Min(0) @Max(65535) daemon: number = 3001;
+  @IsInt() @Min(0) @Max(65535) edge: number = 3002;
+  @IsInt() @Min(0) @Max(65535) projector: number = 3003;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export class LoggingConfig {
+  @IsIn(LOG_LEVELS) level: (typeof LOG_LEVELS)[number] = 'info';
+}
+
+export const ENVELOPE_FORMS = ['success', 'status'] as const;
+export type EnvelopeForm = (typeof ENVELOPE_FORMS)[number];
+
+export class DaemonConfig {
+  /** Daemon identifier in `/status`; absent = `<hostname>-<pid>`. */
+  @IsOptional() @IsString() @IsNotEmpty() id?: string;
+  /**
+   * Success envelope of the internal API: `success` = `{success: true, data}`
+   * (later form, default), `status` = `{status: "ok", data}` (earlier form).
+   */
+  @IsIn(ENVELOPE_FORMS) envelope: EnvelopeForm = 'success';
+}
+
+export class AppConfigSchema {
+  @IsString() @IsNotEmpty() data_dir: string = './data';
+  /**
+   * Key every internal API call carries in `X-Internal-Auth`. Give either the
+   * key or its SHA-256 (hex); only the hash is kept in memory.
+   */
+  @IsOptional() @IsString() @IsNotEmpty() internal_auth_key?: string;
+  @IsOptional() @Matches(/^[0-9a-f]{64}$/, { message: 'must be 64 lower-case hex digits (SHA-256)' }) internal_auth_key_sha256?: string;
+  @IsBoolean() scheduler_control_api: boolean = false;
+  @ValidateNested() @Type(() => RecacheConfig) recache: RecacheConfig = new RecacheConfig();
+  @ValidateNested() @Type(() => InternalQueueConfig) internal_queue: InternalQueueConfig = new InternalQueueConfig();
+  @ValidateNested() @Type(() => SchedulerConfig) scheduler: SchedulerConfig = new SchedulerConfig();
+  @ValidateNested() @Type(() => RenderServiceConfig) render_service: RenderServiceConfig = new RenderServiceConfig();
+  @ValidateNested() @Type(() => DaemonConfig) daemon: DaemonConfig = new DaemonConfig();
+  @ValidateNested() @Type(() => AdaptersConfig) adapters: AdaptersConfig = new AdaptersConfig();
+  @ValidateNested() @Type(() => EventLogFileConfig) event_log_file: EventLogFileConfig = new EventLogFileConfig();
+  @IsOptional() @ValidateNested() @Type(() => KafkaConfig) kafka?: KafkaConfig;
+  @IsOptional() @ValidateNested() @Type(() => RedisConfig) redis?: RedisConfig;
+  @IsOptional() @ValidateNested() @Type(() => ClickhouseConfig) clickhouse?: ClickhouseConfig;
+  @ValidateNested() @Type(() => ListenConfig) listen: ListenConfig = new ListenConfig();
+  @ValidateNested() @Type(() => LoggingConfig) logging: LoggingConfig = new LoggingConfig();
+  @IsArray() @ArrayMinSize(1) @ValidateNested({ each: true }) @Type(() => HostConfig) hosts!: HostConfig[];
+  @IsArray() @ValidateNested({ each: true }) @Type(() => WebsiteConfig) websites: WebsiteConfig[] = [];
+}

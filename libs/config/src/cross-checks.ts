@@ -1,0 +1,72 @@
+import type { AppConfigSchema } from './config.schema';
+import type { ConfigIssue } from './config-error';
+
+/** Rules that span several keys; field-level rules live on the schema. */
+export function crossCheck(config: AppConfigSchema): ConfigIssue[] {
+  return [...checkHosts(config), ...checkWebsites(config), ...checkAdapters(config), ...checkAuth(config), ...checkListen(config)];
+}
+
+function duplicates<T>(values: readonly T[]): T[] {
+  const seen = new Set<T>();
+  return [...new Set(values.filter((v) => (seen.has(v) ? true : (seen.add(v), false))))];
+}
+
+function regexIssue(key: string, pattern: string, flags = ''): ConfigIssue[] {
+  try {
+    new RegExp(pattern, flags);
+    return [];
+  } catch (error) {
+    return [{ key, reason: `not a valid regular expression: ${(error as Error).message}` }];
+  }
+}
+
+function checkHosts(config: AppConfigSchema): ConfigIssue[] {
+  const issues: ConfigIssue[] = duplicates(config.hosts.map((h) => h.host_id)).map((id) => ({ key: 'hosts', reason: `host_id ${id} is used twice` }));
+  issues.push(
+    ...duplicates(config.hosts.flatMap((h) => h.hostnames.map((n) => n.toLowerCase()))).map((n) => ({
+      key: 'hosts',
+      reason: `hostname ${n} belongs to two hosts`,
+    })),
+  );
+  config.hosts.forEach((host, h) => {
+    const at = `hosts[${h}]`;
+    issues.push(...duplicates(host.dimensions.map((d) => d.id)).map((id) => ({ key: `${at}.dimensions`, reason: `dimension id ${id} is used twice` })));
+    issues.push(...duplicates(host.dimensions.map((d) => d.name)).map((n) => ({ key: `${at}.dimensions`, reason: `dimension name ${n} is used twice` })));
+    if (host.dimensions.filter((d) => d.match.fallback).length > 1) {
+      issues.push({ key: `${at}.dimensions`, reason: 'at most one dimension may be the fallback' });
+    }
+    host.dimensions.forEach((d, i) => d.match.user_agent && issues.push(...regexIssue(`${at}.dimensions[${i}].match.user_agent`, d.match.user_agent, 'i')));
+    host.url_rules.forEach((r, i) => issues.push(...regexIssue(`${at}.url_rules[${i}].pattern`, r.pattern)));
+  });
+  return issues;
+}
+
+function checkWebsites(config: AppConfigSchema): ConfigIssue[] {
+  const hostIds = new Set(config.hosts.map((h) => h.host_id));
+  const issues: ConfigIssue[] = duplicates(config.websites.map((w) => w.id)).map((id) => ({ key: 'websites', reason: `website ${id} is defined twice` }));
+  config.websites.forEach((w, i) => {
+    if (!hostIds.has(w.host_id)) issues.push({ key: `websites[${i}].host_id`, reason: `no host with host_id ${w.host_id}` });
+  });
+  return issues;
+}
+
+function checkAdapters(config: AppConfigSchema): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  if (config.adapters.event_log === 'kafka' && !config.kafka) issues.push({ key: 'kafka', reason: 'required when adapters.event_log is kafka' });
+  if (config.adapters.queue_store === 'redis' && !config.redis) issues.push({ key: 'redis', reason: 'required when adapters.queue_store is redis' });
+  if (config.adapters.explorer_store === 'clickhouse' && !config.clickhouse) {
+    issues.push({ key: 'clickhouse', reason: 'required when adapters.explorer_store is clickhouse' });
+  }
+  return issues;
+}
+
+function checkAuth(config: AppConfigSchema): ConfigIssue[] {
+  const given = [config.internal_auth_key, config.internal_auth_key_sha256].filter((v) => v !== undefined).length;
+  if (given === 1) return [];
+  return [{ key: 'internal_auth_key', reason: given === 0 ? 'required (or internal_auth_key_sha256)' : 'give internal_auth_key or internal_auth_key_sha256, not both' }];
+}
+
+function checkListen(config: AppConfigSchema): ConfigIssue[] {
+  const { public_api, daemon, edge, projector } = config.listen;
+  return duplicates([public_api, daemon, edge, projector].filter((p) => p !== 0)).map((p) => ({ key: 'listen', reason: `port ${p} is used by two apps` }));
+}

@@ -1,0 +1,4 @@
+export * from './config.schema';
+export * from './config-error';
+export * from './load-config';
+export * from './env-overrides';

@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ConfigError } from './config-error';
+import { loadConfig, validateConfig } from './load-config';
+
+const minimal = {
+  internal_auth_key: 'k',
+  hosts: [{ host_id: 1, hostnames: ['a.example'], dimensions: [{ id: 1, name: 'desktop' }] }],
+};
+
+function issuesOf(raw: Record<string, unknown>): string[] {
+  try {
+    validateConfig(raw, 'test');
+  } catch (error) {
+    if (error instanceof ConfigError) return error.issues.map((i) => `${i.key}: ${i.reason}`);
+    throw error;
+  }
+  return [];
+}
+
+describe('configuration', () => {
+  it('loads the committed demo config with the documented defaults', () => {
+    const config = loadConfig({ file: path.join(__dirname, '../../../deploy/config/demo.yaml'), env: {} });
+    expect(config.recache.max_concurrent).toBe(5);
+    expect(config.recache.timeout_per_url).toBe(60);
+    expect(config.internal_queue.max_retries).toBe(3);
+    expect(config.scheduler_control_api).toBe(false);
+    expect(config.adapters).toEqual({ event_log: 'file', queue_store: 'memory', explorer_store: 'chdb' });
+    expect(config.websites).toHaveLength(1);
+    expect(config.hosts[0].dimensions.map((d) => d.name)).toEqual(['desktop', 'mobile']);
+  });
+
+  it('fills defaults for omitted sections', () => {
+    const config = validateConfig(minimal, 'test');
+    expect(config.recache.max_concurrent).toBe(5);
+    expect(config.internal_queue.max_retries).toBe(3);
+    expect(config.hosts[0].dimensions[0].action).toBe('render');
+    expect(config.hosts[0].cache_ttl).toBe(86_400);
+  });
+
+  it('keeps only the SHA-256 of the internal auth key', () => {
+    const config = validateConfig(minimal, 'test') as unknown as Record<string, unknown>;
+    expect(config.internal_auth_key).toBeUndefined();
+    expect(config.internal_auth_key_sha256).toBe(createHash('sha256').update('k').digest('hex'));
+  });
+
+  it('applies BPC__ environment overrides, parsing JSON values', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'bpc-config-'));
+    const file = path.join(dir, 'c.json');
+    writeFileSync(file, JSON.stringify(minimal));
+    const config = loadConfig({ file, env: { BPC__RECACHE__MAX_CONCURRENT: '9', BPC__SCHEDULER_CONTROL_API: 'true', BPC__DATA_DIR: '/tmp/x' } });
+    expect(config.recache.max_concurrent).toBe(9);
+    expect(config.scheduler_control_api).toBe(true);
+    expect(config.data_dir).toBe('/tmp/x');
+  });
+
+  it('refuses unknown keys, naming them', () => {
+    expect(issuesOf({ ...minimal, recache: { max_concurent: 3 } })).toContain('recache.max_concurent: unknown key');
+    expect(issuesOf({ ...minimal, colour: 'blue' })).toContain('colour: unknown key');
+  });
+
+  it('refuses invalid values with the key and the reason', () => {
+    expect(issuesOf({ ...minimal, recache: { max_concurrent: 0 } })).toEqual(['recache.max_concurrent: must not be less than 1']);
+    expect(issuesOf({ ...minimal, recache: { max_concurrent: 'five' } })[0]).toMatch(/^recache\.max_concurrent: .*must be an integer/);
+    expect(issuesOf({ ...minimal, adapters: { event_log: 'sqlite' } })[0]).toMatch(/^adapters\.event_log: must be one of/);
+    const dims = { ...minimal, hosts: [{ ...minimal.hosts[0], dimensions: [{ id: 1.5, name: 'desktop' }] }] };
+    expect(issuesOf(dims)[0]).toMatch(/^hosts\[0\]\.dimensions\[0\]\.id: .*must be an integer/);
+  });
+
+  it('refuses rules that span keys', () => {
+    expect(issuesOf({ ...minimal, websites: [{ id: 'w', host_id: 7, account_id: 'a' }] })).toEqual(['websites[0].host_id: no host with host_id 7']);
+    expect(issuesOf({ ...minimal, adapters: { queue_store: 'redis' } })).toEqual(['redis: required when adapters.queue_store is redis']);
+    expect(issuesOf({ hosts: minimal.hosts })).toEqual(['internal_auth_key: required (or internal_auth_key_sha256)']);
+    const badRegex = { ...minimal, hosts: [{ ...minimal.hosts[0], url_rules: [{ pattern: '(', action: 'ignore' }] }] };
+    expect(issuesOf(badRegex)[0]).toMatch(/^hosts\[0\]\.url_rules\[0\]\.pattern: not a valid regular expression/);
+    const twice = { ...minimal, hosts: [minimal.hosts[0], { ...minimal.hosts[0], hostnames: ['b.example'] }] };
+    expect(issuesOf(twice)).toEqual(['hosts: host_id 1 is used twice']);
+  });
+
+  it('names the file when it cannot be read or parsed', () => {
+    expect(() => loadConfig({ file: '/nonexistent/bpc.yaml', env: {} })).toThrow(/\(file\): cannot read/);
+    const dir = mkdtempSync(path.join(tmpdir(), 'bpc-config-'));
+    writeFileSync(path.join(dir, 'bad.yaml'), 'a: [1, 2');
+    expect(() => loadConfig({ file: path.join(dir, 'bad.yaml'), env: {} })).toThrow(/not valid YAML or JSON/);
+  });
+});
