@@ -1,0 +1,25 @@
+/**
+ * A configured host as the domain sees it (the configuration's shape, so the
+ * validated config passes straight in).
+ */
+export interface DimensionDefinition {
+  readonly id: number;
+  readonly name: string;
+  readonly match: { readonly user_agent?: string; readonly fallback: boolean };
+  readonly action: 'render' | 'bypass';
+}
+
+export interface UrlRuleDefinition {
+  readonly pattern: string;
+  readonly action: 'render' | 'bypass' | 'ignore';
+  readonly cache_ttl?: number;
+}
+
+export interface HostDefinition {
+  readonly host_id: number;
+  readonly hostnames: readonly string[];
+  readonly origin?: string;
+  readonly dimensions: readonly DimensionDefinition[];
+  readonly url_rules: readonly UrlRuleDefinition[];
+  readonly cache_ttl: number;
+}

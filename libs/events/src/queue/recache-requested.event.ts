@@ -1,0 +1,40 @@
+import type { RecacheMode, RequestablePriority } from '@bpc/domain';
+import type { EventEnvelope } from '../envelope';
+import type { JsonSchema } from '../json-schema';
+
+export const RECACHE_REQUESTED = 'RecacheRequested';
+
+/**
+ * URLs queued for recache on one host. The command side resolves everything
+ * that depends on configuration (dimensions, URL rules) before the fact is
+ * recorded, so replaying the log gives the same queue whatever the
+ * configuration is then: the entries are `urls` × `dimensionIds`.
+ */
+export interface RecacheRequestedPayload {
+  readonly hostId: number;
+  /** Distinct URLs to queue (URL rules that ignore a URL already applied). */
+  readonly urls: readonly string[];
+  /** Resolved dimension ids, never empty. */
+  readonly dimensionIds: readonly number[];
+  readonly priority: RequestablePriority;
+  /** Absent: the configured dimension or URL-rule action decides. */
+  readonly mode?: RecacheMode;
+  /** Which API took the request. */
+  readonly source: 'daemon-api' | 'public-api';
+}
+
+export type RecacheRequested = EventEnvelope<typeof RECACHE_REQUESTED, RecacheRequestedPayload>;
+
+export const recacheRequestedSchema: JsonSchema = {
+  type: 'object',
+  required: ['hostId', 'urls', 'dimensionIds', 'priority', 'source'],
+  additionalProperties: false,
+  properties: {
+    hostId: { type: 'integer', minimum: 1 },
+    urls: { type: 'array', items: { type: 'string', format: 'uri' } },
+    dimensionIds: { type: 'array', minItems: 1, items: { type: 'integer', minimum: 1 } },
+    priority: { enum: ['high', 'normal'] },
+    mode: { enum: ['render', 'bypass'] },
+    source: { enum: ['daemon-api', 'public-api'] },
+  },
+};
