@@ -1,2 +1,3 @@
 export * from './engines';
 export * from './env';
+export * from './test-config';

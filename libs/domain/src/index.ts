@@ -8,3 +8,5 @@ export * from './hosts/normalize-url';
 export * from './shared/assert-never';
 export * from './shared/app-error';
 export * from './shared/log-sink';
+export * from './shared/secret-hash';
+export * from './shared/clock';

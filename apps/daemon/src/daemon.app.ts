@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { DaemonModule, installInternalAuth } from '@bpc/daemon';
+import { AppSpec, RuntimeModule } from '@bpc/platform';
+
+@Module({})
+class DaemonAppModule {}
+
+/** The internal cache daemon API (spec/daemon-api.md). */
+export const daemonApp: AppSpec = {
+  name: 'daemon',
+  uses: ['eventLog', 'queueStore'],
+  module: (runtime) => ({ module: DaemonAppModule, imports: [RuntimeModule.forRuntime(runtime, daemonApp.uses), DaemonModule] }),
+  configure: (app, runtime) => installInternalAuth(app.getHttpAdapter().getInstance(), runtime.config.internal_auth_key_sha256),
+};

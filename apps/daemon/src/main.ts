@@ -1,0 +1,4 @@
+import { runMain } from '@bpc/platform';
+import { daemonApp } from './daemon.app';
+
+void runMain('daemon', [daemonApp]);

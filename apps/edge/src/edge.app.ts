@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { AppSpec, HealthModule, RuntimeModule } from '@bpc/platform';
+
+@Module({})
+class EdgeAppModule {}
+
+/** Bot-facing serving: cached pages to bots, every request recorded. */
+export const edgeApp: AppSpec = {
+  name: 'edge',
+  uses: ['eventLog'],
+  module: (runtime) => ({ module: EdgeAppModule, imports: [RuntimeModule.forRuntime(runtime, edgeApp.uses), HealthModule] }),
+};

@@ -1,0 +1,4 @@
+import { runMain } from '@bpc/platform';
+import { edgeApp } from './edge.app';
+
+void runMain('edge', [edgeApp]);

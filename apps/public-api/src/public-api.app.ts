@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { AppSpec, HealthModule, RuntimeModule } from '@bpc/platform';
+
+@Module({})
+class PublicApiAppModule {}
+
+/** The public, token-authenticated API (spec/public-api.md): Data Explorer and cache operations. */
+export const publicApiApp: AppSpec = {
+  name: 'public-api',
+  uses: ['eventLog', 'explorerStore'],
+  module: (runtime) => ({ module: PublicApiAppModule, imports: [RuntimeModule.forRuntime(runtime, publicApiApp.uses), HealthModule] }),
+};

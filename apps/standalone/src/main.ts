@@ -1,0 +1,4 @@
+import { runMain } from '@bpc/platform';
+import { standaloneApps } from './standalone';
+
+void runMain('standalone', standaloneApps);

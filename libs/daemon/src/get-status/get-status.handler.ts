@@ -1,0 +1,52 @@
+import { hostname } from 'node:os';
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import type { AppConfig } from '@bpc/config';
+import { Clock, emptyHostQueueCounts, HostCatalog } from '@bpc/domain';
+import { APP_CONFIG, CLOCK } from '@bpc/platform';
+import { QUEUE_STORE, QueueStore } from '@bpc/queue-store';
+import { GetStatus, HostQueueStatus, StatusSnapshot } from './get-status.query';
+import { SCHEDULER_VIEW, SchedulerView } from './scheduler-view';
+
+@QueryHandler(GetStatus)
+export class GetStatusHandler implements IQueryHandler<GetStatus, StatusSnapshot> {
+  private readonly daemonId: string;
+  private readonly startedAt: number;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly hosts: HostCatalog,
+    @Inject(QUEUE_STORE) private readonly store: QueueStore,
+    @Inject(SCHEDULER_VIEW) private readonly scheduler: SchedulerView,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {
+    this.daemonId = config.daemon.id ?? `${hostname()}-${process.pid}`;
+    this.startedAt = clock.now();
+  }
+
+  async execute(): Promise<StatusSnapshot> {
+    const now = this.clock.now();
+    const hostIds = this.hosts.hostIds();
+    const [counts, paused] = await Promise.all([this.store.counts(now, hostIds), this.store.pausedHosts(now)]);
+    const queues: Record<string, HostQueueStatus> = {};
+    for (const hostId of new Set([...hostIds, ...counts.keys()])) {
+      queues[hostId] = { ...(counts.get(hostId) ?? emptyHostQueueCounts()), paused: paused.has(hostId) };
+    }
+    const { max_size } = this.config.internal_queue;
+    const size = this.scheduler.internalQueueSize();
+    const { tabs, reservation_percent } = this.config.render_service;
+    const reserved = Math.ceil((tabs * reservation_percent) / 100);
+    const free = this.scheduler.freeTabs();
+    return {
+      daemon: { daemon_id: this.daemonId, uptime_seconds: Math.floor((now - this.startedAt) / 1000), last_tick: this.scheduler.lastTick()?.toISOString() ?? null },
+      internal_queue: { size, max_size, capacity_used_percent: Math.round((size / max_size) * 10_000) / 100 },
+      rs_capacity: {
+        total_free_tabs: free,
+        reserved_for_online: reserved,
+        available_for_recache: Math.max(0, free - reserved),
+        reservation_percent,
+      },
+      queues,
+    };
+  }
+}

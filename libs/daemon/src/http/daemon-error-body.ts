@@ -1,0 +1,56 @@
+import { AppError, assertNever, ErrorCode } from '@bpc/domain';
+
+/** The daemon API's error envelope (spec: `{status: "error", message}`). */
+export interface DaemonErrorBody {
+  readonly status: 'error';
+  readonly message: string;
+}
+
+export function daemonErrorBody(message: string): DaemonErrorBody {
+  return { status: 'error', message };
+}
+
+export function daemonStatusFor(code: ErrorCode): number {
+  switch (code) {
+    case 'VALIDATION_FAILED':
+      return 400;
+    case 'UNAUTHENTICATED':
+      return 401;
+    case 'FORBIDDEN':
+    case 'FEATURE_DISABLED':
+      return 403;
+    case 'NOT_FOUND':
+      return 404;
+    case 'STORE_UNAVAILABLE':
+    case 'PROJECTION_TIMEOUT':
+      return 500;
+    default:
+      return assertNever(code);
+  }
+}
+
+/** Status and body for any error thrown while serving a daemon request. */
+export function daemonErrorResponse(error: unknown): { status: number; body: DaemonErrorBody; unexpected: boolean } {
+  if (error instanceof AppError) return { status: daemonStatusFor(error.code), body: daemonErrorBody(error.message), unexpected: false };
+  const status = httpStatusOf(error);
+  if (status === 404) return { status, body: daemonErrorBody('invalid endpoint'), unexpected: false };
+  if (status === 415) return { status: 400, body: daemonErrorBody('Content-Type must be application/json'), unexpected: false };
+  if (status !== undefined && status >= 400 && status < 500) {
+    return { status: 400, body: daemonErrorBody(clientErrorMessage(error)), unexpected: false };
+  }
+  return { status: 500, body: daemonErrorBody('internal error'), unexpected: true };
+}
+
+function httpStatusOf(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const e = error as { getStatus?: () => number; statusCode?: number; status?: number };
+  return typeof e.getStatus === 'function' ? e.getStatus() : (e.statusCode ?? (typeof e.status === 'number' ? e.status : undefined));
+}
+
+function clientErrorMessage(error: unknown): string {
+  const e = error as { code?: string; message?: string };
+  if (e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return 'invalid JSON: empty body';
+  if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return 'request body too large';
+  if (error instanceof SyntaxError || e.code?.startsWith('FST_ERR_CTP')) return `invalid JSON: ${e.message ?? 'cannot parse body'}`;
+  return e.message ?? 'bad request';
+}

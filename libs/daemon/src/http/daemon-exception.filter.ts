@@ -1,0 +1,18 @@
+import { ArgumentsHost, Catch, ExceptionFilter, Inject } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import type { Logger } from 'pino';
+import { LOGGER } from '@bpc/platform';
+import { daemonErrorResponse } from './daemon-error-body';
+
+/** Every daemon error leaves in `{status: "error", message}`; nothing unexpected leaks. */
+@Catch()
+export class DaemonExceptionFilter implements ExceptionFilter {
+  constructor(@Inject(LOGGER) private readonly logger: Logger) {}
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const { status, body, unexpected } = daemonErrorResponse(error);
+    if (unexpected || status >= 500) this.logger.error({ err: error }, 'daemon request failed');
+    void reply.status(status).send(body);
+  }
+}

@@ -1,0 +1,6 @@
+export * from './daemon.module';
+export * from './http/internal-auth.hook';
+export * from './http/daemon-error-body';
+export * from './request-recache/request-recache.command';
+export * from './get-status/get-status.query';
+export * from './get-status/scheduler-view';

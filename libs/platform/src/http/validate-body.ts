@@ -1,0 +1,39 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync, ValidationError } from 'class-validator';
+import { AppError, validationError } from '@bpc/domain';
+
+export interface ValidateBodyOptions {
+  /** Refuse keys the DTO does not declare (the public API does; the daemon API ignores them). */
+  readonly forbidUnknownKeys: boolean;
+}
+
+/**
+ * Turns a parsed JSON body into a validated DTO instance, or throws
+ * VALIDATION_FAILED naming the first offending field (`urls[3]`, `host_id`).
+ * Values are never coerced: "5" is not an integer.
+ */
+export function validateBody<T extends object>(dto: new () => T, body: unknown, options: ValidateBodyOptions): T {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new AppError('VALIDATION_FAILED', 'request body must be a JSON object', 'body');
+  }
+  const instance = plainToInstance(dto, body, { enableImplicitConversion: false });
+  const errors = validateSync(instance, {
+    whitelist: options.forbidUnknownKeys,
+    forbidNonWhitelisted: options.forbidUnknownKeys,
+    forbidUnknownValues: true,
+    stopAtFirstError: true,
+  });
+  if (errors.length > 0) throw firstIssue(errors[0], '');
+  return instance;
+}
+
+function firstIssue(error: ValidationError, parent: string): AppError {
+  const field = /^\d+$/.test(error.property) ? `${parent}[${error.property}]` : parent ? `${parent}.${error.property}` : error.property;
+  const constraints = Object.entries(error.constraints ?? {});
+  if (constraints.length > 0) {
+    const [name, message] = constraints[0];
+    return validationError(field, name === 'whitelistValidation' ? `unknown field ${field}` : message.replace(error.property, field));
+  }
+  const child = error.children?.[0];
+  return child ? firstIssue(child, field) : validationError(field, `${field} is invalid`);
+}

@@ -1,0 +1,59 @@
+import { ConfigError, loadConfig } from '@bpc/config';
+import { createLogger } from '../logging/create-logger';
+import type { AppSpec } from './app-spec';
+import { startApps } from './start-apps';
+
+const SHUTDOWN_GRACE_MS = 30_000;
+
+/**
+ * Process entry point of every app: a bad configuration stops startup with
+ * the key and the reason on stderr (exit 2); SIGTERM/SIGINT shut down
+ * gracefully; a second signal or the grace period forces exit.
+ */
+export async function runMain(processName: string, specs: readonly AppSpec[]): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${processName}: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logging.level, processName);
+  let running;
+  try {
+    running = await startApps(specs, config, logger);
+  } catch (error) {
+    logger.fatal({ err: error }, 'startup failed');
+    process.exit(1);
+  }
+  logger.info({ urls: running.urls, adapters: config.adapters, dataDir: config.data_dir }, 'ready');
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    setTimeout(() => {
+      logger.error({ graceMs: SHUTDOWN_GRACE_MS }, 'shutdown took too long: exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS).unref();
+    running.close().then(
+      () => {
+        logger.info({}, 'stopped');
+        process.exit(0);
+      },
+      (error) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}

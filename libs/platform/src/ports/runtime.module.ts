@@ -1,0 +1,54 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import type { AppConfig } from '@bpc/config';
+import { Clock, HostCatalog, systemClock } from '@bpc/domain';
+import { EVENT_LOG } from '@bpc/event-log';
+import { EXPLORER_STORE } from '@bpc/explorer-store';
+import { QUEUE_STORE } from '@bpc/queue-store';
+import type { Logger } from 'pino';
+import { READINESS_CHECKS, ReadinessCheck } from '../health/readiness-check';
+import { adapterName, APP_CONFIG, CLOCK, LOGGER, PortName, Ports } from './ports';
+
+/** What every app of a process shares: validated config, logger, opened adapters. */
+export interface AppRuntime {
+  readonly config: AppConfig;
+  readonly logger: Logger;
+  readonly ports: Ports;
+  /** Defaults to the system clock; tests pass their own. */
+  readonly clock?: Clock;
+}
+
+const PORT_TOKENS: Record<PortName, symbol> = {
+  eventLog: EVENT_LOG,
+  queueStore: QUEUE_STORE,
+  explorerStore: EXPLORER_STORE,
+};
+
+/**
+ * Hands the process's runtime to one Nest app. The adapters are opened
+ * outside Nest (see `runApps`) so that several apps in one process share a
+ * single event log, store and engine.
+ */
+@Global()
+@Module({})
+export class RuntimeModule {
+  static forRuntime(runtime: AppRuntime, uses: readonly PortName[]): DynamicModule {
+    const portProviders = uses.map((name) => {
+      const instance = runtime.ports[name];
+      if (!instance) throw new Error(`the ${name} port is not open in this process`);
+      return { provide: PORT_TOKENS[name], useValue: instance };
+    });
+    const checks: ReadinessCheck[] = uses.map((name) => ({
+      name: adapterName(runtime.config, name),
+      check: () => runtime.ports[name]!.check(),
+    }));
+    const providers = [
+      { provide: APP_CONFIG, useValue: runtime.config },
+      { provide: LOGGER, useValue: runtime.logger },
+      { provide: CLOCK, useValue: runtime.clock ?? systemClock },
+      { provide: HostCatalog, useValue: new HostCatalog(runtime.config.hosts) },
+      { provide: READINESS_CHECKS, useValue: checks },
+      ...portProviders,
+    ];
+    return { module: RuntimeModule, providers, exports: providers.map((p) => p.provide) };
+  }
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The one test command (README): installs what it needs on a fresh machine,
+# then type-checks, lints and runs every jest tier against real engines.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/install-system-deps.sh
+
+# npm packages: install when missing or when the lock file changed since.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi
+
+echo "== typecheck"; npx tsc -p tsconfig.json --noEmit
+echo "== lint"; npx eslint --max-warnings 0 .
+echo "== tests"; npx jest --ci --maxWorkers=2 "$@"

@@ -1,0 +1,74 @@
+import { createLogger, RunningApps, startApps } from '@bpc/platform';
+import { RuntimeMode, TEST_INTERNAL_KEY, testConfig } from '@bpc/testing';
+import { standaloneApps } from '../../apps/standalone/src/standalone';
+
+const auth = { 'x-internal-auth': TEST_INTERNAL_KEY, 'content-type': 'application/json' };
+
+describe.each<RuntimeMode>(['standalone', 'cluster'])('walking skeleton (%s mode)', (mode) => {
+  let running: RunningApps;
+  let daemon: string;
+
+  beforeAll(async () => {
+    const config = testConfig(mode);
+    running = await startApps(standaloneApps, config, createLogger('warn', `e2e-${mode}`));
+    daemon = running.urls.daemon!;
+  });
+
+  afterAll(async () => {
+    await running?.close();
+  });
+
+  it('POST /internal/cache/recache → RecacheRequested → queue projection → GET /status shows the entries', async () => {
+    const response = await fetch(`${daemon}/internal/cache/recache`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ host_id: 1, urls: ['https://www.example.com/a', 'https://www.example.com/b'], priority: 'high' }),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      success: true,
+      data: { host_id: 1, urls_count: 2, dimension_ids_count: 2, entries_enqueued: 4, priority: 'high', paused: false },
+    });
+
+    const status = await (await fetch(`${daemon}/status`, { headers: auth })).json();
+    expect(status.success).toBe(true);
+    expect(status.data.queues['1']).toEqual({
+      high: { total: 4, due_now: 4 },
+      normal: { total: 0, due_now: 0 },
+      autorecache: { total: 0, due_now: 0 },
+      paused: false,
+    });
+    expect(status.data.queues['2'].high.total).toBe(0);
+  });
+
+  it('answers 401 without the internal key and 400 naming the field on bad input', async () => {
+    const noKey = await fetch(`${daemon}/internal/cache/recache`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    expect(noKey.status).toBe(401);
+    expect(await noKey.json()).toEqual({ status: 'error', message: 'missing or invalid X-Internal-Auth' });
+
+    const badJson = await fetch(`${daemon}/internal/cache/recache`, { method: 'POST', headers: auth, body: '{"host_id":' });
+    expect(badJson.status).toBe(400);
+    expect((await badJson.json()).message).toMatch(/^invalid JSON/);
+
+    const badPriority = await fetch(`${daemon}/internal/cache/recache`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ host_id: 1, urls: ['https://www.example.com/a'], priority: 'urgent' }),
+    });
+    expect(badPriority.status).toBe(400);
+    expect(await badPriority.json()).toEqual({ status: 'error', message: 'priority must be "high" or "normal"' });
+  });
+
+  it('serves liveness and readiness on every app, naming the adapters checked', async () => {
+    for (const [name, url] of Object.entries(running.urls)) {
+      const live = await fetch(`${url}/health/live`);
+      expect({ name, status: live.status }).toEqual({ name, status: 200 });
+      const ready = await fetch(`${url}/health/ready`);
+      const body = await ready.json();
+      expect({ name, status: ready.status, health: body.status }).toEqual({ name, status: 200, health: 'ok' });
+    }
+    const daemonReady = await (await fetch(`${daemon}/health/ready`)).json();
+    const expected = mode === 'cluster' ? ['event_log (kafka)', 'queue_store (redis)'] : ['event_log (file)', 'queue_store (memory)'];
+    expect(Object.keys(daemonReady.details).sort()).toEqual(expected);
+  });
+});

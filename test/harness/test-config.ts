@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { AppConfig, validateConfig } from '@bpc/config';
+import { testEngines } from './env';
+
+export type RuntimeMode = 'standalone' | 'cluster';
+
+export const TEST_INTERNAL_KEY = 'test-internal-key';
+
+/**
+ * A valid configuration for tests: every app on a free port (0), a fresh
+ * data directory, and in cluster mode the shared test engines under a
+ * namespace / key prefix of its own so parallel suites never meet.
+ */
+export function testConfig(mode: RuntimeMode, overrides: Record<string, unknown> = {}): AppConfig {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bpc-test-'));
+  const unique = randomUUID().slice(0, 8);
+  const cluster =
+    mode === 'cluster'
+      ? {
+          adapters: { event_log: 'kafka', queue_store: 'redis', explorer_store: 'chdb' },
+          kafka: { brokers: testEngines().kafkaBrokers, client_id: `test-${unique}`, namespace: `t${unique}` },
+          redis: { url: testEngines().redisUrl, key_prefix: `t${unique}` },
+        }
+      : { adapters: { event_log: 'file', queue_store: 'memory', explorer_store: 'chdb' } };
+  return validateConfig(
+    {
+      data_dir: dataDir,
+      internal_auth_key: TEST_INTERNAL_KEY,
+      logging: { level: 'warn' },
+      listen: { host: '127.0.0.1', public_api: 0, daemon: 0, edge: 0, projector: 0 },
+      hosts: [
+        {
+          host_id: 1,
+          hostnames: ['www.example.com'],
+          dimensions: [
+            { id: 1, name: 'desktop', match: { fallback: true } },
+            { id: 2, name: 'mobile', match: { user_agent: 'Mobile' } },
+          ],
+          url_rules: [{ pattern: '^/admin/', action: 'ignore' }],
+        },
+        { host_id: 2, hostnames: ['shop.example.org'], dimensions: [{ id: 1, name: 'desktop' }] },
+      ],
+      websites: [{ id: 'demo', host_id: 1, account_id: 'acme' }],
+      ...cluster,
+      ...overrides,
+    },
+    `test config (${mode})`,
+  );
+}
