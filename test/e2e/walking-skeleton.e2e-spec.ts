@@ -1,5 +1,5 @@
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { RuntimeMode, TEST_INTERNAL_KEY, testConfig } from '@bpc/testing';
+import { jsonOf, RuntimeMode, TEST_INTERNAL_KEY, testConfig } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 
 const auth = { 'x-internal-auth': TEST_INTERNAL_KEY, 'content-type': 'application/json' };
@@ -25,12 +25,12 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('walking skeleton (%s mode
       body: JSON.stringify({ host_id: 1, urls: ['https://www.example.com/a', 'https://www.example.com/b'], priority: 'high' }),
     });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({
+    expect(await jsonOf(response)).toEqual({
       success: true,
       data: { host_id: 1, urls_count: 2, dimension_ids_count: 2, entries_enqueued: 4, priority: 'high', paused: false },
     });
 
-    const status = await (await fetch(`${daemon}/status`, { headers: auth })).json();
+    const status = await jsonOf(await fetch(`${daemon}/status`, { headers: auth }));
     expect(status.success).toBe(true);
     expect(status.data.queues['1']).toEqual({
       high: { total: 4, due_now: 4 },
@@ -44,11 +44,11 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('walking skeleton (%s mode
   it('answers 401 without the internal key and 400 naming the field on bad input', async () => {
     const noKey = await fetch(`${daemon}/internal/cache/recache`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
     expect(noKey.status).toBe(401);
-    expect(await noKey.json()).toEqual({ status: 'error', message: 'missing or invalid X-Internal-Auth' });
+    expect(await jsonOf(noKey)).toEqual({ status: 'error', message: 'missing or invalid X-Internal-Auth' });
 
     const badJson = await fetch(`${daemon}/internal/cache/recache`, { method: 'POST', headers: auth, body: '{"host_id":' });
     expect(badJson.status).toBe(400);
-    expect((await badJson.json()).message).toMatch(/^invalid JSON/);
+    expect((await jsonOf(badJson)).message).toMatch(/^invalid JSON/);
 
     const badPriority = await fetch(`${daemon}/internal/cache/recache`, {
       method: 'POST',
@@ -56,7 +56,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('walking skeleton (%s mode
       body: JSON.stringify({ host_id: 1, urls: ['https://www.example.com/a'], priority: 'urgent' }),
     });
     expect(badPriority.status).toBe(400);
-    expect(await badPriority.json()).toEqual({ status: 'error', message: 'priority must be "high" or "normal"' });
+    expect(await jsonOf(badPriority)).toEqual({ status: 'error', message: 'priority must be "high" or "normal"' });
   });
 
   it('serves liveness and readiness on every app, naming the adapters checked', async () => {
@@ -64,10 +64,10 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('walking skeleton (%s mode
       const live = await fetch(`${url}/health/live`);
       expect({ name, status: live.status }).toEqual({ name, status: 200 });
       const ready = await fetch(`${url}/health/ready`);
-      const body = await ready.json();
+      const body = await jsonOf(ready);
       expect({ name, status: ready.status, health: body.status }).toEqual({ name, status: 200, health: 'ok' });
     }
-    const daemonReady = await (await fetch(`${daemon}/health/ready`)).json();
+    const daemonReady = await jsonOf(await fetch(`${daemon}/health/ready`));
     const expected = mode === 'cluster' ? ['event_log (kafka)', 'queue_store (redis)'] : ['event_log (file)', 'queue_store (memory)'];
     expect(Object.keys(daemonReady.details).sort()).toEqual(expected);
   });

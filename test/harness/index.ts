@@ -1,3 +1,4 @@
 export * from './engines';
 export * from './env';
 export * from './test-config';
+export * from './http';

@@ -10,7 +10,9 @@ export const QUEUE_STORE = Symbol('QUEUE_STORE');
 export interface ProjectionPosition {
   /** `${topic}:${partition}` */
   readonly stream: string;
+  /** Canonical decimal integer string (may exceed 2^53); compared by value. */
   readonly offset: string;
+  /** The result of the mutation is recorded under this id (see `resultOf`). */
   readonly eventId: string;
 }
 
@@ -20,10 +22,19 @@ export interface EnqueueRequest {
   /** Epoch milliseconds when the entries become due. */
   readonly dueAt: number;
   readonly items: readonly QueueItem[];
-  /** Identifies the entries this request creates (the event id); outcome calls name it. */
+  /**
+   * Identifies the entries this request creates (the event id); outcome calls
+   * name it. An entry keeps the id of the request that created it: a later
+   * request that only keeps or promotes it does not change it.
+   */
   readonly entryId: string;
 }
 
+/**
+ * `enqueued` = created + kept (+ promoted, a kept entry moved up); repeats of a
+ * URL + dimension within one request count once. A later explicit `mode`
+ * replaces the entry's mode; an item without mode keeps it.
+ */
 export interface EnqueueResult {
   /** Entries this request placed or kept in the queue (one per host + URL + dimension). */
   readonly enqueued: number;
@@ -33,7 +44,11 @@ export interface EnqueueResult {
   readonly promoted: number;
 }
 
-/** An entry pulled by the scheduler: out of its queue, leased until `leaseUntil`. */
+/**
+ * An entry pulled by the scheduler: out of its queue, leased until
+ * `leaseUntil`. `claimId` names this lease only: once the lease expired and
+ * the entry went back to its queue, outcome calls with this claim do nothing.
+ */
 export interface ClaimedEntry {
   readonly hostId: number;
   readonly url: string;
@@ -50,7 +65,12 @@ export interface ClaimedEntry {
 export interface ClaimRequest {
   readonly now: number;
   readonly limit: number;
-  /** How long a claim is held; an expired claim goes back to its queue on a later claim. */
+  /**
+   * How long a claim is held. A lease with `leaseUntil <= now` of a later
+   * claim call has expired: that call first puts the entry back into its
+   * queue (same priority, original due time, same attempt count), so an
+   * entry is never lost, at worst dispatched twice.
+   */
   readonly leaseMs: number;
 }
 
@@ -76,21 +96,39 @@ export type StoreResult<T> = { readonly applied: true; readonly value: T } | { r
  */
 export interface QueueStore {
   enqueue(request: EnqueueRequest, position?: ProjectionPosition): Promise<StoreResult<EnqueueResult>>;
-  /** Removes the queued entries of the given priorities; answers how many were removed. */
+  /**
+   * Removes the queued entries of exactly the given priorities (the caller
+   * resolves defaults; repeats count once; `[]` removes nothing); answers how
+   * many were removed. Claimed entries are not touched.
+   */
   purge(hostId: number, priorities: readonly Priority[], position?: ProjectionPosition): Promise<StoreResult<number>>;
   /** Pauses draining of a host until `expiresAt` (epoch ms), overwriting an earlier deadline. */
   pause(hostId: number, expiresAt: number, position?: ProjectionPosition): Promise<StoreResult<void>>;
   resume(hostId: number, position?: ProjectionPosition): Promise<StoreResult<void>>;
-  /** Hosts paused at `now`, with their deadline (epoch ms). */
+  /** Hosts paused at `now` (deadline > now), with their deadline (epoch ms); expired pauses are dropped on the way. */
   pausedHosts(now: number): Promise<ReadonlyMap<number, number>>;
   /** `{total, due_now}` per priority for every host that has entries or is named in `hostIds`. */
   counts(now: number, hostIds?: readonly number[]): Promise<ReadonlyMap<number, HostQueueCounts>>;
+  /**
+   * Atomically takes up to `limit` entries due at `now` from hosts not paused
+   * at `now`: high (across hosts) before normal before autorecache; within a
+   * priority one entry per host per round, earliest due first, hosts in id
+   * order starting after the host served last by the previous call. Taken
+   * entries leave their queue; a new request for the same key meanwhile
+   * creates a new queued entry.
+   */
   claim(request: ClaimRequest): Promise<ClaimedEntry[]>;
-  /** The attempt succeeded: the claim is released. */
+  /** The attempt succeeded: the claim is released. No-op for an unknown or expired-and-requeued claim. */
   complete(entry: ClaimedEntry): Promise<void>;
-  /** The attempt failed and will be retried: back to its queue, due at `dueAt`, attempt count + 1. */
+  /**
+   * The attempt failed and will be retried: back to its queue, due at
+   * `dueAt`, attempt count + 1. If a newer request queued the same key
+   * meanwhile, that queued entry survives (its id and attempt count) with the
+   * higher priority and the earlier due time of the two. No-op for an unknown
+   * or expired-and-requeued claim.
+   */
   retryLater(entry: ClaimedEntry, dueAt: number): Promise<void>;
-  /** No more attempts: the claim is released and the entry dropped. */
+  /** No more attempts: the claim is released and the entry dropped. No-op for an unknown or expired-and-requeued claim. */
   giveUp(entry: ClaimedEntry): Promise<void>;
   /** Result recorded by a positioned mutation, while kept (at least an hour). */
   resultOf(eventId: string): Promise<unknown | undefined>;

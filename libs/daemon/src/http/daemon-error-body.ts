@@ -47,10 +47,11 @@ function httpStatusOf(error: unknown): number | undefined {
   return typeof e.getStatus === 'function' ? e.getStatus() : (e.statusCode ?? (typeof e.status === 'number' ? e.status : undefined));
 }
 
+/** Framework 4xx errors come from reading the body (parse errors, empty or oversized bodies). */
 function clientErrorMessage(error: unknown): string {
-  const e = error as { code?: string; message?: string };
-  if (e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return 'invalid JSON: empty body';
-  if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return 'request body too large';
-  if (error instanceof SyntaxError || e.code?.startsWith('FST_ERR_CTP')) return `invalid JSON: ${e.message ?? 'cannot parse body'}`;
-  return e.message ?? 'bad request';
+  const e = error as { code?: string; message?: string; name?: string };
+  const message = e.message ?? 'bad request';
+  if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || /too large/i.test(message)) return 'request body too large';
+  if (e.name === 'SyntaxError' || e.code?.startsWith('FST_ERR_CTP') || /JSON|body/i.test(message)) return `invalid JSON: ${message}`;
+  return message;
 }

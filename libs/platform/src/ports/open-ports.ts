@@ -1,0 +1,96 @@
+import path from 'node:path';
+import type { AppConfig } from '@bpc/config';
+import { EventLog, FileEventLog, KafkaEventLog, NamespacedEventLog } from '@bpc/event-log';
+import { ChdbExecutor, ClickhouseHttpExecutor, ExplorerStore } from '@bpc/explorer-store';
+import { MemoryQueueStoreSnapshots, QueueStore, RedisQueueStore } from '@bpc/queue-store';
+import type { Logger } from 'pino';
+import type { PortNeeds, Ports } from './ports';
+
+const HOUR_MS = 3_600_000;
+
+/** Shutdown work that belongs to an adapter but is not the port's own `close` (snapshots). */
+const extraClosers = new WeakMap<Ports, (() => Promise<void> | void)[]>();
+
+/**
+ * The one place that picks adapters from the validated configuration; the
+ * rest of the code only sees the ports. Opens only what the process needs.
+ */
+export async function openPorts(config: AppConfig, needs: PortNeeds, logger: Logger): Promise<Ports> {
+  const closers: (() => Promise<void> | void)[] = [];
+  const opened: Ports[keyof Ports][] = [];
+  try {
+    const eventLog = needs.has('eventLog') ? await openEventLog(config, logger.child({ port: 'event_log' })) : undefined;
+    opened.push(eventLog);
+    const queueStore = needs.has('queueStore') ? openQueueStore(config, logger.child({ port: 'queue_store' }), closers) : undefined;
+    opened.push(queueStore);
+    const explorerStore = needs.has('explorerStore') ? await openExplorerStore(config, logger.child({ port: 'explorer_store' })) : undefined;
+    const ports: Ports = { eventLog, queueStore, explorerStore };
+    extraClosers.set(ports, closers);
+    return ports;
+  } catch (error) {
+    for (const closer of closers) await closer();
+    await Promise.allSettled(opened.map((port) => port?.close()));
+    throw error;
+  }
+}
+
+/** Closes in dependency order: stores before the log, whose close also flushes and commits. */
+export async function closePorts(ports: Ports, logger: Logger): Promise<void> {
+  for (const closer of extraClosers.get(ports) ?? []) await closer();
+  const steps: [string, (() => Promise<void>) | undefined][] = [
+    ['explorer_store', ports.explorerStore && (() => ports.explorerStore!.close())],
+    ['queue_store', ports.queueStore && (() => ports.queueStore!.close())],
+    ['event_log', ports.eventLog && (() => ports.eventLog!.close())],
+  ];
+  for (const [name, close] of steps) {
+    try {
+      await close?.();
+    } catch (error) {
+      logger.error({ err: error, port: name }, 'error while closing adapter');
+    }
+  }
+}
+
+async function openEventLog(config: AppConfig, log: Logger): Promise<EventLog> {
+  switch (config.adapters.event_log) {
+    case 'file':
+      return FileEventLog.open({
+        dir: path.join(config.data_dir, 'event-log'),
+        partitions: config.event_log_file.partitions,
+        retentionMs: config.event_log_file.retention_hours > 0 ? config.event_log_file.retention_hours * HOUR_MS : undefined,
+        log,
+      });
+    case 'kafka': {
+      const kafka = config.kafka!;
+      const inner = new KafkaEventLog({ brokers: kafka.brokers, clientId: kafka.client_id, log });
+      return kafka.namespace ? new NamespacedEventLog(inner, kafka.namespace) : inner;
+    }
+  }
+}
+
+function openQueueStore(config: AppConfig, log: Logger, closers: (() => void)[]): QueueStore {
+  switch (config.adapters.queue_store) {
+    case 'memory': {
+      const persistence = MemoryQueueStoreSnapshots.open({ dir: path.join(config.data_dir, 'snapshots'), log });
+      closers.push(() => persistence.close());
+      return persistence.store;
+    }
+    case 'redis':
+      return new RedisQueueStore({ url: config.redis!.url, keyPrefix: config.redis!.key_prefix, log });
+  }
+}
+
+async function openExplorerStore(config: AppConfig, log: Logger): Promise<ExplorerStore> {
+  const store: ExplorerStore =
+    config.adapters.explorer_store === 'chdb'
+      ? new ChdbExecutor({ path: path.join(config.data_dir, 'chdb'), log })
+      : new ClickhouseHttpExecutor({
+          url: config.clickhouse!.url,
+          database: config.clickhouse!.database,
+          username: config.clickhouse!.username,
+          password: config.clickhouse!.password,
+          log,
+        });
+  await store.migrate();
+  return store;
+}

@@ -1,0 +1,385 @@
+/**
+ * Lua scripts of the Redis queue store. Each runs atomically inside Redis, so
+ * a mutation and its projection checkpoint change together or not at all.
+ *
+ * Key layout (P = `{<keyPrefix>}:`, one hash tag so every script touches a
+ * single cluster slot):
+ *   P..'q:<host>:<priority>'  ZSET  member = queueEntryKey, score = dueAt (ms)
+ *   P..'e:<host>'             HASH  queueEntryKey -> '<priority>|<attempt>|<mode>|<entryId>'
+ *   P..'hosts'                SET   hosts having queued entries
+ *   P..'pauses'               HASH  host -> pause deadline (ms)
+ *   P..'leases'               ZSET  claimId, score = leaseUntil (ms)
+ *   P..'claims'               HASH  claimId -> JSON of the claimed entry
+ *   P..'cursor'               STRING host served last by claim (rotation start)
+ *   P..'checkpoints'          HASH  stream -> last applied offset
+ *   P..'r:<eventId>'          STRING JSON result of a positioned mutation, with a TTL
+ *
+ * Every script receives KEYS[1] = P..'hosts' (so a cluster client routes it
+ * to the slot of the hash tag) and ARGV[1] = P; the other keys are derived
+ * from P inside the script, all in the same slot.
+ *
+ * Positioned mutations take ARGV[2] stream ('' when unpositioned), ARGV[3]
+ * offset, ARGV[4] result key and ARGV[5] result TTL (ms), then their own
+ * arguments from ARGV[6]; they answer {1, resultJson} when applied and
+ * {0, recordedResultJson or nil} when the position was already applied.
+ */
+
+const PRELUDE = `
+local P = ARGV[1]
+local HOSTS = P .. 'hosts'
+local PAUSES = P .. 'pauses'
+local LEASES = P .. 'leases'
+local CLAIMS = P .. 'claims'
+local CURSOR = P .. 'cursor'
+local CHECKPOINTS = P .. 'checkpoints'
+local PRIORITIES = { 'high', 'normal', 'autorecache' }
+local RANK = { high = 1, normal = 2, autorecache = 3 }
+
+local function qkey(host, priority) return P .. 'q:' .. host .. ':' .. priority end
+local function ekey(host) return P .. 'e:' .. host end
+
+local function encode(priority, attempt, mode, entryId)
+  return priority .. '|' .. attempt .. '|' .. mode .. '|' .. entryId
+end
+local function decode(value)
+  local priority, attempt, mode, entryId = string.match(value, '^([^|]*)|([^|]*)|([^|]*)|(.*)$')
+  return priority, tonumber(attempt), mode, entryId
+end
+`;
+
+const POSITIONS = `
+-- Offsets are decimal strings that may exceed 2^53: compare length, then text.
+local function atOrBelow(offset, applied)
+  if #offset ~= #applied then return #offset < #applied end
+  return offset <= applied
+end
+
+local function alreadyApplied()
+  local stream = ARGV[2]
+  if stream == '' then return nil end
+  local applied = redis.call('HGET', CHECKPOINTS, stream)
+  if applied and atOrBelow(ARGV[3], applied) then
+    return { 0, redis.call('GET', ARGV[4]) }
+  end
+  return nil
+end
+
+local function appliedWith(result)
+  local stream = ARGV[2]
+  if stream ~= '' then
+    redis.call('HSET', CHECKPOINTS, stream, ARGV[3])
+    redis.call('SET', ARGV[4], result, 'PX', ARGV[5])
+  end
+  return { 1, result }
+end
+`;
+
+/**
+ * One entry per key: when a claimed entry returns (retry or expired lease)
+ * while a newer request queued the same key, the queued entry survives with
+ * its id and attempt count, the higher priority and the earlier due time, and
+ * its own explicit mode (else the returning one). Mirrors `mergeEntry`.
+ */
+const REQUEUE = `
+local function requeue(host, key, priority, dueAt, attempt, mode, entryId)
+  local ek = ekey(host)
+  local value = redis.call('HGET', ek, key)
+  if not value then
+    redis.call('ZADD', qkey(host, priority), dueAt, key)
+    redis.call('HSET', ek, key, encode(priority, attempt, mode, entryId))
+    redis.call('SADD', HOSTS, host)
+    return
+  end
+  local queuedPriority, queuedAttempt, queuedMode, queuedId = decode(value)
+  local target = queuedPriority
+  if RANK[priority] < RANK[queuedPriority] then target = priority end
+  local score = tonumber(redis.call('ZSCORE', qkey(host, queuedPriority), key)) or tonumber(dueAt)
+  if tonumber(dueAt) < score then score = dueAt end
+  if target ~= queuedPriority then redis.call('ZREM', qkey(host, queuedPriority), key) end
+  redis.call('ZADD', qkey(host, target), score, key)
+  if queuedMode == '' then queuedMode = mode end
+  redis.call('HSET', ek, key, encode(target, queuedAttempt, queuedMode, queuedId))
+end
+`;
+
+/**
+ * ARGV[6] host, [7] priority, [8] dueAt, [9] entryId, [10..] one per distinct
+ * item: a mode letter ('-' none, 'r' render, 'b' bypass) followed by the key.
+ * Work goes in chunks of CHUNK keys: one HMGET to read, then one ZADD / ZREM /
+ * HSET per chunk and queue, instead of one call per item (unpack is bounded
+ * by Lua's C stack, about 8000 values).
+ */
+const ENQUEUE = `${PRELUDE}${POSITIONS}
+local done = alreadyApplied()
+if done then return done end
+
+local host, priority, dueAt, entryId = ARGV[6], ARGV[7], tonumber(ARGV[8]), ARGV[9]
+local rank = RANK[priority]
+local ek = ekey(host)
+local MODES = { ['-'] = '', r = 'render', b = 'bypass' }
+local FIRST, CHUNK = 10, 1000
+local created, promoted = 0, 0
+-- Every entry this request creates has the same value but for its mode.
+local freshValue = {}
+for _, mode in pairs(MODES) do freshValue[mode] = encode(priority, 0, mode, entryId) end
+
+for start = FIRST, #ARGV, CHUNK do
+  local stop = math.min(start + CHUNK - 1, #ARGV)
+  local keys, modes = {}, {}
+  for i = start, stop do
+    keys[#keys + 1] = string.sub(ARGV[i], 2)
+    modes[#modes + 1] = MODES[string.sub(ARGV[i], 1, 1)]
+  end
+  local current = redis.call('HMGET', ek, unpack(keys))
+  local hset, zadd, keepEarlier, moveOut = {}, {}, {}, {}
+  for j = 1, #keys do
+    local key, mode, value = keys[j], modes[j], current[j]
+    if not value then
+      created = created + 1
+      zadd[#zadd + 1] = dueAt
+      zadd[#zadd + 1] = key
+      hset[#hset + 1] = key
+      hset[#hset + 1] = freshValue[mode]
+    else
+      local was, attempt, wasMode, id = decode(value)
+      local newMode = wasMode
+      if mode ~= '' then newMode = mode end
+      if rank < RANK[was] then
+        promoted = promoted + 1
+        local score = tonumber(redis.call('ZSCORE', qkey(host, was), key)) or dueAt
+        moveOut[was] = moveOut[was] or {}
+        table.insert(moveOut[was], key)
+        zadd[#zadd + 1] = math.min(score, dueAt)
+        zadd[#zadd + 1] = key
+        hset[#hset + 1] = key
+        hset[#hset + 1] = encode(priority, attempt, newMode, id)
+      else
+        keepEarlier[was] = keepEarlier[was] or {}
+        table.insert(keepEarlier[was], dueAt)
+        table.insert(keepEarlier[was], key)
+        if newMode ~= wasMode then
+          hset[#hset + 1] = key
+          hset[#hset + 1] = encode(was, attempt, newMode, id)
+        end
+      end
+    end
+  end
+  for was, members in pairs(moveOut) do redis.call('ZREM', qkey(host, was), unpack(members)) end
+  if #zadd > 0 then redis.call('ZADD', qkey(host, priority), unpack(zadd)) end
+  -- LT: an entry requested again keeps the earlier of its two due times.
+  for was, pairs_ in pairs(keepEarlier) do redis.call('ZADD', qkey(host, was), 'LT', unpack(pairs_)) end
+  if #hset > 0 then redis.call('HSET', ek, unpack(hset)) end
+end
+
+local enqueued = #ARGV - FIRST + 1
+if enqueued > 0 then redis.call('SADD', HOSTS, host) end
+return appliedWith('{"enqueued":' .. enqueued .. ',"created":' .. created .. ',"promoted":' .. promoted .. '}')
+`;
+
+/** ARGV[6] host, [7..] priorities (repeats ignored). */
+const PURGE = `${PRELUDE}${POSITIONS}
+local done = alreadyApplied()
+if done then return done end
+
+local host = ARGV[6]
+local ek = ekey(host)
+local removed, seen = 0, {}
+for i = 7, #ARGV do
+  local priority = ARGV[i]
+  if RANK[priority] and not seen[priority] then
+    seen[priority] = true
+    local qk = qkey(host, priority)
+    local members = redis.call('ZRANGE', qk, 0, -1)
+    for start = 1, #members, 4000 do
+      redis.call('HDEL', ek, unpack(members, start, math.min(start + 3999, #members)))
+    end
+    removed = removed + #members
+    redis.call('DEL', qk)
+  end
+end
+if redis.call('HLEN', ek) == 0 then redis.call('SREM', HOSTS, host) end
+return appliedWith(tostring(removed))
+`;
+
+/** ARGV[6] host, [7] deadline (ms). */
+const PAUSE = `${PRELUDE}${POSITIONS}
+local done = alreadyApplied()
+if done then return done end
+redis.call('HSET', PAUSES, ARGV[6], ARGV[7])
+return appliedWith('null')
+`;
+
+/** ARGV[6] host. */
+const RESUME = `${PRELUDE}${POSITIONS}
+local done = alreadyApplied()
+if done then return done end
+redis.call('HDEL', PAUSES, ARGV[6])
+return appliedWith('null')
+`;
+
+/** ARGV[2] now. Answers host, deadline pairs; expired pauses are removed on the way. */
+const PAUSED_HOSTS = `${PRELUDE}
+local now = tonumber(ARGV[2])
+local all = redis.call('HGETALL', PAUSES)
+local paused = {}
+for i = 1, #all, 2 do
+  if tonumber(all[i + 1]) > now then
+    paused[#paused + 1] = all[i]
+    paused[#paused + 1] = all[i + 1]
+  else
+    redis.call('HDEL', PAUSES, all[i])
+  end
+end
+return paused
+`;
+
+/**
+ * ARGV[2] now, [3..] hosts to include even without entries. Answers, per
+ * host: host, then total and due count for each priority in drain order.
+ * ZCARD is O(1) and ZCOUNT O(log n), so the cost follows hosts, not entries.
+ */
+const COUNTS = `${PRELUDE}
+local now = ARGV[2]
+local listed, hosts = {}, {}
+for _, host in ipairs(redis.call('SMEMBERS', HOSTS)) do
+  listed[host] = true
+  hosts[#hosts + 1] = host
+end
+for i = 3, #ARGV do
+  if not listed[ARGV[i]] then
+    listed[ARGV[i]] = true
+    hosts[#hosts + 1] = ARGV[i]
+  end
+end
+local out = {}
+for _, host in ipairs(hosts) do
+  out[#out + 1] = host
+  for _, priority in ipairs(PRIORITIES) do
+    local qk = qkey(host, priority)
+    out[#out + 1] = redis.call('ZCARD', qk)
+    out[#out + 1] = redis.call('ZCOUNT', qk, '-inf', now)
+  end
+end
+return out
+`;
+
+/**
+ * ARGV[2] now, [3] limit, [4] leaseUntil, [5] claim id base (unique per call).
+ * 1. Leases ending at or before now go back to their queues (crash recovery).
+ * 2. Hosts not paused at now are ordered by id, starting after the host
+ *    served last (P..'cursor').
+ * 3. Per priority in drain order, each host offers up to the remaining number
+ *    of its due entries, earliest first; entries are taken one per host per
+ *    round until the limit. Taken entries leave their queue and are leased.
+ * Answers the number of expired leases put back, then 8 fields per claim:
+ * claimId, host, key, priority, attempt, mode, entryId, leaseUntil.
+ */
+const CLAIM = `${PRELUDE}${REQUEUE}
+local now, limit, leaseUntil, base = ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5]
+
+local expired = redis.call('ZRANGEBYSCORE', LEASES, '-inf', now)
+for _, claimId in ipairs(expired) do
+  local raw = redis.call('HGET', CLAIMS, claimId)
+  if raw then
+    local c = cjson.decode(raw)
+    requeue(c.h, c.k, c.p, c.d, c.a, c.m, c.i)
+    redis.call('HDEL', CLAIMS, claimId)
+  end
+end
+if #expired > 0 then redis.call('ZREMRANGEBYSCORE', LEASES, '-inf', now) end
+
+local eligible = {}
+for _, host in ipairs(redis.call('SMEMBERS', HOSTS)) do
+  local pausedUntil = redis.call('HGET', PAUSES, host)
+  if not pausedUntil or tonumber(pausedUntil) <= tonumber(now) then eligible[#eligible + 1] = tonumber(host) end
+end
+table.sort(eligible)
+local start = 1
+local lastServed = tonumber(redis.call('GET', CURSOR) or '')
+if lastServed then
+  for i, host in ipairs(eligible) do
+    if host > lastServed then start = i break end
+  end
+end
+local order = {}
+for i = start, #eligible do order[#order + 1] = eligible[i] end
+for i = 1, start - 1 do order[#order + 1] = eligible[i] end
+
+local out, taken, touched = { #expired }, 0, {}
+local served = nil
+local function take(host, priority, key, score)
+  local ek = ekey(host)
+  local value = redis.call('HGET', ek, key)
+  redis.call('ZREM', qkey(host, priority), key)
+  -- Never expected (both keys change together); if it happens, drop the orphan rather than fail midway.
+  if not value then return end
+  local _, attempt, mode, entryId = decode(value)
+  redis.call('HDEL', ek, key)
+  taken = taken + 1
+  local claimId = base .. '-' .. taken
+  redis.call('HSET', CLAIMS, claimId, cjson.encode({ h = host, k = key, p = priority, d = score, a = attempt, m = mode, i = entryId }))
+  redis.call('ZADD', LEASES, leaseUntil, claimId)
+  touched[host] = true
+  served = host
+  for _, field in ipairs({ claimId, host, key, priority, attempt, mode, entryId, leaseUntil }) do out[#out + 1] = field end
+end
+
+for _, priority in ipairs(PRIORITIES) do
+  if taken >= limit then break end
+  local offers = {}
+  for _, host in ipairs(order) do
+    local due = redis.call('ZRANGEBYSCORE', qkey(host, priority), '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit - taken)
+    if #due > 0 then offers[#offers + 1] = { host = host, due = due } end
+  end
+  local round = 0
+  local more = #offers > 0
+  while more and taken < limit do
+    more = false
+    round = round + 1
+    for _, offer in ipairs(offers) do
+      local at = round * 2 - 1
+      if taken < limit and offer.due[at] then
+        take(offer.host, priority, offer.due[at], offer.due[at + 1])
+        more = true
+      end
+    end
+  end
+end
+
+for host in pairs(touched) do
+  if redis.call('HLEN', ekey(host)) == 0 then redis.call('SREM', HOSTS, host) end
+end
+if served then redis.call('SET', CURSOR, served) end
+return out
+`;
+
+/** ARGV[2] claimId. Releases the claim if it still exists (complete, giveUp). */
+const RELEASE = `${PRELUDE}
+if redis.call('HDEL', CLAIMS, ARGV[2]) == 1 then redis.call('ZREM', LEASES, ARGV[2]) end
+return 0
+`;
+
+/** ARGV[2] claimId, [3] dueAt. Back to the queue with one more attempt, if the claim still exists. */
+const RETRY = `${PRELUDE}${REQUEUE}
+local raw = redis.call('HGET', CLAIMS, ARGV[2])
+if not raw then return 0 end
+local c = cjson.decode(raw)
+redis.call('HDEL', CLAIMS, ARGV[2])
+redis.call('ZREM', LEASES, ARGV[2])
+requeue(c.h, c.k, c.p, ARGV[3], c.a + 1, c.m, c.i)
+return 1
+`;
+
+export const QUEUE_SCRIPTS = {
+  bpcQueueEnqueue: ENQUEUE,
+  bpcQueuePurge: PURGE,
+  bpcQueuePause: PAUSE,
+  bpcQueueResume: RESUME,
+  bpcQueuePausedHosts: PAUSED_HOSTS,
+  bpcQueueCounts: COUNTS,
+  bpcQueueClaim: CLAIM,
+  bpcQueueRelease: RELEASE,
+  bpcQueueRetry: RETRY,
+} as const;
+
+export type QueueScriptName = keyof typeof QUEUE_SCRIPTS;

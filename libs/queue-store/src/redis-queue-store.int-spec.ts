@@ -1,0 +1,145 @@
+import { startRedis, testEngines, type RunningEngine } from '@bpc/testing';
+import type { LogSink } from '@bpc/domain';
+import { QueueStoreUnavailableError, RedisQueueStore } from './redis-queue-store';
+
+describe('RedisQueueStore connection', () => {
+  it('connects on first use; calls made meanwhile wait for that connection', async () => {
+    const store = new RedisQueueStore({ url: testEngines().redisUrl, keyPrefix: `first-use-${Date.now()}` });
+    try {
+      const answers = await Promise.all([store.check(), store.counts(0), store.pausedHosts(0), store.nextOffset('s:0')]);
+      expect(answers).toEqual([undefined, new Map(), new Map(), undefined]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+/** Redis-only behaviour: what happens when the server goes away and comes back (a private redis-server). */
+describe('RedisQueueStore when Redis is unreachable', () => {
+  const T = 1_700_000_000_000;
+  const FAST_MS = 2_000;
+  let redis: RunningEngine | undefined;
+  const stores: RedisQueueStore[] = [];
+
+  function recordingLog(): LogSink & { lines: string[] } {
+    const lines: string[] = [];
+    const write = (level: string) => (_fields: object, message: string) => void lines.push(`${level}: ${message}`);
+    return { lines, info: write('info'), warn: write('warn'), error: write('error') };
+  }
+
+  function newStore(url: string, log?: LogSink): RedisQueueStore {
+    const store = new RedisQueueStore({ url, keyPrefix: 'outage', log, reconnectMaxDelayMs: 200 });
+    stores.push(store);
+    return store;
+  }
+
+  async function timed<T>(operation: () => Promise<T>): Promise<{ error: unknown; ms: number }> {
+    const started = Date.now();
+    try {
+      await operation();
+      return { error: undefined, ms: Date.now() - started };
+    } catch (error) {
+      return { error, ms: Date.now() - started };
+    }
+  }
+
+  async function eventually(check: () => Promise<unknown>, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        await check();
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  }
+
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((s) => s.close()));
+    await redis?.stop();
+    redis = undefined;
+  });
+
+  it('fails fast naming the URL while Redis is down, and works again on the same store once it is back', async () => {
+    redis = await startRedis();
+    const { port, url } = redis;
+    const log = recordingLog();
+    const store = newStore(url, log);
+    await store.enqueue({ hostId: 1, priority: 'high', dueAt: T, items: [{ url: 'u', dimensionId: 1 }], entryId: 'e1' });
+    expect((await store.counts(T)).get(1)?.high.total).toBe(1);
+
+    await redis.stop();
+    redis = undefined;
+    const operations: [string, () => Promise<unknown>][] = [
+      ['enqueue', () => store.enqueue({ hostId: 1, priority: 'normal', dueAt: T, items: [{ url: 'v', dimensionId: 1 }], entryId: 'e2' })],
+      ['purge', () => store.purge(1, ['high', 'normal'])],
+      ['pause', () => store.pause(1, T + 1_000)],
+      ['resume', () => store.resume(1)],
+      ['counts', () => store.counts(T)],
+      ['claim', () => store.claim({ now: T, limit: 5, leaseMs: 1_000 })],
+      ['nextOffset', () => store.nextOffset('s:0')],
+      ['check', () => store.check()],
+    ];
+    for (const [name, operation] of operations) {
+      const { error, ms } = await timed(operation);
+      expect({ name, failed: error instanceof QueueStoreUnavailableError }).toEqual({ name, failed: true });
+      expect(ms).toBeLessThan(FAST_MS);
+      expect((error as Error).message).toContain(`redis unreachable at ${url}`);
+    }
+    await expect(store.check()).rejects.toThrow(/redis unreachable at redis:\/\/127\.0\.0\.1:\d+: (connect ECONNREFUSED|connection closed)/);
+
+    redis = await startRedis(port);
+    await eventually(() => store.check(), 10_000);
+    // The restarted server is empty (no persistence): the scripts load again by themselves.
+    const again = await store.enqueue({ hostId: 2, priority: 'normal', dueAt: T, items: [{ url: 'w', dimensionId: 1 }], entryId: 'e3' });
+    expect(again.value).toEqual({ enqueued: 1, created: 1, promoted: 0 });
+    expect((await store.claim({ now: T, limit: 5, leaseMs: 1_000 })).map((c) => c.url)).toEqual(['w']);
+    expect(log.lines).toEqual(['error: redis queue store unreachable; reconnecting in the background', 'info: redis queue store reachable again']);
+  });
+
+  it('rejects at once with the connection error when Redis was never reachable', async () => {
+    const free = await startRedis();
+    const url = free.url;
+    await free.stop();
+    const store = newStore(url);
+    const { error, ms } = await timed(() => store.check());
+    expect(ms).toBeLessThan(FAST_MS);
+    expect(error).toBeInstanceOf(QueueStoreUnavailableError);
+    expect((error as Error).message).toMatch(new RegExp(`^redis unreachable at ${url.replace(/\./g, '\\.')}: connect ECONNREFUSED`));
+    const second = await timed(() => store.counts(T));
+    expect(second.ms).toBeLessThan(FAST_MS);
+    expect((second.error as Error).message).toContain('connect ECONNREFUSED');
+
+    // It keeps trying in the background: a server appearing later is picked up by the same store.
+    redis = await startRedis(free.port);
+    await eventually(() => store.check(), 10_000);
+    expect((await store.counts(T)).size).toBe(0);
+  });
+
+  it('gives up on a hung server after the command timeout', async () => {
+    redis = await startRedis();
+    const store = new RedisQueueStore({ url: redis.url, keyPrefix: 'hung', commandTimeoutMs: 300 });
+    stores.push(store);
+    await store.check();
+    process.kill(redis.pid, 'SIGSTOP');
+    try {
+      const { error, ms } = await timed(() => store.counts(T));
+      expect(ms).toBeLessThan(FAST_MS);
+      expect(error).toBeInstanceOf(QueueStoreUnavailableError);
+      expect((error as Error).message).toMatch(/redis unreachable at .*: Command timed out/);
+    } finally {
+      process.kill(redis.pid, 'SIGCONT');
+    }
+  });
+
+  it('keeps credentials out of its messages', async () => {
+    const free = await startRedis();
+    await free.stop();
+    const store = newStore(`redis://user:s3cret@127.0.0.1:${free.port}`);
+    const { error } = await timed(() => store.check());
+    expect((error as Error).message).not.toContain('s3cret');
+    expect((error as Error).message).toContain(`redis unreachable at redis://user:***@127.0.0.1:${free.port}`);
+  });
+});
