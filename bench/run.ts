@@ -23,7 +23,7 @@ function round(n: number): number {
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
-  const selected: BenchSuite[] = only.length ? suites.filter((s) => only.includes(s.name)) : suites;
+  const selected: readonly BenchSuite[] = only.length ? suites.filter((s) => only.includes(s.name)) : suites;
   const rows: BenchRow[] = [];
   for (const suite of selected) {
     const started = performance.now();

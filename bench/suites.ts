@@ -1,1 +1,7 @@
-export const suites = [] as import('./bench-row').BenchSuite[];
+import type { BenchSuite } from './bench-row';
+import { eventLogBench } from './event-log.bench';
+import { queueStoreBench } from './queue-store.bench';
+import { startupBench } from './startup.bench';
+
+/** Every suite `npm run bench` runs, in order; `npm run bench -- <name>` runs one. */
+export const suites: readonly BenchSuite[] = [eventLogBench, queueStoreBench, startupBench];

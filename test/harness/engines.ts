@@ -59,11 +59,23 @@ function redisAnswersPing(port: number): Promise<boolean> {
   });
 }
 
-/** Starts `redis-server` with persistence off, on the given or a free port. */
-export async function startRedis(port?: number): Promise<RunningEngine> {
+export interface RedisOptions {
+  /** Reuse a port (restart after a stop). */
+  readonly port?: number;
+  /**
+   * Keep data across a stop and start in this directory (append-only file,
+   * fsync always), as a production Redis would; default: persistence off.
+   */
+  readonly durableDir?: string;
+}
+
+/** Starts `redis-server` on the given or a free port. */
+export async function startRedis(options: RedisOptions | number = {}): Promise<RunningEngine> {
+  const { port, durableDir } = typeof options === 'number' ? { port: options, durableDir: undefined } : options;
   const p = port ?? (await freePort());
-  const dir = mkdtempSync(path.join(tmpdir(), 'bpc-redis-'));
-  const child = spawn('redis-server', ['--port', String(p), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+  const dir = durableDir ?? mkdtempSync(path.join(tmpdir(), 'bpc-redis-'));
+  const persistence = durableDir ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+  const child = spawn('redis-server', ['--port', String(p), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir], {
     stdio: 'ignore',
   });
   const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`))));
@@ -75,7 +87,7 @@ export async function startRedis(port?: number): Promise<RunningEngine> {
     pid: child.pid ?? -1,
     stop: async () => {
       await stopProcess(child);
-      rmSync(dir, { recursive: true, force: true });
+      if (!durableDir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

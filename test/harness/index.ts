@@ -2,3 +2,4 @@ export * from './engines';
 export * from './env';
 export * from './test-config';
 export * from './http';
+export * from './spawned-service';

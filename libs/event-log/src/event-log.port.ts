@@ -27,6 +27,13 @@ export interface SubscriptionSpec {
    * overrides the group's committed offset: projections that keep their own
    * checkpoint in their store use it. Returning undefined uses the committed
    * offset, or the beginning of the partition when none is committed.
+   *
+   * Asked when the partition is assigned to this subscriber (at `subscribe`,
+   * and in cluster mode again after every rebalance); no record of the
+   * partition is handed over before it has answered. An offset below the
+   * earliest retained record starts at the earliest; one past the end is out
+   * of range and, as Kafka resets it, starts at the earliest too (replay is
+   * safe for idempotent consumers, skipping is not).
    */
   readonly startAt?: (topic: string, partition: number) => Promise<string | undefined>;
   /**
@@ -34,14 +41,19 @@ export interface SubscriptionSpec {
    * committed only after the returned promise resolves; a rejection stops that
    * partition, which is retried with backoff from the first uncommitted
    * record (at-least-once: a record may be delivered again, never skipped).
+   *
+   * Calls for one subscription never overlap (one partition at a time), so a
+   * handler needs no locking of its own; other partitions go on while a
+   * failed one waits for its retry.
    */
   readonly handleBatch: (batch: LogBatch) => Promise<void>;
   /** Upper bound on records per batch. */
   readonly maxBatchSize?: number;
 }
 
+/** Returned once the subscription is positioned (cluster mode: has joined its group). */
 export interface Subscription {
-  /** Stops fetching, waits for the batch in progress, commits its offset. */
+  /** Stops fetching, waits for the batch in progress, commits its offset. Idempotent. */
   stop(): Promise<void>;
   /** Records appended but not yet handled, summed over the subscribed partitions. */
   lag(): Promise<number>;
@@ -53,16 +65,22 @@ export interface Subscription {
  * Guarantees, for every adapter:
  * - `append` resolves only when every event is durable (fsync'd / acknowledged
  *   by all in-sync replicas); a rejected append may have stored some events,
- *   never a torn one.
- * - Events with the same `key` go to the same partition and keep their order.
+ *   never a torn one. Events of one call keep their order.
+ * - Events with the same `key` go to the same partition (Kafka's murmur2
+ *   partitioner in both modes) and keep their order across appends that are
+ *   awaited one after the other. Appends are concurrency-safe; concurrent
+ *   ones are ordered by call in standalone mode, in arrival order in Kafka.
  * - Delivery to a group is at least once; committed offsets survive restarts.
  * - A new group (or `startAt` returning '0') replays a partition from its beginning.
+ *
+ * Topic names follow Kafka's rule in both modes: 1-249 characters among
+ * `a-z A-Z 0-9 . _ -`.
  */
 export interface EventLog {
   append(topic: string, events: readonly EventEnvelope[]): Promise<void>;
   subscribe(spec: SubscriptionSpec): Promise<Subscription>;
   /** Readiness: resolves when the log can take appends, rejects with the reason otherwise. */
   check(): Promise<void>;
-  /** Flushes pending appends and stops every subscription. */
+  /** Refuses new appends, flushes pending ones and stops every subscription (each committing its batch in progress). Idempotent. */
   close(): Promise<void>;
 }

@@ -1,34 +1,35 @@
 import type { EventEnvelope } from '@bpc/events';
 import type { EventLog, LogBatch, Subscription, SubscriptionSpec } from './event-log.port';
+import { assertTopicName } from './topic-name';
 
 /**
- * Prefixes topic and consumer-group names, so several deployments (or test
- * suites) can share one Kafka cluster without seeing each other's events.
- * Records are delivered under their logical topic names.
+ * Prefixes topic and consumer-group names with `<namespace>.`, so several
+ * deployments (or test runs) can share one Kafka cluster. Callers keep using
+ * the plain names: records and `startAt` see the topic without the prefix.
  */
 export class NamespacedEventLog implements EventLog {
+  private readonly prefix: string;
+
   constructor(
     private readonly inner: EventLog,
-    private readonly namespace: string,
-  ) {}
+    namespace: string,
+  ) {
+    assertTopicName(namespace);
+    this.prefix = `${namespace}.`;
+  }
 
   append(topic: string, events: readonly EventEnvelope[]): Promise<void> {
-    return this.inner.append(this.physical(topic), events);
+    return this.inner.append(this.prefix + topic, events);
   }
 
   subscribe(spec: SubscriptionSpec): Promise<Subscription> {
-    const { startAt } = spec;
+    const startAt = spec.startAt;
     return this.inner.subscribe({
       ...spec,
-      groupId: this.physical(spec.groupId),
-      topics: spec.topics.map((t) => this.physical(t)),
-      startAt: startAt && ((topic, partition) => startAt(this.logical(topic), partition)),
-      handleBatch: (batch: LogBatch) =>
-        spec.handleBatch({
-          ...batch,
-          topic: this.logical(batch.topic),
-          records: batch.records.map((r) => ({ ...r, topic: this.logical(r.topic) })),
-        }),
+      groupId: this.prefix + spec.groupId,
+      topics: spec.topics.map((topic) => this.prefix + topic),
+      startAt: startAt && ((topic, partition) => startAt(this.local(topic), partition)),
+      handleBatch: (batch) => spec.handleBatch(this.localBatch(batch)),
     });
   }
 
@@ -40,11 +41,12 @@ export class NamespacedEventLog implements EventLog {
     return this.inner.close();
   }
 
-  private physical(name: string): string {
-    return `${this.namespace}.${name}`;
+  private local(topic: string): string {
+    return topic.startsWith(this.prefix) ? topic.slice(this.prefix.length) : topic;
   }
 
-  private logical(name: string): string {
-    return name.startsWith(`${this.namespace}.`) ? name.slice(this.namespace.length + 1) : name;
+  private localBatch(batch: LogBatch): LogBatch {
+    const topic = this.local(batch.topic);
+    return { topic, partition: batch.partition, records: batch.records.map((record) => ({ ...record, topic })) };
   }
 }

@@ -2,9 +2,23 @@ export const EXPLORER_STORE = Symbol('EXPLORER_STORE');
 
 /**
  * Bound parameters: `{name:Type}` placeholders in the SQL are filled
- * server-side from these values, never spliced into the text.
+ * server-side from these values, never spliced into the text. A `Date` is sent
+ * as a Unix timestamp with milliseconds (time-zone agnostic); pass `bigint`
+ * (or a string) for 64-bit integers beyond 2^53.
  */
 export type QueryParams = Readonly<Record<string, unknown>>;
+
+/**
+ * Byte formats `streamRaw` can produce. Only formats whose chunks concatenate
+ * into one valid document are allowed (no Parquet, no single-document JSON).
+ */
+export type RawFormat =
+  | 'CSV'
+  | 'CSVWithNames'
+  | 'TabSeparated'
+  | 'TabSeparatedWithNames'
+  | 'JSONEachRow'
+  | 'JSONCompactEachRow';
 
 export interface InsertBatch {
   readonly table: string;
@@ -18,10 +32,17 @@ export interface InsertBatch {
 
 /**
  * Executes ClickHouse SQL (chDB in-process or a ClickHouse server); both
- * adapters run the same SQL and schema.
+ * adapters run the same SQL and schema, in the `default` database unless the
+ * server adapter is configured otherwise.
  *
- * Guarantees: queries never block the event loop; `stream` yields rows
- * without buffering the whole result; `insert` is idempotent per token.
+ * Guarantees: queries never block the event loop; `stream` and `streamRaw`
+ * yield without buffering the whole result, and a query issued while a stream
+ * is open runs normally; `insert` is idempotent per token (within the table's
+ * `non_replicated_deduplication_window`). Results use pinned settings on both
+ * adapters: `session_timezone = 'UTC'`, and 64-bit integers come back as JSON
+ * numbers (cast with `toString()` in SQL where exactness beyond 2^53 matters).
+ * SQL passed in must not carry a `FORMAT` clause. Failures reject with
+ * `ExplorerStoreError`.
  */
 export interface ExplorerStore {
   /** Applies the DDL in `deploy/clickhouse/` (idempotent). */
@@ -29,6 +50,11 @@ export interface ExplorerStore {
   query<T = Record<string, unknown>>(sql: string, params?: QueryParams): Promise<T[]>;
   /** Streams result rows (JSONEachRow) in order. */
   stream<T = Record<string, unknown>>(sql: string, params?: QueryParams): AsyncIterable<T>;
+  /**
+   * Streams the engine's own bytes in `format` (e.g. a CSV export) without
+   * parsing rows in JS. A `…WithNames` format carries its header once.
+   */
+  streamRaw(sql: string, params: QueryParams | undefined, format: RawFormat): AsyncIterable<Uint8Array>;
   /** Runs a statement that returns no rows (DDL, INSERT … SELECT). */
   command(sql: string, params?: QueryParams): Promise<void>;
   insert(batch: InsertBatch): Promise<void>;

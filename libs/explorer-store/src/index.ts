@@ -1,1 +1,5 @@
 export * from './explorer-store.port';
+export * from './explorer-store-error';
+export * from './chdb-executor';
+export * from './clickhouse-http-executor';
+export { defaultDdlDir } from './ddl-migration';

@@ -22,6 +22,7 @@ export function daemonStatusFor(code: ErrorCode): number {
     case 'NOT_FOUND':
       return 404;
     case 'STORE_UNAVAILABLE':
+    case 'LOG_UNAVAILABLE':
     case 'PROJECTION_TIMEOUT':
       return 500;
     default:
@@ -30,9 +31,13 @@ export function daemonStatusFor(code: ErrorCode): number {
 }
 
 /** Status and body for any error thrown while serving a daemon request. */
-export function daemonErrorResponse(error: unknown): { status: number; body: DaemonErrorBody; unexpected: boolean } {
+export function daemonErrorResponse(error: unknown): { status: number; body: DaemonErrorBody | object; unexpected: boolean } {
   if (error instanceof AppError) return { status: daemonStatusFor(error.code), body: daemonErrorBody(error.message), unexpected: false };
   const status = httpStatusOf(error);
+  // Readiness (terminus) answers 503 with its own report of what is down.
+  if (status === 503 && typeof (error as { getResponse?: unknown }).getResponse === 'function') {
+    return { status, body: (error as { getResponse: () => object }).getResponse(), unexpected: false };
+  }
   if (status === 404) return { status, body: daemonErrorBody('invalid endpoint'), unexpected: false };
   if (status === 415) return { status: 400, body: daemonErrorBody('Content-Type must be application/json'), unexpected: false };
   if (status !== undefined && status >= 400 && status < 500) {

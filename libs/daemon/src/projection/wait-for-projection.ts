@@ -16,7 +16,7 @@ export async function waitForProjection<T>(store: QueueStore, eventId: string, d
     try {
       result = await store.resultOf(eventId);
     } catch (error) {
-      throw new AppError('STORE_UNAVAILABLE', `queue store unavailable: ${(error as Error).message}`);
+      throw new AppError('STORE_UNAVAILABLE', `queue store unavailable (the request is recorded and is applied when the store is back): ${(error as Error).message}`);
     }
     if (result !== undefined) return result as T;
     if (Date.now() >= deadline) {

@@ -6,6 +6,7 @@ import { envelope, RECACHE_REQUESTED, RecacheRequested, TOPICS } from '@bpc/even
 import { EVENT_LOG, EventLog } from '@bpc/event-log';
 import { CLOCK } from '@bpc/platform';
 import { EnqueueResult, QUEUE_STORE, QueueStore } from '@bpc/queue-store';
+import { appendOrFail } from '../projection/append-or-fail';
 import { waitForProjection } from '../projection/wait-for-projection';
 import { RecacheAccepted, RequestRecache } from './request-recache.command';
 
@@ -42,7 +43,7 @@ export class RequestRecacheHandler implements ICommandHandler<RequestRecache, Re
       { ...decision, source },
       { id: randomUUID(), occurredAt: new Date(this.clock.now()), key: String(decision.hostId) },
     );
-    await this.log.append(TOPICS.queue, [event]);
+    await appendOrFail(this.log, TOPICS.queue, [event]);
     const applied = await waitForProjection<EnqueueResult>(this.store, event.id);
     return applied.enqueued;
   }

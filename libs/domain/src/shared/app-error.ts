@@ -9,6 +9,7 @@ export const ERROR_CODES = [
   'FEATURE_DISABLED',
   'NOT_FOUND',
   'STORE_UNAVAILABLE',
+  'LOG_UNAVAILABLE',
   'PROJECTION_TIMEOUT',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -28,7 +28,9 @@ export class QueueProjector implements OnApplicationBootstrap, OnApplicationShut
     this.subscription = await this.log.subscribe({
       groupId: QUEUE_PROJECTOR_GROUP,
       topics: [TOPICS.queue],
-      startAt: (topic, partition) => this.store.nextOffset(`${topic}:${partition}`),
+      // The store is the authority on what it holds: an empty store (a fresh
+      // memory store, a Redis that lost its data) replays from the beginning.
+      startAt: async (topic, partition) => (await this.store.nextOffset(`${topic}:${partition}`)) ?? '0',
       handleBatch: (batch) => this.apply(batch),
       maxBatchSize: 500,
     });

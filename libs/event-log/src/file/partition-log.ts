@@ -1,0 +1,519 @@
+import { mkdir, open, readdir, stat, unlink, writeFile } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import type { LogSink } from '@bpc/domain';
+import { fsyncDir, readAt, writeFully } from './durable-fs';
+import { decodeFrames, DecodedFrame, DecodeResult, frameSize, writeFrame } from './record-framing';
+
+/** A sparse index entry: the frame of `offset` starts at byte `position`. */
+interface IndexEntry {
+  readonly offset: number;
+  readonly position: number;
+}
+
+/**
+ * One segment file, named by the offset of its first record. Only the last
+ * segment of a partition is written to; the others are closed and immutable.
+ */
+export interface Segment {
+  readonly base: number;
+  readonly file: string;
+  /** Bytes of acknowledged frames; readers never read past it. */
+  size: number;
+  /** Offset after the last acknowledged record. */
+  end: number;
+  closed: boolean;
+  /** When the segment last received records, for retention. */
+  lastWriteMs: number;
+  /** Ascending, starts with `{ base, 0 }`; one entry per INDEX_INTERVAL bytes at most. */
+  readonly index: IndexEntry[];
+}
+
+interface PendingAppend {
+  readonly payloads: readonly Buffer[];
+  readonly bytes: number;
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
+}
+
+/** A record read back from a partition: offset plus the raw JSON payload. */
+export interface StoredRecord {
+  readonly offset: number;
+  readonly payload: Buffer;
+}
+
+const SEGMENT_NAME = /^(\d{20})\.log$/;
+const INDEX_INTERVAL = 64 * 1024;
+const READ_CHUNK = 1024 * 1024;
+const RECOVERY_CHUNK = 4 * 1024 * 1024;
+/** A round larger than this is split, so one huge burst does not hold every caller's buffers at once. */
+const MAX_ROUND_BYTES = 16 * 1024 * 1024;
+
+export interface PartitionLogOptions {
+  readonly segmentBytes: number;
+  readonly log: LogSink;
+  /** Told after a segment is closed, so retention can run. */
+  readonly onRoll?: () => void;
+}
+
+/**
+ * One partition of a topic: a directory of segment files.
+ *
+ * Appends are group-committed: callers queue their frames; one round at a
+ * time takes everything queued, writes it with one positional write per
+ * segment touched and one fdatasync, then resolves every caller of the round.
+ * Callers that arrive while a round is on disk form the next round, so the
+ * number of fsyncs adapts to the load instead of one per call. Offsets are
+ * assigned in queue order, which is call order.
+ *
+ * Readers only ever see acknowledged (fsync'd) bytes. After a failed write or
+ * fsync the partition refuses further appends: what the kernel did with the
+ * dirty pages is unknown, so only a reopen (which re-validates the tail) can
+ * be trusted.
+ */
+export class PartitionLog {
+  private readonly segments: Segment[];
+  private readonly listeners = new Set<() => void>();
+  private pending: PendingAppend[] = [];
+  private round?: Promise<void>;
+  private failure?: Error;
+  private closed = false;
+
+  private constructor(
+    private readonly dir: string,
+    readonly topic: string,
+    readonly partition: number,
+    segments: Segment[],
+    private activeHandle: FileHandle,
+    private readonly options: PartitionLogOptions,
+  ) {
+    this.segments = segments;
+  }
+
+  /** Opens (or creates) the partition in `dir`, cutting a torn tail off its last segment. */
+  static async open(dir: string, topic: string, partition: number, options: PartitionLogOptions): Promise<PartitionLog> {
+    await mkdir(dir, { recursive: true });
+    const segments = await listSegments(dir);
+    if (segments.length === 0) segments.push(await createSegment(dir, 0));
+    const active = segments[segments.length - 1];
+    await recoverTail(active, { topic, partition }, options.log);
+    const handle = await open(active.file, 'r+');
+    return new PartitionLog(dir, topic, partition, segments, handle, options);
+  }
+
+  /** Oldest offset still stored (retention moves it forward). */
+  get earliestOffset(): number {
+    return this.segments[0].base;
+  }
+
+  /** Offset the next record will get; every offset below it is durable. */
+  get endOffset(): number {
+    return this.active.end;
+  }
+
+  /** Why the partition refuses appends, if it does. */
+  get failed(): Error | undefined {
+    return this.failure;
+  }
+
+  private get active(): Segment {
+    return this.segments[this.segments.length - 1];
+  }
+
+  /** Queues frames; resolves once they are fsync'd (see the class comment). */
+  append(payloads: readonly Buffer[]): Promise<void> {
+    if (this.failure) return Promise.reject(new Error(`partition ${this.topic}/${this.partition} refuses appends after a write failure: ${this.failure.message}`));
+    if (this.closed) return Promise.reject(new Error(`partition ${this.topic}/${this.partition} is closed`));
+    return new Promise((resolve, reject) => {
+      const bytes = payloads.reduce((sum, p) => sum + frameSize(p), 0);
+      this.pending.push({ payloads, bytes, resolve, reject });
+      this.round ??= this.runRounds();
+    });
+  }
+
+  /** Resolves once everything queued so far is on disk (or failed). */
+  async flush(): Promise<void> {
+    while (this.round) await this.round;
+  }
+
+  /** Registers a callback run after each durable write; returns its removal. */
+  onAppend(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  openCursor(nextOffset: number): PartitionCursor {
+    return new PartitionCursor(nextOffset);
+  }
+
+  /**
+   * Reads up to `maxRecords` consecutive acknowledged records at the cursor
+   * and advances it; returns [] when the cursor is at the end. A cursor below
+   * the earliest retained offset jumps to the earliest (the skip is logged).
+   * Corruption inside acknowledged data throws: it is never skipped.
+   */
+  async read(cursor: PartitionCursor, maxRecords: number): Promise<StoredRecord[]> {
+    for (;;) {
+      if (cursor.nextOffset >= this.endOffset) return [];
+      if (!cursor.segment) await this.position(cursor);
+      const segment = cursor.segment!;
+      if (cursor.position >= segment.size) {
+        if (!segment.closed) return [];
+        await cursor.detach();
+        continue;
+      }
+      return this.readFrames(cursor, segment, maxRecords);
+    }
+  }
+
+  /** Deletes closed segments whose last write is older than `cutoffMs` (oldest first, never the active one). */
+  async deleteSegmentsOlderThan(cutoffMs: number): Promise<number> {
+    let deleted = 0;
+    while (this.segments.length > 1 && this.segments[0].closed && this.segments[0].lastWriteMs < cutoffMs) {
+      const [segment] = this.segments.splice(0, 1);
+      // Cursors still reading it keep their open handle; the inode lives until they close it.
+      await unlink(segment.file).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+      });
+      deleted += 1;
+      this.options.log.info({ topic: this.topic, partition: this.partition, base: segment.base, end: segment.end }, 'event log: retention deleted a segment');
+    }
+    if (deleted > 0) await fsyncDir(this.dir);
+    return deleted;
+  }
+
+  /** Waits for queued appends, then closes the active segment file. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.flush();
+    await this.activeHandle.close();
+  }
+
+  private async runRounds(): Promise<void> {
+    try {
+      while (this.pending.length > 0) {
+        const round = this.takeRound();
+        try {
+          await this.writeRound(round);
+          for (const append of round) append.resolve();
+        } catch (error) {
+          this.failure ??= error as Error;
+          this.options.log.error({ topic: this.topic, partition: this.partition, err: error }, 'event log: append failed; the partition refuses appends until the log is reopened');
+          for (const append of [...round, ...this.pending.splice(0)]) append.reject(error as Error);
+        }
+      }
+    } finally {
+      this.round = undefined;
+    }
+  }
+
+  private takeRound(): PendingAppend[] {
+    let bytes = 0;
+    let count = 0;
+    while (count < this.pending.length && (count === 0 || bytes + this.pending[count].bytes <= MAX_ROUND_BYTES)) {
+      bytes += this.pending[count].bytes;
+      count += 1;
+    }
+    return this.pending.splice(0, count);
+  }
+
+  /** Writes one round: one write + fdatasync per segment it spans (usually one). */
+  private async writeRound(round: readonly PendingAppend[]): Promise<void> {
+    const payloads = round.flatMap((append) => append.payloads);
+    for (const chunk of splitAtSegmentLimit(payloads, this.active.size, this.options.segmentBytes)) {
+      if (chunk.rollFirst) await this.roll();
+      await this.writeChunk(chunk.payloads);
+    }
+  }
+
+  private async writeChunk(payloads: readonly Buffer[]): Promise<void> {
+    const segment = this.active;
+    const buffer = Buffer.allocUnsafe(payloads.reduce((sum, p) => sum + frameSize(p), 0));
+    const starts: number[] = [];
+    let at = 0;
+    payloads.forEach((payload, i) => {
+      starts.push(at);
+      at = writeFrame(buffer, at, segment.end + i, payload);
+    });
+    await writeFully(this.activeHandle, buffer, segment.size);
+    await this.activeHandle.datasync();
+    starts.forEach((start, i) => addIndexEntry(segment, segment.end + i, segment.size + start));
+    segment.size += buffer.length;
+    segment.end += payloads.length;
+    segment.lastWriteMs = Date.now();
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Closes the active segment and starts a new one named by the next offset. */
+  private async roll(): Promise<void> {
+    const previous = this.active;
+    const next = await createSegment(this.dir, previous.end);
+    const handle = await open(next.file, 'r+');
+    await this.activeHandle.close();
+    previous.closed = true;
+    this.activeHandle = handle;
+    this.segments.push(next);
+    this.options.onRoll?.();
+  }
+
+  /** Points a detached cursor at the segment and byte position of its next offset. */
+  private async position(cursor: PartitionCursor): Promise<void> {
+    if (cursor.nextOffset < this.earliestOffset) {
+      this.options.log.warn(
+        { topic: this.topic, partition: this.partition, wanted: cursor.nextOffset, earliest: this.earliestOffset },
+        'event log: records below the earliest retained offset are gone; starting at the earliest',
+      );
+      cursor.nextOffset = this.earliestOffset;
+    }
+    const segment = this.segmentOf(cursor.nextOffset);
+    const handle = await open(segment.file, 'r').catch((error: NodeJS.ErrnoException) => {
+      // Retention removed it between lookup and open: look again.
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (!handle) return this.position(cursor);
+    const position = await this.scanTo(segment, handle, cursor.nextOffset);
+    cursor.attach(segment, handle, position);
+  }
+
+  private segmentOf(offset: number): Segment {
+    let low = 0;
+    let high = this.segments.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (this.segments[mid].base <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return this.segments[low];
+  }
+
+  /** Byte position of `offset` in `segment`: nearest index entry, then a forward scan (which extends the index). */
+  private async scanTo(segment: Segment, handle: FileHandle, offset: number): Promise<number> {
+    let { offset: at, position } = nearestEntry(segment.index, offset);
+    while (at < offset) {
+      const result = await this.decodeAt(handle, segment, position, at, offset - at);
+      for (const frame of result.frames) addIndexEntry(segment, frame.offset, position + frame.position);
+      position += result.nextPosition;
+      at = result.nextOffset;
+    }
+    return position;
+  }
+
+  private async readFrames(cursor: PartitionCursor, segment: Segment, maxRecords: number): Promise<StoredRecord[]> {
+    const limit = Math.min(maxRecords, this.endOffset - cursor.nextOffset);
+    let result = cursor.decodeCached(limit, segment.size);
+    if (!result) {
+      result = await this.decodeAt(cursor.file, segment, cursor.position, cursor.nextOffset, limit, (bytes) => cursor.remember(bytes));
+    }
+    cursor.advance(result.nextPosition, result.nextOffset);
+    return result.frames.map((frame: DecodedFrame) => ({ offset: frame.offset, payload: frame.payload }));
+  }
+
+  /**
+   * Decodes at least one frame at `position` (reading more than one chunk
+   * for a frame larger than a chunk); anything else is corruption, because
+   * only acknowledged bytes are read.
+   */
+  private async decodeAt(handle: FileHandle, segment: Segment, position: number, offset: number, max: number, keep?: (bytes: { start: number; buffer: Buffer }) => void): Promise<DecodeResult> {
+    let length = Math.min(READ_CHUNK, segment.size - position);
+    for (;;) {
+      const buffer = await readAt(handle, position, length);
+      keep?.({ start: position, buffer });
+      const result = decodeFrames(buffer, 0, offset, max);
+      if (result.frames.length > 0) return result;
+      const stop = result.stop;
+      if (stop.kind === 'incomplete' && stop.needBytes > length && position + stop.needBytes <= segment.size) {
+        length = stop.needBytes;
+        continue;
+      }
+      throw this.corruption(segment, position, stop);
+    }
+  }
+
+  private corruption(segment: Segment, position: number, stop: { kind: string; reason?: string }): Error {
+    const reason = 'reason' in stop ? stop.reason : stop.kind;
+    return new Error(`event log corruption in ${segment.file} at byte ${position}: ${reason}`);
+  }
+}
+
+/**
+ * A consumer's position in one partition. It keeps the segment file it reads
+ * open, which also lets it finish a segment that retention deletes meanwhile.
+ */
+export class PartitionCursor {
+  segment?: Segment;
+  position = 0;
+  private handle?: FileHandle;
+  /** The last bytes read, so a batch smaller than a chunk does not re-read the rest of the chunk. */
+  private cache?: { readonly start: number; readonly buffer: Buffer };
+
+  constructor(public nextOffset: number) {}
+
+  get file(): FileHandle {
+    if (!this.handle) throw new Error('cursor is not attached to a segment');
+    return this.handle;
+  }
+
+  attach(segment: Segment, handle: FileHandle, position: number): void {
+    this.segment = segment;
+    this.handle = handle;
+    this.position = position;
+    this.cache = undefined;
+  }
+
+  advance(bytes: number, nextOffset: number): void {
+    this.position += bytes;
+    this.nextOffset = nextOffset;
+  }
+
+  remember(bytes: { start: number; buffer: Buffer }): void {
+    this.cache = bytes;
+  }
+
+  /**
+   * Decodes from the cached bytes when they hold a full batch, or everything
+   * acknowledged so far; undefined means "read the file".
+   */
+  decodeCached(limit: number, segmentSize: number): DecodeResult | undefined {
+    const cache = this.cache;
+    if (!cache || this.position < cache.start || this.position >= cache.start + cache.buffer.length) return undefined;
+    const result = decodeFrames(cache.buffer, this.position - cache.start, this.nextOffset, limit);
+    const cacheEnd = cache.start + cache.buffer.length;
+    if (result.frames.length === 0 || (result.stop.kind !== 'limit' && cacheEnd < segmentSize)) return undefined;
+    return { ...result, nextPosition: result.nextPosition - (this.position - cache.start) };
+  }
+
+  /** Moves to `offset`; the next read locates it. */
+  async seek(offset: number): Promise<void> {
+    await this.detach();
+    this.nextOffset = offset;
+  }
+
+  async detach(): Promise<void> {
+    const handle = this.handle;
+    this.segment = undefined;
+    this.handle = undefined;
+    this.cache = undefined;
+    this.position = 0;
+    // A read-only handle failing to close loses nothing; the cursor must still move.
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+/** Splits a round where the active segment would exceed `segmentBytes`; a chunk after a split starts a new segment. */
+function splitAtSegmentLimit(payloads: readonly Buffer[], activeSize: number, segmentBytes: number): { rollFirst: boolean; payloads: Buffer[] }[] {
+  const chunks: { rollFirst: boolean; payloads: Buffer[] }[] = [{ rollFirst: false, payloads: [] }];
+  let used = activeSize;
+  for (const payload of payloads) {
+    const size = frameSize(payload);
+    if (used > 0 && used + size > segmentBytes) {
+      chunks.push({ rollFirst: true, payloads: [] });
+      used = 0;
+    }
+    chunks[chunks.length - 1].payloads.push(payload);
+    used += size;
+  }
+  return chunks.filter((chunk) => chunk.payloads.length > 0);
+}
+
+function addIndexEntry(segment: Segment, offset: number, position: number): void {
+  const last = segment.index[segment.index.length - 1];
+  if (offset > last.offset && position >= last.position + INDEX_INTERVAL) segment.index.push({ offset, position });
+}
+
+function nearestEntry(index: readonly IndexEntry[], offset: number): IndexEntry {
+  let low = 0;
+  let high = index.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (index[mid].offset <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return index[low];
+}
+
+function segmentFileName(base: number): string {
+  return `${String(base).padStart(20, '0')}.log`;
+}
+
+async function listSegments(dir: string): Promise<Segment[]> {
+  const bases = (await readdir(dir))
+    .map((name) => SEGMENT_NAME.exec(name))
+    .filter((match): match is RegExpExecArray => match !== null)
+    .map((match) => Number(match[1]))
+    .sort((a, b) => a - b);
+  const segments: Segment[] = [];
+  for (const [i, base] of bases.entries()) {
+    const file = path.join(dir, segmentFileName(base));
+    const info = await stat(file);
+    const end = i + 1 < bases.length ? bases[i + 1] : base;
+    segments.push({ base, file, size: info.size, end, closed: i + 1 < bases.length, lastWriteMs: info.mtimeMs, index: [{ offset: base, position: 0 }] });
+  }
+  return segments;
+}
+
+async function createSegment(dir: string, base: number): Promise<Segment> {
+  const file = path.join(dir, segmentFileName(base));
+  const handle = await open(file, 'wx');
+  await handle.close();
+  await fsyncDir(dir);
+  return { base, file, size: 0, end: base, closed: false, lastWriteMs: Date.now(), index: [{ offset: base, position: 0 }] };
+}
+
+/**
+ * Scans the last segment and cuts anything after the last valid frame: a
+ * frame cut short or failing its CRC there was never acknowledged (an append
+ * resolves only after its fsync). The cut bytes are kept beside the segment
+ * for inspection, in case the damage was not a torn tail.
+ */
+async function recoverTail(segment: Segment, where: { topic: string; partition: number }, log: LogSink): Promise<void> {
+  const handle = await open(segment.file, 'r+');
+  try {
+    const fileSize = (await handle.stat()).size;
+    let position = 0;
+    let offset = segment.base;
+    let stop: DecodeResult['stop'] = { kind: 'end' };
+    let length = RECOVERY_CHUNK;
+    while (position < fileSize) {
+      const buffer = await readAt(handle, position, Math.min(length, fileSize - position));
+      const result = decodeFrames(buffer, 0, offset);
+      for (const frame of result.frames) addIndexEntry(segment, frame.offset, position + frame.position);
+      position += result.nextPosition;
+      offset = result.nextOffset;
+      stop = result.stop;
+      if (stop.kind === 'corrupt') break;
+      if (stop.kind === 'incomplete') {
+        // A frame running past the end of the file is the torn tail; one running past the chunk needs a bigger read.
+        if (position + stop.needBytes > fileSize) break;
+        length = Math.max(RECOVERY_CHUNK, stop.needBytes);
+      }
+    }
+    if (position < fileSize) await cutTail(handle, segment, position, fileSize, stop, where, log);
+    // Frames written by a killed process may still sit only in the page cache; make them durable before anyone reads them.
+    else await handle.datasync();
+    segment.size = position;
+    segment.end = offset;
+  } finally {
+    await handle.close();
+  }
+}
+
+async function cutTail(
+  handle: FileHandle,
+  segment: Segment,
+  position: number,
+  fileSize: number,
+  stop: DecodeResult['stop'],
+  where: { topic: string; partition: number },
+  log: LogSink,
+): Promise<void> {
+  const tail = await readAt(handle, position, fileSize - position);
+  const keptAs = `${segment.file}.cut-${Date.now()}`;
+  await writeFile(keptAs, tail);
+  await handle.truncate(position);
+  await handle.datasync();
+  log.warn(
+    { ...where, segment: segment.file, validBytes: position, cutBytes: fileSize - position, reason: 'reason' in stop ? stop.reason : stop.kind, keptAs },
+    'event log: cut a torn or corrupt tail off the last segment',
+  );
+}

@@ -1,0 +1,70 @@
+import { decodeFrames, encodeFrame, FRAME_HEADER_BYTES, MAX_PAYLOAD_BYTES } from './record-framing';
+
+const payload = (text: string) => Buffer.from(text, 'utf8');
+
+function frames(first: number, texts: string[]): Buffer {
+  return Buffer.concat(texts.map((t, i) => encodeFrame(first + i, payload(t))));
+}
+
+describe('record framing', () => {
+  it('round-trips consecutive frames', () => {
+    const buffer = frames(7, ['{"a":1}', '{"b":"é"}', '']);
+    const result = decodeFrames(buffer, 0, 7);
+    expect(result.stop).toEqual({ kind: 'end' });
+    expect(result.frames.map((f) => [f.offset, f.payload.toString()])).toEqual([
+      [7, '{"a":1}'],
+      [8, '{"b":"é"}'],
+      [9, ''],
+    ]);
+    expect(result.nextPosition).toBe(buffer.length);
+    expect(result.nextOffset).toBe(10);
+  });
+
+  it('keeps offsets above 2^32 exact', () => {
+    const big = 2 ** 40 + 5;
+    const result = decodeFrames(encodeFrame(big, payload('x')), 0, big);
+    expect(result.frames[0].offset).toBe(big);
+  });
+
+  it('stops at maxFrames with the position of the next frame', () => {
+    const buffer = frames(0, ['a', 'b', 'c']);
+    const result = decodeFrames(buffer, 0, 0, 2);
+    expect(result.stop).toEqual({ kind: 'limit' });
+    const rest = decodeFrames(buffer, result.nextPosition, result.nextOffset);
+    expect(rest.frames.map((f) => f.payload.toString())).toEqual(['c']);
+  });
+
+  it('reports a partial header or body at the end as incomplete, keeping the good frames', () => {
+    const good = frames(0, ['one', 'two']);
+    const next = encodeFrame(2, payload('three'));
+    for (const cut of [1, FRAME_HEADER_BYTES - 1, FRAME_HEADER_BYTES + 2]) {
+      const result = decodeFrames(Buffer.concat([good, next.subarray(0, cut)]), 0, 0);
+      expect(result.frames).toHaveLength(2);
+      expect(result.nextPosition).toBe(good.length);
+      expect(result.stop.kind).toBe('incomplete');
+    }
+  });
+
+  it('detects a flipped payload bit through the CRC', () => {
+    const buffer = frames(0, ['first', 'second']);
+    buffer[buffer.length - 1] ^= 0x01;
+    const result = decodeFrames(buffer, 0, 0);
+    expect(result.frames).toHaveLength(1);
+    expect(result.stop).toEqual({ kind: 'corrupt', reason: 'CRC mismatch at offset 1' });
+  });
+
+  it('detects a frame carrying an unexpected offset', () => {
+    const result = decodeFrames(frames(5, ['x']), 0, 4);
+    expect(result.stop.kind).toBe('corrupt');
+    expect(result.frames).toHaveLength(0);
+  });
+
+  it('treats an absurd length as corruption, not as a frame to wait for', () => {
+    const buffer = Buffer.alloc(FRAME_HEADER_BYTES + 4, 0xff);
+    expect(decodeFrames(buffer, 0, 0).stop).toEqual({ kind: 'corrupt', reason: `frame length ${0xffffffff} exceeds ${MAX_PAYLOAD_BYTES}` });
+  });
+
+  it('treats zeroed bytes (preallocated or lost page) as corruption', () => {
+    expect(decodeFrames(Buffer.alloc(64), 0, 0).stop.kind).toBe('corrupt');
+  });
+});

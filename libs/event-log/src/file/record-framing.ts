@@ -1,0 +1,104 @@
+import { crc32 } from 'node:zlib';
+
+/**
+ * On-disk frame of one record in a segment file:
+ *
+ * ```
+ * u32 BE  payload length (bytes)
+ * u32 BE  CRC32 of the 8 offset bytes followed by the payload
+ * u64 BE  offset of the record in its partition
+ * ...     payload: the event envelope as UTF-8 JSON
+ * ```
+ *
+ * The CRC covers the offset so a frame copied to the wrong place is caught,
+ * and the length comes first so a reader can skip without parsing JSON. A
+ * torn write (crash mid-append) shows up as a frame that is incomplete or
+ * fails its CRC; it can only be at the tail, because a round is acknowledged
+ * only after its fdatasync.
+ */
+export const FRAME_HEADER_BYTES = 16;
+
+/** Larger payloads are refused at append time; a larger length on disk is corruption. */
+export const MAX_PAYLOAD_BYTES = 16 * 1024 * 1024;
+
+const TWO_POW_32 = 0x1_0000_0000;
+
+/** Bytes one payload takes on disk, header included. */
+export function frameSize(payload: Buffer): number {
+  return FRAME_HEADER_BYTES + payload.length;
+}
+
+/** Writes the frame of `payload` at `offset` into `target` at `at`; returns the position after it. */
+export function writeFrame(target: Buffer, at: number, offset: number, payload: Buffer): number {
+  target.writeUInt32BE(payload.length, at);
+  target.writeUInt32BE(Math.floor(offset / TWO_POW_32), at + 8);
+  target.writeUInt32BE(offset % TWO_POW_32, at + 12);
+  const crc = crc32(payload, crc32(target.subarray(at + 8, at + 16)));
+  target.writeUInt32BE(crc, at + 4);
+  payload.copy(target, at + FRAME_HEADER_BYTES);
+  return at + FRAME_HEADER_BYTES + payload.length;
+}
+
+/** One frame as one buffer (tests and tools; the writer frames a whole round into one buffer). */
+export function encodeFrame(offset: number, payload: Buffer): Buffer {
+  const frame = Buffer.allocUnsafe(frameSize(payload));
+  writeFrame(frame, 0, offset, payload);
+  return frame;
+}
+
+export interface DecodedFrame {
+  readonly offset: number;
+  readonly payload: Buffer;
+  /** Position of the frame in the decoded buffer. */
+  readonly position: number;
+}
+
+/**
+ * Why decoding stopped:
+ * - `end`: the buffer ended exactly on a frame boundary;
+ * - `incomplete`: the buffer ends inside a frame (read more, or a torn tail at end of file);
+ * - `corrupt`: a frame fails its checks (`reason` says which).
+ */
+export type DecodeStop = { readonly kind: 'end' } | { readonly kind: 'incomplete'; readonly needBytes: number } | { readonly kind: 'corrupt'; readonly reason: string };
+
+export interface DecodeResult {
+  readonly frames: DecodedFrame[];
+  /** Position just after the last good frame. */
+  readonly nextPosition: number;
+  /** Offset the next frame must carry. */
+  readonly nextOffset: number;
+  readonly stop: DecodeStop | { readonly kind: 'limit' };
+}
+
+/**
+ * Decodes consecutive frames from `buffer`, starting at `start`, expecting the
+ * first to carry `expectedOffset` and each next one the following offset.
+ * Stops after `maxFrames` frames (`limit`) or at the first frame it cannot
+ * accept. Payload buffers are views into `buffer` (no copy).
+ */
+export function decodeFrames(buffer: Buffer, start: number, expectedOffset: number, maxFrames = Number.POSITIVE_INFINITY): DecodeResult {
+  const frames: DecodedFrame[] = [];
+  let position = start;
+  let nextOffset = expectedOffset;
+  for (;;) {
+    if (frames.length >= maxFrames) return { frames, nextPosition: position, nextOffset, stop: { kind: 'limit' } };
+    const remaining = buffer.length - position;
+    if (remaining === 0) return { frames, nextPosition: position, nextOffset, stop: { kind: 'end' } };
+    if (remaining < FRAME_HEADER_BYTES) return { frames, nextPosition: position, nextOffset, stop: { kind: 'incomplete', needBytes: FRAME_HEADER_BYTES } };
+    const length = buffer.readUInt32BE(position);
+    if (length > MAX_PAYLOAD_BYTES) return { frames, nextPosition: position, nextOffset, stop: corrupt(`frame length ${length} exceeds ${MAX_PAYLOAD_BYTES}`) };
+    if (remaining < FRAME_HEADER_BYTES + length) return { frames, nextPosition: position, nextOffset, stop: { kind: 'incomplete', needBytes: FRAME_HEADER_BYTES + length } };
+    const expectedCrc = buffer.readUInt32BE(position + 4);
+    const actualCrc = crc32(buffer.subarray(position + 16, position + 16 + length), crc32(buffer.subarray(position + 8, position + 16)));
+    if (actualCrc !== expectedCrc) return { frames, nextPosition: position, nextOffset, stop: corrupt(`CRC mismatch at offset ${nextOffset}`) };
+    const offset = buffer.readUInt32BE(position + 8) * TWO_POW_32 + buffer.readUInt32BE(position + 12);
+    if (offset !== nextOffset) return { frames, nextPosition: position, nextOffset, stop: corrupt(`frame carries offset ${offset}, expected ${nextOffset}`) };
+    frames.push({ offset, payload: buffer.subarray(position + FRAME_HEADER_BYTES, position + FRAME_HEADER_BYTES + length), position });
+    position += FRAME_HEADER_BYTES + length;
+    nextOffset += 1;
+  }
+}
+
+function corrupt(reason: string): DecodeStop {
+  return { kind: 'corrupt', reason };
+}

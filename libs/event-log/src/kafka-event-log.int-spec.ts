@@ -1,0 +1,94 @@
+import { Kafka, logLevel } from 'kafkajs';
+import type { LogSink } from '@bpc/domain';
+import { freePort, startKafkaMock, testEngines } from '@bpc/testing';
+import { KafkaEventLog } from './kafka-event-log';
+
+/** Keeps log entries so tests can check what reached the LogSink. */
+function capturingLog(): LogSink & { entries: { level: string; fields: Record<string, unknown>; message: string }[] } {
+  const entries: { level: string; fields: Record<string, unknown>; message: string }[] = [];
+  const push = (level: string) => (fields: object, message: string) => void entries.push({ level, fields: fields as Record<string, unknown>, message });
+  return { entries, info: push('info'), warn: push('warn'), error: push('error') };
+}
+
+const event = (n: number) => ({ type: 'KafkaSpecHappened', version: 3, id: `id-${n}`, occurredAt: new Date(0).toISOString(), key: 'k', payload: { n } });
+const unique = (prefix: string) => `kafka-spec.${prefix}.${Math.random().toString(36).slice(2, 10)}`;
+
+describe('KafkaEventLog', () => {
+  it.concurrent('check() rejects within a few seconds, naming the brokers and the cause, when the cluster is unreachable', async () => {
+    const broker = `127.0.0.1:${await freePort()}`;
+    const log = new KafkaEventLog({ brokers: [broker], clientId: 'kafka-spec', connectionTimeoutMs: 1_000 });
+    const started = Date.now();
+    await expect(log.check()).rejects.toThrow(`kafka unreachable (brokers ${broker}): Connection error: connect ECONNREFUSED ${broker}`);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    await log.close();
+  });
+
+  it.concurrent('append() rejects after its retries instead of hanging when the cluster is unreachable; kafkajs logs go to the LogSink', async () => {
+    const broker = `127.0.0.1:${await freePort()}`;
+    const sink = capturingLog();
+    const log = new KafkaEventLog({ brokers: [broker], clientId: 'kafka-spec', log: sink, connectionTimeoutMs: 500, retry: { retries: 1, initialRetryTimeMs: 50, maxRetryTimeMs: 100 } });
+    await expect(log.append(unique('topic'), [event(0)])).rejects.toThrow(/^kafka unreachable/);
+    await log.close();
+    expect(sink.entries.some((e) => e.level === 'error' && e.fields.component === 'kafkajs' && /ECONNREFUSED/.test(e.message))).toBe(true);
+  });
+
+  it.concurrent(
+    'reports a cluster that went away: check() at once, append() within seconds, both naming the brokers',
+    async () => {
+      const kafka = await startKafkaMock();
+      const log = new KafkaEventLog({ brokers: kafka.url.split(','), clientId: 'kafka-spec' });
+      try {
+        await log.append(unique('topic'), [event(0)]);
+        await kafka.stop();
+        await expect(log.check()).rejects.toThrow(/^kafka unreachable \(brokers .+\): .*ECONNREFUSED/);
+        const started = Date.now();
+        await expect(log.append(unique('topic'), [event(1)])).rejects.toThrow(/^kafka unreachable \(brokers .+\): .*ECONNREFUSED/);
+        expect(Date.now() - started).toBeLessThan(15_000);
+      } finally {
+        await log.close();
+        await kafka.stop();
+      }
+    },
+    30_000,
+  );
+
+  it.concurrent('check() resolves when the cluster is up', async () => {
+    const log = new KafkaEventLog({ brokers: testEngines().kafkaBrokers, clientId: 'kafka-spec' });
+    await expect(log.check()).resolves.toBeUndefined();
+    await log.close();
+  });
+
+  it.concurrent(
+    'writes the JSON envelope as the value, the key as the message key and type/version/id as headers',
+    async () => {
+      const topic = unique('topic');
+      const log = new KafkaEventLog({ brokers: testEngines().kafkaBrokers, clientId: 'kafka-spec' });
+      await log.append(topic, [event(7)]);
+      await log.close();
+
+      // A downstream consumer that knows nothing of our adapter.
+      const consumer = new Kafka({ brokers: testEngines().kafkaBrokers, clientId: 'downstream', logLevel: logLevel.NOTHING }).consumer({ groupId: unique('group'), maxWaitTimeInMs: 100 });
+      await consumer.connect();
+      await consumer.subscribe({ topics: [topic], fromBeginning: true });
+      const received = new Promise<{ key: string; value: unknown; headers: Record<string, string> }>((resolve) => {
+        void consumer.run({
+          eachMessage: async ({ message }) =>
+            resolve({
+              key: message.key!.toString(),
+              value: JSON.parse(message.value!.toString()),
+              headers: Object.fromEntries(Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(v)])),
+            }),
+        });
+      });
+      try {
+        const message = await received;
+        expect(message.key).toBe('k');
+        expect(message.value).toEqual(event(7));
+        expect(message.headers).toEqual({ type: 'KafkaSpecHappened', version: '3', id: 'id-7' });
+      } finally {
+        await consumer.disconnect();
+      }
+    },
+    30_000,
+  );
+});

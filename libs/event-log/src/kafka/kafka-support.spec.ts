@@ -1,0 +1,40 @@
+import { logLevel } from 'kafkajs';
+import { describeError, isTopicNotReady } from './kafka-errors';
+import { kafkaLogCreator } from './kafka-log-creator';
+
+describe('kafkaLogCreator', () => {
+  it('maps kafkajs levels to the LogSink, keeps the fields and drops DEBUG', () => {
+    const calls: [string, object, string][] = [];
+    const sink = {
+      info: (f: object, m: string) => void calls.push(['info', f, m]),
+      warn: (f: object, m: string) => void calls.push(['warn', f, m]),
+      error: (f: object, m: string) => void calls.push(['error', f, m]),
+    };
+    const log = kafkaLogCreator(sink)(logLevel.INFO);
+    const entry = (level: logLevel, message: string) => ({ namespace: 'Consumer', level, label: '', log: { timestamp: 't', message, groupId: 'g' } });
+    log(entry(logLevel.ERROR, 'crashed'));
+    log(entry(logLevel.WARN, 'slow'));
+    log(entry(logLevel.INFO, 'joined'));
+    log(entry(logLevel.DEBUG, 'noise'));
+    expect(calls).toEqual([
+      ['error', { groupId: 'g', component: 'kafkajs', namespace: 'Consumer' }, 'kafkajs: crashed'],
+      ['warn', { groupId: 'g', component: 'kafkajs', namespace: 'Consumer' }, 'kafkajs: slow'],
+      ['info', { groupId: 'g', component: 'kafkajs', namespace: 'Consumer' }, 'kafkajs: joined'],
+    ]);
+  });
+});
+
+describe('isTopicNotReady', () => {
+  it('recognises a topic still being auto-created, also behind kafkajs retry wrappers', () => {
+    expect(isTopicNotReady({ type: 'LEADER_NOT_AVAILABLE' })).toBe(true);
+    expect(isTopicNotReady({ name: 'KafkaJSNumberOfRetriesExceeded', cause: { type: 'UNKNOWN_TOPIC_OR_PARTITION' } })).toBe(true);
+    expect(isTopicNotReady({ name: 'KafkaJSConnectionError' })).toBe(false);
+    expect(isTopicNotReady(undefined)).toBe(false);
+  });
+
+  it('describes an error with its cause', () => {
+    const error = Object.assign(new Error('retries exceeded'), { cause: new Error('leader not available') });
+    expect(describeError(error)).toBe('retries exceeded (leader not available)');
+    expect(describeError('plain')).toBe('plain');
+  });
+});

@@ -1,0 +1,161 @@
+import type { ChdbQueryStream, ChdbResult, Session } from 'chdb';
+import { type LogSink, silentLog } from '@bpc/domain';
+import { ChdbSessionPool } from './chdb-session-pool';
+import { applyDdl, defaultDdlDir } from './ddl-migration';
+import { INSERT_SETTINGS, PINNED_QUERY_SETTINGS, assertDedupToken, assertTableName } from './engine-settings';
+import { ExplorerStoreError, toExplorerStoreError } from './explorer-store-error';
+import type { ExplorerStore, InsertBatch, QueryParams, RawFormat } from './explorer-store.port';
+import { parseJsonEachRow, toJsonEachRow } from './json-each-row';
+import { normaliseQueryParams } from './query-params';
+import { assertRawFormat, createHeaderDeduplicator } from './raw-formats';
+import { assertSingleStatement } from './sql-statements';
+
+export interface ChdbExecutorOptions {
+  /** Data directory (created if missing). Only one per process: see {@link ChdbExecutor}. */
+  readonly path: string;
+  /** Directory of the `*.sql` DDL files; defaults to the repository's `deploy/clickhouse`. */
+  readonly ddlDir?: string;
+  readonly log?: LogSink;
+}
+
+// Settings given at connect time apply to every statement of the connection.
+const CONNECTION_ARGS = Object.entries(PINNED_QUERY_SETTINGS).map(([name, value]) => `--${name}=${value}`);
+const STREAMING_UNSUPPORTED = /Streaming query is not supported/;
+const decoder = new TextDecoder();
+
+/**
+ * Explorer store on chDB, the ClickHouse engine inside this process.
+ *
+ * Process constraint: libchdb binds ONE data directory per process. Any number
+ * of executors may share a path; opening a second path fails with an
+ * `ExplorerStoreError` until every executor on the first is closed (`close()`
+ * waits until the engine has released the directory). Test suites therefore
+ * close their executor in `afterAll`: jest runs the next test file in the same
+ * worker process.
+ *
+ * Concurrency: every call runs on the libuv pool, never on the event loop.
+ * Each operation leases its own native connection, so a query or insert issued
+ * while a stream is open runs normally (on one connection it would kill the
+ * stream). Reads run as chDB streams, which bind parameters per connection and
+ * run in parallel. Statements chDB cannot stream (DDL, INSERT … SELECT, SHOW)
+ * run one-shot; chDB runs one-shot statements WITH parameters one at a time
+ * per process (its binder is not safe under concurrency).
+ */
+export class ChdbExecutor implements ExplorerStore {
+  readonly #pool: ChdbSessionPool;
+  readonly #ddlDir: string | undefined;
+  readonly #log: LogSink;
+
+  constructor(options: ChdbExecutorOptions) {
+    this.#pool = new ChdbSessionPool(options.path, CONNECTION_ARGS);
+    this.#ddlDir = options.ddlDir;
+    this.#log = options.log ?? silentLog;
+  }
+
+  async migrate(): Promise<void> {
+    await applyDdl(this.#ddlDir ?? defaultDdlDir(), (sql) => this.command(sql), this.#log);
+  }
+
+  async query<T = Record<string, unknown>>(sql: string, params?: QueryParams): Promise<T[]> {
+    const rows: T[] = [];
+    for await (const chunk of this.#chunks(sql, params, 'JSONEachRow')) {
+      for (const row of parseJsonEachRow<T>(decoder.decode(chunk))) rows.push(row);
+    }
+    return rows;
+  }
+
+  async *stream<T = Record<string, unknown>>(sql: string, params?: QueryParams): AsyncIterable<T> {
+    for await (const chunk of this.#chunks(sql, params, 'JSONEachRow')) {
+      yield* parseJsonEachRow<T>(decoder.decode(chunk));
+    }
+  }
+
+  async *streamRaw(sql: string, params: QueryParams | undefined, format: RawFormat): AsyncIterable<Uint8Array> {
+    const dedupeHeader = createHeaderDeduplicator(assertRawFormat(format));
+    for await (const chunk of this.#chunks(sql, params, format)) yield dedupeHeader(chunk);
+  }
+
+  async command(sql: string, params?: QueryParams): Promise<void> {
+    await this.#withSession((session) => this.#oneShot(session, sql, params, 'JSONEachRow'));
+  }
+
+  async insert(batch: InsertBatch): Promise<void> {
+    const table = assertTableName(batch.table);
+    const token = assertDedupToken(batch.token);
+    if (batch.rows.length === 0) return;
+    const values = toJsonEachRow(batch.rows);
+    await this.#withSession((session) =>
+      session.insert({
+        table,
+        values,
+        format: 'JSONEachRow',
+        settings: { insert_deduplication_token: token, ...INSERT_SETTINGS },
+      }),
+    );
+  }
+
+  async check(): Promise<void> {
+    await this.query('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.close();
+    this.#log.info({ path: this.#pool.path }, 'chDB explorer store closed');
+  }
+
+  /**
+   * Result chunks (whole blocks in `format`) from a leased connection. A
+   * connection whose stream was abandoned or failed is closed, not reused.
+   */
+  async *#chunks(sql: string, params: QueryParams | undefined, format: string): AsyncGenerator<Uint8Array> {
+    const session = this.#pool.acquire();
+    let drained = false;
+    try {
+      const stream = startStream(session, sql, params, format);
+      if (stream === undefined) yield (await this.#oneShot(session, sql, params, format)).bytes();
+      else for await (const chunk of stream) yield chunk.raw();
+      // Closing a session ends its stream like a normal end: say so, or an
+      // export would be silently truncated.
+      if (this.#pool.closed) throw new ExplorerStoreError('explorer store closed while a stream was open');
+      drained = true;
+    } catch (err) {
+      throw toExplorerStoreError(err);
+    } finally {
+      this.#pool.release(session, drained);
+    }
+  }
+
+  #oneShot(session: Session, sql: string, params: QueryParams | undefined, format: string): Promise<ChdbResult> {
+    assertSingleStatement(sql);
+    const bound = normaliseQueryParams(params);
+    return Object.keys(bound).length > 0
+      ? session.queryBindAsync(sql, bound, { format })
+      : session.queryAsync(sql, { format });
+  }
+
+  async #withSession<T>(work: (session: Session) => Promise<T>): Promise<T> {
+    const session = this.#pool.acquire();
+    try {
+      return await work(session);
+    } catch (err) {
+      throw toExplorerStoreError(err);
+    } finally {
+      this.#pool.release(session, true);
+    }
+  }
+}
+
+/** A bound stream, or undefined for statements chDB refuses to stream (refused before running). */
+function startStream(
+  session: Session,
+  sql: string,
+  params: QueryParams | undefined,
+  format: string,
+): ChdbQueryStream | undefined {
+  try {
+    return session.queryStreamBind(sql, normaliseQueryParams(params), { format });
+  } catch (err) {
+    if (err instanceof Error && STREAMING_UNSUPPORTED.test(err.message)) return undefined;
+    throw err;
+  }
+}

@@ -1,0 +1,33 @@
+import { assertDedupToken, assertTableName, insertStatement, quoteStringLiteral } from './engine-settings';
+
+describe('insertStatement', () => {
+  it('puts the token and insert settings in the statement itself', () => {
+    expect(insertStatement('bot_requests', 'p0:10-20')).toBe(
+      "INSERT INTO bot_requests SETTINGS insert_deduplication_token = 'p0:10-20', " +
+        "date_time_input_format = 'best_effort', input_format_skip_unknown_fields = 0 FORMAT JSONEachRow",
+    );
+  });
+
+  it('escapes quotes and backslashes in the token', () => {
+    expect(insertStatement('db.t', "a'b\\c")).toContain("insert_deduplication_token = 'a\\'b\\\\c'");
+  });
+
+  it('refuses table names that are not plain identifiers', () => {
+    expect(() => insertStatement('t; DROP TABLE x', 'tok')).toThrow(RangeError);
+    expect(() => assertTableName('t FORMAT CSV')).toThrow(RangeError);
+    expect(assertTableName('bpc.bot_requests')).toBe('bpc.bot_requests');
+  });
+});
+
+describe('quoteStringLiteral', () => {
+  it('escapes the characters that could end the literal', () => {
+    expect(quoteStringLiteral("x'; DROP TABLE t; --\\")).toBe("'x\\'; DROP TABLE t; --\\\\'");
+  });
+});
+
+describe('assertDedupToken', () => {
+  it('refuses an empty token, which would fall back to content hashing', () => {
+    expect(() => assertDedupToken('')).toThrow(RangeError);
+    expect(assertDedupToken('t1')).toBe('t1');
+  });
+});

@@ -1,0 +1,51 @@
+/**
+ * Settings both adapters pin on every query, so results do not depend on the
+ * server's defaults or the host's time zone: explorer numbers come back as JSON
+ * numbers (counts and byte sums stay far below 2^53).
+ */
+export const PINNED_QUERY_SETTINGS = {
+  output_format_json_quote_64bit_integers: 0,
+  session_timezone: 'UTC',
+} as const;
+
+/**
+ * Settings of every insert besides its deduplication token: accept ISO 8601
+ * timestamps as well as `YYYY-MM-DD hh:mm:ss`, and reject unknown fields
+ * instead of silently dropping them (a renamed column must fail loudly).
+ */
+export const INSERT_SETTINGS = {
+  date_time_input_format: 'best_effort',
+  input_format_skip_unknown_fields: 0,
+} as const;
+
+const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
+
+/** Table names come from code, never from users; still, only plain identifiers pass. */
+export function assertTableName(table: string): string {
+  if (!TABLE_NAME.test(table)) throw new RangeError(`invalid table name ${JSON.stringify(table)}`);
+  return table;
+}
+
+/** A ClickHouse single-quoted string literal (backslash and quote escaped). */
+export function quoteStringLiteral(value: string): string {
+  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/**
+ * `INSERT INTO t SETTINGS … FORMAT JSONEachRow` with the token in the query's
+ * own SETTINGS clause: per-request settings would leak into later statements
+ * on chDB's connection, where they become session `SET`s.
+ */
+export function insertStatement(table: string, token: string): string {
+  const settings = { insert_deduplication_token: token, ...INSERT_SETTINGS };
+  const clause = Object.entries(settings)
+    .map(([name, value]) => `${name} = ${typeof value === 'string' ? quoteStringLiteral(value) : value}`)
+    .join(', ');
+  return `INSERT INTO ${assertTableName(table)} SETTINGS ${clause} FORMAT JSONEachRow`;
+}
+
+/** An empty token would switch ClickHouse back to content-hash deduplication. */
+export function assertDedupToken(token: string): string {
+  if (typeof token !== 'string' || token.length === 0) throw new RangeError('insert token must be a non-empty string');
+  return token;
+}

@@ -1,0 +1,38 @@
+/**
+ * Serialises rows as JSONEachRow bytes for an insert: the engine parses them,
+ * so no per-row SQL is ever built. A `Date` becomes `YYYY-MM-DD hh:mm:ss.sss`
+ * in UTC (what a `DateTime64(3, 'UTC')` column reads without guessing) and a
+ * `bigint` becomes its exact decimal digits.
+ */
+export function toJsonEachRow(rows: readonly Record<string, unknown>[]): Buffer {
+  let out = '';
+  for (const row of rows) out += JSON.stringify(row, replaceValue) + '\n';
+  return Buffer.from(out, 'utf8');
+}
+
+/** Parses JSONEachRow text (one JSON object per line) into rows. */
+export function parseJsonEachRow<T>(text: string): T[] {
+  const rows: T[] = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    if (end > start) rows.push(JSON.parse(text.slice(start, end)) as T);
+    start = end + 1;
+  }
+  return rows;
+}
+
+// JSON.stringify has already called Date#toJSON when the replacer runs, so the
+// original value is read from the holder (`this`).
+function replaceValue(this: Record<string, unknown>, key: string, value: unknown): unknown {
+  const original = this[key];
+  if (original instanceof Date) return formatUtcDateTime(original);
+  if (typeof value === 'bigint') return value.toString();
+  return value;
+}
+
+export function formatUtcDateTime(date: Date): string {
+  if (Number.isNaN(date.getTime())) throw new RangeError('invalid Date in explorer store row');
+  return date.toISOString().replace('T', ' ').replace('Z', '');
+}

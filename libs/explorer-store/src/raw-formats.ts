@@ -1,0 +1,58 @@
+import type { RawFormat } from './explorer-store.port';
+
+export const RAW_FORMATS: readonly RawFormat[] = [
+  'CSV',
+  'CSVWithNames',
+  'TabSeparated',
+  'TabSeparatedWithNames',
+  'JSONEachRow',
+  'JSONCompactEachRow',
+];
+
+/** The format name is appended to SQL by the server adapter, so only known names pass. */
+export function assertRawFormat(format: string): RawFormat {
+  if (!(RAW_FORMATS as readonly string[]).includes(format)) {
+    throw new RangeError(`unsupported raw format ${JSON.stringify(format)}; use one of ${RAW_FORMATS.join(', ')}`);
+  }
+  return format as RawFormat;
+}
+
+const NEWLINE = 0x0a;
+const DOUBLE_QUOTE = 0x22;
+
+/**
+ * chDB formats every streamed chunk as its own document, so a `…WithNames`
+ * format repeats the header line at the top of each chunk. The returned
+ * function passes the first chunk through and cuts that exact header from the
+ * following ones, giving the single-header bytes a server sends.
+ */
+export function createHeaderDeduplicator(format: RawFormat): (chunk: Uint8Array) => Uint8Array {
+  if (!format.endsWith('WithNames')) return (chunk) => chunk;
+  let header: Uint8Array | undefined;
+  return (chunk) => {
+    if (header === undefined) {
+      header = chunk.subarray(0, headerLength(chunk, format));
+      return chunk;
+    }
+    if (!startsWith(chunk, header)) throw new Error(`${format} chunk does not start with the header of the first chunk`);
+    return chunk.subarray(header.length);
+  };
+}
+
+/** Bytes of the header line, newline included; CSV names may hold quoted newlines. */
+export function headerLength(chunk: Uint8Array, format: RawFormat): number {
+  const quoted = format.startsWith('CSV');
+  let inQuotes = false;
+  for (let i = 0; i < chunk.length; i++) {
+    const byte = chunk[i];
+    if (quoted && byte === DOUBLE_QUOTE) inQuotes = !inQuotes;
+    else if (byte === NEWLINE && !inQuotes) return i + 1;
+  }
+  return chunk.length;
+}
+
+function startsWith(chunk: Uint8Array, prefix: Uint8Array): boolean {
+  if (chunk.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (chunk[i] !== prefix[i]) return false;
+  return true;
+}

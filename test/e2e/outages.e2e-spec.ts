@@ -1,0 +1,103 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createLogger, RunningApps, startApps } from '@bpc/platform';
+import { jsonOf, RunningEngine, startKafkaMock, startRedis, TEST_INTERNAL_KEY, testConfig, testEngines } from '@bpc/testing';
+import { daemonApp } from '../../apps/daemon/src/daemon.app';
+import { projectorApp } from '../../apps/projector/src/projector.app';
+
+const headers = { 'x-internal-auth': TEST_INTERNAL_KEY, 'content-type': 'application/json' };
+
+async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (accept(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function recache(daemon: string, url: string) {
+  return fetch(`${daemon}/internal/cache/recache`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ host_id: 1, urls: [url], priority: 'normal' }),
+  });
+}
+
+describe('Redis unreachable (cluster mode)', () => {
+  let redis: RunningEngine;
+  let running: RunningApps;
+  let daemon: string;
+  const durableDir = mkdtempSync(path.join(tmpdir(), 'bpc-durable-redis-'));
+
+  beforeAll(async () => {
+    redis = await startRedis({ durableDir });
+    const config = testConfig('cluster', { redis: { url: redis.url, key_prefix: 'outage' } });
+    running = await startApps([projectorApp, daemonApp], config, createLogger('silent', 'outage'));
+    daemon = running.urls.daemon!;
+  });
+
+  afterAll(async () => {
+    await running?.close();
+    await redis?.stop();
+  });
+
+  it('reports which adapter is down and why, answers 500, reconnects, and loses nothing recorded', async () => {
+    expect((await recache(daemon, 'https://www.example.com/before')).status).toBe(200);
+
+    await redis.stop();
+    const ready = await fetch(`${daemon}/health/ready`);
+    expect(ready.status).toBe(503);
+    const health = await jsonOf(ready);
+    expect(health.details['queue_store (redis)'].status).toBe('down');
+    expect(health.details['queue_store (redis)'].reason).toMatch(new RegExp(`redis unreachable at redis://127\\.0\\.0\\.1:${redis.port}`));
+    expect(health.details['event_log (kafka)'].status).toBe('up');
+
+    const during = await recache(daemon, 'https://www.example.com/during');
+    expect(during.status).toBe(500);
+    expect(await jsonOf(during)).toEqual({ status: 'error', message: expect.stringMatching(/^queue store unavailable/) });
+
+    redis = await startRedis({ port: redis.port, durableDir });
+    const readyAgain = await eventually(() => fetch(`${daemon}/health/ready`).then((r) => r.status), (s) => s === 200);
+    expect(readyAgain).toBe(200);
+    // The event recorded during the outage is applied once the store is back.
+    const status = await eventually(
+      () => fetch(`${daemon}/status`, { headers }).then(jsonOf),
+      (s) => s.data?.queues?.['1']?.normal?.total === 4,
+    );
+    expect(status.data.queues['1'].normal).toEqual({ total: 4, due_now: 4 });
+  }, 60_000);
+});
+
+describe('Kafka unreachable (cluster mode)', () => {
+  let kafka: RunningEngine;
+  let running: RunningApps;
+
+  beforeAll(async () => {
+    kafka = await startKafkaMock(1);
+    const config = testConfig('cluster', { kafka: { brokers: kafka.url.split(','), client_id: 'outage', namespace: 'outage' }, redis: { url: testEngines().redisUrl, key_prefix: 'kafka-outage' } });
+    running = await startApps([projectorApp, daemonApp], config, createLogger('silent', 'kafka-outage'));
+  });
+
+  afterAll(async () => {
+    await running?.close();
+    await kafka?.stop();
+  });
+
+  it('readiness names the event log and the reason; recache answers 500 without recording', async () => {
+    const daemon = running.urls.daemon!;
+    expect((await fetch(`${daemon}/health/ready`)).status).toBe(200);
+    await kafka.stop();
+    const ready = await fetch(`${daemon}/health/ready`);
+    expect(ready.status).toBe(503);
+    const health = await jsonOf(ready);
+    expect(health.details['event_log (kafka)'].status).toBe('down');
+    expect(health.details['event_log (kafka)'].reason).toMatch(/kafka/i);
+    expect(health.details['queue_store (redis)'].status).toBe('up');
+
+    const response = await recache(daemon, 'https://www.example.com/x');
+    expect(response.status).toBe(500);
+    expect((await jsonOf(response)).message).toMatch(/^event log unavailable/);
+  }, 90_000);
+});

@@ -1,0 +1,45 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '..', '..');
+
+export interface SpawnedService {
+  readonly child: ChildProcess;
+  /** Resolves with the exit code (or the signal's name). */
+  readonly exited: Promise<number | string>;
+  output(): string;
+}
+
+/**
+ * Runs an app's `main.ts` as a real process (TypeScript through the swc
+ * require hook), for tests that kill it or read its exit code.
+ */
+export function spawnService(mainTs: string, env: NodeJS.ProcessEnv): SpawnedService {
+  const child = spawn(process.execPath, ['-r', './scripts/swc-register.cjs', mainTs], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-200_000);
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  return { child, exited, output: () => output };
+}
+
+export async function waitUntilAnswers(url: string, headers: Record<string, string>, timeoutMs: number, service?: SpawnedService): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if ((await fetch(url, { headers })).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    if (service && service.child.exitCode !== null) throw new Error(`service exited early:\n${service.output().slice(-3000)}`);
+    if (Date.now() > deadline) throw new Error(`${url} did not answer 200 within ${timeoutMs} ms\n${service?.output().slice(-3000) ?? ''}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
