@@ -7,8 +7,10 @@ cd "$(dirname "$0")/.."
 bash scripts/install-system-deps.sh
 
 # npm packages: install when missing or when the lock file changed since.
+# `npm install` (not `npm ci`): it keeps the locked versions but tolerates
+# chdb's optional per-platform packages that the registry does not publish.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund
+  npm install --no-audit --no-fund
 fi
 
 echo "== typecheck"; npx tsc -p tsconfig.json --noEmit

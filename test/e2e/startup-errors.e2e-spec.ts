@@ -1,0 +1,22 @@
+import { spawnService } from '@bpc/testing';
+
+describe('startup with a bad configuration', () => {
+  it('refuses to start, printing every offending key and the reason, exit code 2', async () => {
+    const service = spawnService('apps/standalone/src/main.ts', {
+      BPC__RECACHE__MAX_CONCURRENT: '0',
+      BPC__RECACHE__COLOUR: 'red',
+      BPC__ADAPTERS__EVENT_LOG: 'kafka',
+    });
+    expect(await service.exited).toBe(2);
+    const output = service.output();
+    expect(output).toContain('invalid configuration');
+    expect(output).toContain('recache.colour: unknown key');
+    expect(output).toContain('recache.max_concurrent: must not be less than 1');
+  }, 30_000);
+
+  it('names the missing section when an adapter needs one', async () => {
+    const service = spawnService('apps/daemon/src/main.ts', { BPC__ADAPTERS__QUEUE_STORE: 'redis' });
+    expect(await service.exited).toBe(2);
+    expect(service.output()).toContain('redis: required when adapters.queue_store is redis');
+  }, 30_000);
+});
