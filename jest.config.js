@@ -9,6 +9,9 @@ const transform = { '^.+\\.ts$': ['@swc/jest', { ...options, sourceMaps: 'inline
 const common = { rootDir: root, transform, moduleNameMapper, testEnvironment: 'node' };
 
 module.exports = {
+  // chDB binds one data directory per process and jest reuses workers across
+  // files: a tiny idle-memory limit recycles the worker after every file.
+  workerIdleMemoryLimit: '1MB',
   globalSetup: '<rootDir>/test/harness/global-setup.ts',
   globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
   projects: [

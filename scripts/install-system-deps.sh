@@ -3,7 +3,7 @@
 # with apt-get), otherwise stops saying exactly what to install.
 set -euo pipefail
 
-declare -A PACKAGE_OF=([redis-server]=redis-server [kcat]=kcat)
+declare -A PACKAGE_OF=([redis-server]=redis-server [kcat]=kcat [chromium]=chromium)
 missing=()
 for bin in "${!PACKAGE_OF[@]}"; do
   command -v "$bin" >/dev/null 2>&1 || missing+=("${PACKAGE_OF[$bin]}")

@@ -3,3 +3,5 @@ export * from './env';
 export * from './test-config';
 export * from './http';
 export * from './spawned-service';
+export * from './test-clock';
+export * from './daemon-client';

@@ -5,10 +5,17 @@ import type { AppConfig } from '@bpc/config';
 import { APP_CONFIG, HealthModule } from '@bpc/platform';
 import { GetStatusHandler } from './get-status/get-status.handler';
 import { SCHEDULER_VIEW, SchedulerView } from './get-status/scheduler-view';
+import { PauseHostRecacheHandler, ResumeHostRecacheHandler } from './host-recache-pause/host-recache-pause.handlers';
 import { DaemonExceptionFilter } from './http/daemon-exception.filter';
 import { RecacheController } from './http/recache.controller';
+import { ResponseEnvelope } from './http/response-envelope';
+import { SchedulerController } from './http/scheduler.controller';
 import { StatusController } from './http/status.controller';
+import { PurgeQueueHandler } from './purge-queue/purge-queue.handler';
 import { RequestRecacheHandler } from './request-recache/request-recache.handler';
+import { SetSchedulerPausedHandler } from './scheduler-control/scheduler-control.handler';
+import { SchedulerSwitch } from './scheduler-control/scheduler-switch';
+import { DAEMON_ID, daemonIdFrom } from './shared/daemon-id';
 
 /** Until the scheduler runs in this app: nothing pulled, every tab free. */
 const idleScheduler = (tabs: number): SchedulerView => ({ lastTick: () => null, internalQueueSize: () => 0, freeTabs: () => tabs });
@@ -16,11 +23,18 @@ const idleScheduler = (tabs: number): SchedulerView => ({ lastTick: () => null, 
 /** The internal cache daemon API (spec/daemon-api.md). */
 @Module({
   imports: [CqrsModule.forRoot(), HealthModule],
-  controllers: [RecacheController, StatusController],
+  controllers: [RecacheController, StatusController, SchedulerController],
   providers: [
     RequestRecacheHandler,
+    PurgeQueueHandler,
+    PauseHostRecacheHandler,
+    ResumeHostRecacheHandler,
+    SetSchedulerPausedHandler,
     GetStatusHandler,
+    SchedulerSwitch,
+    ResponseEnvelope,
     { provide: APP_FILTER, useClass: DaemonExceptionFilter },
+    { provide: DAEMON_ID, useFactory: daemonIdFrom, inject: [APP_CONFIG] },
     { provide: SCHEDULER_VIEW, useFactory: (config: AppConfig) => idleScheduler(config.render_service.tabs), inject: [APP_CONFIG] },
   ],
 })

@@ -1,6 +1,7 @@
 export * from './daemon.module';
 export * from './http/internal-auth.hook';
 export * from './http/daemon-error-body';
+export * from './http/response-envelope';
 export * from './request-recache/request-recache.command';
 export * from './get-status/get-status.query';
 export * from './get-status/scheduler-view';

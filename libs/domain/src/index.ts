@@ -10,3 +10,5 @@ export * from './shared/app-error';
 export * from './shared/log-sink';
 export * from './shared/secret-hash';
 export * from './shared/clock';
+export * from './queue/purge-priorities';
+export * from './queue/host-pause';

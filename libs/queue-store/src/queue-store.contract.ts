@@ -419,6 +419,13 @@ export function describeQueueStoreContract(name: string, factory: () => Promise<
         expect(await store.resultOf('never-seen')).toBeUndefined();
       });
 
+      it('answers null for an applied mutation without a value, so waiters can tell it from "not yet"', async () => {
+        await store.pause(1, T + 1_000, pos(7, 'evt-pause'));
+        await store.resume(1, pos(8, 'evt-resume'));
+        expect(await store.resultOf('evt-pause')).toBeNull();
+        expect(await store.resultOf('evt-resume')).toBeNull();
+      });
+
       it('always applies mutations without a position', async () => {
         await store.pause(1, T + 1_000, pos(50));
         expect(await store.resume(1)).toEqual({ applied: true, value: undefined });

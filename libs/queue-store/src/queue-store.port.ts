@@ -130,7 +130,11 @@ export interface QueueStore {
   retryLater(entry: ClaimedEntry, dueAt: number): Promise<void>;
   /** No more attempts: the claim is released and the entry dropped. No-op for an unknown or expired-and-requeued claim. */
   giveUp(entry: ClaimedEntry): Promise<void>;
-  /** Result recorded by a positioned mutation, while kept (at least an hour). */
+  /**
+   * Result recorded by a positioned mutation, while kept (at least an hour):
+   * `null` for a mutation without a value (pause, resume), undefined when
+   * nothing is recorded for the event (not applied yet, or expired).
+   */
   resultOf(eventId: string): Promise<unknown | undefined>;
   /** Next offset to read for a stream (one past the last applied), undefined when nothing was applied. */
   nextOffset(stream: string): Promise<string | undefined>;

@@ -30,7 +30,8 @@ export class RecordedResults {
 
   get(eventId: string, now: number): unknown {
     const kept = this.byEventId.get(eventId);
-    return kept && kept.expiresAt > now ? kept.value : undefined;
+    // A void mutation reads as `null`: applied, with nothing to tell.
+    return kept && kept.expiresAt > now ? (kept.value ?? null) : undefined;
   }
 
   /** Restores a recorded result as it was (from a snapshot). */

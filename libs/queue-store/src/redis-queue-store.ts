@@ -225,7 +225,8 @@ export class RedisQueueStore implements QueueStore {
 
   async resultOf(eventId: string): Promise<unknown | undefined> {
     const json = await this.call(() => this.redis.get(this.resultKey(eventId)));
-    return json === null ? undefined : (JSON.parse(json) ?? undefined);
+    // A void mutation records `null`: applied, with nothing to tell.
+    return json === null ? undefined : JSON.parse(json);
   }
 
   async nextOffset(stream: string): Promise<string | undefined> {

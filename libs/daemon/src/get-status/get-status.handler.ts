@@ -1,16 +1,15 @@
-import { hostname } from 'node:os';
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import type { AppConfig } from '@bpc/config';
 import { Clock, emptyHostQueueCounts, HostCatalog } from '@bpc/domain';
 import { APP_CONFIG, CLOCK } from '@bpc/platform';
 import { QUEUE_STORE, QueueStore } from '@bpc/queue-store';
+import { DAEMON_ID } from '../shared/daemon-id';
 import { GetStatus, HostQueueStatus, StatusSnapshot } from './get-status.query';
 import { SCHEDULER_VIEW, SchedulerView } from './scheduler-view';
 
 @QueryHandler(GetStatus)
 export class GetStatusHandler implements IQueryHandler<GetStatus, StatusSnapshot> {
-  private readonly daemonId: string;
   private readonly startedAt: number;
 
   constructor(
@@ -19,8 +18,8 @@ export class GetStatusHandler implements IQueryHandler<GetStatus, StatusSnapshot
     @Inject(QUEUE_STORE) private readonly store: QueueStore,
     @Inject(SCHEDULER_VIEW) private readonly scheduler: SchedulerView,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(DAEMON_ID) private readonly daemonId: string,
   ) {
-    this.daemonId = config.daemon.id ?? `${hostname()}-${process.pid}`;
     this.startedAt = clock.now();
   }
 

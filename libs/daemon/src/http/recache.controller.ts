@@ -1,23 +1,49 @@
-import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { AppConfig } from '@bpc/config';
-import { APP_CONFIG, BodyPipe } from '@bpc/platform';
+import type { FastifyRequest } from 'fastify';
+import { BodyPipe } from '@bpc/platform';
+import { HostPausedResult, HostResumedResult, PauseHostRecache, ResumeHostRecache } from '../host-recache-pause/host-recache-pause.commands';
+import { PurgeQueue, QueuePurgedResult } from '../purge-queue/purge-queue.command';
+import { PurgeQueueDto } from '../purge-queue/purge-queue.dto';
 import { RecacheAccepted, RequestRecache } from '../request-recache/request-recache.command';
 import { RequestRecacheDto } from '../request-recache/request-recache.dto';
-import { successEnvelope } from './success-envelope';
+import { HostBodyDto } from '../shared/host-body.dto';
+import { ResponseEnvelope, without } from './response-envelope';
 
+const lenient = { forbidUnknownKeys: false };
+
+/** Queue control endpoints of the daemon API. */
 @Controller('internal/cache')
 export class RecacheController {
   constructor(
     private readonly commands: CommandBus,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly envelope: ResponseEnvelope,
   ) {}
 
   @Post('recache')
   @HttpCode(200)
-  async recache(@Body(new BodyPipe(RequestRecacheDto, { forbidUnknownKeys: false })) body: RequestRecacheDto) {
+  async recache(@Req() request: FastifyRequest, @Body(new BodyPipe(RequestRecacheDto, lenient)) body: RequestRecacheDto) {
     const input = { hostId: body.host_id, urls: body.urls, dimensionIds: body.dimension_ids, priority: body.priority, mode: body.mode };
     const accepted = await this.commands.execute<RequestRecache, RecacheAccepted>(new RequestRecache(input, 'daemon-api'));
-    return successEnvelope(accepted, this.config.daemon.envelope);
+    return this.envelope.wrap(request, accepted, without<RecacheAccepted, 'paused' | 'mode'>('paused', 'mode'));
+  }
+
+  @Post('queue/purge')
+  @HttpCode(200)
+  async purge(@Req() request: FastifyRequest, @Body(new BodyPipe(PurgeQueueDto, lenient)) body: PurgeQueueDto) {
+    const purged = await this.commands.execute<PurgeQueue, QueuePurgedResult>(new PurgeQueue(body.host_id, body.priorities));
+    return this.envelope.wrap(request, purged);
+  }
+
+  @Post('recache/pause')
+  @HttpCode(200)
+  async pause(@Req() request: FastifyRequest, @Body(new BodyPipe(HostBodyDto, lenient)) body: HostBodyDto) {
+    return this.envelope.wrap(request, await this.commands.execute<PauseHostRecache, HostPausedResult>(new PauseHostRecache(body.host_id)));
+  }
+
+  @Post('recache/resume')
+  @HttpCode(200)
+  async resume(@Req() request: FastifyRequest, @Body(new BodyPipe(HostBodyDto, lenient)) body: HostBodyDto) {
+    return this.envelope.wrap(request, await this.commands.execute<ResumeHostRecache, HostResumedResult>(new ResumeHostRecache(body.host_id)));
   }
 }

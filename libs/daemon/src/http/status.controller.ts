@@ -1,19 +1,24 @@
-import { Controller, Get, Inject } from '@nestjs/common';
+import { Controller, Get, Req } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import type { AppConfig } from '@bpc/config';
-import { APP_CONFIG } from '@bpc/platform';
+import type { FastifyRequest } from 'fastify';
 import { GetStatus, StatusSnapshot } from '../get-status/get-status.query';
-import { successEnvelope } from './success-envelope';
+import { ResponseEnvelope } from './response-envelope';
+
+/** The earlier form has no per-host `paused`. */
+function withoutPaused(snapshot: StatusSnapshot): object {
+  const queues = Object.fromEntries(Object.entries(snapshot.queues).map(([host, { paused: _paused, ...counts }]) => [host, counts]));
+  return { ...snapshot, queues };
+}
 
 @Controller('status')
 export class StatusController {
   constructor(
     private readonly queries: QueryBus,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly envelope: ResponseEnvelope,
   ) {}
 
   @Get()
-  async status() {
-    return successEnvelope(await this.queries.execute<GetStatus, StatusSnapshot>(new GetStatus()), this.config.daemon.envelope);
+  async status(@Req() request: FastifyRequest) {
+    return this.envelope.wrap(request, await this.queries.execute<GetStatus, StatusSnapshot>(new GetStatus()), withoutPaused);
   }
 }

@@ -8,7 +8,7 @@ export const PROJECTION_DEADLINE_MS = 15_000;
  * result it recorded (an HTTP answer that needs projected state waits for it
  * instead of guessing). Polls with a short, growing interval.
  */
-export async function waitForProjection<T>(store: QueueStore, eventId: string, deadlineMs = PROJECTION_DEADLINE_MS): Promise<T> {
+export async function waitForProjection<T>(store: Pick<QueueStore, "resultOf">, eventId: string, deadlineMs = PROJECTION_DEADLINE_MS): Promise<T> {
   const deadline = Date.now() + deadlineMs;
   let interval = 1;
   for (;;) {

@@ -1,13 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Clock, decideRecache, HostCatalog, RecacheDecision } from '@bpc/domain';
-import { envelope, RECACHE_REQUESTED, RecacheRequested, TOPICS } from '@bpc/events';
+import { newQueueEvent, RECACHE_REQUESTED, TOPICS } from '@bpc/events';
 import { EVENT_LOG, EventLog } from '@bpc/event-log';
 import { CLOCK } from '@bpc/platform';
 import { EnqueueResult, QUEUE_STORE, QueueStore } from '@bpc/queue-store';
-import { appendOrFail } from '../projection/append-or-fail';
-import { waitForProjection } from '../projection/wait-for-projection';
+import { recordAndProject } from '../projection/record-and-project';
 import { RecacheAccepted, RequestRecache } from './request-recache.command';
 
 /** Records RecacheRequested, then answers with the count the queue projection applied. */
@@ -35,16 +33,10 @@ export class RequestRecacheHandler implements ICommandHandler<RequestRecache, Re
     };
   }
 
-  /** Appends the fact and waits for the projection's count; URL rules may have left nothing to record. */
+  /** URL rules may have left nothing to record. */
   private async record(decision: RecacheDecision, source: RequestRecache['source']): Promise<number> {
-    const event: RecacheRequested = envelope(
-      RECACHE_REQUESTED,
-      1,
-      { ...decision, source },
-      { id: randomUUID(), occurredAt: new Date(this.clock.now()), key: String(decision.hostId) },
-    );
-    await appendOrFail(this.log, TOPICS.queue, [event]);
-    const applied = await waitForProjection<EnqueueResult>(this.store, event.id);
+    const event = newQueueEvent(RECACHE_REQUESTED, { ...decision, source }, String(decision.hostId), this.clock.now());
+    const applied = await recordAndProject<EnqueueResult>(this.log, this.store, TOPICS.queue, event);
     return applied.enqueued;
   }
 }

@@ -1,12 +1,26 @@
 import { assertNever } from '@bpc/domain';
-import { DomainEvent, RECACHE_REQUESTED } from '@bpc/events';
+import {
+  CACHE_INVALIDATED,
+  HOST_RECACHE_PAUSED,
+  HOST_RECACHE_RESUMED,
+  QUEUE_PURGED,
+  QueueEvent,
+  RECACHE_GAVE_UP,
+  RECACHE_REQUESTED,
+  RECACHE_RETRY_SCHEDULED,
+  RECACHE_SUCCEEDED,
+  SCHEDULER_PAUSED,
+  SCHEDULER_RESUMED,
+} from '@bpc/events';
 import type { ProjectionPosition, QueueStore } from '@bpc/queue-store';
 
 /**
- * Applies one queue event to the store. The position makes a redelivered
- * event a no-op (at-least-once delivery, exactly-once effect).
+ * Applies one queue-topic event to the queue store. The position makes a
+ * redelivered event a no-op (at-least-once delivery, exactly-once effect).
+ * Events about other state (cache entries, the scheduler switch, attempt
+ * outcomes the scheduler already applied to its claims) change no queue.
  */
-export async function applyQueueEvent(store: QueueStore, event: DomainEvent, position: ProjectionPosition): Promise<void> {
+export async function applyQueueEvent(store: QueueStore, event: QueueEvent, position: ProjectionPosition): Promise<void> {
   switch (event.type) {
     case RECACHE_REQUESTED: {
       const { hostId, urls, dimensionIds, priority, mode } = event.payload;
@@ -14,7 +28,23 @@ export async function applyQueueEvent(store: QueueStore, event: DomainEvent, pos
       await store.enqueue({ hostId, priority, dueAt: Date.parse(event.occurredAt), items, entryId: event.id }, position);
       return;
     }
+    case QUEUE_PURGED:
+      await store.purge(event.payload.hostId, event.payload.priorities, position);
+      return;
+    case HOST_RECACHE_PAUSED:
+      await store.pause(event.payload.hostId, event.payload.expiresAt, position);
+      return;
+    case HOST_RECACHE_RESUMED:
+      await store.resume(event.payload.hostId, position);
+      return;
+    case CACHE_INVALIDATED:
+    case SCHEDULER_PAUSED:
+    case SCHEDULER_RESUMED:
+    case RECACHE_SUCCEEDED:
+    case RECACHE_RETRY_SCHEDULED:
+    case RECACHE_GAVE_UP:
+      return;
     default:
-      return assertNever(event.type);
+      return assertNever(event);
   }
 }

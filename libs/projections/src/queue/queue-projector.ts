@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { asDomainEvent, TOPICS } from '@bpc/events';
+import { asQueueEvent, TOPICS } from '@bpc/events';
 import { EVENT_LOG, EventLog, LogBatch, Subscription } from '@bpc/event-log';
 import { LOGGER } from '@bpc/platform';
 import { QUEUE_STORE, QueueStore } from '@bpc/queue-store';
@@ -47,7 +47,7 @@ export class QueueProjector implements OnApplicationBootstrap, OnApplicationShut
   private async apply(batch: LogBatch): Promise<void> {
     const stream = `${batch.topic}:${batch.partition}`;
     for (const record of batch.records) {
-      const event = asDomainEvent(record.event);
+      const event = asQueueEvent(record.event);
       if (!event) {
         this.logger.warn({ stream, offset: record.offset, type: record.event.type, version: record.event.version }, 'queue projector: unknown event skipped');
         continue;

@@ -1,0 +1,134 @@
+import { createReadStream, constants as fsConstants } from 'node:fs';
+import { access, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { PassThrough, type Readable } from 'node:stream';
+import type { LogSink } from '@bpc/domain';
+import { CacheBodyGoneError, type CacheEntry, type CacheHit } from './cache-store.port';
+
+/** How long a replaced or invalidated body stays on disk by default, for readers that got its entry just before. */
+export const DEFAULT_BODY_REMOVAL_DELAY_MS = 30_000;
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException)?.code === 'ENOENT';
+}
+
+async function fsyncDirectory(directory: string): Promise<void> {
+  const handle = await open(directory, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Writes `data` to `file` atomically: temp file in the same directory, fsync,
+ * rename over the target, fsync of the directory so the rename survives a
+ * crash. A reader sees the old file or the whole new one.
+ */
+export async function writeFileAtomic(file: string, data: Buffer | string): Promise<void> {
+  const directory = path.dirname(file);
+  await mkdir(directory, { recursive: true });
+  const temp = `${file}.tmp-${randomBytes(4).toString('hex')}`;
+  const handle = await open(temp, 'w');
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temp, file);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await fsyncDirectory(directory);
+}
+
+/**
+ * Body files under one directory, shared by both adapters. Paths handed in
+ * and out are relative to the directory. Removals are delayed by a grace
+ * period and never awaited by the caller; `close` runs the pending ones.
+ */
+export class BodyFiles {
+  private readonly pending = new Map<NodeJS.Timeout, readonly string[]>();
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(
+    readonly directory: string,
+    private readonly log: LogSink,
+    private readonly removalDelayMs: number,
+  ) {}
+
+  absolute(relative: string): string {
+    const resolved = path.resolve(this.directory, relative);
+    if (!resolved.startsWith(path.resolve(this.directory) + path.sep)) throw new Error(`body path ${JSON.stringify(relative)} leaves the cache directory`);
+    return resolved;
+  }
+
+  /** Writes a body durably; answers its relative path. */
+  async write(base: string, body: Buffer): Promise<string> {
+    const relative = `${base}.body`;
+    await writeFileAtomic(this.absolute(relative), body);
+    return relative;
+  }
+
+  hit(entry: CacheEntry): CacheHit {
+    const file = this.absolute(entry.bodyPath);
+    const gone = (error: unknown): Error =>
+      isMissing(error) ? new CacheBodyGoneError(`cache body ${entry.bodyPath} is gone (entry replaced or invalidated)`, { cause: error }) : (error as Error);
+    return {
+      entry,
+      readBody: () => readFile(file).catch((error: unknown) => Promise.reject(gone(error))),
+      openBody: (): Readable => {
+        const out = new PassThrough();
+        const source = createReadStream(file);
+        source.on('error', (error) => out.destroy(gone(error)));
+        return source.pipe(out);
+      },
+    };
+  }
+
+  /** Removes files after the grace period, in the background; failures are logged (an orphan file wastes space, nothing else). */
+  removeLater(relatives: readonly string[]): void {
+    if (relatives.length === 0) return;
+    const timer = setTimeout(() => {
+      this.pending.delete(timer);
+      this.track(this.removeNow(relatives));
+    }, this.removalDelayMs);
+    timer.unref();
+    this.pending.set(timer, relatives);
+  }
+
+  async removeNow(relatives: readonly string[]): Promise<void> {
+    for (const relative of relatives) {
+      try {
+        await unlink(this.absolute(relative));
+      } catch (error) {
+        if (!isMissing(error)) this.log.warn({ file: relative, err: (error as Error).message }, 'cache body removal failed; file left behind');
+      }
+    }
+  }
+
+  async check(): Promise<void> {
+    await mkdir(this.directory, { recursive: true });
+    await access(this.directory, fsConstants.W_OK);
+  }
+
+  /** Runs pending removals now and waits for running ones. */
+  async close(): Promise<void> {
+    for (const [timer, relatives] of this.pending) {
+      clearTimeout(timer);
+      this.track(this.removeNow(relatives));
+    }
+    this.pending.clear();
+    await Promise.all([...this.running]);
+  }
+
+  private track(work: Promise<void>): void {
+    this.running.add(work);
+    void work.finally(() => this.running.delete(work));
+  }
+}

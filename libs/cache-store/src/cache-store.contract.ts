@@ -1,0 +1,263 @@
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import type { CacheStore, NewCacheEntry, ProjectionPosition } from './cache-store.port';
+
+export interface CacheStoreUnderTest {
+  readonly store: CacheStore;
+  /** The body directory, to look at the files themselves. */
+  readonly directory: string;
+}
+
+/** Options every adapter takes; the suite shortens the removal grace period to see files go. */
+export interface CacheStoreTestOptions {
+  readonly bodyRemovalDelayMs: number;
+}
+
+/**
+ * The behaviour every CacheStore adapter must show, run against each of them
+ * (file and Redis) so standalone and cluster mode cannot drift apart. The
+ * factory gives a fresh, empty, isolated store per test; the suite closes it.
+ */
+export function describeCacheStoreContract(name: string, factory: (options: CacheStoreTestOptions) => Promise<CacheStoreUnderTest>): void {
+  const T = 1_700_000_000_000;
+  const HOUR = 3_600_000;
+
+  describe(`CacheStore contract: ${name}`, () => {
+    let store: CacheStore;
+    let directory: string;
+
+    beforeEach(async () => {
+      ({ store, directory } = await factory({ bodyRemovalDelayMs: 0 }));
+    });
+
+    afterEach(async () => {
+      await store.close();
+    });
+
+    const entry = (overrides: Partial<NewCacheEntry> = {}): NewCacheEntry => ({
+      hostId: 1,
+      url: 'https://www.example.com/pricing?x=1',
+      dimensionId: 1,
+      kind: 'render',
+      statusCode: 200,
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+      durationMs: 120,
+      createdAt: T,
+      expiresAt: T + HOUR,
+      ...overrides,
+    });
+    const html = (text: string) => Buffer.from(`<html><body>${text}</body></html>`);
+    const bodyOf = async (hostId = 1, url = entry().url, dimensionId = 1) => (await (await store.get(hostId, url, dimensionId))?.readBody())?.toString();
+    const pos = (offset: number | string, eventId = `ev-${offset}`, stream = 'bpc.queue.v1:0'): ProjectionPosition => ({ stream, offset: String(offset), eventId });
+    const exists = (relative: string) =>
+      access(path.join(directory, relative)).then(
+        () => true,
+        () => false,
+      );
+    async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
+      const deadline = Date.now() + 5_000;
+      while (!(await check())) {
+        if (Date.now() > deadline) throw new Error(`${what} did not happen within 5 s`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+
+    describe('put and get', () => {
+      it('stores an entry and serves it with its metadata and body', async () => {
+        const result = await store.put(entry(), html('hello'));
+        expect(result).toEqual({ stored: true, entry: expect.objectContaining({ ...entry(), bytes: html('hello').length, bodyPath: expect.any(String) }) });
+        const hit = await store.get(1, entry().url, 1);
+        expect(hit?.entry).toEqual(result.stored ? result.entry : undefined);
+        expect((await hit!.readBody()).toString()).toBe('<html><body>hello</body></html>');
+        const streamed: Buffer[] = [];
+        for await (const chunk of hit!.openBody()) streamed.push(chunk as Buffer);
+        expect(Buffer.concat(streamed).toString()).toBe('<html><body>hello</body></html>');
+      });
+
+      it('keeps one entry per host + URL + dimension and answers undefined for unknown keys', async () => {
+        await store.put(entry({ dimensionId: 1 }), html('d1'));
+        await store.put(entry({ dimensionId: 2 }), html('d2'));
+        await store.put(entry({ hostId: 2 }), html('h2'));
+        expect(await bodyOf(1, entry().url, 1)).toContain('d1');
+        expect(await bodyOf(1, entry().url, 2)).toContain('d2');
+        expect(await bodyOf(2, entry().url, 1)).toContain('h2');
+        expect(await store.get(1, 'https://www.example.com/other', 1)).toBeUndefined();
+        expect(await store.get(1, entry().url, 3)).toBeUndefined();
+      });
+
+      it('keeps URLs with the field separator apart', async () => {
+        await store.put(entry({ url: 'https://a.test/x|1' }), html('one'));
+        await store.put(entry({ url: 'https://a.test/x|2' }), html('two'));
+        expect(await bodyOf(1, 'https://a.test/x|1')).toContain('one');
+        expect(await bodyOf(1, 'https://a.test/x|2')).toContain('two');
+      });
+
+      it('serves the old entry while a new one is being written, and the old body stays readable for a reader that already had it', async () => {
+        await store.put(entry(), html('old'));
+        const before = await store.get(1, entry().url, 1);
+        const big = Buffer.alloc(4 * 1024 * 1024, 'n');
+        const writing = store.put(entry({ createdAt: T + 1 }), big);
+        // The put is still writing its body: the old entry is what readers get.
+        const during = await store.get(1, entry().url, 1);
+        expect(during?.entry.bodyPath).toBe(before?.entry.bodyPath);
+        expect((await during!.readBody()).toString()).toContain('old');
+        await writing;
+        const after = await store.get(1, entry().url, 1);
+        expect(after?.entry.bytes).toBe(big.length);
+        expect((await after!.readBody()).equals(big)).toBe(true);
+      });
+
+      it('stores a redirect without a body; refuses any other empty body and writes nothing', async () => {
+        await expect(store.put(entry({ kind: 'bypass' }), Buffer.alloc(0))).rejects.toThrow(/empty body/);
+        await expect(store.put(entry({ statusCode: 301, headers: {} }), Buffer.alloc(0))).rejects.toThrow(/empty body/);
+        expect(await store.get(1, entry().url, 1)).toBeUndefined();
+        const redirect = entry({ kind: 'bypass', statusCode: 301, headers: { location: 'https://www.example.com/new' } });
+        expect((await store.put(redirect, Buffer.alloc(0))).stored).toBe(true);
+        const hit = await store.get(1, entry().url, 1);
+        expect(hit?.entry).toMatchObject({ statusCode: 301, headers: { location: 'https://www.example.com/new' }, bytes: 0 });
+      });
+
+      it('rejects malformed entries', async () => {
+        await expect(store.put(entry({ hostId: 0 }), html('x'))).rejects.toThrow(/invalid cache store call/);
+        await expect(store.put(entry({ kind: 'other' as never }), html('x'))).rejects.toThrow(/invalid cache store call/);
+        await expect(store.put(entry({ statusCode: 99 }), html('x'))).rejects.toThrow(/invalid cache store call/);
+        await expect(store.put(entry({ expiresAt: Number.NaN }), html('x'))).rejects.toThrow(/invalid cache store call/);
+      });
+    });
+
+    describe('render-wins', () => {
+      it('keeps a fresh render against a bypass', async () => {
+        await store.put(entry({ kind: 'render', expiresAt: T + HOUR }), html('render'));
+        expect(await store.put(entry({ kind: 'bypass', createdAt: T + HOUR - 1 }), html('bypass'))).toEqual({ stored: false, reason: 'render-wins' });
+        expect(await bodyOf()).toContain('render');
+        expect((await store.get(1, entry().url, 1))?.entry.kind).toBe('render');
+      });
+
+      it('lets a bypass replace a render that has expired', async () => {
+        await store.put(entry({ kind: 'render', expiresAt: T + HOUR }), html('render'));
+        expect((await store.put(entry({ kind: 'bypass', createdAt: T + HOUR }), html('bypass'))).stored).toBe(true);
+        expect(await bodyOf()).toContain('bypass');
+      });
+
+      it('lets a render replace a bypass, and a render replace a fresh render', async () => {
+        await store.put(entry({ kind: 'bypass' }), html('bypass'));
+        expect((await store.put(entry({ kind: 'render', createdAt: T + 1 }), html('render-1'))).stored).toBe(true);
+        expect((await store.put(entry({ kind: 'render', createdAt: T + 2 }), html('render-2'))).stored).toBe(true);
+        expect(await bodyOf()).toContain('render-2');
+      });
+
+      it('never lets a bypass racing a render replace it, whichever switches first', async () => {
+        const [render, bypass] = await Promise.all([
+          store.put(entry({ kind: 'render', createdAt: T }), html('render')),
+          store.put(entry({ kind: 'bypass', createdAt: T + 1 }), html('bypass')),
+        ]);
+        expect(render.stored).toBe(true);
+        expect(bypass.stored ? 'bypass switched first' : bypass.reason).toMatch(/render-wins|bypass switched first/);
+        expect((await store.get(1, entry().url, 1))?.entry.kind).toBe('render');
+        expect(await bodyOf()).toContain('render');
+      });
+
+      it('lets a bypass replace a bypass', async () => {
+        await store.put(entry({ kind: 'bypass' }), html('one'));
+        expect((await store.put(entry({ kind: 'bypass', createdAt: T + 1 }), html('two'))).stored).toBe(true);
+        expect(await bodyOf()).toContain('two');
+      });
+    });
+
+    describe('invalidate', () => {
+      it('counts only entries that existed, across dimensions, and drops them at once', async () => {
+        const [a, b] = ['https://a.test/1', 'https://a.test/2'];
+        await store.put(entry({ url: a, dimensionId: 1 }), html('a1'));
+        await store.put(entry({ url: a, dimensionId: 2 }), html('a2'));
+        await store.put(entry({ url: b, dimensionId: 2 }), html('b2'));
+        await store.put(entry({ url: a, dimensionId: 1, hostId: 2 }), html('other host'));
+        const result = await store.invalidate(1, [a, b, 'https://a.test/never', a], [1, 2, 3]);
+        expect(result).toEqual({ applied: true, value: 3 });
+        expect(await store.get(1, a, 1)).toBeUndefined();
+        expect(await store.get(1, a, 2)).toBeUndefined();
+        expect(await store.get(1, b, 2)).toBeUndefined();
+        expect(await bodyOf(2, a, 1)).toContain('other host');
+        expect((await store.invalidate(1, [a, b], [1, 2, 3])).value).toBe(0);
+      });
+
+      it('drops only the named dimensions; [] drops nothing', async () => {
+        await store.put(entry({ dimensionId: 1 }), html('d1'));
+        await store.put(entry({ dimensionId: 2 }), html('d2'));
+        expect((await store.invalidate(1, [entry().url], [])).value).toBe(0);
+        expect((await store.invalidate(1, [entry().url], [2])).value).toBe(1);
+        expect(await bodyOf(1, entry().url, 1)).toContain('d1');
+      });
+
+      it('removes the body files in the background, also of replaced entries', async () => {
+        const first = await store.put(entry(), html('first'));
+        const second = await store.put(entry({ createdAt: T + 1 }), html('second'));
+        const [firstPath, secondPath] = [first, second].map((r) => (r.stored ? r.entry.bodyPath : ''));
+        await eventually(async () => !(await exists(firstPath)), 'removal of the replaced body');
+        expect(await exists(secondPath)).toBe(true);
+        await store.invalidate(1, [entry().url], [1]);
+        await eventually(async () => !(await exists(secondPath)), 'removal of the invalidated body');
+      });
+
+      it('keeps a replaced body readable during the grace period, and removes it on close', async () => {
+        const { store: graceful, directory: graceDirectory } = await factory({ bodyRemovalDelayMs: 60_000 });
+        await graceful.put(entry(), html('old'));
+        const old = await graceful.get(1, entry().url, 1);
+        await graceful.put(entry({ createdAt: T + 1 }), html('new'));
+        expect((await old!.readBody()).toString()).toContain('old');
+        await graceful.close();
+        await expect(access(path.join(graceDirectory, old!.entry.bodyPath))).rejects.toThrow(/ENOENT/);
+      });
+
+      it('answers a reader whose body was removed meanwhile with CacheBodyGoneError', async () => {
+        await store.put(entry(), html('x'));
+        const hit = await store.get(1, entry().url, 1);
+        await store.invalidate(1, [entry().url], [1]);
+        await eventually(async () => !(await exists(hit!.entry.bodyPath)), 'removal of the body');
+        await expect(hit!.readBody()).rejects.toMatchObject({ name: 'CacheBodyGoneError' });
+      });
+    });
+
+    describe('projection positions', () => {
+      it('applies a position once and answers the recorded count on redelivery', async () => {
+        await store.put(entry({ dimensionId: 1 }), html('1'));
+        await store.put(entry({ dimensionId: 2 }), html('2'));
+        expect(await store.invalidate(1, [entry().url], [1, 2], pos(5))).toEqual({ applied: true, value: 2 });
+        await store.put(entry({ dimensionId: 1, createdAt: T + 1 }), html('again'));
+        expect(await store.invalidate(1, [entry().url], [1, 2], pos(5))).toEqual({ applied: false, value: 2 });
+        expect(await bodyOf()).toContain('again');
+        expect(await store.resultOf('ev-5')).toBe(2);
+        expect(await store.resultOf('never-seen')).toBeUndefined();
+      });
+
+      it('skips any offset at or below the applied one, comparing offsets as numbers, per stream', async () => {
+        expect(await store.nextOffset('bpc.queue.v1:0')).toBeUndefined();
+        await store.invalidate(1, [entry().url], [1], pos(10));
+        await store.put(entry(), html('x'));
+        expect(await store.invalidate(1, [entry().url], [1], pos(9, 'unknown'))).toEqual({ applied: false, value: undefined });
+        expect(await store.get(1, entry().url, 1)).toBeDefined();
+        expect(await store.nextOffset('bpc.queue.v1:0')).toBe('11');
+        await store.invalidate(1, [entry().url], [1], pos('9007199254740993', 'big', 'bpc.queue.v1:1'));
+        expect(await store.nextOffset('bpc.queue.v1:1')).toBe('9007199254740994');
+        expect((await store.invalidate(1, [entry().url], [1], pos(100))).applied).toBe(true);
+        expect(await store.nextOffset('bpc.queue.v1:0')).toBe('101');
+      });
+
+      it('always applies invalidations without a position', async () => {
+        await store.invalidate(1, [entry().url], [1], pos(50));
+        await store.put(entry(), html('x'));
+        expect(await store.invalidate(1, [entry().url], [1])).toEqual({ applied: true, value: 1 });
+        expect(await store.nextOffset('bpc.queue.v1:0')).toBe('51');
+      });
+
+      it('rejects a malformed offset before changing anything', async () => {
+        await store.put(entry(), html('x'));
+        await expect(store.invalidate(1, [entry().url], [1], pos('01'))).rejects.toThrow(/offset/);
+        expect(await store.get(1, entry().url, 1)).toBeDefined();
+      });
+    });
+
+    it('answers readiness checks', async () => {
+      await expect(store.check()).resolves.toBeUndefined();
+    });
+  });
+}

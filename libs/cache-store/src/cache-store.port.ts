@@ -1,0 +1,130 @@
+import type { Readable } from 'node:stream';
+
+export const CACHE_STORE = Symbol('CACHE_STORE');
+
+/** `render`: serialised by the browser; `bypass`: the origin's answer as it came. */
+export type CacheKind = 'render' | 'bypass';
+
+/**
+ * Response headers kept with an entry (lower-case names). The edge replays
+ * them with the stored status. Origin caching headers (`cache-control`,
+ * `expires`, `etag`, `set-cookie` …) are deliberately not kept: the page is
+ * served from our cache under our TTL rules, and replaying an origin's
+ * `no-store` or a session cookie to a bot would be wrong.
+ */
+export const STORED_HEADERS = ['content-type', 'location', 'x-robots-tag', 'link', 'content-language'] as const;
+export type StoredHeaderName = (typeof STORED_HEADERS)[number];
+export type StoredHeaders = Readonly<Partial<Record<StoredHeaderName, string>>>;
+
+/** Where an entry belongs: one entry per host + URL + dimension. */
+export interface CacheKey {
+  readonly hostId: number;
+  /** The public page URL (as queued, normalised by the caller), not the origin URL. */
+  readonly url: string;
+  readonly dimensionId: number;
+}
+
+/** What a producer (the renderer) hands to `put`, besides the body. */
+export interface NewCacheEntry extends CacheKey {
+  readonly kind: CacheKind;
+  /** The stored HTTP status: 2xx, 3xx (with `location`) or 4xx; a real answer of the origin. */
+  readonly statusCode: number;
+  readonly headers: StoredHeaders;
+  /** How long the render or the origin fetch took. */
+  readonly durationMs: number;
+  /** Epoch ms; also the instant render-wins is judged at (a render is fresh while `expiresAt > createdAt` of the newcomer). */
+  readonly createdAt: number;
+  /** Epoch ms after which the entry is stale (still served by `get`; the caller decides). */
+  readonly expiresAt: number;
+}
+
+/** An entry as stored: the metadata plus where its body lives. */
+export interface CacheEntry extends NewCacheEntry {
+  /** Body size in bytes. */
+  readonly bytes: number;
+  /**
+   * Body file path relative to the store's directory (POSIX separators), so a
+   * shared volume mounted at different paths on different replicas works.
+   * Every put writes a new file: a body file never changes once written.
+   */
+  readonly bodyPath: string;
+}
+
+/** The current entry of a key, with its body. */
+export interface CacheHit {
+  readonly entry: CacheEntry;
+  /**
+   * Reads the whole body. Rejects with `CacheBodyGoneError` when the file was
+   * removed meanwhile (the entry was replaced or invalidated and the removal
+   * grace period passed): treat it as a miss.
+   */
+  readBody(): Promise<Buffer>;
+  /** Streams the body; the stream errors with `CacheBodyGoneError` in the same case. */
+  openBody(): Readable;
+}
+
+export type PutResult = { readonly stored: true; readonly entry: CacheEntry } | { readonly stored: false; readonly reason: 'render-wins' };
+
+/** Same shape as the queue store's: where a mutation comes from in the event log. */
+export interface ProjectionPosition {
+  /** `${topic}:${partition}` */
+  readonly stream: string;
+  /** Canonical decimal integer string (may exceed 2^53); compared by value. */
+  readonly offset: string;
+  /** The result of the mutation is recorded under this id (see `resultOf`). */
+  readonly eventId: string;
+}
+
+export type StoreResult<T> = { readonly applied: true; readonly value: T } | { readonly applied: false; readonly value: T | undefined };
+
+/** A body file vanished between `get` and the read: the entry was replaced or invalidated. */
+export class CacheBodyGoneError extends Error {
+  override readonly name = 'CacheBodyGoneError';
+}
+
+/**
+ * Cache entries per host + URL + dimension: metadata (in memory or Redis) and
+ * bodies as files under one directory (local disk or a shared volume).
+ *
+ * Guarantees, for every adapter:
+ * - `put` writes the body file completely (temp file, fsync, rename) before it
+ *   switches the metadata, in one atomic step, to the new entry: a reader sees
+ *   the old entry or the new one, never a partial body. The replaced body is
+ *   removed in the background after a grace period, so a reader that got the
+ *   old entry just before the switch can still read it.
+ * - Render-wins: a `bypass` entry never replaces a `render` entry that is
+ *   still fresh at the newcomer's `createdAt` (`expiresAt > createdAt`); the
+ *   check and the switch are one atomic step.
+ * - An empty body is refused (an invalid call, it throws before writing),
+ *   except for a redirect: a 3xx with a `location` header is stored as it
+ *   came, body or not.
+ * - `invalidate` drops metadata at once and answers how many entries existed;
+ *   body files go in the background and never delay the answer.
+ * - A positioned mutation at or below the stream's applied offset changes
+ *   nothing and answers `applied: false` with the result recorded for that
+ *   event id, while kept (at least an hour). Checkpoints are the cache
+ *   store's own: they never share keys with the queue store's.
+ */
+export interface CacheStore {
+  /**
+   * The current entry of a key, stale or not (`isFresh` tells), or undefined
+   * when there is none (never stored, invalidated).
+   */
+  get(hostId: number, url: string, dimensionId: number): Promise<CacheHit | undefined>;
+  /** Stores a body and switches the key to it, unless render-wins keeps the current entry (then nothing is written). */
+  put(entry: NewCacheEntry, body: Buffer): Promise<PutResult>;
+  /**
+   * Drops the entries of every URL × dimension named (the caller resolves
+   * "all dimensions" to the configured ids; `[]` drops nothing); answers how
+   * many existed. Repeats count once.
+   */
+  invalidate(hostId: number, urls: readonly string[], dimensionIds: readonly number[], position?: ProjectionPosition): Promise<StoreResult<number>>;
+  /** Result recorded by a positioned mutation, while kept (at least an hour). */
+  resultOf(eventId: string): Promise<unknown | undefined>;
+  /** Next offset to read for a stream (one past the last applied), undefined when nothing was applied. */
+  nextOffset(stream: string): Promise<string | undefined>;
+  /** Readiness: resolves when metadata and the body directory answer, rejects with the reason otherwise. */
+  check(): Promise<void>;
+  /** Stops background work; pending body removals run now. */
+  close(): Promise<void>;
+}

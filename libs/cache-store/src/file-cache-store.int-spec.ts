@@ -1,0 +1,68 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { NewCacheEntry } from './cache-store.port';
+import { FileCacheStore } from './file-cache-store';
+
+describe('FileCacheStore across a restart', () => {
+  const T = Date.now();
+  let directory: string;
+
+  beforeEach(() => {
+    directory = mkdtempSync(path.join(tmpdir(), 'bpc-cache-reopen-'));
+  });
+  afterEach(() => rmSync(directory, { recursive: true, force: true }));
+
+  const entry = (overrides: Partial<NewCacheEntry> = {}): NewCacheEntry => ({
+    hostId: 1,
+    url: 'https://www.example.com/a',
+    dimensionId: 1,
+    kind: 'render',
+    statusCode: 200,
+    headers: { 'content-type': 'text/html' },
+    durationMs: 5,
+    createdAt: T,
+    expiresAt: T + 60_000,
+    ...overrides,
+  });
+
+  it('keeps entries, invalidations, checkpoints and recorded results', async () => {
+    const first = await FileCacheStore.open({ directory, bodyRemovalDelayMs: 0 });
+    await first.put(entry(), Buffer.from('<p>a</p>'));
+    await first.put(entry({ dimensionId: 2 }), Buffer.from('<p>a2</p>'));
+    await first.put(entry({ createdAt: T + 1 }), Buffer.from('<p>a, again</p>'));
+    await first.put(entry({ url: 'https://www.example.com/gone' }), Buffer.from('<p>gone</p>'));
+    await first.invalidate(1, ['https://www.example.com/gone'], [1], { stream: 's:0', offset: '7', eventId: 'e7' });
+    await first.close();
+
+    const second = await FileCacheStore.open({ directory });
+    expect((await (await second.get(1, entry().url, 1))!.readBody()).toString()).toBe('<p>a, again</p>');
+    expect((await second.get(1, entry().url, 2))?.entry).toMatchObject({ kind: 'render', statusCode: 200, bytes: 9 });
+    expect(await second.get(1, 'https://www.example.com/gone', 1)).toBeUndefined();
+    expect(await second.nextOffset('s:0')).toBe('8');
+    expect(await second.resultOf('e7')).toBe(1);
+    expect(await second.invalidate(1, [entry().url], [1], { stream: 's:0', offset: '7', eventId: 'e7' })).toEqual({ applied: false, value: 1 });
+    await second.close();
+  });
+
+  it('settles leftovers of interrupted writes: temp files, bodies without sidecar, a bypass that lost to a fresh render', async () => {
+    const first = await FileCacheStore.open({ directory });
+    const render = await first.put(entry(), Buffer.from('<p>render</p>'));
+    await first.close();
+    const hostDir = path.join(directory, '1', 'ab');
+    await mkdir(hostDir, { recursive: true });
+    writeFileSync(path.join(hostDir, 'orphan.1.x.body'), 'orphan');
+    writeFileSync(path.join(hostDir, 'half.1.x.body.tmp-1234'), 'half');
+    // A bypass sidecar committed after the render (a crash before its refusal was cleaned up).
+    const lost = { ...entry({ kind: 'bypass', createdAt: T + 10 }), bytes: 6, bodyPath: '1/ab/lost.2.y.body' };
+    writeFileSync(path.join(hostDir, 'lost.2.y.body'), 'bypass');
+    writeFileSync(path.join(hostDir, 'lost.2.y.json'), JSON.stringify(lost));
+
+    const second = await FileCacheStore.open({ directory });
+    expect((await (await second.get(1, entry().url, 1))!.readBody()).toString()).toBe('<p>render</p>');
+    for (const name of ['orphan.1.x.body', 'half.1.x.body.tmp-1234', 'lost.2.y.body', 'lost.2.y.json']) expect(existsSync(path.join(hostDir, name))).toBe(false);
+    expect(render.stored && existsSync(path.join(directory, render.entry.bodyPath))).toBe(true);
+    await second.close();
+  });
+});

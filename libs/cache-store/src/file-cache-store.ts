@@ -1,0 +1,275 @@
+import { readFile, readdir, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { silentLog, type LogSink } from '@bpc/domain';
+import { BodyFiles, DEFAULT_BODY_REMOVAL_DELAY_MS, writeFileAtomic } from './body-files';
+import { assertKey, assertStorable, entryField, invalidationFields, newBodyBase, putDecision } from './cache-entry-rules';
+import type { CacheEntry, CacheHit, CacheStore, NewCacheEntry, ProjectionPosition, PutResult, StoreResult } from './cache-store.port';
+import { DEFAULT_RESULT_TTL_MS, assertOffset, isAtOrBelow, offsetAfter } from './projection-offsets';
+import { RecordedResults, type RecordedResult } from './recorded-results';
+
+/** Checkpoints and recorded results of the file adapter, at the root of its directory. */
+export const CACHE_STATE_FILE = 'cache-state.json';
+const STATE_VERSION = 1;
+const SIDECAR = '.json';
+const BODY = '.body';
+const SCAN_BATCH = 64;
+
+export interface FileCacheStoreOptions {
+  /** Bodies, their metadata sidecars and the state file live here (created when missing). */
+  readonly directory: string;
+  readonly log?: LogSink;
+  /** Grace period before a replaced or invalidated body file is removed (default 30 s). */
+  readonly bodyRemovalDelayMs?: number;
+  /** How long results of positioned mutations are kept (default 6 hours; the port promises at least 1 hour). */
+  readonly resultTtlMs?: number;
+  /** Clock for result expiry and for render-wins among sidecars at open; puts are judged at the entry's `createdAt`. */
+  readonly clock?: () => number;
+}
+
+interface StateFile {
+  readonly version: typeof STATE_VERSION;
+  readonly checkpoints: readonly { readonly stream: string; readonly offset: string }[];
+  readonly results: readonly RecordedResult[];
+}
+
+const sidecarOf = (bodyPath: string): string => `${bodyPath.slice(0, -BODY.length)}${SIDECAR}`;
+
+/**
+ * Cache store for standalone mode: metadata in memory, persisted as one
+ * small JSON sidecar beside each body file (`<base>.body` + `<base>.json`),
+ * and rebuilt by scanning the directory at `open`, so a restart keeps the
+ * cache. The sidecar's rename is the commit point of a put.
+ *
+ * Concurrency: the render-wins check and the metadata switch run
+ * synchronously (one turn of the event loop), so they are atomic with respect
+ * to other calls; file I/O happens before (body, sidecar) or after (removal
+ * of the replaced files).
+ */
+export class FileCacheStore implements CacheStore {
+  private readonly entries = new Map<number, Map<string, CacheEntry>>();
+  private readonly checkpoints = new Map<string, string>();
+  private readonly results: RecordedResults;
+  private readonly files: BodyFiles;
+  private readonly log: LogSink;
+  private readonly clock: () => number;
+  private stateWrite: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  private constructor(private readonly options: FileCacheStoreOptions) {
+    this.log = options.log ?? silentLog;
+    this.clock = options.clock ?? Date.now;
+    this.results = new RecordedResults(options.resultTtlMs ?? DEFAULT_RESULT_TTL_MS, 100_000);
+    this.files = new BodyFiles(options.directory, this.log, options.bodyRemovalDelayMs ?? DEFAULT_BODY_REMOVAL_DELAY_MS);
+  }
+
+  /** Opens the directory: loads checkpoints, rebuilds metadata from the sidecars and removes leftovers of interrupted writes. */
+  static async open(options: FileCacheStoreOptions): Promise<FileCacheStore> {
+    const store = new FileCacheStore(options);
+    await store.files.check();
+    await store.loadState();
+    await store.scan();
+    return store;
+  }
+
+  async get(hostId: number, url: string, dimensionId: number): Promise<CacheHit | undefined> {
+    this.assertOpen();
+    assertKey(hostId, url, dimensionId);
+    const entry = this.entries.get(hostId)?.get(entryField(dimensionId, url));
+    return entry ? this.files.hit(entry) : undefined;
+  }
+
+  async put(incoming: NewCacheEntry, body: Buffer): Promise<PutResult> {
+    this.assertOpen();
+    assertStorable(incoming, body);
+    const field = entryField(incoming.dimensionId, incoming.url);
+    // Cheap early answer: no file written for a bypass that would lose anyway.
+    if (putDecision(this.entries.get(incoming.hostId)?.get(field), incoming) === 'render-wins') return { stored: false, reason: 'render-wins' };
+    const bodyPath = await this.files.write(newBodyBase(incoming, incoming.createdAt), body);
+    const entry: CacheEntry = { ...incoming, headers: { ...incoming.headers }, bytes: body.length, bodyPath };
+    try {
+      await writeFileAtomic(this.files.absolute(sidecarOf(bodyPath)), JSON.stringify(entry));
+    } catch (error) {
+      void this.files.removeNow([bodyPath]);
+      throw error;
+    }
+    // From here to the switch nothing awaits: check and switch are one step.
+    const host = this.hostEntries(incoming.hostId);
+    const current = host.get(field);
+    if (this.closed || putDecision(current, incoming) === 'render-wins') {
+      void this.files.removeNow([sidecarOf(bodyPath), bodyPath]);
+      if (this.closed) throw new Error('file cache store is closed');
+      return { stored: false, reason: 'render-wins' };
+    }
+    host.set(field, entry);
+    if (current) this.retire([current]);
+    return { stored: true, entry };
+  }
+
+  async invalidate(hostId: number, urls: readonly string[], dimensionIds: readonly number[], position?: ProjectionPosition): Promise<StoreResult<number>> {
+    this.assertOpen();
+    for (const url of urls) for (const dimensionId of dimensionIds) assertKey(hostId, url, dimensionId);
+    if (position) assertOffset(position.offset);
+    const now = this.clock();
+    const last = position ? this.checkpoints.get(position.stream) : undefined;
+    if (position && last !== undefined && isAtOrBelow(position.offset, last)) {
+      return { applied: false, value: this.results.get(position.eventId, now) as number | undefined };
+    }
+    const dropped: CacheEntry[] = [];
+    const host = this.entries.get(hostId);
+    for (const field of invalidationFields(urls, dimensionIds)) {
+      const entry = host?.get(field);
+      if (!entry) continue;
+      host!.delete(field);
+      dropped.push(entry);
+    }
+    if (host && host.size === 0) this.entries.delete(hostId);
+    if (position) {
+      this.checkpoints.set(position.stream, position.offset);
+      this.results.record(position.eventId, dropped.length, now);
+    }
+    // Sidecars are the metadata: they go before the answer (and before the checkpoint is saved) so a restart cannot bring entries back.
+    await Promise.all(dropped.map((entry) => this.unlinkIfPresent(sidecarOf(entry.bodyPath))));
+    this.files.removeLater(dropped.map((entry) => entry.bodyPath));
+    if (position) await this.saveState();
+    return { applied: true, value: dropped.length };
+  }
+
+  async resultOf(eventId: string): Promise<unknown | undefined> {
+    this.assertOpen();
+    return this.results.get(eventId, this.clock());
+  }
+
+  async nextOffset(stream: string): Promise<string | undefined> {
+    this.assertOpen();
+    const last = this.checkpoints.get(stream);
+    return last === undefined ? undefined : offsetAfter(last);
+  }
+
+  async check(): Promise<void> {
+    this.assertOpen();
+    await this.files.check();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.stateWrite;
+    await this.files.close();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('file cache store is closed');
+  }
+
+  private hostEntries(hostId: number): Map<string, CacheEntry> {
+    let host = this.entries.get(hostId);
+    if (!host) this.entries.set(hostId, (host = new Map()));
+    return host;
+  }
+
+  /** A replaced entry: its sidecar goes now (metadata), its body after the grace period. */
+  private retire(entries: readonly CacheEntry[]): void {
+    for (const entry of entries) void this.unlinkIfPresent(sidecarOf(entry.bodyPath)).catch((error: Error) => this.log.warn({ err: error.message }, 'cache sidecar removal failed'));
+    this.files.removeLater(entries.map((entry) => entry.bodyPath));
+  }
+
+  private async unlinkIfPresent(relative: string): Promise<void> {
+    try {
+      await unlink(this.files.absolute(relative));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+
+  /** Writes are chained so the file always ends with the latest state. */
+  private saveState(): Promise<void> {
+    const write = this.stateWrite.then(() => {
+      const state: StateFile = {
+        version: STATE_VERSION,
+        checkpoints: [...this.checkpoints].map(([stream, offset]) => ({ stream, offset })),
+        results: this.results.values(this.clock()),
+      };
+      return writeFileAtomic(path.join(this.options.directory, CACHE_STATE_FILE), JSON.stringify(state));
+    });
+    // A failed write fails its caller; the next write starts afresh.
+    this.stateWrite = write.catch(() => undefined);
+    return write;
+  }
+
+  private async loadState(): Promise<void> {
+    let json: string;
+    try {
+      json = await readFile(path.join(this.options.directory, CACHE_STATE_FILE), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    const state = JSON.parse(json) as StateFile;
+    if (state.version !== STATE_VERSION) throw new Error(`unsupported cache state version ${String(state.version)} in ${CACHE_STATE_FILE}`);
+    const now = this.clock();
+    for (const { stream, offset } of state.checkpoints) this.checkpoints.set(stream, offset);
+    for (const result of state.results) this.results.restore(result, now);
+  }
+
+  /**
+   * Rebuilds metadata from sidecars. Several sidecars of one key (a crash
+   * between a put's commit and the old sidecar's removal) are settled as the
+   * puts would have been, in `createdAt` order with render-wins; losers,
+   * bodies without a sidecar and temp files of interrupted writes go.
+   */
+  private async scan(): Promise<void> {
+    const names = (await readdir(this.options.directory, { recursive: true })).map(String);
+    const bodies = new Set<string>();
+    const sidecars: CacheEntry[] = [];
+    const leftovers: string[] = [];
+    const sidecarNames: string[] = [];
+    for (const name of names) {
+      const relative = name.split(path.sep).join('/');
+      if (!relative.includes('/')) continue; // the state file and its temp files live at the root
+      if (relative.includes('.tmp-')) leftovers.push(relative);
+      else if (relative.endsWith(BODY)) bodies.add(relative);
+      else if (relative.endsWith(SIDECAR)) sidecarNames.push(relative);
+    }
+    // Read in batches: a large cache opens in reasonable time without exhausting file descriptors.
+    for (let i = 0; i < sidecarNames.length; i += SCAN_BATCH) {
+      const batch = sidecarNames.slice(i, i + SCAN_BATCH);
+      const read = await Promise.all(batch.map((relative) => this.readSidecar(relative)));
+      read.forEach((entry, j) => (entry ? sidecars.push(entry) : leftovers.push(batch[j])));
+    }
+    sidecars.sort((a, b) => a.createdAt - b.createdAt);
+    const losers: CacheEntry[] = [];
+    for (const entry of sidecars) {
+      if (!bodies.has(entry.bodyPath)) {
+        leftovers.push(sidecarOf(entry.bodyPath));
+        continue;
+      }
+      const host = this.hostEntries(entry.hostId);
+      const field = entryField(entry.dimensionId, entry.url);
+      const current = host.get(field);
+      // Judged at the clock, not at createdAt: a render that has expired since may now give way.
+      if (putDecision(current, { kind: entry.kind, createdAt: Math.max(entry.createdAt, this.clock()) }) === 'render-wins') {
+        losers.push(entry);
+        continue;
+      }
+      host.set(field, entry);
+      if (current) losers.push(current);
+    }
+    const live = new Set<string>();
+    for (const host of this.entries.values()) for (const entry of host.values()) live.add(entry.bodyPath);
+    for (const body of bodies) if (!live.has(body)) leftovers.push(body);
+    for (const loser of losers) leftovers.push(sidecarOf(loser.bodyPath));
+    await this.files.removeNow(leftovers);
+    this.log.info({ entries: live.size, removed: leftovers.length, directory: this.options.directory }, 'file cache store opened');
+  }
+
+  private async readSidecar(relative: string): Promise<CacheEntry | undefined> {
+    try {
+      const entry = JSON.parse(await readFile(this.files.absolute(relative), 'utf8')) as CacheEntry;
+      if (sidecarOf(entry.bodyPath) !== relative) throw new Error('sidecar does not name its own body');
+      return entry;
+    } catch (error) {
+      this.log.warn({ file: relative, err: (error as Error).message }, 'unreadable cache sidecar dropped');
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * Offsets are decimal integer strings (Kafka style) that may exceed 2^53, so
+ * they are compared and incremented as text or BigInt, never as numbers.
+ * Same rules as the queue store's checkpoints.
+ */
+
+const DECIMAL = /^(0|[1-9][0-9]*)$/;
+
+export function assertOffset(offset: string): void {
+  if (!DECIMAL.test(offset)) throw new Error(`invalid projection offset ${JSON.stringify(offset)}: expected a decimal integer string`);
+}
+
+/** True when `offset` is at or below `applied`, i.e. its event was already applied. */
+export function isAtOrBelow(offset: string, applied: string): boolean {
+  if (offset.length !== applied.length) return offset.length < applied.length;
+  return offset <= applied;
+}
+
+export function offsetAfter(offset: string): string {
+  return (BigInt(offset) + 1n).toString();
+}
+
+/** How long results of positioned mutations are kept by default; the port promises at least an hour. */
+export const DEFAULT_RESULT_TTL_MS = 6 * 60 * 60 * 1000;

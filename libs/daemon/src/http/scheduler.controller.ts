@@ -1,0 +1,34 @@
+import { Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyRequest } from 'fastify';
+import { SchedulerToggled, SetSchedulerPaused } from '../scheduler-control/scheduler-control.commands';
+import { ResponseEnvelope } from './response-envelope';
+
+/**
+ * Whole-scheduler control. The answer carries `message` at the top level, as
+ * the specification shows it, and in `data` like every other answer.
+ */
+@Controller('internal/scheduler')
+export class SchedulerController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly envelope: ResponseEnvelope,
+  ) {}
+
+  @Post('pause')
+  @HttpCode(200)
+  pause(@Req() request: FastifyRequest) {
+    return this.toggle(request, true);
+  }
+
+  @Post('resume')
+  @HttpCode(200)
+  resume(@Req() request: FastifyRequest) {
+    return this.toggle(request, false);
+  }
+
+  private async toggle(request: FastifyRequest, paused: boolean) {
+    const result = await this.commands.execute<SetSchedulerPaused, SchedulerToggled>(new SetSchedulerPaused(paused));
+    return { ...this.envelope.wrap(request, result), message: result.message };
+  }
+}

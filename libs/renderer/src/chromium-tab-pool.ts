@@ -1,0 +1,168 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
+import { silentLog, type LogSink } from '@bpc/domain';
+import type { TabCapacity } from './page-refresher.port';
+import { TabSlots, type TabPurpose } from './tab-slots';
+
+/** Flags for a headless Chromium on a server: no sandbox (containers), no GPU, no background traffic, /tmp instead of a small /dev/shm. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+] as const;
+
+export interface ChromiumTabPoolOptions {
+  /** Default `/usr/bin/chromium`. */
+  readonly executablePath?: string;
+  /** Renders at once (`render_service.tabs`). */
+  readonly tabs: number;
+  /** Share of tabs reserved for online renders (`render_service.reservation_percent`). */
+  readonly reservationPercent: number;
+  readonly log?: LogSink;
+  /** Give up starting the browser after this long (default 30 s). */
+  readonly launchTimeoutMs?: number;
+}
+
+/** Something that lends browser tabs; the page refresher depends on this, not on Chromium. */
+export interface TabPool {
+  /**
+   * Runs `work` on a fresh tab for `purpose`, waiting for a tab the purpose
+   * may use (bounded by `signal`); the tab is closed afterwards, whatever happened.
+   */
+  withTab<T>(purpose: TabPurpose, signal: AbortSignal, work: (page: Page) => Promise<T>): Promise<T>;
+  capacity(): TabCapacity;
+  close(): Promise<void>;
+}
+
+/**
+ * One headless Chromium with `tabs` render slots (see `TabSlots` for the
+ * online reservation). The browser starts with the first render, so apps that
+ * never render do not pay for it; when it crashes or exits, the renders in
+ * flight fail and the next render starts a new one. Each render gets its own
+ * browser context (an incognito-like profile): cookies and storage of one
+ * page never leak into another host's render.
+ */
+export class ChromiumTabPool implements TabPool {
+  private readonly slots: TabSlots;
+  private readonly log: LogSink;
+  private readonly profileRemovals = new Set<Promise<void>>();
+  private browser: Promise<Browser> | undefined;
+  private pid: number | undefined;
+  private closed = false;
+
+  constructor(private readonly options: ChromiumTabPoolOptions) {
+    this.slots = new TabSlots(options.tabs, options.reservationPercent);
+    this.log = options.log ?? silentLog;
+  }
+
+  async withTab<T>(purpose: TabPurpose, signal: AbortSignal, work: (page: Page) => Promise<T>): Promise<T> {
+    this.assertOpen();
+    const slot = await this.slots.acquire(purpose, signal);
+    let context: BrowserContext | undefined;
+    try {
+      this.assertOpen();
+      const browser = await this.started();
+      context = await browser.createBrowserContext();
+      const page = await context.newPage();
+      return await work(page);
+    } finally {
+      // Closing the context closes its tab and stops whatever the page was still loading.
+      await context?.close().catch(() => undefined);
+      this.slots.release(slot);
+    }
+  }
+
+  capacity(): TabCapacity {
+    return this.slots.capacity();
+  }
+
+  /** Process id of the running browser, undefined before the first render and after a crash. */
+  browserPid(): number | undefined {
+    return this.pid;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const browser = await this.browser?.catch(() => undefined);
+    await browser?.close().catch(() => browser.process()?.kill('SIGKILL'));
+    await Promise.all([...this.profileRemovals]);
+  }
+
+  /** The profile directory goes once the process has exited (earlier, Chromium may still be writing into it). */
+  private removeProfileOnExit(browser: Browser, userDataDir: string): void {
+    const child = browser.process();
+    const exited = child && child.exitCode === null && child.signalCode === null ? new Promise<void>((resolve) => child.once('exit', () => resolve())) : Promise.resolve();
+    const removal = exited
+      .then(() => rm(userDataDir, { recursive: true, force: true, maxRetries: 3 }))
+      .catch((error: Error) => this.log.warn({ userDataDir, err: error.message }, 'chromium profile directory left behind'))
+      .finally(() => this.profileRemovals.delete(removal));
+    this.profileRemovals.add(removal);
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('chromium tab pool is closed');
+  }
+
+  /** The running browser, started on first use and again after a crash; concurrent callers share one start. */
+  private started(): Promise<Browser> {
+    if (!this.browser) {
+      const starting = this.launch();
+      this.browser = starting;
+      // A failed start is not kept: the next render tries again.
+      starting.catch(() => {
+        if (this.browser === starting) this.browser = undefined;
+      });
+    }
+    return this.browser;
+  }
+
+  private async launch(): Promise<Browser> {
+    const executablePath = this.options.executablePath ?? '/usr/bin/chromium';
+    const userDataDir = await mkdtemp(path.join(tmpdir(), 'bpc-chromium-'));
+    const startedAt = Date.now();
+    let browser: Browser;
+    try {
+      browser = await puppeteer.launch({
+        executablePath,
+        headless: true,
+        args: [...CHROMIUM_ARGS],
+        userDataDir,
+        timeout: this.options.launchTimeoutMs ?? 30_000,
+        // Bounds any single browser command (e.g. closing a context of a hung page) well below puppeteer's 180 s default.
+        protocolTimeout: 30_000,
+        // The app owns shutdown (close()); puppeteer must not kill the browser on signals behind its back.
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      });
+    } catch (error) {
+      await rm(userDataDir, { recursive: true, force: true });
+      this.log.error({ executablePath, err: (error as Error).message }, 'chromium failed to start');
+      throw new Error(`chromium failed to start (${executablePath}): ${(error as Error).message}`, { cause: error });
+    }
+    const pid = browser.process()?.pid;
+    this.pid = pid;
+    this.log.info({ executablePath, pid, ms: Date.now() - startedAt }, 'chromium started');
+    this.removeProfileOnExit(browser, userDataDir);
+    browser.once('disconnected', () => {
+      if (this.pid === pid) this.pid = undefined;
+      if (this.closed) return;
+      this.browser = undefined;
+      this.log.warn({ pid }, 'chromium exited unexpectedly; the next render starts a new one');
+    });
+    if (this.closed) {
+      await browser.close();
+      throw new Error('chromium tab pool is closed');
+    }
+    return browser;
+  }
+}

@@ -1,0 +1,32 @@
+import type { StoredHeaders } from '@bpc/cache-store';
+
+/** A page as produced by a render or an origin fetch, ready to store. */
+export interface FetchedPage {
+  readonly statusCode: number;
+  /** Headers to keep; a redirect's `location` already points to the public host. */
+  readonly headers: StoredHeaders;
+  readonly body: Buffer;
+}
+
+/** The page could not be produced (timeout, network error, empty render …); the message is the reason reported. */
+export class PageFailure extends Error {
+  override readonly name = 'PageFailure';
+}
+
+/** The reason a render or fetch failed, in a few words for events and logs. */
+export function failureReason(error: unknown, signal: AbortSignal): string {
+  if (signal.aborted) return 'timed out';
+  if (error instanceof PageFailure) return error.message;
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0].slice(0, 300);
+}
+
+/** Rejects as soon as `signal` aborts, for steps that take no signal themselves. */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new PageFailure('timed out'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new PageFailure('timed out'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

@@ -1,0 +1,25 @@
+export * from './page-refresher.port';
+export { CachingPageRefresher } from './page-refresher';
+export type { CachingPageRefresherOptions } from './page-refresher';
+export { ChromiumTabPool, CHROMIUM_ARGS } from './chromium-tab-pool';
+export type { ChromiumTabPoolOptions, TabPool } from './chromium-tab-pool';
+export { TabSlots, reservedTabs } from './tab-slots';
+export type { TabPurpose } from './tab-slots';
+export { renderPage } from './render-page';
+export type { PageRender } from './render-page';
+export { fetchOrigin } from './fetch-origin';
+export type { OriginFetch } from './fetch-origin';
+export { PageFailure } from './fetched-page';
+export type { FetchedPage } from './fetched-page';
+export {
+  DESKTOP_BOT_USER_AGENT,
+  MOBILE_BOT_USER_AGENT,
+  emulationFor,
+  expiresAt,
+  originUrl,
+  publicLocation,
+  resolveMode,
+  storedHeaders,
+  unstorableStatus,
+} from './refresh-rules';
+export type { Emulation } from './refresh-rules';

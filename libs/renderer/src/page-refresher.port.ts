@@ -1,0 +1,47 @@
+export const PAGE_REFRESHER = Symbol('PAGE_REFRESHER');
+
+export interface RefreshJob {
+  readonly hostId: number;
+  /** The public page URL (as queued); fetched from the host's origin when one is configured. */
+  readonly url: string;
+  readonly dimensionId: number;
+  /** Forces the mode; omitted = the URL rule's action (`render`/`bypass`), else the dimension's action. */
+  readonly mode?: 'render' | 'bypass';
+}
+
+export type RefreshOutcome =
+  | { readonly kind: 'stored'; readonly cacheKind: 'render' | 'bypass'; readonly statusCode: number; readonly bytes: number; readonly durationMs: number }
+  | { readonly kind: 'kept'; readonly reason: 'render-wins'; readonly durationMs: number }
+  | { readonly kind: 'failed'; readonly reason: string; readonly durationMs: number };
+
+/** Live render capacity, for `/status` (`rs_capacity`) and the scheduler. */
+export interface TabCapacity {
+  readonly tabs: number;
+  /** Tabs not rendering right now. */
+  readonly freeTabs: number;
+  /** Tabs only online renders may use: ceil(tabs × reservationPercent / 100). */
+  readonly reservedForOnline: number;
+  /** Recache-eligible tabs (tabs − reserved) free right now. */
+  readonly availableForRecache: number;
+}
+
+/**
+ * Produces one page (browser render or origin fetch) and stores it in the
+ * cache store.
+ *
+ * Guarantees:
+ * - Nothing is stored unless the page is a real answer: a timeout, a network
+ *   error, an origin 5xx/408/429 or an empty body is `failed` and leaves the
+ *   current entry as it was. A 4xx (e.g. 404) is a real answer and is stored.
+ * - A recache render never takes a tab reserved for online traffic; it waits
+ *   for a recache-eligible tab (bounded by `signal`). An online render may
+ *   take any free tab.
+ * - A bypass never replaces a fresh render (`kept`, render-wins).
+ * - `signal` bounds the whole call, waiting for a tab included.
+ */
+export interface PageRefresher {
+  /** Renders or fetches one page and stores it; never throws for page failures (returns 'failed'). */
+  refresh(job: RefreshJob, options: { signal: AbortSignal; purpose: 'recache' | 'online' }): Promise<RefreshOutcome>;
+  capacity(): TabCapacity;
+  close(): Promise<void>;
+}

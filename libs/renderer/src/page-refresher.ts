@@ -1,0 +1,127 @@
+import { performance } from 'node:perf_hooks';
+import { putDecision, type CacheStore } from '@bpc/cache-store';
+import { silentLog, systemClock, type Clock, type HostCatalog, type LogSink, type RecacheMode } from '@bpc/domain';
+import { failureReason, type FetchedPage } from './fetched-page';
+import { fetchOrigin } from './fetch-origin';
+import type { PageRefresher, RefreshJob, RefreshOutcome, TabCapacity } from './page-refresher.port';
+import { emulationFor, expiresAt, originUrl, resolveMode } from './refresh-rules';
+import { renderPage } from './render-page';
+import type { TabPool } from './chromium-tab-pool';
+
+export interface CachingPageRefresherOptions {
+  readonly catalog: HostCatalog;
+  readonly store: CacheStore;
+  /** Browser tabs for `render` mode (a `ChromiumTabPool`); closed with the refresher. */
+  readonly pool: TabPool;
+  readonly clock?: Clock;
+  readonly log?: LogSink;
+}
+
+/** What a refresh is about once the job is resolved against the configuration. */
+interface ResolvedJob {
+  readonly mode: RecacheMode;
+  readonly publicUrl: URL;
+  readonly fetchUrl: URL;
+  readonly ttlExpiry: (now: number) => number;
+  readonly emulation: ReturnType<typeof emulationFor>;
+}
+
+/**
+ * Renders (browser) or fetches (origin, `bypass`) one page and stores it in
+ * the cache store. Page failures become `failed` outcomes; only a store
+ * failure (e.g. Redis down) is thrown, since then nothing can be said about
+ * the page. See `PageRefresher` for the guarantees.
+ */
+export class CachingPageRefresher implements PageRefresher {
+  private readonly clock: Clock;
+  private readonly log: LogSink;
+
+  constructor(private readonly options: CachingPageRefresherOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.log = options.log ?? silentLog;
+  }
+
+  async refresh(job: RefreshJob, options: { signal: AbortSignal; purpose: 'recache' | 'online' }): Promise<RefreshOutcome> {
+    const started = performance.now();
+    const elapsed = (): number => Math.round(performance.now() - started);
+    const resolved = this.resolve(job);
+    if (typeof resolved === 'string') return { kind: 'failed', reason: resolved, durationMs: elapsed() };
+
+    // Render-wins, early: no origin request for a bypass the store would refuse anyway.
+    if (resolved.mode === 'bypass') {
+      const current = await this.options.store.get(job.hostId, job.url, job.dimensionId);
+      if (current && putDecision(current.entry, { kind: 'bypass', createdAt: this.clock.now() }) === 'render-wins') {
+        return { kind: 'kept', reason: 'render-wins', durationMs: elapsed() };
+      }
+    }
+
+    let page: FetchedPage;
+    try {
+      page = await this.produce(resolved, options);
+    } catch (error) {
+      const reason = failureReason(error, options.signal);
+      this.log.warn({ hostId: job.hostId, url: job.url, dimensionId: job.dimensionId, mode: resolved.mode, reason }, 'page refresh failed');
+      return { kind: 'failed', reason, durationMs: elapsed() };
+    }
+
+    const durationMs = elapsed();
+    const createdAt = this.clock.now();
+    const result = await this.options.store.put(
+      {
+        hostId: job.hostId,
+        url: job.url,
+        dimensionId: job.dimensionId,
+        kind: resolved.mode,
+        statusCode: page.statusCode,
+        headers: page.headers,
+        durationMs,
+        createdAt,
+        expiresAt: resolved.ttlExpiry(createdAt),
+      },
+      page.body,
+    );
+    if (!result.stored) return { kind: 'kept', reason: result.reason, durationMs };
+    return { kind: 'stored', cacheKind: resolved.mode, statusCode: page.statusCode, bytes: result.entry.bytes, durationMs };
+  }
+
+  capacity(): TabCapacity {
+    return this.options.pool.capacity();
+  }
+
+  async close(): Promise<void> {
+    await this.options.pool.close();
+  }
+
+  /** The job against the configuration, or the reason it cannot be done. */
+  private resolve(job: RefreshJob): ResolvedJob | string {
+    const { catalog } = this.options;
+    const host = catalog.host(job.hostId);
+    if (!host) return `unknown host ${job.hostId}`;
+    const dimension = host.dimensions.find((d) => d.id === job.dimensionId);
+    if (!dimension) return `unknown dimension ${job.dimensionId} of host ${job.hostId}`;
+    let publicUrl: URL;
+    try {
+      publicUrl = new URL(job.url);
+    } catch {
+      return `invalid url ${JSON.stringify(job.url)}`;
+    }
+    const rule = catalog.urlRule(job.hostId, publicUrl);
+    return {
+      mode: resolveMode(job.mode, rule, dimension),
+      publicUrl,
+      fetchUrl: originUrl(publicUrl, host.origin),
+      ttlExpiry: (now) => expiresAt(now, host, rule),
+      emulation: emulationFor(dimension),
+    };
+  }
+
+  private produce(job: ResolvedJob, options: { signal: AbortSignal; purpose: 'recache' | 'online' }): Promise<FetchedPage> {
+    const { signal } = options;
+    if (job.mode === 'bypass') {
+      return fetchOrigin({ url: job.fetchUrl, publicUrl: job.publicUrl, userAgent: job.emulation.userAgent, signal });
+    }
+    return this.options.pool.withTab(options.purpose, signal, (page) =>
+      renderPage(page, { url: job.fetchUrl, publicUrl: job.publicUrl, emulation: job.emulation, signal }),
+    );
+  }
+}

@@ -1,0 +1,88 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request the origin answered, for assertions on what the renderer sent and when. */
+export interface OriginHit {
+  readonly path: string;
+  readonly userAgent: string;
+  readonly startedAt: number;
+  endedAt?: number;
+}
+
+export interface TestOrigin {
+  readonly url: string;
+  readonly hits: OriginHit[];
+  close(): Promise<void>;
+}
+
+const page = (body: string, script = ''): string =>
+  `<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width"><title>t</title></head><body>${body}${script ? `<script>${script}</script>` : ''}</body></html>`;
+
+type Route = (req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => void;
+
+/**
+ * A small real HTTP origin for renderer tests (loopback, free port):
+ *   /js        the DOM is changed by a script, after fetching /data.json
+ *   /data.json JSON the page script loads
+ *   /viewport  writes the window width the browser has into the DOM
+ *   /slow      never answers (until the test closes the origin)
+ *   /missing   404 with a page
+ *   /moved     301 to /js, empty body
+ *   /empty     200 with an empty body
+ *   /broken    503
+ *   /hold?ms=N a page answered after N ms
+ */
+export async function startTestOrigin(): Promise<TestOrigin> {
+  const hits: OriginHit[] = [];
+  const routes: Record<string, Route> = {
+    '/js': (_req, res) =>
+      html(
+        res,
+        200,
+        page(
+          '<div id="out">static</div>',
+          `fetch('/data.json').then(r => r.json()).then(d => setTimeout(() => { document.getElementById('out').textContent = d.text; }, 50));`,
+        ),
+      ),
+    '/data.json': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ text: 'rendered by js' }));
+    },
+    '/viewport': (_req, res) => html(res, 200, page('<p id="w"></p>', `document.getElementById('w').textContent = 'width=' + window.innerWidth;`)),
+    '/slow': () => undefined,
+    '/missing': (_req, res) => html(res, 404, page('<h1>Not found</h1>'), { 'x-robots-tag': 'noindex' }),
+    '/moved': (_req, res) => {
+      res.writeHead(301, { location: '/js' });
+      res.end();
+    },
+    '/empty': (_req, res) => html(res, 200, ''),
+    '/broken': (_req, res) => html(res, 503, page('down')),
+    '/hold': (_req, res, query) => void setTimeout(() => html(res, 200, page(`<p>held ${query.get('who')}</p>`)), Number(query.get('ms') ?? 500)),
+  };
+
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://origin');
+    const hit: OriginHit = { path: `${url.pathname}${url.search}`, userAgent: req.headers['user-agent'] ?? '', startedAt: Date.now() };
+    hits.push(hit);
+    res.on('finish', () => (hit.endedAt = Date.now()));
+    const route = routes[url.pathname];
+    if (route) route(req, res, url.searchParams);
+    else html(res, 404, page('no such route'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    hits,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function html(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'set-cookie': 'session=secret', ...headers });
+  res.end(body);
+}

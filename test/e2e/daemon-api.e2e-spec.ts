@@ -1,0 +1,203 @@
+import { HOST_PAUSE_MS } from '@bpc/domain';
+import { createLogger, RunningApps, startApps } from '@bpc/platform';
+import type { QueueStore } from '@bpc/queue-store';
+import { DaemonClient, RuntimeMode, TestClock, testConfig } from '@bpc/testing';
+import { daemonApp } from '../../apps/daemon/src/daemon.app';
+import { projectorApp } from '../../apps/projector/src/projector.app';
+
+const url = (path: string) => `https://www.example.com/${path}`;
+const zero = { total: 0, due_now: 0 };
+
+describe.each<RuntimeMode>(['standalone', 'cluster'])('daemon API contract (%s mode)', (mode) => {
+  let running: RunningApps;
+  let daemon: DaemonClient;
+  let store: QueueStore;
+  const clock = new TestClock();
+
+  beforeAll(async () => {
+    running = await startApps([projectorApp, daemonApp], testConfig(mode), createLogger('silent', 'daemon-api'), clock);
+    daemon = new DaemonClient(running.urls.daemon!);
+    store = running.runtime.ports.queueStore!;
+  });
+
+  afterAll(() => running?.close());
+
+  beforeEach(async () => {
+    await daemon.post('/internal/cache/recache/resume', { host_id: 1 });
+    await daemon.post('/internal/cache/queue/purge', { host_id: 1, priorities: ['high', 'normal', 'autorecache'] });
+  });
+
+  describe('POST /internal/cache/recache', () => {
+    it('queues one entry per URL and dimension and reports the later form', async () => {
+      const answer = await daemon.post('/internal/cache/recache', { host_id: 1, urls: [url('a'), url('b')], priority: 'normal' });
+      expect(answer).toEqual({
+        status: 200,
+        body: { success: true, data: { host_id: 1, urls_count: 2, dimension_ids_count: 2, entries_enqueued: 4, priority: 'normal', paused: false } },
+      });
+      expect(await daemon.queues()).toEqual({ high: zero, normal: { total: 4, due_now: 4 }, autorecache: zero, paused: false });
+    });
+
+    it('never duplicates an entry, and a high request moves a waiting normal entry to high', async () => {
+      await daemon.post('/internal/cache/recache', { host_id: 1, urls: [url('a')], priority: 'normal' });
+      const again = await daemon.post('/internal/cache/recache', { host_id: 1, urls: [url('a')], priority: 'normal' });
+      expect(again.body.data.entries_enqueued).toBe(2);
+      expect((await daemon.queues()).normal.total).toBe(2);
+      await daemon.post('/internal/cache/recache', { host_id: 1, urls: [url('a')], dimension_ids: [2], priority: 'high' });
+      const queues = await daemon.queues();
+      expect([queues.high.total, queues.normal.total]).toEqual([1, 1]);
+    });
+
+    it('counts only the named dimensions, reports mode, and stores entries while paused', async () => {
+      await daemon.post('/internal/cache/recache/pause', { host_id: 1 });
+      const answer = await daemon.post('/internal/cache/recache', { host_id: 1, urls: [url('p')], dimension_ids: [2], priority: 'high', mode: 'bypass' });
+      expect(answer.body.data).toEqual({ host_id: 1, urls_count: 1, dimension_ids_count: 1, entries_enqueued: 1, priority: 'high', paused: true, mode: 'bypass' });
+      expect((await daemon.queues()).high.total).toBe(1);
+    });
+
+    it('leaves out the later additions in the earlier form, asked per request', async () => {
+      const answer = await daemon.post('/internal/cache/recache', { host_id: 1, urls: [url('e')], priority: 'high', mode: 'render' }, { 'x-response-envelope': 'status' });
+      expect(answer.body).toEqual({ status: 'ok', data: { host_id: 1, urls_count: 1, dimension_ids_count: 2, entries_enqueued: 2, priority: 'high' } });
+      const status = await daemon.get('/status', { 'x-response-envelope': 'status' });
+      expect(status.body.status).toBe('ok');
+      expect(status.body.data.queues['1']).not.toHaveProperty('paused');
+    });
+
+    it.each([
+      ['invalid JSON', '{"host_id": 1,', /^invalid JSON/],
+      ['a non-object body', '[1,2]', /^request body must be a JSON object/],
+      ['missing host_id', { urls: [url('a')], priority: 'high' }, /^host_id is required/],
+      ['missing urls', { host_id: 1, priority: 'high' }, /^urls is required/],
+      ['missing priority', { host_id: 1, urls: [url('a')] }, /^priority is required/],
+      ['priority autorecache', { host_id: 1, urls: [url('a')], priority: 'autorecache' }, /^priority must be "high" or "normal"/],
+      ['priority in upper case', { host_id: 1, urls: [url('a')], priority: 'HIGH' }, /^priority must be/],
+      ['a bad mode', { host_id: 1, urls: [url('a')], priority: 'high', mode: 'prerender' }, /^mode must be "render" or "bypass"/],
+      ['an unknown host', { host_id: 99, urls: [url('a')], priority: 'high' }, /^host_id 99: host not found/],
+      ['a string host_id', { host_id: '1', urls: [url('a')], priority: 'high' }, /^host_id must be an integer/],
+      ['an unconfigured dimension', { host_id: 1, urls: [url('a')], dimension_ids: [1, 7], priority: 'high' }, /^dimension 7 is not configured/],
+      ['no URLs', { host_id: 1, urls: [], priority: 'high' }, /^urls must hold 1 to 10000 entries/],
+      ['10,001 URLs', { host_id: 1, urls: Array.from({ length: 10_001 }, (_, i) => url(`u${i}`)), priority: 'normal' }, /^urls must hold 1 to 10000 entries/],
+      ['a non-HTTP URL', { host_id: 1, urls: [url('a'), 'ftp://www.example.com/x'], priority: 'high' }, /^urls\[1\] is not an absolute http\(s\) URL/],
+      ['a URL of another host', { host_id: 1, urls: ['https://shop.example.org/x'], priority: 'high' }, /^urls\[0\] is not on host 1/],
+    ])('rejects %s with 400 naming the field, changing nothing', async (_name, body, message) => {
+      const answer = await daemon.post('/internal/cache/recache', body);
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual({ status: 'error', message: expect.stringMatching(message) });
+      expect((await daemon.queues()).high.total + (await daemon.queues()).normal.total).toBe(0);
+    });
+
+    it('accepts exactly 10,000 URLs', async () => {
+      const urls = Array.from({ length: 10_000 }, (_, i) => url(`bulk${i}`));
+      const answer = await daemon.post('/internal/cache/recache', { host_id: 1, urls, dimension_ids: [1], priority: 'normal' });
+      expect(answer.body.data.entries_enqueued).toBe(10_000);
+    });
+  });
+
+  describe('POST /internal/cache/queue/purge', () => {
+    beforeEach(async () => {
+      await daemon.post('/internal/cache/recache', { host_id: 1, urls: [url('h1'), url('h2')], priority: 'high' });
+      await daemon.post('/internal/cache/recache', { host_id: 1, urls: [url('n1')], priority: 'normal' });
+      await store.enqueue({ hostId: 1, priority: 'autorecache', dueAt: clock.now(), items: [{ url: url('auto'), dimensionId: 1 }], entryId: 'auto-1' });
+    });
+
+    it.each([
+      ['omitted', {}],
+      ['empty', { priorities: [] }],
+    ])('with priorities %s purges high and normal, summed, and leaves autorecache', async (_name, extra) => {
+      const answer = await daemon.post('/internal/cache/queue/purge', { host_id: 1, ...extra });
+      expect(answer.body).toEqual({ success: true, data: { entries_purged: 6 } });
+      expect(await daemon.queues()).toEqual({ high: zero, normal: zero, autorecache: { total: 1, due_now: 1 }, paused: false });
+    });
+
+    it('purges autorecache only when named, and counts duplicates once', async () => {
+      const answer = await daemon.post('/internal/cache/queue/purge', { host_id: 1, priorities: ['autorecache', 'normal', 'normal'] });
+      expect(answer.body.data.entries_purged).toBe(3);
+      expect((await daemon.queues()).high.total).toBe(4);
+    });
+
+    it.each([
+      ['an upper-case priority', { host_id: 1, priorities: ['HIGH'] }],
+      ['an unknown priority', { host_id: 1, priorities: ['urgent'] }],
+      ['missing host_id', { priorities: ['high'] }],
+      ['an unknown host', { host_id: 42 }],
+      ['priorities not an array', { host_id: 1, priorities: 'high' }],
+    ])('rejects %s with 400 and purges nothing', async (_name, body) => {
+      const answer = await daemon.post('/internal/cache/queue/purge', body);
+      expect(answer.status).toBe(400);
+      expect(answer.body.status).toBe('error');
+      expect((await daemon.queues()).high.total).toBe(4);
+    });
+  });
+
+  describe('pause and resume per host', () => {
+    it('pauses for three hours, overwrites the deadline, resumes idempotently, and expires by itself', async () => {
+      const first = await daemon.post('/internal/cache/recache/pause', { host_id: 1 });
+      expect(first.body).toEqual({ success: true, data: { paused: true, expires_at: Math.floor((clock.now() + HOST_PAUSE_MS) / 1000) } });
+      expect((await daemon.queues()).paused).toBe(true);
+
+      clock.advance(60_000);
+      const second = await daemon.post('/internal/cache/recache/pause', { host_id: 1 });
+      expect(second.body.data.expires_at).toBe(first.body.data.expires_at + 60);
+
+      expect((await daemon.post('/internal/cache/recache/resume', { host_id: 1 })).body).toEqual({ success: true, data: { paused: false } });
+      expect((await daemon.post('/internal/cache/recache/resume', { host_id: 1 })).body).toEqual({ success: true, data: { paused: false } });
+      expect((await daemon.queues()).paused).toBe(false);
+
+      await daemon.post('/internal/cache/recache/pause', { host_id: 1 });
+      clock.advance(HOST_PAUSE_MS - 1000);
+      expect((await daemon.queues()).paused).toBe(true);
+      clock.advance(1000);
+      expect((await daemon.queues()).paused).toBe(false);
+    });
+
+    it.each(['pause', 'resume'])('%s rejects a missing or unknown host with 400', async (action) => {
+      expect((await daemon.post(`/internal/cache/recache/${action}`, {})).status).toBe(400);
+      expect((await daemon.post(`/internal/cache/recache/${action}`, { host_id: 5 })).body).toEqual({ status: 'error', message: 'host_id 5: host not found' });
+      expect((await daemon.post(`/internal/cache/recache/${action}`, '{')).status).toBe(400);
+    });
+  });
+
+  describe('authentication and routing', () => {
+    const endpoints: [string, string][] = [
+      ['POST', '/internal/cache/recache'],
+      ['POST', '/internal/cache/queue/purge'],
+      ['POST', '/internal/cache/recache/pause'],
+      ['POST', '/internal/cache/recache/resume'],
+      ['GET', '/status'],
+      ['POST', '/internal/scheduler/pause'],
+      ['POST', '/internal/scheduler/resume'],
+    ];
+
+    it.each(endpoints)('%s %s answers 401 without or with a wrong X-Internal-Auth', async (method, path) => {
+      for (const headers of [{}, { 'x-internal-auth': 'wrong' }, { 'x-internal-auth': '' }] as Record<string, string>[]) {
+        const response = await fetch(`${daemon.baseUrl}${path}`, { method, headers });
+        expect(response.status).toBe(401);
+        expect(await response.json()).toEqual({ status: 'error', message: 'missing or invalid X-Internal-Auth' });
+      }
+    });
+
+    it('answers 403 on scheduler control while scheduler_control_api is off', async () => {
+      expect(await daemon.post('/internal/scheduler/pause')).toEqual({
+        status: 403,
+        body: { status: 'error', message: 'the scheduler control API is not enabled (scheduler_control_api: false)' },
+      });
+    });
+
+    it('answers 404 in the error envelope for an unknown endpoint', async () => {
+      expect(await daemon.get('/internal/nothing')).toEqual({ status: 404, body: { status: 'error', message: 'invalid endpoint' } });
+    });
+  });
+});
+
+describe('scheduler control enabled', () => {
+  let running: RunningApps;
+  beforeAll(async () => {
+    running = await startApps([projectorApp, daemonApp], testConfig('standalone', { scheduler_control_api: true }), createLogger('silent', 'sched'));
+  });
+  afterAll(() => running?.close());
+
+  it('pauses and resumes the scheduler with the documented messages', async () => {
+    const daemon = new DaemonClient(running.urls.daemon!);
+    expect(await daemon.post('/internal/scheduler/pause')).toEqual({ status: 200, body: { success: true, data: { message: 'Scheduler paused' }, message: 'Scheduler paused' } });
+    expect((await daemon.post('/internal/scheduler/resume')).body.message).toBe('Scheduler resumed');
+  });
+});
