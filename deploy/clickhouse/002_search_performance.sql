@@ -43,3 +43,19 @@ ENGINE = ReplacingMergeTree(imported_at)
 PARTITION BY toYYYYMM(date)
 ORDER BY (website, date, query)
 SETTINGS non_replicated_deduplication_window = 1000;
+
+-- One row per imported day and grain: a re-import replaces the whole day, also
+-- dropping keys the new import no longer lists. Queries keep only rows whose
+-- imported_at is the day's latest import (a cheap semi-join on this small
+-- table) instead of deleting older rows, which costs seconds per day in
+-- ClickHouse and would stall the projector.
+CREATE TABLE IF NOT EXISTS search_day_imports
+(
+    website     LowCardinality(String),
+    grain       Enum8('page' = 1, 'query' = 2),
+    date        Date,
+    imported_at DateTime64(3, 'UTC')
+)
+ENGINE = ReplacingMergeTree(imported_at)
+ORDER BY (website, grain, date)
+SETTINGS non_replicated_deduplication_window = 1000;

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AppSpec, HealthModule, RuntimeModule } from '@bpc/platform';
+import { AppSpec, RuntimeModule } from '@bpc/platform';
+import { PublicApiModule } from '@bpc/public-api';
 
 @Module({})
 class PublicApiAppModule {}
@@ -8,5 +9,5 @@ class PublicApiAppModule {}
 export const publicApiApp: AppSpec = {
   name: 'public-api',
   uses: ['eventLog', 'explorerStore'],
-  module: (runtime) => ({ module: PublicApiAppModule, imports: [RuntimeModule.forRuntime(runtime, publicApiApp.uses), HealthModule] }),
+  module: (runtime) => ({ module: PublicApiAppModule, imports: [RuntimeModule.forRuntime(runtime, publicApiApp.uses), PublicApiModule] }),
 };

@@ -1,35 +1,33 @@
-import type { JsonSchema } from './json-schema';
-import { RECACHE_REQUESTED, RecacheRequested, recacheRequestedSchema } from './queue/recache-requested.event';
-import { TOPICS, TopicName } from './topics';
+import type { EventDefinition } from './event-definition';
+import { QUEUE_EVENT_CATALOG, QueueEvent } from './queue/queue-events';
+import { EXPLORER_EVENT_CATALOG, ExplorerEvent } from './explorer/explorer-events';
+import { IDENTITY_EVENT_CATALOG, IdentityEvent } from './identity/identity-events';
 
-/** Every event the service records. Adding one here makes every exhaustive switch fail until it is handled. */
-export type DomainEvent = RecacheRequested;
+/**
+ * Every event the service records, one union per topic family: each
+ * projector switches exhaustively over its own union, so adding an event
+ * fails compilation where it is not handled.
+ */
+export type DomainEvent = QueueEvent
+  | ExplorerEvent
+  | IdentityEvent;
 export type DomainEventType = DomainEvent['type'];
 
-export interface EventDefinition {
-  readonly type: DomainEventType;
-  readonly version: number;
-  readonly topic: TopicName;
-  /** What the partition key holds. */
-  readonly key: string;
-  readonly description: string;
-  readonly payload: JsonSchema;
-}
-
 /** The published contract: what downstream consumers of the topics can rely on. */
-export const EVENT_CATALOG: Readonly<Record<DomainEventType, EventDefinition>> = {
-  [RECACHE_REQUESTED]: {
-    type: RECACHE_REQUESTED,
-    version: 1,
-    topic: TOPICS.queue,
-    key: 'host id (decimal string)',
-    description: 'URLs were queued for recache on a host, for the listed dimensions, at a priority.',
-    payload: recacheRequestedSchema,
-  },
+export const EVENT_CATALOG: Readonly<Record<string, EventDefinition>> = {
+  ...QUEUE_EVENT_CATALOG,
+  ...EXPLORER_EVENT_CATALOG,
+  ...IDENTITY_EVENT_CATALOG,
 };
 
 /** Narrows a record read from the log to a known event, or undefined for types or versions this build does not know. */
 export function asDomainEvent(event: { type: string; version: number }): DomainEvent | undefined {
-  const definition = (EVENT_CATALOG as Record<string, EventDefinition | undefined>)[event.type];
+  const definition = EVENT_CATALOG[event.type];
   return definition && definition.version === event.version ? (event as DomainEvent) : undefined;
+}
+
+/** The same narrowing for the queue topic. */
+export function asQueueEvent(event: { type: string; version: number }): QueueEvent | undefined {
+  const definition = (QUEUE_EVENT_CATALOG as Record<string, EventDefinition | undefined>)[event.type];
+  return definition && definition.version === event.version ? (event as QueueEvent) : undefined;
 }

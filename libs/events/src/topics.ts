@@ -6,6 +6,8 @@ export const TOPICS = {
   queue: 'bpc.queue.v1',
   botRequests: 'bpc.bot-requests.v1',
   searchPerformance: 'bpc.search-performance.v1',
+  /** Users, roles and API tokens (one key: total order). */
+  identity: 'bpc.identity.v1',
 } as const;
 
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];

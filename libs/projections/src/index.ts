@@ -1,3 +1,5 @@
 export * from './projections.module';
 export * from './queue/queue-projector';
 export * from './queue/queue-projection';
+export * from './explorer/explorer-projector';
+export * from './explorer/explorer-projection';

@@ -1,0 +1,215 @@
+/**
+ * The Data Explorer catalog as data: explorers, modes, columns, filters,
+ * operators, defaults, periods and limits. Discovery serves it, query
+ * validation reads it and the SQL builder covers exactly its columns and
+ * operators, so what discovery says and what a query accepts cannot drift.
+ */
+
+export const EXPLORER_KEYS = ['events', 'search-pages', 'search-keywords'] as const;
+export type ExplorerKey = (typeof EXPLORER_KEYS)[number];
+
+export const MODE_KEYS = ['requests', 'unique_pages', 'comparison', 'search_pages', 'search_keywords'] as const;
+export type ModeKey = (typeof MODE_KEYS)[number];
+
+export const TEXT_OPERATORS = ['contains', 'not_contains', 'equals', 'not_equals', 'regex', 'not_regex', 'empty', 'not_empty'] as const;
+export const NUMBER_OPERATORS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'between'] as const;
+export const OPTION_OPERATORS = ['eq', 'ne'] as const;
+export type Operator = (typeof TEXT_OPERATORS)[number] | (typeof NUMBER_OPERATORS)[number];
+/** Operators that take no `val`. */
+export const VALUELESS_OPERATORS: readonly Operator[] = ['empty', 'not_empty'];
+/** Operators that take `val2` as the upper bound of an inclusive range. */
+export const RANGE_OPERATORS: readonly Operator[] = ['between'];
+
+export const COMP_CATEGORIES = ['new', 'returning', 'lost'] as const;
+export type CompCategory = (typeof COMP_CATEGORIES)[number];
+/** The comparison mode's category when the query names none: pages bots found in the main window only. */
+export const DEFAULT_COMP_CATEGORY: CompCategory = 'new';
+
+export const SORT_DIRS = ['asc', 'desc'] as const;
+export type SortDir = (typeof SORT_DIRS)[number];
+
+export type DataType = 'string' | 'datetime' | 'integer' | 'number' | 'percent';
+export type FilterType = 'string' | 'number' | 'enum';
+
+export interface ColumnDef {
+  readonly key: string;
+  readonly title: string;
+  readonly group: string;
+  readonly dataType: DataType;
+  readonly sortable: boolean;
+  readonly modes: readonly ModeKey[];
+}
+
+export interface FilterOption {
+  readonly value: string;
+  readonly label: string;
+}
+
+export interface FilterDef {
+  readonly field: string;
+  readonly title: string;
+  readonly type: FilterType;
+  readonly required: boolean;
+  readonly modes: readonly ModeKey[];
+  /** The first is used when a filter names no `op`. */
+  readonly operators: readonly Operator[];
+  readonly valuelessOperators: readonly Operator[];
+  readonly options?: readonly FilterOption[];
+}
+
+export interface ModeDefaults {
+  readonly columns: readonly string[];
+  readonly sort: string;
+  readonly sortDir: SortDir;
+  readonly period: string;
+}
+
+export interface ModeDef {
+  readonly key: ModeKey;
+  readonly default: boolean;
+  /** Whether the mode compares the main window with a comparison window (`compPeriod`, `compCategory`). */
+  readonly comparisonWindow: boolean;
+  readonly defaults: ModeDefaults;
+}
+
+export interface PeriodRules {
+  readonly presets: readonly string[];
+  readonly customFormat: 'YYYY-MM-DD,YYYY-MM-DD';
+  /** Whether a custom range may carry a time of day (`YYYY-MM-DDTHH:mm`). */
+  readonly timeBounds: boolean;
+  readonly maxRangeDays: number;
+}
+
+export interface ExplorerDef {
+  readonly key: ExplorerKey;
+  readonly features: { readonly comparePeriod: boolean; readonly comparisonCategories: boolean };
+  readonly modes: readonly ModeDef[];
+  readonly columns: readonly ColumnDef[];
+  readonly filters: readonly FilterDef[];
+  readonly periods: PeriodRules;
+}
+
+export interface ExplorerLimits {
+  readonly perPageMax: number;
+  readonly perPageDefault: number;
+  readonly exportRowCap: number;
+}
+
+/** Every account gets these today; the shape leaves room for per-account plans. */
+export const DEFAULT_LIMITS: ExplorerLimits = { perPageMax: 500, perPageDefault: 100, exportRowCap: 1_000_000 };
+
+export const MAX_RANGE_DAYS = 365;
+/** Longest text a filter value may hold. */
+export const MAX_FILTER_TEXT = 1000;
+
+const EVENT_MODES: readonly ModeKey[] = ['requests', 'unique_pages', 'comparison'];
+const REQ: readonly ModeKey[] = ['requests'];
+const UNIQ: readonly ModeKey[] = ['unique_pages'];
+const COMP: readonly ModeKey[] = ['comparison'];
+const AGG: readonly ModeKey[] = ['unique_pages', 'comparison'];
+
+const text = (field: string, title: string, modes: readonly ModeKey[]): FilterDef => ({
+  field, title, type: 'string', required: false, modes, operators: TEXT_OPERATORS, valuelessOperators: VALUELESS_OPERATORS,
+});
+const numeric = (field: string, title: string, modes: readonly ModeKey[]): FilterDef => ({
+  field, title, type: 'number', required: false, modes, operators: NUMBER_OPERATORS, valuelessOperators: [],
+});
+
+const DAY_PRESETS = ['7d', '14d', '28d', '30d', '90d'];
+
+export const EXPLORER_CATALOG: readonly ExplorerDef[] = [
+  {
+    key: 'events',
+    features: { comparePeriod: true, comparisonCategories: true },
+    modes: [
+      { key: 'requests', default: true, comparisonWindow: false, defaults: { columns: ['page', 'event_date_time', 'bot_name', 'serve_time'], sort: 'event_date_time', sortDir: 'desc', period: '30d' } },
+      { key: 'unique_pages', default: false, comparisonWindow: false, defaults: { columns: ['page', 'requests', 'bots', 'avg_serve_time', 'last_event_date_time'], sort: 'requests', sortDir: 'desc', period: '30d' } },
+      { key: 'comparison', default: false, comparisonWindow: true, defaults: { columns: ['page', 'requests', 'comp_requests', 'requests_change'], sort: 'requests', sortDir: 'desc', period: '30d' } },
+    ],
+    columns: [
+      { key: 'page', title: 'Page', group: 'Page', dataType: 'string', sortable: true, modes: EVENT_MODES },
+      { key: 'event_date_time', title: 'Date & time (UTC)', group: 'Request', dataType: 'datetime', sortable: true, modes: REQ },
+      { key: 'bot_name', title: 'Bot', group: 'Request', dataType: 'string', sortable: true, modes: REQ },
+      { key: 'serve_time', title: 'Serve time (ms)', group: 'Performance', dataType: 'integer', sortable: true, modes: REQ },
+      { key: 'status_code', title: 'Status code', group: 'Response', dataType: 'integer', sortable: true, modes: REQ },
+      { key: 'cache_status', title: 'Cache status', group: 'Response', dataType: 'string', sortable: true, modes: REQ },
+      { key: 'dimension', title: 'Cache dimension', group: 'Response', dataType: 'string', sortable: true, modes: REQ },
+      { key: 'snapshot_age', title: 'Snapshot age (s)', group: 'Response', dataType: 'integer', sortable: true, modes: REQ },
+      { key: 'bytes', title: 'Bytes', group: 'Response', dataType: 'integer', sortable: true, modes: REQ },
+      { key: 'user_agent', title: 'User agent', group: 'Request', dataType: 'string', sortable: false, modes: REQ },
+      { key: 'host', title: 'Host', group: 'Page', dataType: 'string', sortable: true, modes: REQ },
+      { key: 'requests', title: 'Requests', group: 'Traffic', dataType: 'integer', sortable: true, modes: AGG },
+      { key: 'bots', title: 'Distinct bots', group: 'Traffic', dataType: 'integer', sortable: true, modes: UNIQ },
+      { key: 'avg_serve_time', title: 'Average serve time (ms)', group: 'Performance', dataType: 'integer', sortable: true, modes: AGG },
+      { key: 'max_serve_time', title: 'Slowest serve time (ms)', group: 'Performance', dataType: 'integer', sortable: true, modes: UNIQ },
+      { key: 'hit_rate', title: 'Cache hit rate', group: 'Performance', dataType: 'percent', sortable: true, modes: UNIQ },
+      { key: 'last_event_date_time', title: 'Last request (UTC)', group: 'Traffic', dataType: 'datetime', sortable: true, modes: UNIQ },
+      { key: 'comp_requests', title: 'Requests (comparison)', group: 'Comparison', dataType: 'integer', sortable: true, modes: COMP },
+      { key: 'requests_change', title: 'Requests change', group: 'Comparison', dataType: 'integer', sortable: true, modes: COMP },
+      { key: 'comp_avg_serve_time', title: 'Average serve time (ms, comparison)', group: 'Comparison', dataType: 'integer', sortable: true, modes: COMP },
+    ],
+    filters: [
+      text('url', 'URL', EVENT_MODES),
+      text('bot_name', 'Bot', EVENT_MODES),
+      numeric('status_code', 'Status code', EVENT_MODES),
+      numeric('serve_time', 'Serve time (ms)', EVENT_MODES),
+      {
+        field: 'cache_status', title: 'Cache status', type: 'enum', required: false, modes: EVENT_MODES, operators: OPTION_OPERATORS, valuelessOperators: [],
+        options: [{ value: 'hit', label: 'Hit' }, { value: 'miss', label: 'Miss' }, { value: 'stale', label: 'Stale' }, { value: 'bypass', label: 'Bypass' }],
+      },
+    ],
+    periods: { presets: ['24h', ...DAY_PRESETS], customFormat: 'YYYY-MM-DD,YYYY-MM-DD', timeBounds: true, maxRangeDays: MAX_RANGE_DAYS },
+  },
+  {
+    key: 'search-pages',
+    features: { comparePeriod: false, comparisonCategories: false },
+    modes: [{ key: 'search_pages', default: true, comparisonWindow: false, defaults: { columns: ['page', 'clicks', 'impressions', 'ctr', 'position'], sort: 'clicks', sortDir: 'desc', period: '28d' } }],
+    columns: [
+      { key: 'page', title: 'Page', group: 'Page', dataType: 'string', sortable: true, modes: ['search_pages'] },
+      ...searchColumns('search_pages'),
+    ],
+    filters: [text('url', 'URL', ['search_pages'])],
+    periods: { presets: DAY_PRESETS, customFormat: 'YYYY-MM-DD,YYYY-MM-DD', timeBounds: false, maxRangeDays: MAX_RANGE_DAYS },
+  },
+  {
+    key: 'search-keywords',
+    features: { comparePeriod: false, comparisonCategories: false },
+    modes: [{ key: 'search_keywords', default: true, comparisonWindow: false, defaults: { columns: ['keyword', 'clicks', 'impressions', 'ctr', 'position'], sort: 'clicks', sortDir: 'desc', period: '28d' } }],
+    columns: [
+      { key: 'keyword', title: 'Search query', group: 'Query', dataType: 'string', sortable: true, modes: ['search_keywords'] },
+      ...searchColumns('search_keywords'),
+    ],
+    filters: [text('keyword', 'Search query', ['search_keywords'])],
+    periods: { presets: DAY_PRESETS, customFormat: 'YYYY-MM-DD,YYYY-MM-DD', timeBounds: false, maxRangeDays: MAX_RANGE_DAYS },
+  },
+];
+
+function searchColumns(mode: ModeKey): ColumnDef[] {
+  return [
+    { key: 'clicks', title: 'Clicks', group: 'Search', dataType: 'integer', sortable: true, modes: [mode] },
+    { key: 'impressions', title: 'Impressions', group: 'Search', dataType: 'integer', sortable: true, modes: [mode] },
+    { key: 'ctr', title: 'CTR', group: 'Search', dataType: 'percent', sortable: true, modes: [mode] },
+    { key: 'position', title: 'Average position', group: 'Search', dataType: 'number', sortable: true, modes: [mode] },
+  ];
+}
+
+/** Extra values a requested column brings into each row (`_`-prefixed, never requestable). */
+export const COMPANIONS: Readonly<Record<string, readonly string[]>> = {
+  page: ['_title', '_status_code'],
+};
+
+export function findExplorer(key: string): ExplorerDef | undefined {
+  return EXPLORER_CATALOG.find((e) => e.key === key);
+}
+
+export function defaultMode(explorer: ExplorerDef): ModeDef {
+  return explorer.modes.find((m) => m.default) ?? explorer.modes[0];
+}
+
+export function columnsOf(explorer: ExplorerDef, mode: ModeKey): ColumnDef[] {
+  return explorer.columns.filter((c) => c.modes.includes(mode));
+}
+
+export function filtersOf(explorer: ExplorerDef, mode: ModeKey): FilterDef[] {
+  return explorer.filters.filter((f) => f.modes.includes(mode));
+}

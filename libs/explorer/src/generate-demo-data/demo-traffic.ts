@@ -1,0 +1,183 @@
+import { BOT_REQUEST_RECORDED, BotRequestRecorded, CacheStatus, envelope, SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecorded, SearchPerformanceRow } from '@bpc/events';
+
+const DAY_MS = 86_400_000;
+
+export interface DemoTrafficOptions {
+  readonly websiteId: string;
+  /** Hostname pages live on, e.g. www.example.com. */
+  readonly hostname: string;
+  readonly nowMs: number;
+  readonly days: number;
+  readonly requestsPerDay: number;
+  readonly seed: number;
+}
+
+/** mulberry32: small, fast, seedable, so a demo data set is reproducible. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+function weighted<T>(random: () => number, items: readonly (readonly [T, number])[]): T {
+  const total = items.reduce((s, [, w]) => s + w, 0);
+  let r = random() * total;
+  for (const [item, weight] of items) {
+    r -= weight;
+    if (r < 0) return item;
+  }
+  return items[items.length - 1][0];
+}
+
+const BOTS: readonly (readonly [{ name: string; ua: string; mobile: boolean }, number])[] = [
+  [{ name: 'Googlebot', ua: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', mobile: false }, 20],
+  [{ name: 'Googlebot', ua: 'Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', mobile: true }, 30],
+  [{ name: 'Bingbot', ua: 'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)', mobile: false }, 15],
+  [{ name: 'GPTBot', ua: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)', mobile: false }, 8],
+  [{ name: 'YandexBot', ua: 'Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)', mobile: false }, 5],
+  [{ name: 'Applebot', ua: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1 (Applebot/0.1)', mobile: true }, 5],
+  [{ name: 'ClaudeBot', ua: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)', mobile: false }, 4],
+  [{ name: 'facebookexternalhit', ua: 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)', mobile: false }, 5],
+  [{ name: 'DuckDuckBot', ua: 'DuckDuckBot/1.1; (+http://duckduckgo.com/duckduckbot.html)', mobile: false }, 3],
+  [{ name: 'Baiduspider', ua: 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)', mobile: false }, 5],
+];
+
+const STATUS: readonly (readonly [number, number])[] = [[200, 90], [301, 3], [404, 5], [500, 1], [503, 1]];
+const CACHE: readonly (readonly [CacheStatus, number])[] = [['hit', 72], ['stale', 10], ['miss', 12], ['bypass', 6]];
+const TOPICS = ['pricing', 'features', 'rendering', 'seo', 'javascript', 'crawl-budget', 'core-web-vitals', 'sitemaps', 'caching', 'spa', 'react', 'angular', 'vue', 'nextjs', 'indexing'];
+
+export interface DemoPage {
+  readonly url: string;
+  readonly title: string;
+}
+
+/** A site of `count` pages, ordered from most to least popular. */
+export function demoPages(hostname: string, count = 1500): DemoPage[] {
+  const base = `https://${hostname}`;
+  const fixed: DemoPage[] = [
+    { url: `${base}/`, title: 'Example — pre-rendering for bots' },
+    { url: `${base}/pricing`, title: 'Pricing — Example' },
+    { url: `${base}/features`, title: 'Features — Example' },
+    { url: `${base}/docs`, title: 'Documentation — Example' },
+    { url: `${base}/blog`, title: 'Blog — Example' },
+  ];
+  const pages = [...fixed];
+  for (let i = 0; pages.length < count; i++) {
+    const topic = TOPICS[i % TOPICS.length];
+    const kind = i % 3;
+    if (kind === 0) pages.push({ url: `${base}/blog/${topic}-guide-${i}`, title: `A guide to ${topic.replace(/-/g, ' ')} (part ${i}) — Example blog` });
+    else if (kind === 1) pages.push({ url: `${base}/docs/${topic}/page-${i}`, title: `${topic.replace(/-/g, ' ')}: reference ${i} — Example docs` });
+    else pages.push({ url: `${base}/products/${i}?ref=${topic}`, title: `Product ${i} — Example store` });
+  }
+  return pages;
+}
+
+/** Zipf-like popularity: page i is drawn with weight 1/(i+1)^1.1 via a precomputed CDF. */
+function zipfSampler(n: number, random: () => number): () => number {
+  const cdf: number[] = [];
+  let sum = 0;
+  for (let i = 0; i < n; i++) cdf.push((sum += 1 / Math.pow(i + 1, 1.1)));
+  return () => {
+    const r = random() * sum;
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cdf[mid] < r) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+}
+
+/** Log-normal serve time around `median` ms. */
+function serveTime(random: () => number, median: number): number {
+  const gaussian = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  return Math.max(1, Math.round(median * Math.exp(0.6 * gaussian)));
+}
+
+/**
+ * Synthetic bot traffic, one day at a time, oldest first: a bot mix,
+ * Zipf-skewed URL popularity, weekday rhythm, status codes, cache outcomes
+ * and serve times that depend on them. Deterministic for a seed and clock.
+ */
+export function* demoBotRequests(options: DemoTrafficOptions): Generator<BotRequestRecorded[]> {
+  const random = seededRandom(options.seed);
+  const pages = demoPages(options.hostname);
+  const pick = zipfSampler(pages.length, random);
+  const today = Math.floor(options.nowMs / DAY_MS) * DAY_MS;
+  for (let d = options.days - 1; d >= 0; d--) {
+    const dayStart = today - d * DAY_MS;
+    const weekday = new Date(dayStart).getUTCDay();
+    const volume = Math.round(options.requestsPerDay * (weekday === 0 || weekday === 6 ? 0.75 : 1.1) * (0.85 + 0.3 * random()));
+    const events: BotRequestRecorded[] = [];
+    for (let i = 0; i < volume; i++) {
+      const servedMs = dayStart + Math.floor(random() * DAY_MS);
+      if (servedMs > options.nowMs) continue;
+      const page = pages[pick()];
+      const bot = weighted(random, BOTS);
+      const status = weighted(random, STATUS);
+      const cache = status >= 500 ? 'miss' : weighted(random, CACHE);
+      const median = cache === 'hit' ? 18 : cache === 'stale' ? 25 : cache === 'bypass' ? 350 : 1800;
+      const requestId = `demo-${options.seed}-${dayStart / DAY_MS}-${i}`;
+      events.push(
+        envelope(
+          BOT_REQUEST_RECORDED,
+          1,
+          {
+            websiteId: options.websiteId,
+            host: options.hostname,
+            url: page.url,
+            pageTitle: status === 200 ? page.title : '',
+            statusCode: status,
+            botName: bot.name,
+            userAgent: bot.ua,
+            dimensionId: bot.mobile ? 2 : 1,
+            dimensionName: bot.mobile ? 'mobile' : 'desktop',
+            cacheStatus: cache,
+            serveTimeMs: serveTime(random, median),
+            snapshotAgeS: cache === 'hit' || cache === 'stale' ? Math.floor(random() * (cache === 'stale' ? 400_000 : 86_400)) : null,
+            bytes: status === 200 ? 20_000 + Math.floor(random() * 180_000) : 400 + Math.floor(random() * 2000),
+            servedAt: new Date(servedMs).toISOString(),
+            requestId,
+          },
+          { id: requestId, occurredAt: new Date(servedMs), key: options.websiteId },
+        ),
+      );
+    }
+    events.sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
+    yield events;
+  }
+}
+
+const QUERY_WORDS = ['prerender', 'seo', 'javascript seo', 'render spa for google', 'dynamic rendering', 'crawl budget', 'react seo', 'angular seo', 'vue seo', 'nextjs ssr', 'pricing', 'bot cache', 'googlebot javascript', 'core web vitals', 'sitemap generator'];
+
+/** Whole days of search performance (pages and queries) for the same site, ending yesterday. */
+export function* demoSearchDays(options: DemoTrafficOptions): Generator<SearchPerformanceRecorded[]> {
+  const random = seededRandom(options.seed + 1);
+  const pages = demoPages(options.hostname).slice(0, 300);
+  const queries = QUERY_WORDS.flatMap((w, i) => [w, `${w} guide`, `best ${w}`, `${w} ${2020 + (i % 6)}`, `how to ${w}`]);
+  const today = Math.floor(options.nowMs / DAY_MS) * DAY_MS;
+  const rowsFor = (keys: readonly string[]): SearchPerformanceRow[] =>
+    keys.flatMap((key, rank) => {
+      const impressions = Math.round((4000 / Math.pow(rank + 1, 0.9)) * (0.7 + 0.6 * random()));
+      if (impressions === 0) return [];
+      const position = Math.round((1 + rank / 8 + random() * 4) * 100) / 100;
+      const clicks = Math.round(impressions * Math.max(0.005, 0.3 / position) * (0.8 + 0.4 * random()));
+      return [{ key, clicks, impressions, position }];
+    });
+  for (let d = options.days; d >= 1; d--) {
+    const dayStart = today - d * DAY_MS;
+    const date = new Date(dayStart).toISOString().slice(0, 10);
+    const meta = (grain: string) => ({ id: `demo-search-${options.seed}-${date}-${grain}`, occurredAt: new Date(options.nowMs), key: options.websiteId });
+    yield [
+      envelope(SEARCH_PERFORMANCE_RECORDED, 1, { websiteId: options.websiteId, date, grain: 'page', rows: rowsFor(pages.map((p) => p.url)), source: 'demo-data' }, meta('page')),
+      envelope(SEARCH_PERFORMANCE_RECORDED, 1, { websiteId: options.websiteId, date, grain: 'query', rows: rowsFor(queries), source: 'demo-data' }, meta('query')),
+    ];
+  }
+}

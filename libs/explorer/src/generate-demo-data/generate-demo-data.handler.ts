@@ -1,0 +1,51 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import type { AppConfig } from '@bpc/config';
+import { AppError, Clock, validationError } from '@bpc/domain';
+import { EventEnvelope, TOPICS } from '@bpc/events';
+import { EVENT_LOG, EventLog } from '@bpc/event-log';
+import { APP_CONFIG, CLOCK } from '@bpc/platform';
+import { demoBotRequests, demoSearchDays } from './demo-traffic';
+import { DemoDataWritten, GenerateDemoData } from './generate-demo-data.command';
+
+const CHUNK = 5000;
+
+/** Appends demo events day by day, in order (one key per website keeps them in one partition). */
+@CommandHandler(GenerateDemoData)
+export class GenerateDemoDataHandler implements ICommandHandler<GenerateDemoData, DemoDataWritten> {
+  constructor(
+    @Inject(EVENT_LOG) private readonly log: EventLog,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ input }: GenerateDemoData): Promise<DemoDataWritten> {
+    const website = this.config.websites.find((w) => w.id === input.websiteId);
+    if (!website) throw validationError('website', `unknown website ${input.websiteId}`);
+    const hostname = this.config.hosts.find((h) => h.host_id === website.host_id)?.hostnames[0];
+    if (!hostname) throw validationError('website', `website ${website.id} has no host`);
+    const options = { websiteId: website.id, hostname, nowMs: this.clock.now(), days: input.days, requestsPerDay: input.requestsPerDay, seed: input.seed };
+    let botRequests = 0;
+    for (const day of demoBotRequests(options)) {
+      for (let i = 0; i < day.length; i += CHUNK) await this.append(TOPICS.botRequests, day.slice(i, i + CHUNK));
+      botRequests += day.length;
+    }
+    let searchDays = 0;
+    for (const day of demoSearchDays(options)) {
+      await this.append(TOPICS.searchPerformance, day);
+      searchDays += 1;
+    }
+    const dayMs = 86_400_000;
+    const today = Math.floor(options.nowMs / dayMs) * dayMs;
+    return { websiteId: website.id, botRequests, searchDays, from: new Date(today - (input.days - 1) * dayMs).toISOString().slice(0, 10), to: new Date(today).toISOString().slice(0, 10) };
+  }
+
+  private async append(topic: string, events: readonly EventEnvelope[]): Promise<void> {
+    if (events.length === 0) return;
+    try {
+      await this.log.append(topic, events);
+    } catch (error) {
+      throw new AppError('LOG_UNAVAILABLE', `event log unavailable: ${(error as Error).message}`);
+    }
+  }
+}

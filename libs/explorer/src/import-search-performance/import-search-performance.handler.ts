@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { AppError, assertNever, Clock, validationError } from '@bpc/domain';
+import { envelope, SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecorded, TOPICS } from '@bpc/events';
+import { EVENT_LOG, EventLog } from '@bpc/event-log';
+import { CLOCK } from '@bpc/platform';
+import { ImportSearchPerformance, SearchPerformanceImported } from './import-search-performance.command';
+import { parseSearchAnalyticsRows, parseSearchConsoleCsv, SearchDay } from './search-console-parse';
+
+/** Parses the export, then records one event per day and grain, in one append (all or nothing). */
+@CommandHandler(ImportSearchPerformance)
+export class ImportSearchPerformanceHandler implements ICommandHandler<ImportSearchPerformance, SearchPerformanceImported> {
+  constructor(
+    @Inject(EVENT_LOG) private readonly log: EventLog,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ input }: ImportSearchPerformance): Promise<SearchPerformanceImported> {
+    const days = this.parse(input);
+    if (days.length === 0) throw validationError(input.format === 'searchanalytics_json' ? 'rows' : 'content', 'the export holds no rows');
+    const now = new Date(this.clock.now());
+    const source = input.format === 'searchanalytics_json' ? 'search-console-api' : 'search-console-csv';
+    const events: SearchPerformanceRecorded[] = days.map((day) =>
+      envelope(SEARCH_PERFORMANCE_RECORDED, 1, { websiteId: input.websiteId, date: day.date, grain: day.grain, rows: day.rows, source }, { id: randomUUID(), occurredAt: now, key: input.websiteId }),
+    );
+    try {
+      await this.log.append(TOPICS.searchPerformance, events);
+    } catch (error) {
+      throw new AppError('LOG_UNAVAILABLE', `event log unavailable, nothing was imported: ${(error as Error).message}`);
+    }
+    return { websiteId: input.websiteId, days: days.map((d) => ({ date: d.date, grain: d.grain, rows: d.rows.length })) };
+  }
+
+  private parse(input: ImportSearchPerformance['input']): SearchDay[] {
+    switch (input.format) {
+      case 'pages_csv':
+      case 'queries_csv':
+        if (typeof input.content !== 'string') throw validationError('content', 'content must hold the CSV text');
+        return parseSearchConsoleCsv(input.content, input.format, input.date);
+      case 'searchanalytics_json':
+        if (!Array.isArray(input.rows)) throw validationError('rows', 'rows must hold the searchanalytics.query response rows');
+        return parseSearchAnalyticsRows(input.rows, input.dimensions ?? ['date', 'page', 'query']);
+      default:
+        return assertNever(input.format);
+    }
+  }
+}

@@ -1,0 +1,146 @@
+import { validationError } from '@bpc/domain';
+import type { SearchGrain, SearchPerformanceRow } from '@bpc/events';
+
+export const IMPORT_FORMATS = ['pages_csv', 'queries_csv', 'searchanalytics_json'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+export const MAX_IMPORT_ROWS = 200_000;
+
+/** One whole day at one grain, ready to become a SearchPerformanceRecorded event. */
+export interface SearchDay {
+  readonly date: string;
+  readonly grain: SearchGrain;
+  readonly rows: SearchPerformanceRow[];
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export function isRealDate(text: string): boolean {
+  if (!DATE.test(text)) return false;
+  const ms = Date.parse(`${text}T00:00:00Z`);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === text;
+}
+
+/** RFC 4180 CSV (quoted fields, doubled quotes, CRLF or LF), with a leading BOM tolerated. */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  const input = text.replace(/^\uFEFF/, '');
+  for (let i = 0; i < input.length; i++) {
+    const c = input[i];
+    if (quoted) {
+      if (c === '"' && input[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"' && field === '') quoted = true;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && input[i + 1] === '\n') i++;
+      row.push(field);
+      if (row.some((f) => f !== '')) rows.push(row);
+      row = [];
+      field = '';
+    } else field += c;
+  }
+  row.push(field);
+  if (row.some((f) => f !== '')) rows.push(row);
+  return rows;
+}
+
+function count(text: string, at: string): number {
+  const n = Number(text.replace(/[\s,]/g, ''));
+  if (!Number.isSafeInteger(n) || n < 0) throw validationError(at, `expected a whole number, got ${JSON.stringify(text)}`);
+  return n;
+}
+
+function position(value: unknown, at: string): number {
+  const n = typeof value === 'number' ? value : Number(String(value).replace(',', '.'));
+  if (!Number.isFinite(n) || n < 0) throw validationError(at, `expected a position, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+/**
+ * A Search Console "Pages" or "Queries" table export (CSV: first column the
+ * page or query, then Clicks, Impressions, CTR, Position). The export holds no
+ * date column, so the caller names the one day it covers.
+ */
+export function parseSearchConsoleCsv(content: string, format: 'pages_csv' | 'queries_csv', date: string | undefined): SearchDay[] {
+  if (date === undefined || !isRealDate(date)) throw validationError('date', 'a CSV export covers one day: give it as date YYYY-MM-DD');
+  const [header, ...lines] = parseCsv(content);
+  if (!header) throw validationError('content', 'the CSV is empty');
+  const names = header.map((h) => h.trim().toLowerCase());
+  const index = (name: string) => {
+    const i = names.indexOf(name);
+    if (i < 0) throw validationError('content', `the CSV header has no ${name} column (found: ${header.join(', ')})`);
+    return i;
+  };
+  const clicks = index('clicks');
+  const impressions = index('impressions');
+  const pos = index('position');
+  if (lines.length > MAX_IMPORT_ROWS) throw validationError('content', `at most ${MAX_IMPORT_ROWS} rows per import`);
+  const rows = lines.map((line, i) => {
+    const at = `content (line ${i + 2})`;
+    const key = (line[0] ?? '').trim();
+    if (!key) throw validationError(at, 'the first column (page or query) is empty');
+    return { key, clicks: count(line[clicks] ?? '', at), impressions: count(line[impressions] ?? '', at), position: position(line[pos], at) };
+  });
+  return [{ date, grain: format === 'pages_csv' ? 'page' : 'query', rows }];
+}
+
+interface ApiRow {
+  readonly keys?: unknown;
+  readonly clicks?: unknown;
+  readonly impressions?: unknown;
+  readonly position?: unknown;
+}
+
+/**
+ * Rows of a `searchanalytics.query` response. `dimensions` names what `keys`
+ * holds, in order, and must include `date` and `page` and/or `query`. With
+ * both `page` and `query`, each grain is summed from the finer rows (position
+ * weighted by impressions), which approximates what the search engine reports
+ * per grain; query with one of them for exact figures.
+ */
+export function parseSearchAnalyticsRows(rows: readonly unknown[], dimensions: readonly string[]): SearchDay[] {
+  const dateAt = dimensions.indexOf('date');
+  const pageAt = dimensions.indexOf('page');
+  const queryAt = dimensions.indexOf('query');
+  if (dateAt < 0 || (pageAt < 0 && queryAt < 0) || dimensions.some((d) => !['date', 'page', 'query'].includes(d)) || new Set(dimensions).size !== dimensions.length) {
+    throw validationError('dimensions', 'dimensions must list date and page and/or query, in the order of each row\'s keys');
+  }
+  if (rows.length > MAX_IMPORT_ROWS) throw validationError('rows', `at most ${MAX_IMPORT_ROWS} rows per import`);
+  const days = new Map<string, Map<string, { clicks: number; impressions: number; weighted: number }>>();
+  rows.forEach((raw, i) => {
+    const at = `rows[${i}]`;
+    const row = raw as ApiRow;
+    if (typeof row !== 'object' || row === null || !Array.isArray(row.keys) || row.keys.length !== dimensions.length || row.keys.some((k) => typeof k !== 'string')) {
+      throw validationError(`${at}.keys`, `keys must hold ${dimensions.length} strings (${dimensions.join(', ')})`);
+    }
+    const keys = row.keys as string[];
+    if (!isRealDate(keys[dateAt])) throw validationError(`${at}.keys`, `invalid date ${JSON.stringify(keys[dateAt])}`);
+    const clicks = typeof row.clicks === 'number' && Number.isSafeInteger(row.clicks) && row.clicks >= 0 ? row.clicks : NaN;
+    const impressions = typeof row.impressions === 'number' && Number.isSafeInteger(row.impressions) && row.impressions >= 0 ? row.impressions : NaN;
+    if (Number.isNaN(clicks)) throw validationError(`${at}.clicks`, 'clicks must be a whole number');
+    if (Number.isNaN(impressions)) throw validationError(`${at}.impressions`, 'impressions must be a whole number');
+    const pos = position(row.position, `${at}.position`);
+    for (const [grain, keyAt] of [['page', pageAt], ['query', queryAt]] as const) {
+      if (keyAt < 0) continue;
+      const dayKey = `${keys[dateAt]}|${grain}`;
+      const perKey = days.get(dayKey) ?? new Map();
+      days.set(dayKey, perKey);
+      const sum = perKey.get(keys[keyAt]) ?? { clicks: 0, impressions: 0, weighted: 0 };
+      perKey.set(keys[keyAt], { clicks: sum.clicks + clicks, impressions: sum.impressions + impressions, weighted: sum.weighted + pos * impressions });
+    }
+  });
+  return [...days.entries()].map(([dayKey, perKey]) => {
+    const [date, grain] = dayKey.split('|') as [string, SearchGrain];
+    const out = [...perKey.entries()].map(([key, s]) => ({ key, clicks: s.clicks, impressions: s.impressions, position: s.impressions === 0 ? 0 : Math.round((s.weighted / s.impressions) * 100) / 100 }));
+    return { date, grain, rows: out };
+  });
+}

@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import type { AppConfig } from '@bpc/config';
+import { AppError, Clock, validationError } from '@bpc/domain';
+import { API_TOKEN_ISSUED, ApiTokenIssued, envelope, IDENTITY_KEY, TOPICS, USER_ROLE_GRANTED, UserRoleGranted } from '@bpc/events';
+import { EVENT_LOG, EventLog } from '@bpc/event-log';
+import { APP_CONFIG, CLOCK } from '@bpc/platform';
+import { newApiToken } from '../domain/api-token';
+import { IdentityIndex } from '../index/identity-index';
+import { IssueApiToken, IssuedApiToken } from './issue-api-token.command';
+
+/** Records the role grant and the token's hash, then waits until this process's index knows the token. */
+@CommandHandler(IssueApiToken)
+export class IssueApiTokenHandler implements ICommandHandler<IssueApiToken, IssuedApiToken> {
+  constructor(
+    @Inject(EVENT_LOG) private readonly log: EventLog,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly index: IdentityIndex,
+  ) {}
+
+  async execute({ input }: IssueApiToken): Promise<IssuedApiToken> {
+    if (!this.config.websites.some((w) => w.id === input.websiteId)) throw validationError('website', `unknown website ${input.websiteId}`);
+    const now = this.clock.now();
+    const expiresAt = input.expiresAt === undefined ? null : parseExpiry(input.expiresAt, now);
+    const { tokenId, token, sha256 } = newApiToken();
+    const meta = () => ({ id: randomUUID(), occurredAt: new Date(now), key: IDENTITY_KEY });
+    const granted: UserRoleGranted = envelope(USER_ROLE_GRANTED, 1, { userId: input.userId, websiteId: input.websiteId, role: input.role }, meta());
+    const issued: ApiTokenIssued = envelope(API_TOKEN_ISSUED, 1, { tokenId, userId: input.userId, sha256, label: input.label ?? '', expiresAt }, meta());
+    try {
+      await this.log.append(TOPICS.identity, [granted, issued]);
+    } catch (error) {
+      throw new AppError('LOG_UNAVAILABLE', `event log unavailable, no token was issued: ${(error as Error).message}`);
+    }
+    await this.index.waitFor(issued.id);
+    return { tokenId, token, userId: input.userId, websiteId: input.websiteId, role: input.role, expiresAt };
+  }
+}
+
+function parseExpiry(value: string, now: number): string {
+  const ms = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : Date.parse(value);
+  if (Number.isNaN(ms)) throw validationError('expiresAt', 'expiresAt must be an ISO 8601 date or timestamp');
+  if (ms <= now) throw validationError('expiresAt', 'expiresAt must be in the future');
+  return new Date(ms).toISOString();
+}

@@ -1,0 +1,3 @@
+export class RevokeApiToken {
+  constructor(readonly tokenId: string) {}
+}

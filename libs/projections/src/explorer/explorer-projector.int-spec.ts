@@ -1,0 +1,106 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { BOT_REQUEST_RECORDED, BotRequestRecorded, envelope, SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecorded, SearchPerformanceRow, TOPICS } from '@bpc/events';
+import { FileEventLog } from '@bpc/event-log';
+import { ChdbExecutor, ExplorerStore, InsertBatch } from '@bpc/explorer-store';
+import { buildExplorerSql, DEFAULT_LIMITS, findExplorer, resolveQuery } from '@bpc/explorer';
+import { botRequestRow } from './explorer-projection';
+import { ExplorerProjector } from './explorer-projector';
+
+const logger = pino({ level: 'silent' });
+const t0 = Date.parse('2026-11-01T00:00:00Z');
+
+function request(i: number, websiteId = 'demo'): BotRequestRecorded {
+  const servedAt = new Date(t0 + i * 1000);
+  return envelope(
+    BOT_REQUEST_RECORDED,
+    1,
+    {
+      websiteId, host: 'www.example.com', url: `https://www.example.com/p${i % 7}`, pageTitle: 'P', statusCode: 200, botName: 'Googlebot', userAgent: 'UA',
+      dimensionId: 1, dimensionName: 'desktop', cacheStatus: 'hit', serveTimeMs: 10, snapshotAgeS: null, bytes: 100, servedAt: servedAt.toISOString(), requestId: `r${i}`,
+    },
+    { id: `ev-${websiteId}-${i}`, occurredAt: servedAt, key: websiteId },
+  );
+}
+
+function searchDay(date: string, rows: SearchPerformanceRow[], importedAt: string): SearchPerformanceRecorded {
+  return envelope(SEARCH_PERFORMANCE_RECORDED, 1, { websiteId: 'demo', date, grain: 'page', rows, source: 'search-console-csv' }, { id: `s-${date}-${importedAt}`, occurredAt: new Date(importedAt), key: 'demo' });
+}
+
+/** Inserts for real, then fails the first `failures` calls: the write landed, the offset commit never happened. */
+class CrashAfterInsert implements Partial<ExplorerStore> {
+  constructor(private readonly inner: ExplorerStore, private failures: number) {}
+  async insert(batch: InsertBatch): Promise<void> {
+    await this.inner.insert(batch);
+    if (this.failures-- > 0) throw new Error('crash between insert and offset commit');
+  }
+}
+
+describe('explorer projector (file log → chDB)', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bpc-explorer-projector-'));
+  let store: ChdbExecutor;
+  let log: FileEventLog;
+
+  beforeAll(async () => {
+    store = new ChdbExecutor({ path: path.join(dir, 'chdb') });
+    await store.migrate();
+    log = await FileEventLog.open({ dir: path.join(dir, 'log'), partitions: 2, handlerBackoff: { initialMs: 5, maxMs: 20 } });
+  });
+
+  afterAll(async () => {
+    await log?.close();
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const count = async (website = 'demo') => Number((await store.query<{ n: number }>('SELECT count() AS n FROM bot_requests FINAL WHERE website = {w:String}', { w: website }))[0].n);
+  const until = async (check: () => Promise<boolean>) => {
+    const deadline = Date.now() + 15_000;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error('timed out');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+
+  it('projects every event exactly once, even when inserts land and the commit does not, and when batches re-form', async () => {
+    const events = Array.from({ length: 3000 }, (_, i) => request(i));
+    // A batch "from an earlier run" with other boundaries (so another dedup token) already holds part of the events.
+    await store.insert({ table: 'bot_requests', rows: events.slice(100, 600).map(botRequestRow), token: 'earlier-run-with-other-boundaries' });
+    await log.append(TOPICS.botRequests, events.slice(0, 1500));
+    await log.append(TOPICS.botRequests, events.slice(1500));
+
+    const flaky = new CrashAfterInsert(store, 3) as unknown as ExplorerStore;
+    const first = new ExplorerProjector(log, flaky, logger);
+    first.onApplicationBootstrap();
+    await until(async () => (await count()) === 3000 && (await first.lag()) === 0);
+    await first.onApplicationShutdown();
+
+    // A restart replays nothing new and changes nothing; a replay of the whole log by a new group neither.
+    const second = new ExplorerProjector(log, store, logger);
+    second.onApplicationBootstrap();
+    await log.append(TOPICS.botRequests, [request(5000, 'other')]);
+    await until(async () => (await count('other')) === 1);
+    await second.onApplicationShutdown();
+    expect(await count()).toBe(3000);
+    const [{ n, sum }] = await store.query<{ n: number; sum: number }>("SELECT count() AS n, sum(serve_time_ms) AS sum FROM bot_requests FINAL WHERE website = 'demo'");
+    expect([Number(n), Number(sum)]).toEqual([3000, 30000]);
+  }, 30_000);
+
+  it('lets a re-imported search day replace the earlier import, also dropping keys it no longer lists', async () => {
+    const projector = new ExplorerProjector(log, store, logger);
+    projector.onApplicationBootstrap();
+    await log.append(TOPICS.searchPerformance, [
+      searchDay('2026-11-10', [{ key: 'https://www.example.com/a', clicks: 5, impressions: 50, position: 3 }, { key: 'https://www.example.com/gone', clicks: 1, impressions: 10, position: 9 }], '2026-11-12T00:00:00Z'),
+      searchDay('2026-11-11', [{ key: 'https://www.example.com/a', clicks: 1, impressions: 10, position: 1 }], '2026-11-12T00:00:00Z'),
+      searchDay('2026-11-10', [{ key: 'https://www.example.com/a', clicks: 7, impressions: 70, position: 2 }], '2026-11-13T00:00:00Z'),
+    ]);
+    await until(async () => (await projector.lag()) === 0 && Number((await store.query<{ n: number }>('SELECT count() AS n FROM search_day_imports FINAL'))[0].n) === 2);
+    await projector.onApplicationShutdown();
+    const query = resolveQuery(findExplorer('search-pages')!, { period: '2026-11-10,2026-11-11' }, Date.parse('2026-11-20T00:00:00Z'), DEFAULT_LIMITS);
+    const sql = buildExplorerSql(query, 'demo');
+    const rows = await store.query(sql.pageSql, sql.params);
+    expect(rows).toEqual([{ _rowId: 'https://www.example.com/a', page: 'https://www.example.com/a', clicks: 8, impressions: 80, ctr: 0.1, position: 1.88 }]);
+  }, 30_000);
+});

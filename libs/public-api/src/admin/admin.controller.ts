@@ -1,0 +1,57 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import type { AppConfig } from '@bpc/config';
+import { validationError } from '@bpc/domain';
+import { DemoDataWritten, GenerateDemoData, ImportSearchPerformance, SearchPerformanceImported } from '@bpc/explorer';
+import { ApiTokenListing, IssueApiToken, IssuedApiToken, ListApiTokens, RevokeApiToken } from '@bpc/identity';
+import { APP_CONFIG, BodyPipe } from '@bpc/platform';
+import { AdminImportSearchPerformanceDto } from '../search-performance/import-search-performance.dto';
+import { InternalAuthGuard } from '../auth/internal-auth.guard';
+import { DemoDataDto, IssueTokenDto } from './admin.dto';
+
+/**
+ * Operator endpoints behind `X-Internal-Auth`, used by `npm run cli`: the CLI
+ * talks to the running service because the standalone event log is locked by
+ * it. Not part of the public contract.
+ */
+@Controller('internal/admin')
+@UseGuards(InternalAuthGuard)
+export class AdminController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Post('tokens')
+  @HttpCode(201)
+  issue(@Body(new BodyPipe(IssueTokenDto, { forbidUnknownKeys: true })) body: IssueTokenDto): Promise<IssuedApiToken> {
+    return this.commands.execute(new IssueApiToken({ userId: body.user, websiteId: body.website, role: body.role, label: body.label, expiresAt: body.expires }));
+  }
+
+  @Get('tokens')
+  async list(): Promise<{ tokens: ApiTokenListing[] }> {
+    return { tokens: await this.queries.execute(new ListApiTokens()) };
+  }
+
+  @Delete('tokens/:tokenId')
+  revoke(@Param('tokenId') tokenId: string): Promise<{ tokenId: string; revoked: true }> {
+    return this.commands.execute(new RevokeApiToken(tokenId));
+  }
+
+  @Post('demo-data')
+  @HttpCode(200)
+  demoData(@Body(new BodyPipe(DemoDataDto, { forbidUnknownKeys: true })) body: DemoDataDto): Promise<DemoDataWritten> {
+    return this.commands.execute(
+      new GenerateDemoData({ websiteId: body.website ?? 'demo', days: body.days ?? 120, requestsPerDay: body.requestsPerDay ?? 1500, seed: body.seed ?? 42 }),
+    );
+  }
+
+  @Post('search-performance/import')
+  @HttpCode(200)
+  importSearch(@Body(new BodyPipe(AdminImportSearchPerformanceDto, { forbidUnknownKeys: true })) body: AdminImportSearchPerformanceDto): Promise<SearchPerformanceImported> {
+    const { website, ...rest } = body;
+    if (!this.config.websites.some((w) => w.id === website)) throw validationError('website', `unknown website ${website}`);
+    return this.commands.execute(new ImportSearchPerformance({ websiteId: website, ...rest, source: 'cli' }));
+  }
+}

@@ -1,0 +1,17 @@
+import { AppError, ERROR_CODES } from '@bpc/domain';
+import { publicErrorResponse, publicStatusFor } from './public-error-body';
+
+describe('public error envelope', () => {
+  it('maps every application error code to a status', () => {
+    expect(Object.fromEntries(ERROR_CODES.map((c) => [c, publicStatusFor(c)]))).toEqual({
+      VALIDATION_FAILED: 400, UNAUTHENTICATED: 401, FORBIDDEN: 403, FEATURE_DISABLED: 403, NOT_FOUND: 404, STORE_UNAVAILABLE: 503, LOG_UNAVAILABLE: 503, PROJECTION_TIMEOUT: 504,
+    });
+  });
+
+  it('answers {code, message, field?} and hides unexpected errors', () => {
+    expect(publicErrorResponse(new AppError('VALIDATION_FAILED', 'bad', 'perPage'))).toEqual({ status: 400, body: { code: 'VALIDATION_FAILED', message: 'bad', field: 'perPage' }, unexpected: false });
+    expect(publicErrorResponse(new AppError('FORBIDDEN', 'no'))).toEqual({ status: 403, body: { code: 'FORBIDDEN', message: 'no' }, unexpected: false });
+    expect(publicErrorResponse(new Error('secret stack'))).toEqual({ status: 500, body: { code: 'INTERNAL', message: 'internal error' }, unexpected: true });
+    expect(publicErrorResponse({ statusCode: 400, message: 'Unexpected end of JSON input' }).body).toMatchObject({ code: 'VALIDATION_FAILED', field: 'body' });
+  });
+});

@@ -1,0 +1,61 @@
+import { AppError, assertNever, ErrorCode } from '@bpc/domain';
+
+/**
+ * The public API's error envelope, for every error it answers:
+ * `{code, message, field?}`. `code` is stable and machine-readable, `message`
+ * is for humans, `field` names the offending request parameter when one is
+ * to blame (`perPage`, `filters[0].val`).
+ */
+export interface PublicErrorBody {
+  readonly code: string;
+  readonly message: string;
+  readonly field?: string;
+}
+
+export function publicStatusFor(code: ErrorCode): number {
+  switch (code) {
+    case 'VALIDATION_FAILED':
+      return 400;
+    case 'UNAUTHENTICATED':
+      return 401;
+    case 'FORBIDDEN':
+    case 'FEATURE_DISABLED':
+      return 403;
+    case 'NOT_FOUND':
+      return 404;
+    case 'STORE_UNAVAILABLE':
+    case 'LOG_UNAVAILABLE':
+      return 503;
+    case 'PROJECTION_TIMEOUT':
+      return 504;
+    default:
+      return assertNever(code);
+  }
+}
+
+export function publicErrorResponse(error: unknown): { status: number; body: PublicErrorBody | object; unexpected: boolean } {
+  if (error instanceof AppError) {
+    const body: PublicErrorBody = error.field === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, field: error.field };
+    return { status: publicStatusFor(error.code), body, unexpected: false };
+  }
+  const status = httpStatusOf(error);
+  // Readiness (terminus) answers 503 with its own report of what is down.
+  if (status === 503 && typeof (error as { getResponse?: unknown }).getResponse === 'function') {
+    return { status, body: (error as { getResponse: () => object }).getResponse(), unexpected: false };
+  }
+  if (status === 404) return { status, body: { code: 'NOT_FOUND', message: 'no such endpoint' }, unexpected: false };
+  if (status === 405) return { status, body: { code: 'NOT_FOUND', message: 'method not allowed on this endpoint' }, unexpected: false };
+  if (status === 413) return { status: 400, body: { code: 'VALIDATION_FAILED', message: 'request body too large', field: 'body' }, unexpected: false };
+  if (status === 415) return { status: 400, body: { code: 'VALIDATION_FAILED', message: 'Content-Type must be application/json', field: 'body' }, unexpected: false };
+  if (status !== undefined && status >= 400 && status < 500) {
+    const message = (error as { message?: string }).message ?? 'bad request';
+    return { status: 400, body: { code: 'VALIDATION_FAILED', message: `invalid request body: ${message}`, field: 'body' }, unexpected: false };
+  }
+  return { status: 500, body: { code: 'INTERNAL', message: 'internal error' }, unexpected: true };
+}
+
+function httpStatusOf(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const e = error as { getStatus?: () => number; statusCode?: number; status?: number };
+  return typeof e.getStatus === 'function' ? e.getStatus() : (e.statusCode ?? (typeof e.status === 'number' ? e.status : undefined));
+}

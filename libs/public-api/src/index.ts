@@ -1,0 +1,3 @@
+export * from './public-api.module';
+export * from './http/public-error-body';
+export * from './auth/bearer-auth.guard';

@@ -1,0 +1,93 @@
+import { createLogger, RunningApps, startApps } from '@bpc/platform';
+import { jsonOf, testConfig } from '@bpc/testing';
+import { standaloneApps } from '../../apps/standalone/src/standalone';
+import { adminHeaders, issueToken } from './explorer-fixtures';
+
+describe('public API authentication and error envelope', () => {
+  let running: RunningApps;
+  let api: string;
+
+  beforeAll(async () => {
+    const config = testConfig('standalone', {
+      websites: [
+        { id: 'demo', host_id: 1, account_id: 'acme' },
+        { id: 'shop', host_id: 2, account_id: 'acme' },
+        { id: 'off', host_id: 2, account_id: 'other', platform_module: false },
+      ],
+    });
+    running = await startApps(standaloneApps, config, createLogger('warn', 'e2e-explorer-auth'));
+    api = running.urls['public-api']!;
+  });
+
+  afterAll(async () => {
+    await running?.close();
+  });
+
+  const discover = (website: string, token?: string) =>
+    fetch(`${api}/api/websites/${website}/data-explorer`, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
+
+  it('refuses a missing, malformed or unknown token with 401 UNAUTHENTICATED in {code, message}', async () => {
+    const missing = await discover('demo');
+    expect(missing.status).toBe(401);
+    expect(await jsonOf(missing)).toEqual({ code: 'UNAUTHENTICATED', message: expect.stringMatching(/Authorization/) });
+    const unknown = await discover('demo', 'bpc_tok_0000000000000000_' + 'a'.repeat(43));
+    expect(unknown.status).toBe(401);
+    expect((await jsonOf(unknown)).code).toBe('UNAUTHENTICATED');
+    const garbage = await discover('demo', "' OR 1=1 --");
+    expect(garbage.status).toBe(401);
+  });
+
+  it('issues a token (shown once, hashed in the log), lets readonly read, and refuses it after revocation', async () => {
+    const { tokenId, token } = await issueToken(api, { user: 'alice', website: 'demo', role: 'readonly' });
+    expect(token).toMatch(/^bpc_tok_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
+    expect((await discover('demo', token)).status).toBe(200);
+
+    const list = await jsonOf(await fetch(`${api}/internal/admin/tokens`, { headers: adminHeaders }));
+    const listed = list.tokens.find((t: { tokenId: string }) => t.tokenId === tokenId);
+    expect(listed).toMatchObject({ userId: 'alice', roles: { demo: 'readonly' }, revokedAt: null, expiresAt: null });
+    expect(JSON.stringify(list)).not.toContain(token);
+
+    const revoked = await fetch(`${api}/internal/admin/tokens/${tokenId}`, { method: 'DELETE', headers: { 'x-internal-auth': adminHeaders['x-internal-auth'] } });
+    expect(revoked.status).toBe(200);
+    const after = await discover('demo', token);
+    expect(after.status).toBe(401);
+    expect(await jsonOf(after)).toEqual({ code: 'UNAUTHENTICATED', message: 'API token revoked' });
+  });
+
+  it('refuses a website the user has no role on (403 FORBIDDEN), unknown websites alike, and a disabled module (403 FEATURE_DISABLED)', async () => {
+    const { token } = await issueToken(api, { user: 'bob', website: 'demo', role: 'admin' });
+    const other = await discover('shop', token);
+    expect(other.status).toBe(403);
+    expect((await jsonOf(other)).code).toBe('FORBIDDEN');
+    expect((await discover('nope', token)).status).toBe(403);
+
+    const { token: offToken } = await issueToken(api, { user: 'carol', website: 'off', role: 'admin' });
+    const off = await discover('off', offToken);
+    expect(off.status).toBe(403);
+    expect(await jsonOf(off)).toEqual({ code: 'FEATURE_DISABLED', message: 'the platform module is not enabled on website off' });
+  });
+
+  it('refuses an expired token; expiry must be in the future when issuing', async () => {
+    const past = await fetch(`${api}/internal/admin/tokens`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ user: 'dave', website: 'demo', role: 'readonly', expires: '2001-01-01' }) });
+    expect(past.status).toBe(400);
+    expect(await jsonOf(past)).toMatchObject({ code: 'VALIDATION_FAILED', field: 'expiresAt' });
+    const { token } = await issueToken(api, { user: 'dave', website: 'demo', role: 'readonly', expires: new Date(Date.now() + 1500).toISOString() });
+    expect((await discover('demo', token)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1600));
+    const expired = await discover('demo', token);
+    expect(expired.status).toBe(401);
+    expect((await jsonOf(expired)).message).toBe('API token expired');
+  });
+
+  it('guards the admin endpoints with X-Internal-Auth', async () => {
+    const response = await fetch(`${api}/internal/admin/tokens`, { headers: { 'x-internal-auth': 'wrong' } });
+    expect(response.status).toBe(401);
+    expect(await jsonOf(response)).toEqual({ code: 'UNAUTHENTICATED', message: 'missing or invalid X-Internal-Auth' });
+  });
+
+  it('answers unknown paths with 404 in the same envelope', async () => {
+    const response = await fetch(`${api}/api/nothing-here`);
+    expect(response.status).toBe(404);
+    expect((await jsonOf(response)).code).toBe('NOT_FOUND');
+  });
+});
