@@ -1,6 +1,7 @@
 import { HOST_PAUSE_MS } from '@bpc/domain';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
 import type { QueueStore } from '@bpc/queue-store';
+import type { CacheStore } from '@bpc/cache-store';
 import { DaemonClient, RuntimeMode, TestClock, testConfig } from '@bpc/testing';
 import { daemonApp } from '../../apps/daemon/src/daemon.app';
 import { projectorApp } from '../../apps/projector/src/projector.app';
@@ -12,12 +13,14 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('daemon API contract (%s m
   let running: RunningApps;
   let daemon: DaemonClient;
   let store: QueueStore;
+  let cache: CacheStore;
   const clock = new TestClock();
 
   beforeAll(async () => {
     running = await startApps([projectorApp, daemonApp], testConfig(mode), createLogger('silent', 'daemon-api'), clock);
     daemon = new DaemonClient(running.urls.daemon!);
     store = running.runtime.ports.queueStore!;
+    cache = running.runtime.ports.cacheStore!;
   });
 
   afterAll(() => running?.close());
@@ -156,12 +159,52 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('daemon API contract (%s m
     });
   });
 
+  describe('POST /internal/cache/invalidate', () => {
+    const cached = (path: string, dimensionId: number) =>
+      cache.put(
+        { hostId: 1, url: url(path), dimensionId, kind: 'render', statusCode: 200, headers: { 'content-type': 'text/html' }, durationMs: 5, createdAt: clock.now(), expiresAt: clock.now() + 3_600_000 },
+        Buffer.from(`<html>${path}</html>`),
+      );
+
+    it('drops the cache entries at once and counts only those that existed', async () => {
+      await cached('i1', 1);
+      await cached('i1', 2);
+      await cached('i2', 1);
+      const answer = await daemon.post('/internal/cache/invalidate', { host_id: 1, urls: [url('i1'), url('i2'), url('never-cached')] });
+      expect(answer.body).toEqual({ success: true, data: { host_id: 1, urls_count: 3, dimension_ids_count: 2, entries_invalidated: 3 } });
+      expect(await cache.get(1, url('i1'), 1)).toBeUndefined();
+      expect(await cache.get(1, url('i2'), 1)).toBeUndefined();
+      const again = await daemon.post('/internal/cache/invalidate', { host_id: 1, urls: [url('i1')] });
+      expect(again.body.data.entries_invalidated).toBe(0);
+    });
+
+    it('drops only the named dimensions', async () => {
+      await cached('d1', 1);
+      await cached('d1', 2);
+      const answer = await daemon.post('/internal/cache/invalidate', { host_id: 1, urls: [url('d1')], dimension_ids: [2] });
+      expect(answer.body.data).toEqual({ host_id: 1, urls_count: 1, dimension_ids_count: 1, entries_invalidated: 1 });
+      expect(await cache.get(1, url('d1'), 1)).toBeDefined();
+    });
+
+    it.each([
+      ['missing urls', { host_id: 1 }, /^urls is required/],
+      ['missing host_id', { urls: [url('a')] }, /^host_id is required/],
+      ['an unknown host', { host_id: 3, urls: [url('a')] }, /^host_id 3: host not found/],
+      ['an unconfigured dimension', { host_id: 1, urls: [url('a')], dimension_ids: [9] }, /^dimension 9 is not configured/],
+      ['a non-HTTP URL', { host_id: 1, urls: ['mailto:x@example.com'] }, /^urls\[0\] is not an absolute http\(s\) URL/],
+    ])('rejects %s with 400', async (_name, body, message) => {
+      const answer = await daemon.post('/internal/cache/invalidate', body);
+      expect(answer).toEqual({ status: 400, body: { status: 'error', message: expect.stringMatching(message) } });
+    });
+  });
+
   describe('authentication and routing', () => {
     const endpoints: [string, string][] = [
       ['POST', '/internal/cache/recache'],
       ['POST', '/internal/cache/queue/purge'],
       ['POST', '/internal/cache/recache/pause'],
       ['POST', '/internal/cache/recache/resume'],
+      ['POST', '/internal/cache/invalidate'],
       ['GET', '/status'],
       ['POST', '/internal/scheduler/pause'],
       ['POST', '/internal/scheduler/resume'],

@@ -8,7 +8,7 @@ class DaemonAppModule {}
 /** The internal cache daemon API (spec/daemon-api.md). */
 export const daemonApp: AppSpec = {
   name: 'daemon',
-  uses: ['eventLog', 'queueStore'],
+  uses: ['eventLog', 'queueStore', 'cacheStore', 'pageRefresher'],
   module: (runtime) => ({ module: DaemonAppModule, imports: [RuntimeModule.forRuntime(runtime, daemonApp.uses), DaemonModule] }),
   configure: (app, runtime) => installInternalAuth(app.getHttpAdapter().getInstance(), runtime.config.internal_auth_key_sha256),
 };

@@ -8,6 +8,6 @@ class ProjectorAppModule {}
 /** Projection workers: the event log into the queue store. */
 export const projectorApp: AppSpec = {
   name: 'projector',
-  uses: ['eventLog', 'queueStore', 'explorerStore'],
+  uses: ['eventLog', 'queueStore', 'cacheStore', 'explorerStore'],
   module: (runtime) => ({ module: ProjectorAppModule, imports: [RuntimeModule.forRuntime(runtime, projectorApp.uses), ProjectionsModule] }),
 };

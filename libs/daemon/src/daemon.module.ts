@@ -11,6 +11,7 @@ import { RecacheController } from './http/recache.controller';
 import { ResponseEnvelope } from './http/response-envelope';
 import { SchedulerController } from './http/scheduler.controller';
 import { StatusController } from './http/status.controller';
+import { InvalidateCacheHandler } from './invalidate-cache/invalidate-cache.handler';
 import { PurgeQueueHandler } from './purge-queue/purge-queue.handler';
 import { RequestRecacheHandler } from './request-recache/request-recache.handler';
 import { SetSchedulerPausedHandler } from './scheduler-control/scheduler-control.handler';
@@ -27,6 +28,7 @@ const idleScheduler = (tabs: number): SchedulerView => ({ lastTick: () => null, 
   providers: [
     RequestRecacheHandler,
     PurgeQueueHandler,
+    InvalidateCacheHandler,
     PauseHostRecacheHandler,
     ResumeHostRecacheHandler,
     SetSchedulerPausedHandler,

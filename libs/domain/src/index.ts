@@ -12,3 +12,5 @@ export * from './shared/secret-hash';
 export * from './shared/clock';
 export * from './queue/purge-priorities';
 export * from './queue/host-pause';
+export * from './hosts/resolve-targets';
+export * from './queue/decide-invalidate';

@@ -3,3 +3,4 @@ export * from './queue/queue-projector';
 export * from './queue/queue-projection';
 export * from './explorer/explorer-projector';
 export * from './explorer/explorer-projection';
+export * from './cache/cache-projector';

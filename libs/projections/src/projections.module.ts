@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { HealthModule } from '@bpc/platform';
+import { CacheProjector } from './cache/cache-projector';
 import { QueueProjector } from './queue/queue-projector';
 import { ExplorerProjector } from './explorer/explorer-projector';
 
-/** Projection workers: the event log into the queue store (and, later, ClickHouse). */
+/** Projection workers: the event log into the queue store, the cache metadata and ClickHouse. */
 @Module({
   imports: [HealthModule],
-  providers: [QueueProjector, ExplorerProjector],
+  providers: [QueueProjector, CacheProjector, ExplorerProjector],
   exports: [QueueProjector, ExplorerProjector],
 })
 export class ProjectionsModule {}

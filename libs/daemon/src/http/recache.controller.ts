@@ -8,11 +8,13 @@ import { PurgeQueueDto } from '../purge-queue/purge-queue.dto';
 import { RecacheAccepted, RequestRecache } from '../request-recache/request-recache.command';
 import { RequestRecacheDto } from '../request-recache/request-recache.dto';
 import { HostBodyDto } from '../shared/host-body.dto';
+import { CacheInvalidatedResult, InvalidateCache } from '../invalidate-cache/invalidate-cache.command';
+import { InvalidateCacheDto } from '../invalidate-cache/invalidate-cache.dto';
 import { ResponseEnvelope, without } from './response-envelope';
 
 const lenient = { forbidUnknownKeys: false };
 
-/** Queue control endpoints of the daemon API. */
+/** Queue and cache control endpoints of the daemon API. */
 @Controller('internal/cache')
 export class RecacheController {
   constructor(
@@ -39,6 +41,13 @@ export class RecacheController {
   @HttpCode(200)
   async pause(@Req() request: FastifyRequest, @Body(new BodyPipe(HostBodyDto, lenient)) body: HostBodyDto) {
     return this.envelope.wrap(request, await this.commands.execute<PauseHostRecache, HostPausedResult>(new PauseHostRecache(body.host_id)));
+  }
+
+  @Post('invalidate')
+  @HttpCode(200)
+  async invalidate(@Req() request: FastifyRequest, @Body(new BodyPipe(InvalidateCacheDto, lenient)) body: InvalidateCacheDto) {
+    const input = { hostId: body.host_id, urls: body.urls, dimensionIds: body.dimension_ids };
+    return this.envelope.wrap(request, await this.commands.execute<InvalidateCache, CacheInvalidatedResult>(new InvalidateCache(input, 'daemon-api')));
   }
 
   @Post('recache/resume')

@@ -3,6 +3,9 @@ import type { AppConfig } from '@bpc/config';
 import { EventLog, FileEventLog, KafkaEventLog, NamespacedEventLog } from '@bpc/event-log';
 import { ChdbExecutor, ClickhouseHttpExecutor, ExplorerStore } from '@bpc/explorer-store';
 import { MemoryQueueStoreSnapshots, QueueStore, RedisQueueStore } from '@bpc/queue-store';
+import { CacheStore, FileCacheStore, RedisCacheStore } from '@bpc/cache-store';
+import { HostCatalog } from '@bpc/domain';
+import { CachingPageRefresher, ChromiumTabPool, PageRefresher } from '@bpc/renderer';
 import type { Logger } from 'pino';
 import type { PortNeeds, Ports } from './ports';
 
@@ -24,7 +27,11 @@ export async function openPorts(config: AppConfig, needs: PortNeeds, logger: Log
     const queueStore = needs.has('queueStore') ? openQueueStore(config, logger.child({ port: 'queue_store' }), closers) : undefined;
     opened.push(queueStore);
     const explorerStore = needs.has('explorerStore') ? await openExplorerStore(config, logger.child({ port: 'explorer_store' })) : undefined;
-    const ports: Ports = { eventLog, queueStore, explorerStore };
+    opened.push(explorerStore);
+    const cacheStore = needs.has('cacheStore') || needs.has('pageRefresher') ? await openCacheStore(config, logger.child({ port: 'cache_store' })) : undefined;
+    opened.push(cacheStore);
+    const pageRefresher = needs.has('pageRefresher') ? openPageRefresher(config, cacheStore!, logger.child({ port: 'renderer' })) : undefined;
+    const ports: Ports = { eventLog, queueStore, explorerStore, cacheStore, pageRefresher };
     extraClosers.set(ports, closers);
     return ports;
   } catch (error) {
@@ -38,6 +45,8 @@ export async function openPorts(config: AppConfig, needs: PortNeeds, logger: Log
 export async function closePorts(ports: Ports, logger: Logger): Promise<void> {
   for (const closer of extraClosers.get(ports) ?? []) await closer();
   const steps: [string, (() => Promise<void>) | undefined][] = [
+    ['renderer', ports.pageRefresher && (() => ports.pageRefresher!.close())],
+    ['cache_store', ports.cacheStore && (() => ports.cacheStore!.close())],
     ['explorer_store', ports.explorerStore && (() => ports.explorerStore!.close())],
     ['queue_store', ports.queueStore && (() => ports.queueStore!.close())],
     ['event_log', ports.eventLog && (() => ports.eventLog!.close())],
@@ -93,4 +102,20 @@ async function openExplorerStore(config: AppConfig, log: Logger): Promise<Explor
         });
   await store.migrate();
   return store;
+}
+
+async function openCacheStore(config: AppConfig, log: Logger): Promise<CacheStore> {
+  const directory = path.join(config.data_dir, 'cache');
+  switch (config.adapters.queue_store) {
+    case 'memory':
+      return FileCacheStore.open({ directory, log });
+    case 'redis':
+      return new RedisCacheStore({ url: config.redis!.url, keyPrefix: config.redis!.key_prefix, directory, log });
+  }
+}
+
+function openPageRefresher(config: AppConfig, store: CacheStore, log: Logger): PageRefresher {
+  const { tabs, reservation_percent, chromium_path } = config.render_service;
+  const pool = new ChromiumTabPool({ executablePath: chromium_path, tabs, reservationPercent: reservation_percent, log });
+  return new CachingPageRefresher({ catalog: new HostCatalog(config.hosts), store, pool, log });
 }

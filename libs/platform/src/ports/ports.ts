@@ -2,12 +2,18 @@ import type { AppConfig } from '@bpc/config';
 import type { EventLog } from '@bpc/event-log';
 import type { ExplorerStore } from '@bpc/explorer-store';
 import type { QueueStore } from '@bpc/queue-store';
+import type { CacheStore } from '@bpc/cache-store';
+import type { PageRefresher } from '@bpc/renderer';
 
 /** The adapters one process opened; apps in the same process share them. */
 export interface Ports {
   readonly eventLog?: EventLog;
   readonly queueStore?: QueueStore;
   readonly explorerStore?: ExplorerStore;
+  /** Cache entry metadata (memory + sidecar files, or Redis) over body files in `data_dir/cache`. */
+  readonly cacheStore?: CacheStore;
+  /** Renders (Chromium tab pool) or fetches pages into the cache store. */
+  readonly pageRefresher?: PageRefresher;
 }
 
 export type PortName = keyof Ports;
@@ -27,5 +33,9 @@ export function adapterName(config: AppConfig, port: PortName): string {
       return `queue_store (${config.adapters.queue_store})`;
     case 'explorerStore':
       return `explorer_store (${config.adapters.explorer_store})`;
+    case 'cacheStore':
+      return `cache_store (${config.adapters.queue_store === 'redis' ? 'redis' : 'file'})`;
+    case 'pageRefresher':
+      return 'renderer';
   }
 }

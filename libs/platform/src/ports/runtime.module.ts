@@ -4,6 +4,8 @@ import { Clock, HostCatalog, systemClock } from '@bpc/domain';
 import { EVENT_LOG } from '@bpc/event-log';
 import { EXPLORER_STORE } from '@bpc/explorer-store';
 import { QUEUE_STORE } from '@bpc/queue-store';
+import { CACHE_STORE } from '@bpc/cache-store';
+import { PAGE_REFRESHER } from '@bpc/renderer';
 import type { Logger } from 'pino';
 import { READINESS_CHECKS, ReadinessCheck } from '../health/readiness-check';
 import { adapterName, APP_CONFIG, CLOCK, LOGGER, PortName, Ports } from './ports';
@@ -21,6 +23,8 @@ const PORT_TOKENS: Record<PortName, symbol> = {
   eventLog: EVENT_LOG,
   queueStore: QUEUE_STORE,
   explorerStore: EXPLORER_STORE,
+  cacheStore: CACHE_STORE,
+  pageRefresher: PAGE_REFRESHER,
 };
 
 /**
@@ -37,10 +41,11 @@ export class RuntimeModule {
       if (!instance) throw new Error(`the ${name} port is not open in this process`);
       return { provide: PORT_TOKENS[name], useValue: instance };
     });
-    const checks: ReadinessCheck[] = uses.map((name) => ({
-      name: adapterName(runtime.config, name),
-      check: () => runtime.ports[name]!.check(),
-    }));
+    const checks: ReadinessCheck[] = uses.flatMap((name) => {
+      const port = runtime.ports[name]!;
+      // The renderer starts its browser on first use; readiness does not launch it.
+      return 'check' in port ? [{ name: adapterName(runtime.config, name), check: () => port.check() }] : [];
+    });
     const providers = [
       { provide: APP_CONFIG, useValue: runtime.config },
       { provide: LOGGER, useValue: runtime.logger },

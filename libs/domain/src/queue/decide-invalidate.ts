@@ -1,0 +1,17 @@
+import type { HostCatalog } from '../hosts/host-catalog';
+import { resolveTargets, TargetsInput } from '../hosts/resolve-targets';
+
+/** Upper bound on `urls` per invalidate call (the specification leaves it open; the same as recache). */
+export const MAX_INVALIDATE_URLS = 10_000;
+
+export interface InvalidateDecision {
+  readonly hostId: number;
+  readonly urls: string[];
+  readonly dimensionIds: number[];
+}
+
+/** The cache entries an invalidate call drops: `urls` × `dimensionIds`, resolved as for recache. */
+export function decideInvalidate(input: TargetsInput, hosts: HostCatalog): InvalidateDecision {
+  const { host, urls, dimensionIds } = resolveTargets(input, hosts, MAX_INVALIDATE_URLS);
+  return { hostId: host.host_id, urls: urls.map((url) => url.href), dimensionIds };
+}

@@ -1,0 +1,39 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { CACHE_STORE, CacheStore } from '@bpc/cache-store';
+import { TOPICS } from '@bpc/events';
+import { EVENT_LOG, EventLog, Subscription } from '@bpc/event-log';
+import { LOGGER } from '@bpc/platform';
+import { subscribeCheckpointed } from '../shared/checkpointed-projection';
+import { applyCacheEvent } from './cache-projection';
+
+export const CACHE_PROJECTOR_GROUP = 'cache-projector';
+
+/** Keeps the cache metadata in step with invalidations on the queue topic. */
+@Injectable()
+export class CacheProjector implements OnApplicationBootstrap, OnApplicationShutdown {
+  private subscription?: Subscription;
+
+  constructor(
+    @Inject(EVENT_LOG) private readonly log: EventLog,
+    @Inject(CACHE_STORE) private readonly store: CacheStore,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.subscription = await subscribeCheckpointed(
+      this.log,
+      {
+        groupId: CACHE_PROJECTOR_GROUP,
+        topic: TOPICS.queue,
+        nextOffset: (stream) => this.store.nextOffset(stream),
+        apply: (event, position) => applyCacheEvent(this.store, event, position),
+      },
+      this.logger,
+    );
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.subscription?.stop();
+  }
+}
