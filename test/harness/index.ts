@@ -5,3 +5,4 @@ export * from './http';
 export * from './spawned-service';
 export * from './test-clock';
 export * from './daemon-client';
+export * from './test-origin';

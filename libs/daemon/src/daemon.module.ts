@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import type { AppConfig } from '@bpc/config';
-import { APP_CONFIG, HealthModule } from '@bpc/platform';
+import { APP_CONFIG, HealthModule, MetricsModule } from '@bpc/platform';
 import { GetStatusHandler } from './get-status/get-status.handler';
-import { SCHEDULER_VIEW, SchedulerView } from './get-status/scheduler-view';
+import { SCHEDULER_VIEW } from './get-status/scheduler-view';
+import { RecacheScheduler } from './scheduler/recache-scheduler';
+import { SchedulerMetrics } from './scheduler/scheduler-metrics';
 import { PauseHostRecacheHandler, ResumeHostRecacheHandler } from './host-recache-pause/host-recache-pause.handlers';
 import { DaemonExceptionFilter } from './http/daemon-exception.filter';
 import { RecacheController } from './http/recache.controller';
@@ -18,12 +19,9 @@ import { SetSchedulerPausedHandler } from './scheduler-control/scheduler-control
 import { SchedulerSwitch } from './scheduler-control/scheduler-switch';
 import { DAEMON_ID, daemonIdFrom } from './shared/daemon-id';
 
-/** Until the scheduler runs in this app: nothing pulled, every tab free. */
-const idleScheduler = (tabs: number): SchedulerView => ({ lastTick: () => null, internalQueueSize: () => 0, freeTabs: () => tabs });
-
-/** The internal cache daemon API (spec/daemon-api.md). */
+/** The internal cache daemon API (spec/daemon-api.md), the scheduler and its metrics. */
 @Module({
-  imports: [CqrsModule.forRoot(), HealthModule],
+  imports: [CqrsModule.forRoot(), HealthModule, MetricsModule],
   controllers: [RecacheController, StatusController, SchedulerController],
   providers: [
     RequestRecacheHandler,
@@ -37,7 +35,9 @@ const idleScheduler = (tabs: number): SchedulerView => ({ lastTick: () => null, 
     ResponseEnvelope,
     { provide: APP_FILTER, useClass: DaemonExceptionFilter },
     { provide: DAEMON_ID, useFactory: daemonIdFrom, inject: [APP_CONFIG] },
-    { provide: SCHEDULER_VIEW, useFactory: (config: AppConfig) => idleScheduler(config.render_service.tabs), inject: [APP_CONFIG] },
+    RecacheScheduler,
+    SchedulerMetrics,
+    { provide: SCHEDULER_VIEW, useExisting: RecacheScheduler },
   ],
 })
 export class DaemonModule {}

@@ -11,3 +11,4 @@ export * from './lifecycle/app-spec';
 export * from './lifecycle/start-apps';
 export * from './lifecycle/run-main';
 export * from './ports/open-ports';
+export * from './metrics/metrics.module';

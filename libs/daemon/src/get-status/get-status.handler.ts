@@ -33,17 +33,15 @@ export class GetStatusHandler implements IQueryHandler<GetStatus, StatusSnapshot
     }
     const { max_size } = this.config.internal_queue;
     const size = this.scheduler.internalQueueSize();
-    const { tabs, reservation_percent } = this.config.render_service;
-    const reserved = Math.ceil((tabs * reservation_percent) / 100);
-    const free = this.scheduler.freeTabs();
+    const capacity = this.scheduler.renderCapacity();
     return {
       daemon: { daemon_id: this.daemonId, uptime_seconds: Math.floor((now - this.startedAt) / 1000), last_tick: this.scheduler.lastTick()?.toISOString() ?? null },
       internal_queue: { size, max_size, capacity_used_percent: Math.round((size / max_size) * 10_000) / 100 },
       rs_capacity: {
-        total_free_tabs: free,
-        reserved_for_online: reserved,
-        available_for_recache: Math.max(0, free - reserved),
-        reservation_percent,
+        total_free_tabs: capacity.freeTabs,
+        reserved_for_online: capacity.reservedForOnline,
+        available_for_recache: capacity.availableForRecache,
+        reservation_percent: this.config.render_service.reservation_percent,
       },
       queues,
     };

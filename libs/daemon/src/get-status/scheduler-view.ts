@@ -1,12 +1,15 @@
-/**
- * What the status snapshot reads from the scheduler and the renderer. The
- * scheduler provides the live implementation; until it runs, the idle view
- * reports an empty internal queue and every tab free.
- */
+/** Render-service capacity as the status snapshot reports it. */
+export interface RenderCapacity {
+  readonly freeTabs: number;
+  readonly reservedForOnline: number;
+  readonly availableForRecache: number;
+}
+
+/** What the status snapshot reads from the scheduler and the renderer. */
 export interface SchedulerView {
   lastTick(): Date | null;
   internalQueueSize(): number;
-  freeTabs(): number;
+  renderCapacity(): RenderCapacity;
 }
 
 export const SCHEDULER_VIEW = Symbol('SCHEDULER_VIEW');

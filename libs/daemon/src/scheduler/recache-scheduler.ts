@@ -1,0 +1,213 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import type { Logger } from 'pino';
+import type { AppConfig } from '@bpc/config';
+import type { Clock } from '@bpc/domain';
+import { newQueueEvent, QueueEvent, RECACHE_GAVE_UP, RECACHE_RETRY_SCHEDULED, RECACHE_SUCCEEDED, RecacheAttemptSubject, TOPICS } from '@bpc/events';
+import { EVENT_LOG, EventLog } from '@bpc/event-log';
+import { APP_CONFIG, CLOCK, LOGGER } from '@bpc/platform';
+import { ClaimedEntry, QUEUE_STORE, QueueStore } from '@bpc/queue-store';
+import { PAGE_REFRESHER, PageRefresher, RefreshOutcome } from '@bpc/renderer';
+import type { RenderCapacity, SchedulerView } from '../get-status/scheduler-view';
+import { SchedulerSwitch } from '../scheduler-control/scheduler-switch';
+import { afterFailure, claimLeaseMs, internalQueueTarget, SchedulerLimits } from './scheduler-policy';
+import { SchedulerMetrics } from './scheduler-metrics';
+
+/** An entry pulled from the queue store into this daemon's internal queue. */
+interface PulledEntry {
+  readonly claim: ClaimedEntry;
+  /** Attempts made by this daemon since the pull. */
+  attempts: number;
+  /** Not before this time (backoff between attempts). */
+  readyAt: number;
+  running: boolean;
+}
+
+/**
+ * Drains the recache queues. Every tick (and whenever the internal queue runs
+ * low) it pulls due entries — the store's claim takes `high` before `normal`
+ * before `autorecache`, round-robin across hosts, skipping paused hosts
+ * atomically, so a pause stops new pulls at once — into an internal queue of
+ * about 2 × `recache.max_concurrent`. At most `max_concurrent` attempts run at
+ * once, each bounded by `timeout_per_url`; a failed entry is retried inside
+ * the daemon after 5 s, then 10 s, up to `max_retries` attempts (work past the
+ * gate finishes even if its host is paused meanwhile). Outcomes are recorded
+ * as events.
+ */
+@Injectable()
+export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationShutdown, SchedulerView {
+  private readonly limits: SchedulerLimits;
+  private readonly pulled: PulledEntry[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly shutdown = new AbortController();
+  private running = 0;
+  private pulling = false;
+  private timer?: NodeJS.Timeout;
+  private lastTickAt: Date | null = null;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(QUEUE_STORE) private readonly store: QueueStore,
+    @Inject(PAGE_REFRESHER) private readonly refresher: PageRefresher,
+    @Inject(EVENT_LOG) private readonly log: EventLog,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(LOGGER) private readonly logger: Logger,
+    private readonly schedulerSwitch: SchedulerSwitch,
+    private readonly metrics: SchedulerMetrics,
+  ) {
+    this.limits = {
+      maxConcurrent: config.recache.max_concurrent,
+      maxRetries: config.internal_queue.max_retries,
+      internalQueueMax: config.internal_queue.max_size,
+      timeoutPerUrlMs: config.recache.timeout_per_url * 1000,
+    };
+  }
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => this.tick(), this.config.scheduler.tick_ms);
+    this.tick();
+  }
+
+  /** Stops pulling, lets running attempts finish (aborting those still running at the end), returns unstarted entries to their queues. */
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    this.shutdown.abort();
+    await Promise.allSettled([...this.inFlight]);
+    const waiting = this.pulled.splice(0);
+    await Promise.allSettled(waiting.map((entry) => this.store.retryLater(entry.claim, Math.max(entry.readyAt, this.clock.now()))));
+  }
+
+  lastTick(): Date | null {
+    return this.lastTickAt;
+  }
+
+  internalQueueSize(): number {
+    return this.pulled.length;
+  }
+
+  renderCapacity(): RenderCapacity {
+    return this.refresher.capacity();
+  }
+
+  tick(): void {
+    this.lastTickAt = new Date(this.clock.now());
+    void this.pull();
+    this.dispatch();
+  }
+
+  private stopped(): boolean {
+    return this.shutdown.signal.aborted;
+  }
+
+  /** One pull at a time; a failed pull is logged and the next tick tries again. */
+  private async pull(): Promise<void> {
+    const room = internalQueueTarget(this.limits) - this.pulled.length;
+    if (this.pulling || this.stopped() || this.schedulerSwitch.isPaused() || room <= 0) return;
+    this.pulling = true;
+    try {
+      const now = this.clock.now();
+      const claims = await this.store.claim({ now, limit: room, leaseMs: claimLeaseMs(this.limits) });
+      for (const claim of claims) this.pulled.push({ claim, attempts: 0, readyAt: now, running: false });
+    } catch (error) {
+      this.logger.error({ err: error }, 'scheduler: pulling due entries failed');
+    } finally {
+      this.pulling = false;
+    }
+    this.dispatch();
+  }
+
+  private dispatch(): void {
+    const now = this.clock.now();
+    while (this.running < this.limits.maxConcurrent && !this.stopped()) {
+      const next = this.pulled.find((e) => !e.running && e.readyAt <= now);
+      if (!next) return;
+      this.start(next);
+    }
+  }
+
+  private start(entry: PulledEntry): void {
+    this.running += 1;
+    entry.running = true;
+    const attempt: Promise<void> = this.attempt(entry)
+      .catch((error) => this.logger.error({ err: error, url: entry.claim.url }, 'scheduler: attempt bookkeeping failed'))
+      .finally(() => {
+        this.running -= 1;
+        this.inFlight.delete(attempt);
+        this.dispatch();
+        if (this.pulled.length <= this.limits.maxConcurrent) void this.pull();
+      });
+    this.inFlight.add(attempt);
+  }
+
+  private async attempt(entry: PulledEntry): Promise<void> {
+    const { claim } = entry;
+    const attemptNumber = claim.attempt + entry.attempts + 1;
+    const signal = AbortSignal.any([AbortSignal.timeout(this.limits.timeoutPerUrlMs), this.shutdown.signal]);
+    const outcome = await this.refresh(claim, signal);
+    entry.attempts += 1;
+    if (this.stopped() && outcome.kind === 'failed') {
+      entry.running = false; // shutdown cut it short: it goes back to its queue
+      return;
+    }
+    this.metrics.attemptFinished(outcome.kind, outcome.durationMs);
+    const subject: RecacheAttemptSubject = {
+      hostId: claim.hostId,
+      url: claim.url,
+      dimensionId: claim.dimensionId,
+      priority: claim.priority,
+      entryId: claim.entryId,
+      attempt: attemptNumber,
+      durationMs: outcome.durationMs,
+    };
+    // The entry leaves the internal queue (or gets its next time) before any
+    // await, so no other worker can pick it up in between.
+    if (outcome.kind !== 'failed') {
+      this.remove(entry);
+      await this.record(
+        newQueueEvent(
+          RECACHE_SUCCEEDED,
+          outcome.kind === 'stored'
+            ? { ...subject, outcome: outcome.cacheKind === 'render' ? 'rendered' : 'fetched', mode: outcome.cacheKind, statusCode: outcome.statusCode }
+            : { ...subject, outcome: 'kept', mode: 'bypass' },
+          String(claim.hostId),
+          this.clock.now(),
+        ),
+      );
+      await this.store.complete(claim);
+      return;
+    }
+    const next = afterFailure(attemptNumber, this.limits, this.clock.now());
+    if ('retryAt' in next) {
+      entry.readyAt = next.retryAt;
+      entry.running = false;
+      await this.record(newQueueEvent(RECACHE_RETRY_SCHEDULED, { ...subject, reason: outcome.reason, retryAt: next.retryAt }, String(claim.hostId), this.clock.now()));
+      setTimeout(() => this.dispatch(), next.retryAt - this.clock.now()).unref();
+      return;
+    }
+    this.remove(entry);
+    await this.record(newQueueEvent(RECACHE_GAVE_UP, { ...subject, reason: outcome.reason }, String(claim.hostId), this.clock.now()));
+    await this.store.giveUp(claim);
+  }
+
+  private async refresh(claim: ClaimedEntry, signal: AbortSignal): Promise<RefreshOutcome> {
+    const job = { hostId: claim.hostId, url: claim.url, dimensionId: claim.dimensionId, ...(claim.mode ? { mode: claim.mode } : {}) };
+    try {
+      return await this.refresher.refresh(job, { signal, purpose: 'recache' });
+    } catch (error) {
+      return { kind: 'failed', reason: `refresh failed: ${(error as Error).message}`, durationMs: 0 };
+    }
+  }
+
+  /** Outcome events inform consumers; the store change that follows is what keeps the queue right, so a log outage is logged, not fatal. */
+  private async record(event: QueueEvent): Promise<void> {
+    try {
+      await this.log.append(TOPICS.queue, [event]);
+    } catch (error) {
+      this.logger.error({ err: error, type: event.type }, 'scheduler: outcome event not recorded');
+    }
+  }
+
+  private remove(entry: PulledEntry): void {
+    const index = this.pulled.indexOf(entry);
+    if (index >= 0) this.pulled.splice(index, 1);
+  }
+}

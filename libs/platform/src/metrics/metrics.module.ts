@@ -1,0 +1,34 @@
+import { Controller, Get, Global, Header, Inject, Module } from '@nestjs/common';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+
+/** The app's Prometheus registry; components register their metrics on it. */
+export const METRICS_REGISTRY = Symbol('METRICS_REGISTRY');
+
+@Controller('metrics')
+class MetricsController {
+  constructor(@Inject(METRICS_REGISTRY) private readonly registry: Registry) {}
+
+  @Get()
+  @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
+  metrics(): Promise<string> {
+    return this.registry.metrics();
+  }
+}
+
+/** `GET /metrics` in Prometheus text format: process metrics plus what the app registers. */
+@Global()
+@Module({
+  controllers: [MetricsController],
+  providers: [
+    {
+      provide: METRICS_REGISTRY,
+      useFactory: () => {
+        const registry = new Registry();
+        collectDefaultMetrics({ register: registry, prefix: 'bpc_' });
+        return registry;
+      },
+    },
+  ],
+  exports: [METRICS_REGISTRY],
+})
+export class MetricsModule {}

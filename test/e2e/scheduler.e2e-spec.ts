@@ -1,0 +1,184 @@
+import { FileEventLog, LogRecord } from '@bpc/event-log';
+import { RECACHE_GAVE_UP, RECACHE_RETRY_SCHEDULED, RECACHE_SUCCEEDED, TOPICS } from '@bpc/events';
+import { createLogger, RunningApps, startApps } from '@bpc/platform';
+import { DaemonClient, OriginAnswer, RuntimeMode, TestClock, testConfig, TestOrigin } from '@bpc/testing';
+import path from 'node:path';
+import { daemonApp } from '../../apps/daemon/src/daemon.app';
+import { projectorApp } from '../../apps/projector/src/projector.app';
+
+const page = (p: string) => `https://www.example.com${p}`;
+
+async function until(condition: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+interface Harness {
+  running: RunningApps;
+  daemon: DaemonClient;
+  origin: TestOrigin;
+  clock: TestClock;
+}
+
+async function startWithOrigin(mode: RuntimeMode, answer: (path: string, hit: number) => OriginAnswer, overrides: Record<string, unknown> = {}): Promise<Harness> {
+  const origin = new TestOrigin(answer);
+  const originUrl = await origin.start();
+  const clock = new TestClock();
+  const config = testConfig(mode, {
+    scheduler: { tick_ms: 25 },
+    recache: { max_concurrent: 2, timeout_per_url: 1 },
+    hosts: [
+      { host_id: 1, hostnames: ['www.example.com'], origin: originUrl, dimensions: [{ id: 1, name: 'desktop', action: 'bypass' }] },
+      { host_id: 2, hostnames: ['shop.example.org'], origin: originUrl, dimensions: [{ id: 1, name: 'desktop', action: 'bypass' }] },
+    ],
+    ...overrides,
+  });
+  const running = await startApps([projectorApp, daemonApp], config, createLogger('silent', 'scheduler'), clock);
+  return { running, daemon: new DaemonClient(running.urls.daemon!), origin, clock };
+}
+
+async function stop(h?: Harness): Promise<void> {
+  await h?.running.close();
+  await h?.origin.stop();
+}
+
+const ok = (delayMs = 0): OriginAnswer => ({ status: 200, body: '<html><body>fresh</body></html>', delayMs });
+
+describe.each<RuntimeMode>(['standalone', 'cluster'])('scheduler (%s mode)', (mode) => {
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await stop(h);
+    h = undefined;
+  });
+
+  it('drains the queue into the cache with at most max_concurrent attempts in flight', async () => {
+    h = await startWithOrigin(mode, () => ok(20));
+    const urls = Array.from({ length: 30 }, (_, i) => page(`/p${i}`));
+    await h.daemon.post('/internal/cache/recache', { host_id: 1, urls, priority: 'normal' });
+    const cache = h.running.runtime.ports.cacheStore!;
+    await until(async () => (await h!.daemon.queues()).normal.total === 0 && h!.origin.totalHits() >= 30);
+    await until(async () => (await cache.get(1, page('/p29'), 1)) !== undefined);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(h.origin.totalHits()).toBe(30);
+    expect(h.origin.maxInFlight).toBeLessThanOrEqual(2);
+    const hit = await cache.get(1, page('/p0'), 1);
+    expect(hit?.entry).toMatchObject({ kind: 'bypass', statusCode: 200 });
+    expect((await hit!.readBody()).toString()).toContain('fresh');
+    const status = (await h.daemon.get('/status')).body.data;
+    expect(status.daemon.last_tick).toEqual(expect.any(String));
+    expect(status.internal_queue).toEqual({ size: 0, max_size: 100, capacity_used_percent: 0 });
+  });
+
+  it('pulls high before normal', async () => {
+    h = await startWithOrigin(mode, () => ok(5), { recache: { max_concurrent: 1, timeout_per_url: 1 }, internal_queue: { max_size: 1 } });
+    await h.daemon.post('/internal/scheduler/pause').catch(() => undefined);
+    await h.daemon.post('/internal/cache/recache/pause', { host_id: 1 });
+    await h.daemon.post('/internal/cache/recache', { host_id: 1, urls: [page('/n1'), page('/n2')], priority: 'normal' });
+    await h.daemon.post('/internal/cache/recache', { host_id: 1, urls: [page('/h1')], priority: 'high' });
+    await h.daemon.post('/internal/cache/recache/resume', { host_id: 1 });
+    await until(() => h!.origin.totalHits() === 3);
+    expect(h.origin.order[0]).toBe('/h1');
+  });
+
+  it('does not pull from a paused host while serving the others, and drains it at once after resume', async () => {
+    h = await startWithOrigin(mode, () => ok());
+    await h.daemon.post('/internal/cache/recache/pause', { host_id: 1 });
+    await h.daemon.post('/internal/cache/recache', { host_id: 1, urls: [page('/paused')], priority: 'high' });
+    await h.daemon.post('/internal/cache/recache', { host_id: 2, urls: ['https://shop.example.org/other'], priority: 'normal' });
+    await until(() => h!.origin.hits.get('/other') === 1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(h.origin.hits.get('/paused')).toBeUndefined();
+    expect((await h.daemon.queues(1)).high.total).toBe(1);
+    await h.daemon.post('/internal/cache/recache/resume', { host_id: 1 });
+    await until(() => h!.origin.hits.get('/paused') === 1);
+  });
+
+  it('retries a failing page after 5 s then 10 s, and records the outcome', async () => {
+    h = await startWithOrigin(mode, (p, hit) => (hit < 3 ? { status: 503, body: 'down' } : ok()));
+    await h.daemon.post('/internal/cache/recache', { host_id: 1, urls: [page('/flaky')], priority: 'high' });
+    await until(() => h!.origin.hits.get('/flaky') === 1);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(h.origin.hits.get('/flaky')).toBe(1);
+    h.clock.advance(5_000);
+    await until(() => h!.origin.hits.get('/flaky') === 2);
+    h.clock.advance(9_000);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(h.origin.hits.get('/flaky')).toBe(2);
+    h.clock.advance(1_000);
+    await until(() => h!.origin.hits.get('/flaky') === 3);
+    await until(async () => (await h!.running.runtime.ports.cacheStore!.get(1, page('/flaky'), 1)) !== undefined);
+  });
+
+  it('gives up after max_retries attempts and drops the entry', async () => {
+    h = await startWithOrigin(mode, () => ({ status: 500, body: 'broken' }));
+    await h.daemon.post('/internal/cache/recache', { host_id: 1, urls: [page('/broken')], priority: 'normal' });
+    await until(() => h!.origin.hits.get('/broken') === 1);
+    h.clock.advance(5_000);
+    await until(() => h!.origin.hits.get('/broken') === 2);
+    h.clock.advance(10_000);
+    await until(() => h!.origin.hits.get('/broken') === 3);
+    h.clock.advance(60_000);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(h.origin.hits.get('/broken')).toBe(3);
+    const status = (await h.daemon.get('/status')).body.data;
+    expect(status.queues['1'].normal.total).toBe(0);
+    expect(status.internal_queue.size).toBe(0);
+  });
+
+  it('stops pulling when the whole scheduler is paused, and starts again on resume', async () => {
+    h = await startWithOrigin(mode, () => ok(), { scheduler_control_api: true });
+    await h.daemon.post('/internal/scheduler/pause');
+    await h.daemon.post('/internal/cache/recache', { host_id: 1, urls: [page('/s1')], priority: 'high' });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(h.origin.totalHits()).toBe(0);
+    await h.daemon.post('/internal/scheduler/resume');
+    await until(() => h!.origin.hits.get('/s1') === 1);
+  });
+
+  it('dispatches at most about 2 x max_concurrent entries after a pause in the middle of a drain', async () => {
+    h = await startWithOrigin(mode, () => ok(100));
+    const urls = Array.from({ length: 40 }, (_, i) => page(`/d${i}`));
+    await h.daemon.post('/internal/cache/recache', { host_id: 1, urls, priority: 'normal' });
+    await until(() => h!.origin.totalHits() >= 4);
+    await h.daemon.post('/internal/cache/recache/pause', { host_id: 1 });
+    const atPause = h.origin.totalHits();
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(h.origin.totalHits() - atPause).toBeLessThanOrEqual(2 * 2 + 2);
+    expect((await h.daemon.queues()).normal.total).toBeGreaterThanOrEqual(40 - atPause - 6);
+  });
+});
+
+describe('outcome events', () => {
+  it('records success, retry and give-up on the queue topic', async () => {
+    const h = await startWithOrigin('standalone', (p, hit) => (p === '/good' ? ok() : p === '/once' && hit > 1 ? ok() : { status: 503, body: 'no' }), {
+      internal_queue: { max_retries: 2 },
+    });
+    try {
+      await h.daemon.post('/internal/cache/recache', { host_id: 1, urls: [page('/good'), page('/once'), page('/never')], priority: 'high' });
+      await until(() => h.origin.totalHits() === 3);
+      h.clock.advance(5_000);
+      await until(() => h.origin.totalHits() === 5);
+      await until(async () => (await h.daemon.queues()).high.total === 0 && (await h.daemon.get('/status')).body.data.internal_queue.size === 0);
+    } finally {
+      await stop(h);
+    }
+    const log = await FileEventLog.open({ dir: path.join(h.running.runtime.config.data_dir, 'event-log') });
+    const records: LogRecord[] = [];
+    const sub = await log.subscribe({ groupId: 'reader', topics: [TOPICS.queue], handleBatch: async (b) => void records.push(...b.records) });
+    await until(async () => (await sub.lag()) === 0);
+    await sub.stop();
+    await log.close();
+    const outcomes = records.map((r) => r.event).filter((e) => [RECACHE_SUCCEEDED, RECACHE_RETRY_SCHEDULED, RECACHE_GAVE_UP].includes(e.type as never));
+    const summary = outcomes.map((e) => `${e.type} ${(e.payload as { url: string }).url.slice(-6)} #${(e.payload as { attempt: number }).attempt}`).sort();
+    expect(summary).toEqual([
+      'RecacheGaveUp /never #2',
+      'RecacheRetryScheduled /never #1',
+      'RecacheRetryScheduled m/once #1',
+      'RecacheSucceeded m/good #1',
+      'RecacheSucceeded m/once #2',
+    ]);
+  });
+});

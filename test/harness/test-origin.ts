@@ -1,0 +1,55 @@
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** How the origin answers one request: status, body and how long it takes. */
+export interface OriginAnswer {
+  readonly status: number;
+  readonly body: string;
+  readonly delayMs?: number;
+}
+
+/**
+ * A small real HTTP origin for scheduler and renderer tests: answers per
+ * path, counts hits and the highest number of requests in flight at once.
+ */
+export class TestOrigin {
+  readonly hits = new Map<string, number>();
+  /** Paths in the order their requests arrived. */
+  readonly order: string[] = [];
+  inFlight = 0;
+  maxInFlight = 0;
+  private server?: Server;
+
+  constructor(private readonly answer: (path: string, hit: number) => OriginAnswer = () => ({ status: 200, body: '<html><body>ok</body></html>' })) {}
+
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  totalHits(): number {
+    return [...this.hits.values()].reduce((a, b) => a + b, 0);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = req.url ?? '/';
+    const hit = (this.hits.get(path) ?? 0) + 1;
+    this.hits.set(path, hit);
+    this.order.push(path);
+    this.inFlight += 1;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    try {
+      const answer = this.answer(path, hit);
+      if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
+      res.writeHead(answer.status, { 'content-type': 'text/html; charset=utf-8' }).end(answer.body);
+    } finally {
+      this.inFlight -= 1;
+    }
+  }
+}
