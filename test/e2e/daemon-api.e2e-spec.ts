@@ -77,6 +77,8 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('daemon API contract (%s m
       ['an unknown host', { host_id: 99, urls: [url('a')], priority: 'high' }, /^host_id 99: host not found/],
       ['a string host_id', { host_id: '1', urls: [url('a')], priority: 'high' }, /^host_id must be an integer/],
       ['an unconfigured dimension', { host_id: 1, urls: [url('a')], dimension_ids: [1, 7], priority: 'high' }, /^dimension 7 is not configured/],
+      ['dimension_ids null (null is not "omitted")', { host_id: 1, urls: [url('a')], dimension_ids: null, priority: 'high' }, /^dimension_ids must be an array/],
+      ['mode null', { host_id: 1, urls: [url('a')], priority: 'high', mode: null }, /^mode must be/],
       ['no URLs', { host_id: 1, urls: [], priority: 'high' }, /^urls must hold 1 to 10000 entries/],
       ['10,001 URLs', { host_id: 1, urls: Array.from({ length: 10_001 }, (_, i) => url(`u${i}`)), priority: 'normal' }, /^urls must hold 1 to 10000 entries/],
       ['a non-HTTP URL', { host_id: 1, urls: [url('a'), 'ftp://www.example.com/x'], priority: 'high' }, /^urls\[1\] is not an absolute http\(s\) URL/],

@@ -1,26 +1,28 @@
+import { rmSync } from 'node:fs';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { jsonOf, testConfig } from '@bpc/testing';
+import { jsonOf, RuntimeMode, testConfig } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { adminHeaders, issueToken } from './explorer-fixtures';
 
-describe('public API authentication and error envelope', () => {
+describe.each<RuntimeMode>(['standalone', 'cluster'])('public API authentication and error envelope (%s mode)', (mode) => {
   let running: RunningApps;
   let api: string;
 
   beforeAll(async () => {
-    const config = testConfig('standalone', {
+    const config = testConfig(mode, {
       websites: [
         { id: 'demo', host_id: 1, account_id: 'acme' },
         { id: 'shop', host_id: 2, account_id: 'acme' },
         { id: 'off', host_id: 2, account_id: 'other', platform_module: false },
       ],
     });
-    running = await startApps(standaloneApps, config, createLogger('warn', 'e2e-explorer-auth'));
+    running = await startApps(standaloneApps, config, createLogger('warn', `e2e-explorer-auth-${mode}`));
     api = running.urls['public-api']!;
   });
 
   afterAll(async () => {
     await running?.close();
+    if (running) rmSync(running.runtime.config.data_dir, { recursive: true, force: true });
   });
 
   const discover = (website: string, token?: string) =>

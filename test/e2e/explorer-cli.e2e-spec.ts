@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
 import { jsonOf, TEST_INTERNAL_KEY, testConfig } from '@bpc/testing';
 import { runCli } from '../../apps/cli/src/run-cli';
@@ -14,6 +15,7 @@ describe('operator CLI against the running service (tokens, demo data)', () => {
 
   afterAll(async () => {
     await running?.close();
+    if (running) rmSync(running.runtime.config.data_dir, { recursive: true, force: true });
   });
 
   const cli = async (...argv: string[]) => {

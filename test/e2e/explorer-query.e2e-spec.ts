@@ -1,5 +1,6 @@
+import { rmSync } from 'node:fs';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { Json, jsonOf, testConfig } from '@bpc/testing';
+import { Json, jsonOf, RuntimeMode, testConfig } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { seededRandom } from '@bpc/explorer';
 import { botRequest, issueToken, recordAndWait } from './explorer-fixtures';
@@ -7,20 +8,20 @@ import { botRequest, issueToken, recordAndWait } from './explorer-fixtures';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-describe('Data Explorer discovery and query (standalone, chDB)', () => {
+describe.each<RuntimeMode>(['standalone', 'cluster'])('Data Explorer discovery and query (%s mode, chDB)', (mode) => {
   let running: RunningApps;
   let api: string;
   let token: string;
   const now = Date.now();
 
   beforeAll(async () => {
-    const config = testConfig('standalone', {
+    const config = testConfig(mode, {
       websites: [
         { id: 'demo', host_id: 1, account_id: 'acme' },
         { id: 'shop', host_id: 2, account_id: 'other' },
       ],
     });
-    running = await startApps(standaloneApps, config, createLogger('warn', 'e2e-explorer-query'));
+    running = await startApps(standaloneApps, config, createLogger('warn', `e2e-explorer-query-${mode}`));
     api = running.urls['public-api']!;
     ({ token } = await issueToken(api, { user: 'alice', website: 'demo', role: 'readonly' }));
     const at = (ms: number) => new Date(now - ms);
@@ -44,6 +45,7 @@ describe('Data Explorer discovery and query (standalone, chDB)', () => {
 
   afterAll(async () => {
     await running?.close();
+    if (running) rmSync(running.runtime.config.data_dir, { recursive: true, force: true });
   });
 
   const query = async (explorer: string, body: unknown, website = 'demo', auth = token): Promise<{ status: number; body: Json }> => {

@@ -23,6 +23,7 @@ describe('search performance import (endpoint and CLI) into the search explorers
 
   afterAll(async () => {
     await running?.close();
+    if (running) rmSync(running.runtime.config.data_dir, { recursive: true, force: true });
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -6,3 +6,4 @@ export * from './spawned-service';
 export * from './test-clock';
 export * from './daemon-client';
 export * from './test-origin';
+export * from './fuzz';

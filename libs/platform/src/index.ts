@@ -12,3 +12,4 @@ export * from './lifecycle/start-apps';
 export * from './lifecycle/run-main';
 export * from './ports/open-ports';
 export * from './metrics/metrics.module';
+export * from './http/omittable';

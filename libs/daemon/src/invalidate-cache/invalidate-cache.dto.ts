@@ -1,4 +1,5 @@
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsInt, IsOptional, IsString } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsInt, IsString } from 'class-validator';
+import { Omittable } from '@bpc/platform';
 import { MAX_INVALIDATE_URLS } from '@bpc/domain';
 import { HostBodyDto } from '../shared/host-body.dto';
 
@@ -11,7 +12,7 @@ export class InvalidateCacheDto extends HostBodyDto {
   @IsString({ each: true, message: 'each entry of urls must be a string' })
   urls!: string[];
 
-  @IsOptional()
+  @Omittable()
   @IsArray({ message: 'dimension_ids must be an array of integers' })
   @IsInt({ each: true, message: 'each entry of dimension_ids must be an integer' })
   dimension_ids?: number[];

@@ -1,4 +1,5 @@
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsInt, IsOptional, IsString } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsInt, IsString } from 'class-validator';
+import { Omittable } from '@bpc/platform';
 import { MAX_RECACHE_URLS, RECACHE_MODES, RecacheMode, REQUESTABLE_PRIORITIES, RequestablePriority } from '@bpc/domain';
 
 /** Body of POST /internal/cache/recache, field by field as in the daemon specification. */
@@ -12,7 +13,7 @@ export class RequestRecacheDto {
   @IsString({ each: true, message: 'each entry of urls must be a string' })
   urls!: string[];
 
-  @IsOptional()
+  @Omittable()
   @IsArray({ message: 'dimension_ids must be an array of integers' })
   @IsInt({ each: true, message: 'each entry of dimension_ids must be an integer' })
   dimension_ids?: number[];
@@ -21,5 +22,5 @@ export class RequestRecacheDto {
   @IsIn(REQUESTABLE_PRIORITIES, { message: 'priority must be "high" or "normal"' })
   priority!: RequestablePriority;
 
-  @IsOptional() @IsIn(RECACHE_MODES, { message: 'mode must be "render" or "bypass"' }) mode?: RecacheMode;
+  @Omittable() @IsIn(RECACHE_MODES, { message: 'mode must be "render" or "bypass"' }) mode?: RecacheMode;
 }
