@@ -18,7 +18,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('public API authentication
     });
     running = await startApps(standaloneApps, config, createLogger('warn', `e2e-explorer-auth-${mode}`));
     api = running.urls['public-api']!;
-  });
+  }, 30_000);
 
   afterAll(async () => {
     await running?.close();
@@ -37,6 +37,9 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('public API authentication
     expect((await jsonOf(unknown)).code).toBe('UNAUTHENTICATED');
     const garbage = await discover('demo', "' OR 1=1 --");
     expect(garbage.status).toBe(401);
+    // Authentication comes before the body is read: no token and broken JSON is still a 401.
+    const broken = await fetch(`${api}/api/websites/demo/data-explorer/events/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"columns":' });
+    expect(broken.status).toBe(401);
   });
 
   it('issues a token (shown once, hashed in the log), lets readonly read, and refuses it after revocation', async () => {

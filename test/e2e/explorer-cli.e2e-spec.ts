@@ -11,7 +11,7 @@ describe('operator CLI against the running service (tokens, demo data)', () => {
   beforeAll(async () => {
     running = await startApps(standaloneApps, testConfig('standalone'), createLogger('warn', 'e2e-explorer-cli'));
     api = running.urls['public-api']!;
-  });
+  }, 30_000);
 
   afterAll(async () => {
     await running?.close();

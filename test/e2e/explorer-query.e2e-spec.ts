@@ -41,7 +41,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('Data Explorer discovery a
       6,
     );
     await recordAndWait(running, [botRequest('shop', at(1 * HOUR), { url: 'https://shop.example.org/secret', pageTitle: 'Secret', requestId: 'shop-1' })], 'shop', 1);
-  });
+  }, 30_000);
 
   afterAll(async () => {
     await running?.close();

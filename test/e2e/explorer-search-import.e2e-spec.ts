@@ -19,7 +19,7 @@ describe('search performance import (endpoint and CLI) into the search explorers
     api = running.urls['public-api']!;
     ({ token: manager } = await issueToken(api, { user: 'mia', website: 'demo', role: 'manager' }));
     ({ token: readonly } = await issueToken(api, { user: 'rob', website: 'demo', role: 'readonly' }));
-  });
+  }, 30_000);
 
   afterAll(async () => {
     await running?.close();

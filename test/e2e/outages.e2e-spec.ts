@@ -43,7 +43,7 @@ describe('Redis unreachable (cluster mode)', () => {
     await redis?.stop();
   });
 
-  it('reports which adapter is down and why, answers 500, reconnects, and loses nothing recorded', async () => {
+  it('reports which adapter is down and why, answers 500 without recording, reconnects, and loses nothing acknowledged', async () => {
     expect((await recache(daemon, 'https://www.example.com/before')).status).toBe(200);
 
     await redis.stop();
@@ -56,17 +56,39 @@ describe('Redis unreachable (cluster mode)', () => {
 
     const during = await recache(daemon, 'https://www.example.com/during');
     expect(during.status).toBe(500);
-    expect(await jsonOf(during)).toEqual({ status: 'error', message: expect.stringMatching(/^queue store unavailable/) });
+    expect(await jsonOf(during)).toEqual({ status: 'error', message: expect.stringMatching(/^queue store unavailable, nothing was changed/) });
 
     redis = await startRedis({ port: redis.port, durableDir });
     const readyAgain = await eventually(() => fetch(`${daemon}/health/ready`).then((r) => r.status), (s) => s === 200);
     expect(readyAgain).toBe(200);
-    // The event recorded during the outage is applied once the store is back.
-    const status = await eventually(
-      () => fetch(`${daemon}/status`, { headers }).then(jsonOf),
-      (s) => s.data?.queues?.['1']?.normal?.total === 4,
+    // What was acknowledged before the outage is still there; the refused request left no trace.
+    const status = await jsonOf(await fetch(`${daemon}/status`, { headers }));
+    expect(status.data.queues['1'].normal).toEqual({ total: 2, due_now: 2 });
+    expect((await recache(daemon, 'https://www.example.com/after')).status).toBe(200);
+    expect((await jsonOf(await fetch(`${daemon}/status`, { headers }))).data.queues['1'].normal.total).toBe(4);
+  }, 60_000);
+
+  it('answers 500 with no partial count to purge, pause and resume while Redis is down, and the state stays consistent with the log', async () => {
+    await eventually(() => fetch(`${daemon}/health/ready`).then((r) => r.status), (s) => s === 200);
+    const before = (await jsonOf(await fetch(`${daemon}/status`, { headers }))).data.queues['1'];
+    await redis.stop();
+    for (const [path, body] of [
+      ['/internal/cache/queue/purge', { host_id: 1 }],
+      ['/internal/cache/recache/pause', { host_id: 1 }],
+      ['/internal/cache/recache/resume', { host_id: 1 }],
+    ] as const) {
+      const response = await fetch(`${daemon}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+      expect({ path, status: response.status }).toEqual({ path, status: 500 });
+      expect(await jsonOf(response)).toEqual({ status: 'error', message: expect.stringMatching(/^queue store unavailable, nothing was changed/) });
+    }
+    redis = await startRedis({ port: redis.port, durableDir });
+    const after = await eventually(
+      () => fetch(`${daemon}/status`, { headers }).then((r) => (r.status === 200 ? jsonOf(r) : undefined)),
+      (s) => s !== undefined,
     );
-    expect(status.data.queues['1'].normal).toEqual({ total: 4, due_now: 4 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await jsonOf(await fetch(`${daemon}/status`, { headers }))).data.queues['1']).toEqual(before);
+    expect(after.data.queues['1'].paused).toBe(false);
   }, 60_000);
 });
 

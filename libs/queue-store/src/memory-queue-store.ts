@@ -208,6 +208,19 @@ export class MemoryQueueStore implements QueueStore {
     return this.positioned(position, () => void this.pauses.set(hostId, expiresAt));
   }
 
+  async settle(hostId: number, url: string, dimensionId: number, entryId: string, position?: ProjectionPosition): Promise<StoreResult<boolean>> {
+    this.assertOpen();
+    assertHostId(hostId);
+    return this.positioned(position, () => {
+      const host = this.hosts.get(hostId);
+      const entry = host?.entries.get(queueEntryKey(dimensionId, url));
+      if (!host || !entry || entry.entryId !== entryId) return false;
+      host.delete(entry);
+      this.dropIfEmpty(hostId, host);
+      return true;
+    });
+  }
+
   async resume(hostId: number, position?: ProjectionPosition): Promise<StoreResult<void>> {
     this.assertOpen();
     assertHostId(hostId);

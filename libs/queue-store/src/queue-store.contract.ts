@@ -419,6 +419,17 @@ export function describeQueueStoreContract(name: string, factory: () => Promise<
         expect(await store.resultOf('never-seen')).toBeUndefined();
       });
 
+      it('settle removes the queued entry only while it is the named entry, once per position', async () => {
+        await enqueue({ items: itemsOf(['a', 'b']), entryId: 'first' });
+        expect(await store.settle(1, 'b', 1, 'other')).toEqual({ applied: true, value: false });
+        const settled = await store.settle(1, 'a', 1, 'first', pos(20, 'settle-a'));
+        expect(settled).toEqual({ applied: true, value: true });
+        expect(await store.settle(1, 'a', 1, 'first', pos(20, 'settle-a'))).toEqual({ applied: false, value: true });
+        expect((await store.counts(T)).get(1)?.normal.total).toBe(1);
+        expect(await store.settle(1, 'b', 1, 'first')).toEqual({ applied: true, value: true });
+        expect((await store.counts(T)).has(1)).toBe(false);
+      });
+
       it('answers null for an applied mutation without a value, so waiters can tell it from "not yet"', async () => {
         await store.pause(1, T + 1_000, pos(7, 'evt-pause'));
         await store.resume(1, pos(8, 'evt-resume'));

@@ -102,6 +102,14 @@ export interface QueueStore {
    * many were removed. Claimed entries are not touched.
    */
   purge(hostId: number, priorities: readonly Priority[], position?: ProjectionPosition): Promise<StoreResult<number>>;
+  /**
+   * Removes the queued entry of host + URL + dimension when it is still the
+   * entry `entryId` created, answering whether one was removed. Projections
+   * apply attempt outcomes with it, so a store rebuilt from the log does not
+   * queue again what was already rendered or given up; a newer entry for the
+   * same key (another request) is left alone.
+   */
+  settle(hostId: number, url: string, dimensionId: number, entryId: string, position?: ProjectionPosition): Promise<StoreResult<boolean>>;
   /** Pauses draining of a host until `expiresAt` (epoch ms), overwriting an earlier deadline. */
   pause(hostId: number, expiresAt: number, position?: ProjectionPosition): Promise<StoreResult<void>>;
   resume(hostId: number, position?: ProjectionPosition): Promise<StoreResult<void>>;

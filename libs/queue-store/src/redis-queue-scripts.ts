@@ -209,6 +209,25 @@ redis.call('HSET', PAUSES, ARGV[6], ARGV[7])
 return appliedWith('null')
 `;
 
+/** ARGV[6] host, [7] entry key, [8] entry id: removes the queued entry only while it is that entry. */
+const SETTLE = `${PRELUDE}${POSITIONS}
+local done = alreadyApplied()
+if done then return done end
+local host = ARGV[6]
+local ek = ekey(host)
+local raw = redis.call('HGET', ek, ARGV[7])
+if raw then
+  local priority, _, _, entryId = decode(raw)
+  if entryId == ARGV[8] then
+    redis.call('ZREM', qkey(host, priority), ARGV[7])
+    redis.call('HDEL', ek, ARGV[7])
+    if redis.call('HLEN', ek) == 0 then redis.call('SREM', HOSTS, host) end
+    return appliedWith('true')
+  end
+end
+return appliedWith('false')
+`;
+
 /** ARGV[6] host. */
 const RESUME = `${PRELUDE}${POSITIONS}
 local done = alreadyApplied()
@@ -375,6 +394,7 @@ export const QUEUE_SCRIPTS = {
   bpcQueuePurge: PURGE,
   bpcQueuePause: PAUSE,
   bpcQueueResume: RESUME,
+  bpcQueueSettle: SETTLE,
   bpcQueuePausedHosts: PAUSED_HOSTS,
   bpcQueueCounts: COUNTS,
   bpcQueueClaim: CLAIM,

@@ -9,6 +9,7 @@ import {
   type Priority,
   type RecacheMode,
 } from '@bpc/domain';
+import { queueEntryKey as entryKeyOf } from '@bpc/domain';
 import { assertOffset, offsetAfter } from './projection-offsets';
 import {
   assertClaimRequest,
@@ -155,6 +156,12 @@ export class RedisQueueStore implements QueueStore {
     assertHostId(hostId);
     assertFiniteTime('expiresAt', expiresAt);
     return parseStoreResult(await this.runPositioned('bpcQueuePause', position, [hostId, expiresAt]), asVoid);
+  }
+
+  async settle(hostId: number, url: string, dimensionId: number, entryId: string, position?: ProjectionPosition): Promise<StoreResult<boolean>> {
+    assertHostId(hostId);
+    const key = entryKeyOf(dimensionId, url);
+    return parseStoreResult(await this.runPositioned('bpcQueueSettle', position, [hostId, key, entryId]), (value) => value === true);
   }
 
   async resume(hostId: number, position?: ProjectionPosition): Promise<StoreResult<void>> {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
+import { Registry } from 'prom-client';
 import { BOT_REQUEST_RECORDED, BotRequestRecorded, envelope, SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecorded, SearchPerformanceRow, TOPICS } from '@bpc/events';
 import { FileEventLog } from '@bpc/event-log';
 import { ChdbExecutor, ExplorerStore, InsertBatch } from '@bpc/explorer-store';
@@ -89,7 +90,8 @@ describe('explorer projector (file log → chDB)', () => {
   }, 30_000);
 
   it('lets a re-imported search day replace the earlier import, also dropping keys it no longer lists', async () => {
-    const projector = new ExplorerProjector(log, store, logger);
+    const registry = new Registry();
+    const projector = new ExplorerProjector(log, store, logger, registry);
     projector.onApplicationBootstrap();
     await log.append(TOPICS.searchPerformance, [
       searchDay('2026-11-10', [{ key: 'https://www.example.com/a', clicks: 5, impressions: 50, position: 3 }, { key: 'https://www.example.com/gone', clicks: 1, impressions: 10, position: 9 }], '2026-11-12T00:00:00Z'),
@@ -97,6 +99,9 @@ describe('explorer projector (file log → chDB)', () => {
       searchDay('2026-11-10', [{ key: 'https://www.example.com/a', clicks: 7, impressions: 70, position: 2 }], '2026-11-13T00:00:00Z'),
     ]);
     await until(async () => (await projector.lag()) === 0 && Number((await store.query<{ n: number }>('SELECT count() AS n FROM search_day_imports FINAL'))[0].n) === 2);
+    const metrics = await registry.metrics();
+    expect(metrics).toContain('bpc_explorer_projected_rows_total{table="search_page_daily"} 4');
+    expect(metrics).toContain('bpc_explorer_projection_lag_events 0');
     await projector.onApplicationShutdown();
     const query = resolveQuery(findExplorer('search-pages')!, { period: '2026-11-10,2026-11-11' }, Date.parse('2026-11-20T00:00:00Z'), DEFAULT_LIMITS);
     const sql = buildExplorerSql(query, 'demo');

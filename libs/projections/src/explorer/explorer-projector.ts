@@ -1,9 +1,10 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
+import { Counter, Gauge, Registry } from 'prom-client';
 import type { Logger } from 'pino';
 import { asExplorerEvent, TOPICS } from '@bpc/events';
 import { EVENT_LOG, EventLog, LogBatch, Subscription } from '@bpc/event-log';
 import { EXPLORER_STORE, ExplorerStore } from '@bpc/explorer-store';
-import { LOGGER } from '@bpc/platform';
+import { LOGGER, METRICS_REGISTRY } from '@bpc/platform';
 import { explorerRows, TableRows } from './explorer-projection';
 
 /** One group per topic, so a slow search import never holds up bot requests (a subscription handles one batch at a time). */
@@ -25,12 +26,28 @@ export const EXPLORER_BATCH_SIZE = 20_000;
 @Injectable()
 export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationShutdown {
   private subscribing?: Promise<Subscription[]>;
+  private readonly projected?: Counter<'table'>;
 
   constructor(
     @Inject(EVENT_LOG) private readonly log: EventLog,
     @Inject(EXPLORER_STORE) private readonly store: ExplorerStore,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    // Present when the app serves /metrics (MetricsModule); the projector works without it.
+    @Optional() @Inject(METRICS_REGISTRY) registry?: Registry,
+  ) {
+    if (registry) {
+      this.projected = new Counter({ name: 'bpc_explorer_projected_rows_total', help: 'Rows the explorer projector inserted into ClickHouse, per table.', labelNames: ['table'], registers: [registry] });
+      const lag = () => this.lag();
+      new Gauge({
+        name: 'bpc_explorer_projection_lag_events',
+        help: 'Bot-request and search-performance events in the log not yet in ClickHouse.',
+        registers: [registry],
+        async collect() {
+          this.set(await lag());
+        },
+      });
+    }
+  }
 
   /** Joins without holding up startup: joining a Kafka group takes seconds, and nothing waits on this projection to start. */
   onApplicationBootstrap(): void {
@@ -69,6 +86,9 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
       explorerRows(event, tables);
     }
     const positions = `${batch.topic}:${batch.partition}:${batch.records[0].offset}-${batch.records[batch.records.length - 1].offset}`;
-    for (const [table, rows] of tables) await this.store.insert({ table, rows, token: `${table}@${positions}` });
+    for (const [table, rows] of tables) {
+      await this.store.insert({ table, rows, token: `${table}@${positions}` });
+      this.projected?.inc({ table }, rows.length);
+    }
   }
 }

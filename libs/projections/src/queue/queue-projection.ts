@@ -17,8 +17,10 @@ import type { ProjectionPosition, QueueStore } from '@bpc/queue-store';
 /**
  * Applies one queue-topic event to the queue store. The position makes a
  * redelivered event a no-op (at-least-once delivery, exactly-once effect).
- * Events about other state (cache entries, the scheduler switch, attempt
- * outcomes the scheduler already applied to its claims) change no queue.
+ * A final outcome settles its entry, so a store rebuilt from the log holds
+ * what the live store held (live, the scheduler has already released its
+ * claim and this changes nothing). Retries stay inside the daemon, and
+ * cache and scheduler-switch events change no queue.
  */
 export async function applyQueueEvent(store: QueueStore, event: QueueEvent, position: ProjectionPosition): Promise<void> {
   switch (event.type) {
@@ -37,12 +39,16 @@ export async function applyQueueEvent(store: QueueStore, event: QueueEvent, posi
     case HOST_RECACHE_RESUMED:
       await store.resume(event.payload.hostId, position);
       return;
+    case RECACHE_SUCCEEDED:
+    case RECACHE_GAVE_UP: {
+      const { hostId, url, dimensionId, entryId } = event.payload;
+      await store.settle(hostId, url, dimensionId, entryId, position);
+      return;
+    }
     case CACHE_INVALIDATED:
     case SCHEDULER_PAUSED:
     case SCHEDULER_RESUMED:
-    case RECACHE_SUCCEEDED:
     case RECACHE_RETRY_SCHEDULED:
-    case RECACHE_GAVE_UP:
       return;
     default:
       return assertNever(event);

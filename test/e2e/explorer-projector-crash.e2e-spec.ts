@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { FileEventLog } from '@bpc/event-log';
+import { TOPICS } from '@bpc/events';
+import { freePort, jsonOf, spawnService, TEST_INTERNAL_KEY, waitUntilAnswers } from '@bpc/testing';
+
+const admin = { 'x-internal-auth': TEST_INTERNAL_KEY, 'content-type': 'application/json' };
+
+describe('standalone process killed with SIGKILL while the explorer projector is inserting', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bpc-explorer-crash-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('counts every bot request exactly once after the restart', async () => {
+    const ports = { public_api: await freePort(), daemon: await freePort(), edge: await freePort(), projector: await freePort() };
+    const file = path.join(dir, 'config.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        data_dir: path.join(dir, 'data'),
+        internal_auth_key: TEST_INTERNAL_KEY,
+        logging: { level: 'warn' },
+        listen: { host: '127.0.0.1', ...ports },
+        hosts: [{ host_id: 1, hostnames: ['www.example.com'], dimensions: [{ id: 1, name: 'desktop' }, { id: 2, name: 'mobile', match: { user_agent: 'Mobile' } }] }],
+        websites: [{ id: 'demo', host_id: 1, account_id: 'acme' }],
+      }),
+    );
+    const api = `http://127.0.0.1:${ports.public_api}`;
+    const env = { BPC_CONFIG: file };
+
+    const first = spawnService('apps/standalone/src/main.ts', env);
+    await waitUntilAnswers(`${api}/health/ready`, {}, 60_000, first);
+    const issued = await jsonOf(await fetch(`${api}/internal/admin/tokens`, { method: 'POST', headers: admin, body: JSON.stringify({ user: 'ops', website: 'demo', role: 'readonly' }) }));
+    const bearer = { authorization: `Bearer ${issued.token}`, 'content-type': 'application/json' };
+    const total = async () => (await jsonOf(await fetch(`${api}/api/websites/demo/data-explorer/events/query`, { method: 'POST', headers: bearer, body: JSON.stringify({ period: '90d', perPage: 1 }) }))).meta.total as number;
+
+    // Demo data is appended in chunks while the projector inserts batches: kill in the middle of both.
+    void fetch(`${api}/internal/admin/demo-data`, { method: 'POST', headers: admin, body: JSON.stringify({ days: 60, requestsPerDay: 1500 }) }).catch(() => undefined);
+    let seen = 0;
+    while ((seen = await total()) < 5_000) await new Promise((r) => setTimeout(r, 5));
+    first.child.kill('SIGKILL');
+    expect(await first.exited).toBe('SIGKILL');
+
+    const second = spawnService('apps/standalone/src/main.ts', env);
+    await waitUntilAnswers(`${api}/health/ready`, {}, 60_000, second);
+    const settle = async () => {
+      let last = -1;
+      for (;;) {
+        await new Promise((r) => setTimeout(r, 700));
+        const now = await total();
+        if (now === last) return now;
+        last = now;
+      }
+    };
+    const settled = await settle();
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+
+    // The log is the truth: every BotRequestRecorded it holds is counted once, none twice.
+    const log = await FileEventLog.open({ dir: path.join(dir, 'data', 'event-log') });
+    const ids = new Set<string>();
+    const subscription = await log.subscribe({ groupId: 'crash-check', topics: [TOPICS.botRequests], handleBatch: async (b) => b.records.forEach((r) => ids.add(r.event.id)) });
+    while ((await subscription.lag()) > 0) await new Promise((r) => setTimeout(r, 20));
+    await subscription.stop();
+    await log.close();
+    expect(seen).toBeLessThan(ids.size);
+    expect(settled).toBe(ids.size);
+  }, 150_000);
+});
