@@ -109,6 +109,8 @@ export class AdaptersConfig {
 export class KafkaConfig {
   @IsArray() @ArrayMinSize(1) @IsString({ each: true }) @Matches(/^[^\s:]+:\d+$/, { each: true, message: 'each broker must be host:port' }) brokers!: string[];
   @IsString() @IsNotEmpty() client_id: string = 'bpc';
+  /** Longest a consumer fetch waits for new records, ms: bounds how soon an idle projector sees a new event. */
+  @IsInt() @Min(10) @Max(10_000) fetch_max_wait_ms: number = 100;
   /** Prefix of topic and consumer-group names (`<namespace>.bpc.queue.v1`); empty = none. */
   @IsString() @Matches(/^[a-zA-Z0-9._-]*$/, { message: 'may hold letters, digits, ., _ and - only' }) namespace: string = '';
 }

@@ -4,6 +4,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { APP_CONFIG, HealthModule, MetricsModule } from '@bpc/platform';
 import { GetStatusHandler } from './get-status/get-status.handler';
 import { SCHEDULER_VIEW } from './get-status/scheduler-view';
+import { QueueActivity } from './scheduler/queue-activity';
 import { RecacheScheduler } from './scheduler/recache-scheduler';
 import { SchedulerMetrics } from './scheduler/scheduler-metrics';
 import { PauseHostRecacheHandler, ResumeHostRecacheHandler } from './host-recache-pause/host-recache-pause.handlers';
@@ -37,6 +38,7 @@ import { DAEMON_ID, daemonIdFrom } from './shared/daemon-id';
     { provide: DAEMON_ID, useFactory: daemonIdFrom, inject: [APP_CONFIG] },
     RecacheScheduler,
     SchedulerMetrics,
+    QueueActivity,
     { provide: SCHEDULER_VIEW, useExisting: RecacheScheduler },
   ],
 })

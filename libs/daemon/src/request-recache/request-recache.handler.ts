@@ -6,6 +6,7 @@ import { EVENT_LOG, EventLog } from '@bpc/event-log';
 import { CLOCK } from '@bpc/platform';
 import { EnqueueResult, QUEUE_STORE, QueueStore } from '@bpc/queue-store';
 import { recordAndProject } from '../projection/record-and-project';
+import { QueueActivity } from '../scheduler/queue-activity';
 import { RecacheAccepted, RequestRecache } from './request-recache.command';
 
 /** Records RecacheRequested, then answers with the count the queue projection applied. */
@@ -16,6 +17,7 @@ export class RequestRecacheHandler implements ICommandHandler<RequestRecache, Re
     @Inject(EVENT_LOG) private readonly log: EventLog,
     @Inject(QUEUE_STORE) private readonly store: QueueStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly activity: QueueActivity,
   ) {}
 
   async execute({ input, source }: RequestRecache): Promise<RecacheAccepted> {
@@ -37,6 +39,7 @@ export class RequestRecacheHandler implements ICommandHandler<RequestRecache, Re
   private async record(decision: RecacheDecision, source: RequestRecache['source']): Promise<number> {
     const event = newQueueEvent(RECACHE_REQUESTED, { ...decision, source }, String(decision.hostId), this.clock.now());
     const applied = await recordAndProject<EnqueueResult>(this.log, this.store, TOPICS.queue, event);
+    this.activity.workQueued();
     return applied.enqueued;
   }
 }

@@ -10,6 +10,7 @@ import { PAGE_REFRESHER, PageRefresher, RefreshOutcome } from '@bpc/renderer';
 import type { RenderCapacity, SchedulerView } from '../get-status/scheduler-view';
 import { SchedulerSwitch } from '../scheduler-control/scheduler-switch';
 import { afterFailure, claimLeaseMs, internalQueueTarget, SchedulerLimits } from './scheduler-policy';
+import { QueueActivity } from './queue-activity';
 import { SchedulerMetrics } from './scheduler-metrics';
 
 /** An entry pulled from the queue store into this daemon's internal queue. */
@@ -53,7 +54,9 @@ export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationSh
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly schedulerSwitch: SchedulerSwitch,
     private readonly metrics: SchedulerMetrics,
+    activity: QueueActivity,
   ) {
+    activity.onWorkQueued(() => void this.pull());
     this.limits = {
       maxConcurrent: config.recache.max_concurrent,
       maxRetries: config.internal_queue.max_retries,
@@ -124,30 +127,43 @@ export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationSh
     }
   }
 
+  /**
+   * The slot is held only while the page is rendered or fetched
+   * (`max_concurrent` bounds origin and browser work); the outcome is
+   * recorded after the slot is free.
+   */
   private start(entry: PulledEntry): void {
     this.running += 1;
     entry.running = true;
-    const attempt: Promise<void> = this.attempt(entry)
+    const attempt: Promise<void> = this.run(entry)
       .catch((error) => this.logger.error({ err: error, url: entry.claim.url }, 'scheduler: attempt bookkeeping failed'))
-      .finally(() => {
-        this.running -= 1;
-        this.inFlight.delete(attempt);
-        this.dispatch();
-        if (this.pulled.length <= this.limits.maxConcurrent) void this.pull();
-      });
+      .finally(() => this.inFlight.delete(attempt));
     this.inFlight.add(attempt);
   }
 
-  private async attempt(entry: PulledEntry): Promise<void> {
-    const { claim } = entry;
-    const attemptNumber = claim.attempt + entry.attempts + 1;
-    const signal = AbortSignal.any([AbortSignal.timeout(this.limits.timeoutPerUrlMs), this.shutdown.signal]);
-    const outcome = await this.refresh(claim, signal);
-    entry.attempts += 1;
+  private async run(entry: PulledEntry): Promise<void> {
+    const attemptNumber = entry.claim.attempt + entry.attempts + 1;
+    let outcome: RefreshOutcome;
+    try {
+      const signal = AbortSignal.any([AbortSignal.timeout(this.limits.timeoutPerUrlMs), this.shutdown.signal]);
+      outcome = await this.refresh(entry.claim, signal);
+    } finally {
+      entry.attempts += 1;
+      this.running -= 1;
+    }
     if (this.stopped() && outcome.kind === 'failed') {
       entry.running = false; // shutdown cut it short: it goes back to its queue
       return;
     }
+    await this.settle(entry, attemptNumber, outcome);
+  }
+
+  /**
+   * Records the outcome. The entry leaves the internal queue (or gets its
+   * next time) before the next dispatch, so no other worker can pick it up.
+   */
+  private async settle(entry: PulledEntry, attemptNumber: number, outcome: RefreshOutcome): Promise<void> {
+    const { claim } = entry;
     this.metrics.attemptFinished(outcome.kind, outcome.durationMs);
     const subject: RecacheAttemptSubject = {
       hostId: claim.hostId,
@@ -158,20 +174,15 @@ export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationSh
       attempt: attemptNumber,
       durationMs: outcome.durationMs,
     };
-    // The entry leaves the internal queue (or gets its next time) before any
-    // await, so no other worker can pick it up in between.
+    const key = String(claim.hostId);
     if (outcome.kind !== 'failed') {
       this.remove(entry);
-      await this.record(
-        newQueueEvent(
-          RECACHE_SUCCEEDED,
-          outcome.kind === 'stored'
-            ? { ...subject, outcome: outcome.cacheKind === 'render' ? 'rendered' : 'fetched', mode: outcome.cacheKind, statusCode: outcome.statusCode }
-            : { ...subject, outcome: 'kept', mode: 'bypass' },
-          String(claim.hostId),
-          this.clock.now(),
-        ),
-      );
+      this.refill();
+      const result =
+        outcome.kind === 'stored'
+          ? { ...subject, outcome: outcome.cacheKind === 'render' ? ('rendered' as const) : ('fetched' as const), mode: outcome.cacheKind, statusCode: outcome.statusCode }
+          : { ...subject, outcome: 'kept' as const, mode: 'bypass' as const };
+      await this.record(newQueueEvent(RECACHE_SUCCEEDED, result, key, this.clock.now()));
       await this.store.complete(claim);
       return;
     }
@@ -179,13 +190,21 @@ export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationSh
     if ('retryAt' in next) {
       entry.readyAt = next.retryAt;
       entry.running = false;
-      await this.record(newQueueEvent(RECACHE_RETRY_SCHEDULED, { ...subject, reason: outcome.reason, retryAt: next.retryAt }, String(claim.hostId), this.clock.now()));
+      this.refill();
+      await this.record(newQueueEvent(RECACHE_RETRY_SCHEDULED, { ...subject, reason: outcome.reason, retryAt: next.retryAt }, key, this.clock.now()));
       setTimeout(() => this.dispatch(), next.retryAt - this.clock.now()).unref();
       return;
     }
     this.remove(entry);
-    await this.record(newQueueEvent(RECACHE_GAVE_UP, { ...subject, reason: outcome.reason }, String(claim.hostId), this.clock.now()));
+    this.refill();
+    await this.record(newQueueEvent(RECACHE_GAVE_UP, { ...subject, reason: outcome.reason }, key, this.clock.now()));
     await this.store.giveUp(claim);
+  }
+
+  /** After a slot frees: start the next ready entry, and pull more when the internal queue runs low. */
+  private refill(): void {
+    this.dispatch();
+    if (this.pulled.length <= this.limits.maxConcurrent) void this.pull();
   }
 
   private async refresh(claim: ClaimedEntry, signal: AbortSignal): Promise<RefreshOutcome> {

@@ -71,7 +71,7 @@ async function openEventLog(config: AppConfig, log: Logger): Promise<EventLog> {
       });
     case 'kafka': {
       const kafka = config.kafka!;
-      const inner = new KafkaEventLog({ brokers: kafka.brokers, clientId: kafka.client_id, log });
+      const inner = new KafkaEventLog({ brokers: kafka.brokers, clientId: kafka.client_id, fetchMaxWaitMs: kafka.fetch_max_wait_ms, log });
       return kafka.namespace ? new NamespacedEventLog(inner, kafka.namespace) : inner;
     }
   }
