@@ -17,7 +17,8 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('daemon API contract (%s m
   const clock = new TestClock();
 
   beforeAll(async () => {
-    running = await startApps([projectorApp, daemonApp], testConfig(mode), createLogger('silent', 'daemon-api'), clock);
+    // No draining here: these tests read the queues themselves.
+    running = await startApps([projectorApp, daemonApp], testConfig(mode, { scheduler: { enabled: false } }), createLogger('silent', 'daemon-api'), clock);
     daemon = new DaemonClient(running.urls.daemon!);
     store = running.runtime.ports.queueStore!;
     cache = running.runtime.ports.cacheStore!;

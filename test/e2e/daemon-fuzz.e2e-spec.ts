@@ -48,7 +48,7 @@ describe('daemon API under thousands of malformed requests', () => {
   let base: string;
 
   beforeAll(async () => {
-    running = await startApps([projectorApp, daemonApp], testConfig('standalone'), createLogger('silent', 'fuzz'));
+    running = await startApps([projectorApp, daemonApp], testConfig('standalone', { scheduler: { enabled: false } }), createLogger('silent', 'fuzz'));
     base = running.urls.daemon!;
   });
   afterAll(() => running?.close());

@@ -33,7 +33,7 @@ describe('Redis unreachable (cluster mode)', () => {
 
   beforeAll(async () => {
     redis = await startRedis({ durableDir });
-    const config = testConfig('cluster', { redis: { url: redis.url, key_prefix: 'outage' } });
+    const config = testConfig('cluster', { redis: { url: redis.url, key_prefix: 'outage' }, scheduler: { enabled: false } });
     running = await startApps([projectorApp, daemonApp], config, createLogger('silent', 'outage'));
     daemon = running.urls.daemon!;
   });

@@ -9,7 +9,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('walking skeleton (%s mode
   let daemon: string;
 
   beforeAll(async () => {
-    const config = testConfig(mode);
+    const config = testConfig(mode, { scheduler: { enabled: false } });
     running = await startApps(standaloneApps, config, createLogger('warn', `e2e-${mode}`));
     daemon = running.urls.daemon!;
   });
@@ -68,7 +68,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('walking skeleton (%s mode
       expect({ name, status: ready.status, health: body.status }).toEqual({ name, status: 200, health: 'ok' });
     }
     const daemonReady = await jsonOf(await fetch(`${daemon}/health/ready`));
-    const expected = mode === 'cluster' ? ['event_log (kafka)', 'queue_store (redis)'] : ['event_log (file)', 'queue_store (memory)'];
+    const expected = mode === 'cluster' ? ['cache_store (redis)', 'event_log (kafka)', 'queue_store (redis)'] : ['cache_store (file)', 'event_log (file)', 'queue_store (memory)'];
     expect(Object.keys(daemonReady.details).sort()).toEqual(expected);
   });
 });

@@ -85,6 +85,8 @@ export class InternalQueueConfig {
 }
 
 export class SchedulerConfig {
+  /** false: this daemon serves its API but never drains (another replica does). */
+  @IsBoolean() enabled: boolean = true;
   @IsInt() @Min(10) @Max(60_000) tick_ms: number = 1000;
 }
 

@@ -13,7 +13,8 @@ export class InvalidateCacheDto extends HostBodyDto {
   urls!: string[];
 
   @Omittable()
-  @IsArray({ message: 'dimension_ids must be an array of integers' })
+  // Decorators run bottom-up: the array check comes first.
   @IsInt({ each: true, message: 'each entry of dimension_ids must be an integer' })
+  @IsArray({ message: 'dimension_ids must be an array of integers' })
   dimension_ids?: number[];
 }

@@ -6,7 +6,8 @@ import { HostBodyDto } from '../shared/host-body.dto';
 /** Body of POST /internal/cache/queue/purge. */
 export class PurgeQueueDto extends HostBodyDto {
   @Omittable()
-  @IsArray({ message: 'priorities must be an array' })
+  // Decorators run bottom-up: the array check comes first.
   @IsIn(PRIORITIES, { each: true, message: 'each priority must be "high", "normal" or "autorecache" (exact lower case)' })
+  @IsArray({ message: 'priorities must be an array' })
   priorities?: Priority[];
 }

@@ -66,6 +66,7 @@ export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationSh
   }
 
   onApplicationBootstrap(): void {
+    if (!this.config.scheduler.enabled) return;
     this.timer = setInterval(() => this.tick(), this.config.scheduler.tick_ms);
     this.tick();
   }
@@ -104,7 +105,7 @@ export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationSh
   /** One pull at a time; a failed pull is logged and the next tick tries again. */
   private async pull(): Promise<void> {
     const room = internalQueueTarget(this.limits) - this.pulled.length;
-    if (this.pulling || this.stopped() || this.schedulerSwitch.isPaused() || room <= 0) return;
+    if (this.pulling || this.stopped() || !this.config.scheduler.enabled || this.schedulerSwitch.isPaused() || room <= 0) return;
     this.pulling = true;
     try {
       const now = this.clock.now();
