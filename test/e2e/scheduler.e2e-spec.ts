@@ -40,6 +40,13 @@ async function startWithOrigin(mode: RuntimeMode, answer: (path: string, hit: nu
   return { running, daemon: new DaemonClient(running.urls.daemon!), origin, clock };
 }
 
+/** Failed attempts the daemon has settled (its retry time is set in the same step). */
+async function failedAttempts(h: Harness): Promise<number> {
+  const text = await (await fetch(`${h.running.urls.daemon}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith('bpc_recache_attempts_total{outcome="failed"}'));
+  return line ? Number(line.split(' ')[1]) : 0;
+}
+
 async function stop(h?: Harness): Promise<void> {
   await h?.running.close();
   await h?.origin.stop();
@@ -99,11 +106,12 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('scheduler (%s mode)', (mo
   it('retries a failing page after 5 s then 10 s, and records the outcome', async () => {
     h = await startWithOrigin(mode, (p, hit) => (hit < 3 ? { status: 503, body: 'down' } : ok()));
     await h.daemon.post('/internal/cache/recache', { host_id: 1, urls: [page('/flaky')], priority: 'high' });
-    await until(() => h!.origin.hits.get('/flaky') === 1);
+    await until(async () => (await failedAttempts(h!)) === 1);
     await new Promise((r) => setTimeout(r, 150));
     expect(h.origin.hits.get('/flaky')).toBe(1);
     h.clock.advance(5_000);
-    await until(() => h!.origin.hits.get('/flaky') === 2);
+    await until(async () => (await failedAttempts(h!)) === 2);
+    expect(h.origin.hits.get('/flaky')).toBe(2);
     h.clock.advance(9_000);
     await new Promise((r) => setTimeout(r, 150));
     expect(h.origin.hits.get('/flaky')).toBe(2);
@@ -115,11 +123,11 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('scheduler (%s mode)', (mo
   it('gives up after max_retries attempts and drops the entry', async () => {
     h = await startWithOrigin(mode, () => ({ status: 500, body: 'broken' }));
     await h.daemon.post('/internal/cache/recache', { host_id: 1, urls: [page('/broken')], priority: 'normal' });
-    await until(() => h!.origin.hits.get('/broken') === 1);
+    await until(async () => (await failedAttempts(h!)) === 1);
     h.clock.advance(5_000);
-    await until(() => h!.origin.hits.get('/broken') === 2);
+    await until(async () => (await failedAttempts(h!)) === 2);
     h.clock.advance(10_000);
-    await until(() => h!.origin.hits.get('/broken') === 3);
+    await until(async () => (await failedAttempts(h!)) === 3);
     h.clock.advance(60_000);
     await new Promise((r) => setTimeout(r, 200));
     expect(h.origin.hits.get('/broken')).toBe(3);
@@ -158,7 +166,7 @@ describe('outcome events', () => {
     });
     try {
       await h.daemon.post('/internal/cache/recache', { host_id: 1, urls: [page('/good'), page('/once'), page('/never')], priority: 'high' });
-      await until(() => h.origin.totalHits() === 3);
+      await until(async () => (await failedAttempts(h)) === 2);
       h.clock.advance(5_000);
       await until(() => h.origin.totalHits() === 5);
       await until(async () => (await h.daemon.queues()).high.total === 0 && (await h.daemon.get('/status')).body.data.internal_queue.size === 0);
