@@ -23,7 +23,12 @@ interface Harness {
   clock: TestClock;
 }
 
-async function startWithOrigin(mode: RuntimeMode, answer: (path: string, hit: number) => OriginAnswer, overrides: Record<string, unknown> = {}): Promise<Harness> {
+async function startWithOrigin(
+  mode: RuntimeMode,
+  answer: (path: string, hit: number) => OriginAnswer,
+  overrides: Record<string, unknown> = {},
+  action: 'bypass' | 'render' = 'bypass',
+): Promise<Harness> {
   const origin = new TestOrigin(answer);
   const originUrl = await origin.start();
   const clock = new TestClock();
@@ -31,8 +36,8 @@ async function startWithOrigin(mode: RuntimeMode, answer: (path: string, hit: nu
     scheduler: { tick_ms: 25 },
     recache: { max_concurrent: 2, timeout_per_url: 1 },
     hosts: [
-      { host_id: 1, hostnames: ['www.example.com'], origin: originUrl, dimensions: [{ id: 1, name: 'desktop', action: 'bypass' }] },
-      { host_id: 2, hostnames: ['shop.example.org'], origin: originUrl, dimensions: [{ id: 1, name: 'desktop', action: 'bypass' }] },
+      { host_id: 1, hostnames: ['www.example.com'], origin: originUrl, dimensions: [{ id: 1, name: 'desktop', action }] },
+      { host_id: 2, hostnames: ['shop.example.org'], origin: originUrl, dimensions: [{ id: 1, name: 'desktop', action }] },
     ],
     ...overrides,
   });
@@ -189,4 +194,33 @@ describe('outcome events', () => {
       'RecacheSucceeded m/once #2',
     ]);
   });
+});
+
+describe('render mode through the daemon (headless Chromium)', () => {
+  it('renders the page with its JavaScript, and a later bypass recache keeps the fresh render (render-wins)', async () => {
+    const script = "<script>document.getElementById('out').textContent = 'rendered by ' + 'js';</script>";
+    const h = await startWithOrigin(
+      'standalone',
+      () => ({ status: 200, body: `<html><body><p id="out">raw</p>${script}</body></html>` }),
+      { recache: { max_concurrent: 2, timeout_per_url: 20 }, render_service: { tabs: 2, reservation_percent: 50 } },
+      'render',
+    );
+    try {
+      const cache = h.running.runtime.ports.cacheStore!;
+      await h.daemon.post('/internal/cache/recache', { host_id: 1, urls: [page('/app')], priority: 'high' });
+      await until(async () => (await cache.get(1, page('/app'), 1)) !== undefined, 25_000);
+      const rendered = (await cache.get(1, page('/app'), 1))!;
+      expect(rendered.entry).toMatchObject({ kind: 'render', statusCode: 200 });
+      expect((await rendered.readBody()).toString()).toContain('rendered by js');
+
+      await h.daemon.post('/internal/cache/recache', { host_id: 1, urls: [page('/app')], priority: 'high', mode: 'bypass' });
+      await until(async () => (await h.daemon.get('/status')).body.data.internal_queue.size === 0 && (await h.daemon.queues()).high.total === 0);
+      await new Promise((r) => setTimeout(r, 100));
+      const after = (await cache.get(1, page('/app'), 1))!;
+      expect(after.entry.kind).toBe('render');
+      expect(after.entry.createdAt).toBe(rendered.entry.createdAt);
+    } finally {
+      await stop(h);
+    }
+  }, 60_000);
 });
