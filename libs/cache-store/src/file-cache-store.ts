@@ -4,8 +4,8 @@ import { silentLog, type LogSink } from '@bpc/domain';
 import { BodyFiles, DEFAULT_BODY_REMOVAL_DELAY_MS, writeFileAtomic } from './body-files';
 import { assertKey, assertStorable, entryField, invalidationFields, newBodyBase, putDecision } from './cache-entry-rules';
 import type { CacheEntry, CacheHit, CacheStore, NewCacheEntry, ProjectionPosition, PutResult, StoreResult } from './cache-store.port';
-import { DEFAULT_RESULT_TTL_MS, assertOffset, isAtOrBelow, offsetAfter } from './projection-offsets';
-import { RecordedResults, type RecordedResult } from './recorded-results';
+import { DEFAULT_RESULT_TTL_MS, assertOffset, isAtOrBelow, offsetAfter } from '@bpc/projection-state';
+import { RecordedResults, type RecordedResult } from '@bpc/projection-state';
 
 /** Checkpoints and recorded results of the file adapter, at the root of its directory. */
 export const CACHE_STATE_FILE = 'cache-state.json';

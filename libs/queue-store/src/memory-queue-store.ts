@@ -9,7 +9,7 @@ import {
   type Priority,
   type RecacheMode,
 } from '@bpc/domain';
-import { assertOffset, isAtOrBelow, offsetAfter } from './projection-offsets';
+import { assertOffset, isAtOrBelow, offsetAfter } from '@bpc/projection-state';
 import {
   assertClaimRequest,
   assertEnqueueRequest,
@@ -32,7 +32,7 @@ import type {
   QueueStore,
   StoreResult,
 } from './queue-store.port';
-import { DEFAULT_RESULT_TTL_MS, RecordedResults, type RecordedResult } from './recorded-results';
+import { DEFAULT_RESULT_TTL_MS, RecordedResults, type RecordedResult } from '@bpc/projection-state';
 import { SortedDueList, type DueItem } from './sorted-due-list';
 
 const DEFAULT_MAX_RESULTS = 100_000;

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import Redis from 'ioredis';
 import {
   PRIORITIES,
   emptyHostQueueCounts,
@@ -10,7 +9,7 @@ import {
   type RecacheMode,
 } from '@bpc/domain';
 import { queueEntryKey as entryKeyOf } from '@bpc/domain';
-import { assertOffset, offsetAfter } from './projection-offsets';
+import { assertOffset, offsetAfter } from '@bpc/projection-state';
 import {
   assertClaimRequest,
   assertEnqueueRequest,
@@ -30,8 +29,9 @@ import type {
   QueueStore,
   StoreResult,
 } from './queue-store.port';
-import { DEFAULT_RESULT_TTL_MS } from './recorded-results';
+import { DEFAULT_RESULT_TTL_MS } from '@bpc/projection-state';
 import { QUEUE_SCRIPTS, type QueueScriptName } from './redis-queue-scripts';
+import { FailFastRedis } from '@bpc/redis-support';
 
 export interface RedisQueueStoreOptions {
   /** `redis://[user:password@]host:port[/db]` */
@@ -50,30 +50,12 @@ export interface RedisQueueStoreOptions {
 }
 
 /** Redis is unreachable or did not answer in time; the message names the URL and the cause. */
-export class QueueStoreUnavailableError extends Error {
-  override readonly name = 'QueueStoreUnavailableError';
-}
+export { RedisUnavailableError as QueueStoreUnavailableError } from '@bpc/redis-support';
 
 const MODE_LETTER: Record<RecacheMode, string> = { render: 'r', bypass: 'b' };
 const CLAIM_FIELDS = 8;
 
 type ScriptReply = unknown;
-type ScriptRunner = (...args: (string | number)[]) => Promise<ScriptReply>;
-
-/** The URL without credentials, for messages and logs. */
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString().replace(/\/$/, '');
-  } catch {
-    return url;
-  }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function parseStoreResult<T>(reply: ScriptReply, fromJson: (value: unknown) => T): StoreResult<T> {
   const [applied, json] = reply as [number, string | null];
@@ -96,39 +78,16 @@ const asEnqueueResult = (value: unknown): EnqueueResult => value as EnqueueResul
  * backoff. Nothing connects before the first call.
  */
 export class RedisQueueStore implements QueueStore {
-  private readonly redis: Redis;
+  private readonly redis: FailFastRedis;
   private readonly prefix: string;
-  private readonly safeUrl: string;
   private readonly log: LogSink;
   private readonly resultTtlMs: number;
-  private connecting: Promise<void> | undefined;
-  private lastConnectionError: string | undefined;
-  private unreachable = false;
-  private closed = false;
 
   constructor(options: RedisQueueStoreOptions) {
     this.prefix = `{${options.keyPrefix ?? 'bpc'}}:`;
-    this.safeUrl = redactUrl(options.url);
     this.log = options.log ?? silentLog;
     this.resultTtlMs = options.resultTtlMs ?? DEFAULT_RESULT_TTL_MS;
-    const maxDelay = options.reconnectMaxDelayMs ?? 2_000;
-    this.redis = new Redis(options.url, {
-      lazyConnect: true,
-      enableOfflineQueue: false,
-      // 0: a command in flight when the connection drops fails at once instead of waiting for a reconnect.
-      maxRetriesPerRequest: 0,
-      autoResendUnfulfilledCommands: false,
-      connectTimeout: options.connectTimeoutMs ?? 1_000,
-      commandTimeout: options.commandTimeoutMs ?? 2_000,
-      // Bounds how long close() keeps a timer alive for a socket that already died.
-      disconnectTimeout: 200,
-      retryStrategy: (attempt) => Math.min(50 * 2 ** Math.min(attempt, 10), maxDelay),
-    });
-    for (const [name, lua] of Object.entries(QUEUE_SCRIPTS)) this.redis.defineCommand(name, { numberOfKeys: 1, lua });
-    this.redis.on('error', (error: Error) => this.onConnectionLost(error.message));
-    // A server shutting down closes the socket without an 'error'; the reconnect attempts then say more.
-    this.redis.on('close', () => this.onConnectionLost(this.lastConnectionError ?? 'connection closed'));
-    this.redis.on('ready', () => this.onReady());
+    this.redis = new FailFastRedis({ ...options, label: 'queue store', scripts: QUEUE_SCRIPTS });
   }
 
   async enqueue(request: EnqueueRequest, position?: ProjectionPosition): Promise<StoreResult<EnqueueResult>> {
@@ -231,29 +190,24 @@ export class RedisQueueStore implements QueueStore {
   }
 
   async resultOf(eventId: string): Promise<unknown | undefined> {
-    const json = await this.call(() => this.redis.get(this.resultKey(eventId)));
+    const json = await this.redis.call((r) => r.get(this.resultKey(eventId)));
     // A void mutation records `null`: applied, with nothing to tell.
     return json === null ? undefined : JSON.parse(json);
   }
 
   async nextOffset(stream: string): Promise<string | undefined> {
-    const applied = await this.call(() => this.redis.hget(`${this.prefix}checkpoints`, stream));
+    const applied = await this.redis.call((r) => r.hget(`${this.prefix}checkpoints`, stream));
     return applied === null ? undefined : offsetAfter(applied);
   }
 
   async check(): Promise<void> {
-    await this.call(() => this.redis.ping());
+    await this.redis.call((r) => r.ping());
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    if (this.redis.status === 'ready') {
-      await this.redis.quit().catch(() => this.redis.disconnect());
-    } else {
-      this.redis.disconnect();
-    }
+    await this.redis.close();
   }
+
 
   private resultKey(eventId: string): string {
     return `${this.prefix}r:${eventId}`;
@@ -268,57 +222,7 @@ export class RedisQueueStore implements QueueStore {
   }
 
   private runScript(name: QueueScriptName, args: (string | number)[]): Promise<ScriptReply> {
-    const run = (this.redis as unknown as Record<QueueScriptName, ScriptRunner>)[name].bind(this.redis);
-    return this.call(() => run(`${this.prefix}hosts`, this.prefix, ...args));
-  }
-
-  /** Runs a command once connected; turns connection failures into a message naming the URL and the cause. */
-  private async call<T>(command: () => Promise<T>): Promise<T> {
-    if (this.closed) throw new Error(`redis queue store at ${this.safeUrl} is closed`);
-    try {
-      await this.connectOnce();
-      // Fail here rather than in ioredis: a command it rejects while offline still leaves its timeout timer running.
-      if (this.redis.status !== 'ready') throw new QueueStoreUnavailableError(`redis unreachable at ${this.safeUrl}: ${this.lastConnectionError ?? this.redis.status}`);
-      return await command();
-    } catch (error) {
-      throw this.describe(error);
-    }
-  }
-
-  /** The first call connects; afterwards ioredis reconnects by itself and calls fail fast meanwhile. */
-  private connectOnce(): Promise<void> {
-    // Calls made while the first connection is being set up wait for it rather than fail.
-    if (this.connecting) return this.connecting;
-    if (this.redis.status !== 'wait') return Promise.resolve();
-    this.connecting = this.redis.connect().finally(() => (this.connecting = undefined));
-    return this.connecting;
-  }
-
-  private describe(error: unknown): Error {
-    if (error instanceof QueueStoreUnavailableError) return error;
-    const message = messageOf(error);
-    const connectionLost =
-      this.redis.status !== 'ready' ||
-      /Stream isn't writeable|Connection is closed|max retries per request|Command timed out|ECONNREFUSED|ETIMEDOUT|ECONNRESET/i.test(message);
-    if (!connectionLost) return new Error(`redis queue store at ${this.safeUrl}: ${message}`, { cause: error });
-    const reason = this.lastConnectionError ?? message;
-    return new QueueStoreUnavailableError(`redis unreachable at ${this.safeUrl}: ${reason}`, { cause: error });
-  }
-
-  /** Logs the moment Redis becomes unreachable once, not every background reconnect attempt. */
-  private onConnectionLost(reason: string): void {
-    if (this.closed) return;
-    this.lastConnectionError = reason;
-    if (this.unreachable) return;
-    this.unreachable = true;
-    this.log.error({ url: this.safeUrl, err: reason }, 'redis queue store unreachable; reconnecting in the background');
-  }
-
-  private onReady(): void {
-    this.lastConnectionError = undefined;
-    if (!this.unreachable) return;
-    this.unreachable = false;
-    this.log.info({ url: this.safeUrl }, 'redis queue store reachable again');
+    return this.redis.runScript(name, `${this.prefix}hosts`, [this.prefix, ...args]);
   }
 
   private toClaimedEntry(fields: (string | number)[]): ClaimedEntry {

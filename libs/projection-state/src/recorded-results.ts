@@ -9,7 +9,7 @@ export interface RecordedResult {
 }
 
 /**
- * Results of positioned mutations by event id, for the memory adapter: kept
+ * Results of positioned mutations by event id, for in-process adapters: kept
  * for `ttlMs`, and at most `maxEntries` (oldest dropped first) so a long
  * replay cannot grow the map without bound. Insertion order is expiry order
  * because the TTL is fixed, so expiring is a walk from the front.

@@ -1,0 +1,2 @@
+export * from './recorded-results';
+export * from './projection-offsets';
