@@ -1,8 +1,9 @@
 import type { HostCatalog } from '../hosts/host-catalog';
 import { resolveTargets, TargetsInput } from '../hosts/resolve-targets';
+import { MAX_RECACHE_URLS } from './decide-recache';
 
-/** Upper bound on `urls` per invalidate call (the specification leaves it open; the same as recache). */
-export const MAX_INVALIDATE_URLS = 10_000;
+/** Upper bound on `urls` per invalidate call: the specification leaves it open, so the same as recache. */
+export const MAX_INVALIDATE_URLS = MAX_RECACHE_URLS;
 
 export interface InvalidateDecision {
   readonly hostId: number;
