@@ -1,8 +1,9 @@
 import type { BenchSuite } from './bench-row';
 import { daemonBench } from './daemon.bench';
 import { eventLogBench } from './event-log.bench';
+import { explorerBench } from './explorer.bench';
 import { queueStoreBench } from './queue-store.bench';
 import { startupBench } from './startup.bench';
 
 /** Every suite `npm run bench` runs, in order; `npm run bench -- <name>` runs one. */
-export const suites: readonly BenchSuite[] = [eventLogBench, queueStoreBench, startupBench, daemonBench];
+export const suites: readonly BenchSuite[] = [eventLogBench, queueStoreBench, startupBench, daemonBench, explorerBench];

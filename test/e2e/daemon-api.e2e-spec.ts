@@ -237,7 +237,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('daemon API contract (%s m
 describe('scheduler control enabled', () => {
   let running: RunningApps;
   beforeAll(async () => {
-    running = await startApps([projectorApp, daemonApp], testConfig('standalone', { scheduler_control_api: true }), createLogger('silent', 'sched'));
+    running = await startApps([projectorApp, daemonApp], testConfig('standalone', { scheduler_control_api: true, scheduler: { enabled: false } }), createLogger('silent', 'sched'));
   });
   afterAll(() => running?.close());
 
@@ -245,5 +245,20 @@ describe('scheduler control enabled', () => {
     const daemon = new DaemonClient(running.urls.daemon!);
     expect(await daemon.post('/internal/scheduler/pause')).toEqual({ status: 200, body: { success: true, data: { message: 'Scheduler paused' }, message: 'Scheduler paused' } });
     expect((await daemon.post('/internal/scheduler/resume')).body.message).toBe('Scheduler resumed');
+    // As curl sends it with -H 'Content-Type: application/json' and no body.
+    expect((await daemon.post('/internal/scheduler/pause', '', { 'content-type': 'application/json' })).status).toBe(200);
+    expect(await daemon.post('/internal/cache/recache/pause', '', { 'content-type': 'application/json' })).toEqual({
+      status: 400,
+      body: { status: 'error', message: 'request body must be a JSON object' },
+    });
+  });
+
+  it('refuses a bad X-Response-Envelope before anything changes', async () => {
+    const daemon = new DaemonClient(running.urls.daemon!);
+    const before = await daemon.queues();
+    const answer = await daemon.post('/internal/cache/recache', { host_id: 1, urls: ['https://www.example.com/env'], priority: 'high' }, { 'x-response-envelope': 'bogus' });
+    expect(answer).toEqual({ status: 400, body: { status: 'error', message: 'X-Response-Envelope must be one of: success, status' } });
+    expect((await daemon.post('/internal/cache/recache/pause', { host_id: 1 }, { 'x-response-envelope': 'bogus' })).status).toBe(400);
+    expect(await daemon.queues()).toEqual(before);
   });
 });

@@ -3,6 +3,7 @@ import { RECACHE_GAVE_UP, RECACHE_RETRY_SCHEDULED, RECACHE_SUCCEEDED, TOPICS } f
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
 import { DaemonClient, OriginAnswer, RuntimeMode, TestClock, testConfig, TestOrigin } from '@bpc/testing';
 import path from 'node:path';
+import { claimLeaseMs } from '../../libs/daemon/src/scheduler/scheduler-policy';
 import { daemonApp } from '../../apps/daemon/src/daemon.app';
 import { projectorApp } from '../../apps/projector/src/projector.app';
 
@@ -84,15 +85,15 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('scheduler (%s mode)', (mo
     expect(status.internal_queue).toEqual({ size: 0, max_size: 100, capacity_used_percent: 0 });
   });
 
-  it('pulls high before normal', async () => {
+  it('pulls high before normal, even when the high entry is due later and sorts last', async () => {
     h = await startWithOrigin(mode, () => ok(5), { recache: { max_concurrent: 1, timeout_per_url: 1 }, internal_queue: { max_size: 1 } });
-    await h.daemon.post('/internal/scheduler/pause').catch(() => undefined);
     await h.daemon.post('/internal/cache/recache/pause', { host_id: 1 });
-    await h.daemon.post('/internal/cache/recache', { host_id: 1, urls: [page('/n1'), page('/n2')], priority: 'normal' });
-    await h.daemon.post('/internal/cache/recache', { host_id: 1, urls: [page('/h1')], priority: 'high' });
+    await h.daemon.post('/internal/cache/recache', { host_id: 1, urls: [page('/a-normal-1'), page('/a-normal-2')], priority: 'normal' });
+    h.clock.advance(1_000);
+    await h.daemon.post('/internal/cache/recache', { host_id: 1, urls: [page('/z-high')], priority: 'high' });
     await h.daemon.post('/internal/cache/recache/resume', { host_id: 1 });
     await until(() => h!.origin.totalHits() === 3);
-    expect(h.origin.order[0]).toBe('/h1');
+    expect(h.origin.order).toEqual(['/z-high', '/a-normal-1', '/a-normal-2']);
   });
 
   it('does not pull from a paused host while serving the others, and drains it at once after resume', async () => {
@@ -133,8 +134,9 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('scheduler (%s mode)', (mo
     await until(async () => (await failedAttempts(h!)) === 2);
     h.clock.advance(10_000);
     await until(async () => (await failedAttempts(h!)) === 3);
-    h.clock.advance(60_000);
-    await new Promise((r) => setTimeout(r, 200));
+    // Past the claim's lease: a claim that was not released would come back now.
+    h.clock.advance(claimLeaseMs({ maxConcurrent: 2, maxRetries: 3, internalQueueMax: 100, timeoutPerUrlMs: 1_000 }) + 1_000);
+    await new Promise((r) => setTimeout(r, 300));
     expect(h.origin.hits.get('/broken')).toBe(3);
     const status = (await h.daemon.get('/status')).body.data;
     expect(status.queues['1'].normal.total).toBe(0);

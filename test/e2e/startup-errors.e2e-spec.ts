@@ -14,6 +14,12 @@ describe('startup with a bad configuration', () => {
     expect(output).toContain('recache.max_concurrent: must not be less than 1');
   }, 30_000);
 
+  it('refuses one app alone on the in-process adapters, saying how to run instead', async () => {
+    const service = spawnService('apps/daemon/src/main.ts', {});
+    expect(await service.exited).toBe(2);
+    expect(service.output()).toContain('adapters: event_log "file" and queue_store "memory" keep their state in one process');
+  }, 30_000);
+
   it('names the missing section when an adapter needs one', async () => {
     const service = spawnService('apps/daemon/src/main.ts', { BPC__ADAPTERS__QUEUE_STORE: 'redis' });
     expect(await service.exited).toBe(2);

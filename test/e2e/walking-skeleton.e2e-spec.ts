@@ -67,6 +67,10 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('walking skeleton (%s mode
       const body = await jsonOf(ready);
       expect({ name, status: ready.status, health: body.status }).toEqual({ name, status: 200, health: 'ok' });
     }
+    const projectorReady = await jsonOf(await fetch(`${running.urls.projector}/health/ready`));
+    for (const projection of ['projection (queue)', 'projection (cache)', 'projection (explorer)']) {
+      expect(projectorReady.details[projection]).toEqual({ status: 'up', lag: expect.any(Number) });
+    }
     const daemonReady = await jsonOf(await fetch(`${daemon}/health/ready`));
     const expected = mode === 'cluster' ? ['cache_store (redis)', 'event_log (kafka)', 'queue_store (redis)'] : ['cache_store (file)', 'event_log (file)', 'queue_store (memory)'];
     expect(Object.keys(daemonReady.details).sort()).toEqual(expected);

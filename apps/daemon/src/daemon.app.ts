@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { DaemonModule, installInternalAuth } from '@bpc/daemon';
+import { acceptEmptyJsonBodies, DaemonModule, installInternalAuth } from '@bpc/daemon';
 import { AppSpec, RuntimeModule } from '@bpc/platform';
 
 @Module({})
@@ -10,5 +10,9 @@ export const daemonApp: AppSpec = {
   name: 'daemon',
   uses: ['eventLog', 'queueStore', 'cacheStore', 'pageRefresher'],
   module: (runtime) => ({ module: DaemonAppModule, imports: [RuntimeModule.forRuntime(runtime, daemonApp.uses), DaemonModule] }),
-  configure: (app, runtime) => installInternalAuth(app.getHttpAdapter().getInstance(), runtime.config.internal_auth_key_sha256),
+  configure: (app, runtime) => {
+    const fastify = app.getHttpAdapter().getInstance();
+    installInternalAuth(fastify, runtime.config.internal_auth_key_sha256);
+    acceptEmptyJsonBodies(fastify);
+  },
 };

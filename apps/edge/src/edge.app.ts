@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AppSpec, HealthModule, RuntimeModule } from '@bpc/platform';
+import { AppSpec, HealthModule, MetricsModule, RuntimeModule } from '@bpc/platform';
 
 @Module({})
 class EdgeAppModule {}
@@ -8,5 +8,5 @@ class EdgeAppModule {}
 export const edgeApp: AppSpec = {
   name: 'edge',
   uses: ['eventLog'],
-  module: (runtime) => ({ module: EdgeAppModule, imports: [RuntimeModule.forRuntime(runtime, edgeApp.uses), HealthModule] }),
+  module: (runtime) => ({ module: EdgeAppModule, imports: [RuntimeModule.forRuntime(runtime, edgeApp.uses), HealthModule, MetricsModule] }),
 };

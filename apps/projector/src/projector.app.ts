@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
-import { AppSpec, RuntimeModule } from '@bpc/platform';
+import { AppSpec, MetricsModule, RuntimeModule } from '@bpc/platform';
 import { ProjectionsModule } from '@bpc/projections';
 
 @Module({})
 class ProjectorAppModule {}
 
-/** Projection workers: the event log into the queue store. */
+/** Projection workers: the event log into the queue store, the cache metadata and ClickHouse. */
 export const projectorApp: AppSpec = {
   name: 'projector',
   uses: ['eventLog', 'queueStore', 'cacheStore', 'explorerStore'],
-  module: (runtime) => ({ module: ProjectorAppModule, imports: [RuntimeModule.forRuntime(runtime, projectorApp.uses), ProjectionsModule] }),
+  module: (runtime) => ({ module: ProjectorAppModule, imports: [RuntimeModule.forRuntime(runtime, projectorApp.uses), MetricsModule, ProjectionsModule] }),
 };

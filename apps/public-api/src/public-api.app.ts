@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
+import { systemClock } from '@bpc/domain';
+import { IdentityIndex } from '@bpc/identity';
 import { AppSpec, RuntimeModule } from '@bpc/platform';
-import { PublicApiModule } from '@bpc/public-api';
+import { installBearerAuthentication, PublicApiModule } from '@bpc/public-api';
 
 @Module({})
 class PublicApiAppModule {}
@@ -10,4 +12,5 @@ export const publicApiApp: AppSpec = {
   name: 'public-api',
   uses: ['eventLog', 'explorerStore'],
   module: (runtime) => ({ module: PublicApiAppModule, imports: [RuntimeModule.forRuntime(runtime, publicApiApp.uses), PublicApiModule] }),
+  configure: (app, runtime) => installBearerAuthentication(app.getHttpAdapter().getInstance(), app.get(IdentityIndex), runtime.clock ?? systemClock),
 };

@@ -5,3 +5,4 @@ export * from './http/response-envelope';
 export * from './request-recache/request-recache.command';
 export * from './get-status/get-status.query';
 export * from './get-status/scheduler-view';
+export * from './http/empty-json-body';

@@ -44,7 +44,8 @@ describe('DDL files', () => {
     const files = await readDdlFiles(defaultDdlDir());
     expect(files.map((f) => [f.name, f.statements.length])).toEqual([
       ['001_bot_requests.sql', 1],
-      ['002_search_performance.sql', 2],
+      ['002_search_performance.sql', 3],
+      ['003_projection_checkpoints.sql', 1],
     ]);
   });
 });

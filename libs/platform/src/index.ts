@@ -2,6 +2,7 @@ export * from './logging/create-logger';
 export * from './logging/nest-pino-logger';
 export * from './health/readiness-check';
 export * from './health/health.module';
+export * from './health/readiness-registry';
 export * from './http/validate-body';
 export * from './http/body.pipe';
 export * from './http/create-http-app';

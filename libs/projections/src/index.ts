@@ -4,3 +4,4 @@ export * from './queue/queue-projection';
 export * from './explorer/explorer-projector';
 export * from './explorer/explorer-projection';
 export * from './cache/cache-projector';
+export * from './explorer/buffered-explorer-writer';

@@ -1,3 +1,4 @@
 export * from './public-api.module';
 export * from './http/public-error-body';
 export * from './auth/bearer-auth.guard';
+export * from './auth/bearer-authentication.hook';

@@ -359,6 +359,12 @@ export class MemoryQueueStore implements QueueStore {
       const merged = mergeEntry(existing, { priority: request.priority, dueAt: request.dueAt, ...(item.mode ? { mode: item.mode } : {}) });
       if (merged.priority !== existing.priority) promoted++;
       this.replace(host, existing, merged);
+      // The entry now answers to the latest request that queued it (same seq: same place in its list).
+      const current = host.entries.get(key)!;
+      if (current.entryId !== request.entryId) {
+        host.delete(current);
+        host.add({ ...current, entryId: request.entryId });
+      }
     }
     return Object.freeze({ enqueued: distinct.size, created, promoted });
   }

@@ -88,11 +88,15 @@ export function describeQueueStoreContract(name: string, factory: () => Promise<
         expect((await countsOf(1)).high.total).toBe(3);
       });
 
-      it('keeps the entry id of the request that created the entry, also across a promotion', async () => {
-        await enqueue({ items: itemsOf(['u']), priority: 'normal', entryId: 'first' });
+      it('names an entry after the latest request that queued it, across a promotion or a plain repeat', async () => {
+        await enqueue({ items: itemsOf(['u', 'v']), priority: 'normal', entryId: 'first' });
         await enqueue({ items: itemsOf(['u']), priority: 'high', entryId: 'second' });
-        const [claimed] = await claim();
-        expect(claimed).toMatchObject({ url: 'u', priority: 'high', entryId: 'first', attempt: 0 });
+        await enqueue({ items: itemsOf(['v']), priority: 'normal', entryId: 'third' });
+        const claimed = await claim();
+        expect(claimed.map((c) => [c.url, c.priority, c.entryId])).toEqual([
+          ['u', 'high', 'second'],
+          ['v', 'normal', 'third'],
+        ]);
       });
 
       it('takes a later explicit mode; a request without mode keeps the one set', async () => {

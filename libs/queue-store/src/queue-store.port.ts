@@ -23,9 +23,10 @@ export interface EnqueueRequest {
   readonly dueAt: number;
   readonly items: readonly QueueItem[];
   /**
-   * Identifies the entries this request creates (the event id); outcome calls
-   * name it. An entry keeps the id of the request that created it: a later
-   * request that only keeps or promotes it does not change it.
+   * The request (event) id. An entry answers to the latest request that
+   * queued it — one that creates, keeps or promotes it — so an outcome naming
+   * the request an entry had when it was claimed never settles work that was
+   * requested again after the claim (live or when rebuilt from the log).
    */
   readonly entryId: string;
 }
@@ -103,8 +104,8 @@ export interface QueueStore {
    */
   purge(hostId: number, priorities: readonly Priority[], position?: ProjectionPosition): Promise<StoreResult<number>>;
   /**
-   * Removes the queued entry of host + URL + dimension when it is still the
-   * entry `entryId` created, answering whether one was removed. Projections
+   * Removes the queued entry of host + URL + dimension when it still answers
+   * to `entryId`, answering whether one was removed. Projections
    * apply attempt outcomes with it, so a store rebuilt from the log does not
    * queue again what was already rendered or given up; a newer entry for the
    * same key (another request) is left alone.

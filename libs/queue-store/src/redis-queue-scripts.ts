@@ -141,7 +141,7 @@ for start = FIRST, #ARGV, CHUNK do
       hset[#hset + 1] = key
       hset[#hset + 1] = freshValue[mode]
     else
-      local was, attempt, wasMode, id = decode(value)
+      local was, attempt, wasMode = decode(value)
       local newMode = wasMode
       if mode ~= '' then newMode = mode end
       if rank < RANK[was] then
@@ -152,15 +152,14 @@ for start = FIRST, #ARGV, CHUNK do
         zadd[#zadd + 1] = math.min(score, dueAt)
         zadd[#zadd + 1] = key
         hset[#hset + 1] = key
-        hset[#hset + 1] = encode(priority, attempt, newMode, id)
+        hset[#hset + 1] = encode(priority, attempt, newMode, entryId)
       else
         keepEarlier[was] = keepEarlier[was] or {}
         table.insert(keepEarlier[was], dueAt)
         table.insert(keepEarlier[was], key)
-        if newMode ~= wasMode then
-          hset[#hset + 1] = key
-          hset[#hset + 1] = encode(was, attempt, newMode, id)
-        end
+        -- The entry now answers to the latest request that queued it.
+        hset[#hset + 1] = key
+        hset[#hset + 1] = encode(was, attempt, newMode, entryId)
       end
     end
   end

@@ -25,34 +25,38 @@ export class RecacheController {
   @Post('recache')
   @HttpCode(200)
   async recache(@Req() request: FastifyRequest, @Body(new BodyPipe(RequestRecacheDto, lenient)) body: RequestRecacheDto) {
+    const form = this.envelope.formOf(request);
     const input = { hostId: body.host_id, urls: body.urls, dimensionIds: body.dimension_ids, priority: body.priority, mode: body.mode };
     const accepted = await this.commands.execute<RequestRecache, RecacheAccepted>(new RequestRecache(input, 'daemon-api'));
-    return this.envelope.wrap(request, accepted, without<RecacheAccepted, 'paused' | 'mode'>('paused', 'mode'));
+    return this.envelope.wrap(form, accepted, without<RecacheAccepted, 'paused' | 'mode'>('paused', 'mode'));
   }
 
   @Post('queue/purge')
   @HttpCode(200)
   async purge(@Req() request: FastifyRequest, @Body(new BodyPipe(PurgeQueueDto, lenient)) body: PurgeQueueDto) {
-    const purged = await this.commands.execute<PurgeQueue, QueuePurgedResult>(new PurgeQueue(body.host_id, body.priorities));
-    return this.envelope.wrap(request, purged);
+    const form = this.envelope.formOf(request);
+    return this.envelope.wrap(form, await this.commands.execute<PurgeQueue, QueuePurgedResult>(new PurgeQueue(body.host_id, body.priorities)));
   }
 
   @Post('recache/pause')
   @HttpCode(200)
   async pause(@Req() request: FastifyRequest, @Body(new BodyPipe(HostBodyDto, lenient)) body: HostBodyDto) {
-    return this.envelope.wrap(request, await this.commands.execute<PauseHostRecache, HostPausedResult>(new PauseHostRecache(body.host_id)));
+    const form = this.envelope.formOf(request);
+    return this.envelope.wrap(form, await this.commands.execute<PauseHostRecache, HostPausedResult>(new PauseHostRecache(body.host_id)));
   }
 
   @Post('invalidate')
   @HttpCode(200)
   async invalidate(@Req() request: FastifyRequest, @Body(new BodyPipe(InvalidateCacheDto, lenient)) body: InvalidateCacheDto) {
+    const form = this.envelope.formOf(request);
     const input = { hostId: body.host_id, urls: body.urls, dimensionIds: body.dimension_ids };
-    return this.envelope.wrap(request, await this.commands.execute<InvalidateCache, CacheInvalidatedResult>(new InvalidateCache(input, 'daemon-api')));
+    return this.envelope.wrap(form, await this.commands.execute<InvalidateCache, CacheInvalidatedResult>(new InvalidateCache(input, 'daemon-api')));
   }
 
   @Post('recache/resume')
   @HttpCode(200)
   async resume(@Req() request: FastifyRequest, @Body(new BodyPipe(HostBodyDto, lenient)) body: HostBodyDto) {
-    return this.envelope.wrap(request, await this.commands.execute<ResumeHostRecache, HostResumedResult>(new ResumeHostRecache(body.host_id)));
+    const form = this.envelope.formOf(request);
+    return this.envelope.wrap(form, await this.commands.execute<ResumeHostRecache, HostResumedResult>(new ResumeHostRecache(body.host_id)));
   }
 }

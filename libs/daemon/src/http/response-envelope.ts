@@ -19,10 +19,11 @@ export type EarlierForm<T> = { status: 'ok'; data: T };
 export class ResponseEnvelope {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
-  wrap<T extends object>(request: FastifyRequest, data: T, toEarlier: (data: T) => object = (d) => d): LaterForm<T> | EarlierForm<object> {
-    return this.formOf(request) === 'status' ? { status: 'ok', data: toEarlier(data) } : { success: true, data };
+  wrap<T extends object>(form: EnvelopeForm, data: T, toEarlier: (data: T) => object = (d) => d): LaterForm<T> | EarlierForm<object> {
+    return form === 'status' ? { status: 'ok', data: toEarlier(data) } : { success: true, data };
   }
 
+  /** Read before the command runs: a bad header must be refused before anything changes. */
   formOf(request: FastifyRequest): EnvelopeForm {
     const asked = request.headers[ENVELOPE_HEADER];
     if (asked === undefined) return this.config.daemon.envelope;

@@ -28,7 +28,8 @@ export class SchedulerController {
   }
 
   private async toggle(request: FastifyRequest, paused: boolean) {
+    const form = this.envelope.formOf(request);
     const result = await this.commands.execute<SetSchedulerPaused, SchedulerToggled>(new SetSchedulerPaused(paused));
-    return { ...this.envelope.wrap(request, result), message: result.message };
+    return { ...this.envelope.wrap(form, result), message: result.message };
   }
 }

@@ -19,6 +19,7 @@ export class StatusController {
 
   @Get()
   async status(@Req() request: FastifyRequest) {
-    return this.envelope.wrap(request, await this.queries.execute<GetStatus, StatusSnapshot>(new GetStatus()), withoutPaused);
+    const form = this.envelope.formOf(request);
+    return this.envelope.wrap(form, await this.queries.execute<GetStatus, StatusSnapshot>(new GetStatus()), withoutPaused);
   }
 }

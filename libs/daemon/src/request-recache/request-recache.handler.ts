@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, decideRecache, HostCatalog, RecacheDecision } from '@bpc/domain';
+import { AppError, Clock, decideRecache, HostCatalog, RecacheDecision } from '@bpc/domain';
 import { newQueueEvent, RECACHE_REQUESTED, TOPICS } from '@bpc/events';
 import { EVENT_LOG, EventLog } from '@bpc/event-log';
 import { CLOCK } from '@bpc/platform';
@@ -22,8 +22,9 @@ export class RequestRecacheHandler implements ICommandHandler<RequestRecache, Re
 
   async execute({ input, source }: RequestRecache): Promise<RecacheAccepted> {
     const decision = decideRecache(input, this.hosts);
+    // Read before recording: a failure here must not answer 500 for work already queued.
+    const paused = (await this.pausedHosts()).has(decision.hostId);
     const enqueued = decision.urls.length === 0 ? 0 : await this.record(decision, source);
-    const paused = (await this.store.pausedHosts(this.clock.now())).has(decision.hostId);
     return {
       host_id: decision.hostId,
       urls_count: input.urls.length,
@@ -33,6 +34,14 @@ export class RequestRecacheHandler implements ICommandHandler<RequestRecache, Re
       paused,
       ...(decision.mode ? { mode: decision.mode } : {}),
     };
+  }
+
+  private async pausedHosts(): Promise<ReadonlyMap<number, number>> {
+    try {
+      return await this.store.pausedHosts(this.clock.now());
+    } catch (error) {
+      throw new AppError('STORE_UNAVAILABLE', `queue store unavailable, nothing was changed: ${(error as Error).message}`);
+    }
   }
 
   /** URL rules may have left nothing to record. */

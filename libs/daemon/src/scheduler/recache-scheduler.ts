@@ -13,6 +13,9 @@ import { afterFailure, claimLeaseMs, internalQueueTarget, SchedulerLimits } from
 import { QueueActivity } from './queue-activity';
 import { SchedulerMetrics } from './scheduler-metrics';
 
+/** How long shutdown lets running attempts finish before aborting them. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
 /** An entry pulled from the queue store into this daemon's internal queue. */
 interface PulledEntry {
   readonly claim: ClaimedEntry;
@@ -41,7 +44,8 @@ export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationSh
   private readonly inFlight = new Set<Promise<void>>();
   private readonly shutdown = new AbortController();
   private running = 0;
-  private pulling = false;
+  private pulling?: Promise<void>;
+  private stopping = false;
   private timer?: NodeJS.Timeout;
   private lastTickAt: Date | null = null;
 
@@ -71,11 +75,19 @@ export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationSh
     this.tick();
   }
 
-  /** Stops pulling, lets running attempts finish (aborting those still running at the end), returns unstarted entries to their queues. */
+  /**
+   * Stops pulling (waiting for a pull in progress), lets running attempts
+   * finish for a grace period and aborts the rest, then returns unstarted
+   * entries to their queues.
+   */
   async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
     clearInterval(this.timer);
-    this.shutdown.abort();
+    await this.pulling;
+    const grace = setTimeout(() => this.shutdown.abort(), SHUTDOWN_GRACE_MS);
     await Promise.allSettled([...this.inFlight]);
+    clearTimeout(grace);
+    this.shutdown.abort();
     const waiting = this.pulled.splice(0);
     await Promise.allSettled(waiting.map((entry) => this.store.retryLater(entry.claim, Math.max(entry.readyAt, this.clock.now()))));
   }
@@ -99,22 +111,24 @@ export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationSh
   }
 
   private stopped(): boolean {
-    return this.shutdown.signal.aborted;
+    return this.stopping;
   }
 
   /** One pull at a time; a failed pull is logged and the next tick tries again. */
-  private async pull(): Promise<void> {
+  private pull(): Promise<void> {
     const room = internalQueueTarget(this.limits) - this.pulled.length;
-    if (this.pulling || this.stopped() || !this.config.scheduler.enabled || this.schedulerSwitch.isPaused() || room <= 0) return;
-    this.pulling = true;
+    if (this.pulling || this.stopped() || !this.config.scheduler.enabled || this.schedulerSwitch.isPaused() || room <= 0) return Promise.resolve();
+    this.pulling = this.claim(room).finally(() => (this.pulling = undefined));
+    return this.pulling;
+  }
+
+  private async claim(room: number): Promise<void> {
     try {
       const now = this.clock.now();
       const claims = await this.store.claim({ now, limit: room, leaseMs: claimLeaseMs(this.limits) });
       for (const claim of claims) this.pulled.push({ claim, attempts: 0, readyAt: now, running: false });
     } catch (error) {
       this.logger.error({ err: error }, 'scheduler: pulling due entries failed');
-    } finally {
-      this.pulling = false;
     }
     this.dispatch();
   }
@@ -144,15 +158,22 @@ export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationSh
 
   private async run(entry: PulledEntry): Promise<void> {
     const attemptNumber = entry.claim.attempt + entry.attempts + 1;
+    // One controller per attempt, aborted by its timeout or by shutdown; both
+    // links are removed afterwards (AbortSignal.any leaks on Node 20).
+    const attempt = new AbortController();
+    const abort = () => attempt.abort();
+    const timeout = setTimeout(abort, this.limits.timeoutPerUrlMs);
+    this.shutdown.signal.addEventListener('abort', abort, { once: true });
     let outcome: RefreshOutcome;
     try {
-      const signal = AbortSignal.any([AbortSignal.timeout(this.limits.timeoutPerUrlMs), this.shutdown.signal]);
-      outcome = await this.refresh(entry.claim, signal);
+      outcome = await this.refresh(entry.claim, attempt.signal);
     } finally {
+      clearTimeout(timeout);
+      this.shutdown.signal.removeEventListener('abort', abort);
       entry.attempts += 1;
       this.running -= 1;
     }
-    if (this.stopped() && outcome.kind === 'failed') {
+    if (this.shutdown.signal.aborted && outcome.kind === 'failed') {
       entry.running = false; // shutdown cut it short: it goes back to its queue
       return;
     }

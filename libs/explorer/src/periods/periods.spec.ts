@@ -41,6 +41,11 @@ describe('periods', () => {
     },
   );
 
+  it('reads presets as whole days in a date-only period (compPeriod) and refuses 24h there', () => {
+    expect(iso(resolvePeriod('7d', events, now, 'compPeriod', true))).toEqual(['2026-11-14T00:00:00.000Z', '2026-11-21T00:00:00.000Z']);
+    expect(fieldOf(() => resolvePeriod('24h', events, now, 'compPeriod', true))).toBe('compPeriod');
+  });
+
   it('accepts exactly 365 days and a leap day', () => {
     expect(fieldOf(() => resolvePeriod('2025-01-01,2025-12-31', events, now, 'period'))).toBeUndefined();
     expect(fieldOf(() => resolvePeriod('2028-02-29,2028-03-01', events, now, 'period'))).toBeUndefined();

@@ -17,7 +17,8 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?Z?$/;
 /**
  * Resolves `period` (or `compPeriod` with `dateOnly`) against the clock.
  * - Sub-day data (timeBounds): presets are rolling, `Nh`/`Nd` before now.
- * - Whole-day data: `Nd` is the N complete UTC days before today.
+ * - Whole-day data, and date-only periods (`compPeriod`): `Nd` is the N
+ *   complete UTC days before today; sub-day presets are refused.
  * - Custom `start,end` is inclusive of both days: [start 00:00, end+1 00:00);
  *   with a time of day (timeBounds only) the instants are exact and end is exclusive.
  * The span must be non-empty and at most `maxRangeDays`.
@@ -35,8 +36,10 @@ export function resolvePeriod(value: string, rules: PeriodRules, nowMs: number, 
       );
     }
     const n = Number(preset[1]);
+    // A date-only period (compPeriod) is whole days: no sub-day preset, and day presets end at midnight.
+    if (preset[2] === 'h' && dateOnly) throw validationError(field, `${field} takes whole days: ${value} is a sub-day preset`);
     if (preset[2] === 'h') return { start: new Date(nowMs - n * HOUR_MS), end: new Date(nowMs) };
-    if (rules.timeBounds) return { start: new Date(nowMs - n * DAY_MS), end: new Date(nowMs) };
+    if (rules.timeBounds && !dateOnly) return { start: new Date(nowMs - n * DAY_MS), end: new Date(nowMs) };
     const today = Math.floor(nowMs / DAY_MS) * DAY_MS;
     return { start: new Date(today - n * DAY_MS), end: new Date(today) };
   }

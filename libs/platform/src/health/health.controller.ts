@@ -1,6 +1,7 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
 import { READINESS_CHECKS, ReadinessCheck, runCheck } from './readiness-check';
+import { ReadinessRegistry } from './readiness-registry';
 
 const CHECK_TIMEOUT_MS = 2000;
 
@@ -14,6 +15,7 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly indicators: HealthIndicatorService,
     @Inject(READINESS_CHECKS) private readonly checks: readonly ReadinessCheck[],
+    private readonly registry: ReadinessRegistry,
   ) {}
 
   @Get('live')
@@ -25,12 +27,12 @@ export class HealthController {
   @Get('ready')
   @HealthCheck()
   ready() {
-    return this.health.check(this.checks.map((c) => () => this.indicate(c)));
+    return this.health.check([...this.checks, ...this.registry.list()].map((c) => () => this.indicate(c)));
   }
 
   private async indicate(check: ReadinessCheck): Promise<HealthIndicatorResult> {
     const result = await runCheck(check, CHECK_TIMEOUT_MS);
     const session = this.indicators.check(check.name);
-    return result.ok ? session.up() : session.down({ reason: result.reason });
+    return result.ok ? session.up(result.details ?? {}) : session.down({ reason: result.reason });
   }
 }

@@ -1,20 +1,27 @@
-/** A dependency readiness depends on: `check` resolves when usable, rejects with the reason otherwise. */
+/**
+ * A dependency readiness depends on: `check` resolves when usable (optionally
+ * with details to report, such as a projection's lag), rejects with the
+ * reason otherwise.
+ */
 export interface ReadinessCheck {
   readonly name: string;
-  check(): Promise<void>;
+  check(): Promise<void | Record<string, unknown>>;
 }
 
 export const READINESS_CHECKS = Symbol('READINESS_CHECKS');
 
 /** Runs a check with a deadline so a hung dependency reports down instead of hanging the probe. */
-export async function runCheck(check: ReadinessCheck, timeoutMs: number): Promise<{ ok: true } | { ok: false; reason: string }> {
+export async function runCheck(
+  check: ReadinessCheck,
+  timeoutMs: number,
+): Promise<{ ok: true; details?: Record<string, unknown> } | { ok: false; reason: string }> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
   });
   try {
-    await Promise.race([check.check(), timeout]);
-    return { ok: true };
+    const details = await Promise.race([check.check(), timeout]);
+    return details ? { ok: true, details } : { ok: true };
   } catch (error) {
     return { ok: false, reason: error instanceof Error ? error.message : String(error) };
   } finally {

@@ -26,6 +26,10 @@ export async function runMain(processName: string, specs: readonly AppSpec[]): P
   try {
     running = await startApps(specs, config, logger);
   } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${processName}: ${error.message}\n`);
+      process.exit(2);
+    }
     logger.fatal({ err: error }, 'startup failed');
     process.exit(1);
   }

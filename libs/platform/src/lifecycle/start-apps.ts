@@ -1,4 +1,4 @@
-import type { AppConfig } from '@bpc/config';
+import { AppConfig, ConfigError } from '@bpc/config';
 import type { Clock } from '@bpc/domain';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
@@ -23,6 +23,7 @@ export interface RunningApps {
  * failure what was started is closed again.
  */
 export async function startApps(specs: readonly AppSpec[], config: AppConfig, logger: Logger, clock?: Clock): Promise<RunningApps> {
+  assertProjectionsRunHere(specs, config);
   const needs = new Set<PortName>(specs.flatMap((s) => s.uses));
   const ports = await openPorts(config, needs, logger);
   const runtime: AppRuntime = { config, logger, ports, clock };
@@ -47,6 +48,23 @@ export async function startApps(specs: readonly AppSpec[], config: AppConfig, lo
     apps: Object.fromEntries(started.map((s) => [s.spec.name, s.app])),
     close: () => stopApps(started, ports, logger),
   };
+}
+
+/**
+ * The file event log and the memory queue store live inside one process:
+ * without the projector beside them nothing would apply the events, and
+ * every write would time out. Such a deployment is refused at startup.
+ */
+function assertProjectionsRunHere(specs: readonly AppSpec[], config: AppConfig): void {
+  const inProcess = config.adapters.event_log === 'file' || config.adapters.queue_store === 'memory';
+  if (inProcess && !specs.some((s) => s.name === 'projector')) {
+    throw new ConfigError('adapters', [
+      {
+        key: 'adapters',
+        reason: `event_log "${config.adapters.event_log}" and queue_store "${config.adapters.queue_store}" keep their state in one process: run every app together (apps/standalone, \`npm start\`), or choose kafka and redis to run apps apart`,
+      },
+    ]);
+  }
 }
 
 function listenKey(name: AppName): 'public_api' | 'daemon' | 'edge' | 'projector' {

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { CACHE_STORE, CacheStore } from '@bpc/cache-store';
 import { TOPICS } from '@bpc/events';
 import { EVENT_LOG, EventLog, Subscription } from '@bpc/event-log';
-import { LOGGER } from '@bpc/platform';
+import { LOGGER, ReadinessRegistry } from '@bpc/platform';
 import { subscribeCheckpointed } from '../shared/checkpointed-projection';
 import { applyCacheEvent } from './cache-projection';
 
@@ -18,7 +18,10 @@ export class CacheProjector implements OnApplicationBootstrap, OnApplicationShut
     @Inject(EVENT_LOG) private readonly log: EventLog,
     @Inject(CACHE_STORE) private readonly store: CacheStore,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    readiness: ReadinessRegistry,
+  ) {
+    readiness.add({ name: 'projection (cache)', check: async () => ({ lag: await this.lag() }) });
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     this.subscription = await subscribeCheckpointed(
@@ -35,5 +38,10 @@ export class CacheProjector implements OnApplicationBootstrap, OnApplicationShut
 
   async onApplicationShutdown(): Promise<void> {
     await this.subscription?.stop();
+  }
+
+  /** Events on the queue topic not applied yet. */
+  lag(): Promise<number> {
+    return this.subscription?.lag() ?? Promise.resolve(0);
   }
 }

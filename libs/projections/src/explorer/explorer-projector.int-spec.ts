@@ -7,6 +7,7 @@ import { BOT_REQUEST_RECORDED, BotRequestRecorded, envelope, SEARCH_PERFORMANCE_
 import { FileEventLog } from '@bpc/event-log';
 import { ChdbExecutor, ExplorerStore, InsertBatch } from '@bpc/explorer-store';
 import { buildExplorerSql, DEFAULT_LIMITS, findExplorer, resolveQuery } from '@bpc/explorer';
+import { ReadinessRegistry } from '@bpc/platform';
 import { botRequestRow } from './explorer-projection';
 import { ExplorerProjector } from './explorer-projector';
 
@@ -33,6 +34,9 @@ function searchDay(date: string, rows: SearchPerformanceRow[], importedAt: strin
 /** Inserts for real, then fails the first `failures` calls: the write landed, the offset commit never happened. */
 class CrashAfterInsert implements Partial<ExplorerStore> {
   constructor(private readonly inner: ExplorerStore, private failures: number) {}
+  query<T>(sql: string, params?: Record<string, unknown>): Promise<T[]> {
+    return this.inner.query<T>(sql, params);
+  }
   async insert(batch: InsertBatch): Promise<void> {
     await this.inner.insert(batch);
     if (this.failures-- > 0) throw new Error('crash between insert and offset commit');
@@ -73,25 +77,32 @@ describe('explorer projector (file log → chDB)', () => {
     await log.append(TOPICS.botRequests, events.slice(1500));
 
     const flaky = new CrashAfterInsert(store, 3) as unknown as ExplorerStore;
-    const first = new ExplorerProjector(log, flaky, logger);
+    const first = new ExplorerProjector(log, flaky, logger, new ReadinessRegistry());
     first.onApplicationBootstrap();
     await until(async () => (await count()) === 3000 && (await first.lag()) === 0);
     await first.onApplicationShutdown();
 
-    // A restart replays nothing new and changes nothing; a replay of the whole log by a new group neither.
-    const second = new ExplorerProjector(log, store, logger);
+    // A restart resumes from the checkpoint and changes nothing.
+    const second = new ExplorerProjector(log, store, logger, new ReadinessRegistry());
     second.onApplicationBootstrap();
     await log.append(TOPICS.botRequests, [request(5000, 'other')]);
     await until(async () => (await count('other')) === 1);
     await second.onApplicationShutdown();
     expect(await count()).toBe(3000);
+    // An emptied store rebuilds from the log: no checkpoint, so the projector starts at the beginning.
+    await store.command('TRUNCATE TABLE bot_requests');
+    await store.command('TRUNCATE TABLE explorer_projection_checkpoints');
+    const third = new ExplorerProjector(log, store, logger, new ReadinessRegistry());
+    third.onApplicationBootstrap();
+    await until(async () => (await count()) === 3000 && (await count('other')) === 1);
+    await third.onApplicationShutdown();
     const [{ n, sum }] = await store.query<{ n: number; sum: number }>("SELECT count() AS n, sum(serve_time_ms) AS sum FROM bot_requests FINAL WHERE website = 'demo'");
     expect([Number(n), Number(sum)]).toEqual([3000, 30000]);
   }, 30_000);
 
   it('lets a re-imported search day replace the earlier import, also dropping keys it no longer lists', async () => {
     const registry = new Registry();
-    const projector = new ExplorerProjector(log, store, logger, registry);
+    const projector = new ExplorerProjector(log, store, logger, new ReadinessRegistry(), registry);
     projector.onApplicationBootstrap();
     await log.append(TOPICS.searchPerformance, [
       searchDay('2026-11-10', [{ key: 'https://www.example.com/a', clicks: 5, impressions: 50, position: 3 }, { key: 'https://www.example.com/gone', clicks: 1, impressions: 10, position: 9 }], '2026-11-12T00:00:00Z'),

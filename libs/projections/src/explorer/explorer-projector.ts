@@ -4,37 +4,46 @@ import type { Logger } from 'pino';
 import { asExplorerEvent, TOPICS } from '@bpc/events';
 import { EVENT_LOG, EventLog, LogBatch, Subscription } from '@bpc/event-log';
 import { EXPLORER_STORE, ExplorerStore } from '@bpc/explorer-store';
-import { LOGGER, METRICS_REGISTRY } from '@bpc/platform';
+import { LOGGER, METRICS_REGISTRY, ReadinessRegistry } from '@bpc/platform';
+import { BufferedExplorerWriter, checkpointOf } from './buffered-explorer-writer';
 import { explorerRows, TableRows } from './explorer-projection';
 
 /** One group per topic, so a slow search import never holds up bot requests (a subscription handles one batch at a time). */
 export const EXPLORER_PROJECTOR_GROUPS = { botRequests: 'explorer-projector-bot-requests', searchPerformance: 'explorer-projector-search-performance' } as const;
-/** Records per insert: big batches are what ClickHouse wants; the log hands over what is available up to this. */
+/** Records per log batch handed over. */
 export const EXPLORER_BATCH_SIZE = 20_000;
+/** Inserts are gathered up to this many rows or this long, whichever comes first. */
+export const EXPLORER_FLUSH = { maxRows: 100_000, maxDelayMs: 200 } as const;
 
 /**
  * Bot requests and search performance from the log into ClickHouse.
  *
- * Exactly-once counts: each delivered batch is inserted with a deduplication
- * token made of its log positions (a retried batch is dropped by the engine),
- * and the tables are ReplacingMergeTree keyed by event id / day key, so a
- * batch re-formed with other boundaries after a crash between insert and
- * offset commit folds away too (exact reads use FINAL). The offset is
- * committed only after the insert resolves; a failed insert stops the
- * partition for a retry, nothing is skipped.
+ * Batches are size- and time-bounded (EXPLORER_FLUSH) and span several log
+ * batches; each partition resumes from the projector's own checkpoint in
+ * ClickHouse, written after the rows it covers (see BufferedExplorerWriter).
+ *
+ * Exactly-once counts: each insert carries a deduplication token made of its
+ * log positions (a retried write is dropped by the engine), and the tables
+ * are ReplacingMergeTree keyed by event id / day key, so rows written again
+ * after a crash between insert and checkpoint, in other batch boundaries,
+ * fold away too (exact reads use FINAL). A failed write is retried and holds
+ * up the partition; nothing is skipped.
  */
 @Injectable()
 export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationShutdown {
   private subscribing?: Promise<Subscription[]>;
   private readonly projected?: Counter<'table'>;
+  private readonly writers: BufferedExplorerWriter[] = [];
 
   constructor(
     @Inject(EVENT_LOG) private readonly log: EventLog,
     @Inject(EXPLORER_STORE) private readonly store: ExplorerStore,
     @Inject(LOGGER) private readonly logger: Logger,
+    readiness: ReadinessRegistry,
     // Present when the app serves /metrics (MetricsModule); the projector works without it.
     @Optional() @Inject(METRICS_REGISTRY) registry?: Registry,
   ) {
+    readiness.add({ name: 'projection (explorer)', check: async () => ({ lag: await this.lag() }) });
     if (registry) {
       this.projected = new Counter({ name: 'bpc_explorer_projected_rows_total', help: 'Rows the explorer projector inserted into ClickHouse, per table.', labelNames: ['table'], registers: [registry] });
       const lag = () => this.lag();
@@ -52,14 +61,17 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
   /** Joins without holding up startup: joining a Kafka group takes seconds, and nothing waits on this projection to start. */
   onApplicationBootstrap(): void {
     this.subscribing = Promise.all(
-      (['botRequests', 'searchPerformance'] as const).map((topic) =>
-        this.log.subscribe({
+      (['botRequests', 'searchPerformance'] as const).map((topic) => {
+        const writer = new BufferedExplorerWriter(this.store, this.logger, EXPLORER_FLUSH, (table, rows) => this.projected?.inc({ table }, rows));
+        this.writers.push(writer);
+        return this.log.subscribe({
           groupId: EXPLORER_PROJECTOR_GROUPS[topic],
           topics: [TOPICS[topic]],
-          handleBatch: (batch) => this.apply(batch),
+          startAt: (t, partition) => checkpointOf(this.store, `${t}:${partition}`),
+          handleBatch: (batch) => this.apply(batch, writer),
           maxBatchSize: EXPLORER_BATCH_SIZE,
-        }),
-      ),
+        });
+      }),
     );
     this.subscribing.catch((error) => this.logger.error({ err: error }, 'explorer projector could not subscribe'));
   }
@@ -67,14 +79,22 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
   async onApplicationShutdown(): Promise<void> {
     const subscriptions = await this.subscribing?.catch(() => []);
     await Promise.all((subscriptions ?? []).map((s) => s.stop()));
+    await Promise.all(this.writers.map((w) => w.close()));
   }
 
-  /** Events appended but not yet in ClickHouse. */
-  lag(): Promise<number> {
-    return this.subscribing?.then(async (all) => (await Promise.all(all.map((s) => s.lag()))).reduce((a, b) => a + b, 0)) ?? Promise.resolve(0);
+  /** Writes what is buffered now (tests and benches that need the rows at once). */
+  async flush(): Promise<void> {
+    await Promise.all(this.writers.map((w) => w.flush()));
   }
 
-  private async apply(batch: LogBatch): Promise<void> {
+  /** Events appended but not yet in ClickHouse: unread in the log plus rows buffered for the next insert. */
+  async lag(): Promise<number> {
+    const subscriptions = (await this.subscribing?.catch(() => [])) ?? [];
+    const unread = await Promise.all(subscriptions.map((s) => s.lag()));
+    return unread.reduce((a, b) => a + b, 0) + this.writers.reduce((sum, w) => sum + w.buffered(), 0);
+  }
+
+  private async apply(batch: LogBatch, writer: BufferedExplorerWriter): Promise<void> {
     if (batch.records.length === 0) return;
     const tables: TableRows = new Map();
     for (const record of batch.records) {
@@ -85,10 +105,7 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
       }
       explorerRows(event, tables);
     }
-    const positions = `${batch.topic}:${batch.partition}:${batch.records[0].offset}-${batch.records[batch.records.length - 1].offset}`;
-    for (const [table, rows] of tables) {
-      await this.store.insert({ table, rows, token: `${table}@${positions}` });
-      this.projected?.inc({ table }, rows.length);
-    }
+    const last = batch.records[batch.records.length - 1].offset;
+    await writer.add(`${batch.topic}:${batch.partition}`, batch.records[0].offset, (BigInt(last) + 1n).toString(), tables);
   }
 }

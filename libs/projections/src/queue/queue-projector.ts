@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } fro
 import type { Logger } from 'pino';
 import { TOPICS } from '@bpc/events';
 import { EVENT_LOG, EventLog, Subscription } from '@bpc/event-log';
-import { LOGGER } from '@bpc/platform';
+import { LOGGER, ReadinessRegistry } from '@bpc/platform';
 import { QUEUE_STORE, QueueStore } from '@bpc/queue-store';
 import { subscribeCheckpointed } from '../shared/checkpointed-projection';
 import { applyQueueEvent } from './queue-projection';
@@ -18,7 +18,10 @@ export class QueueProjector implements OnApplicationBootstrap, OnApplicationShut
     @Inject(EVENT_LOG) private readonly log: EventLog,
     @Inject(QUEUE_STORE) private readonly store: QueueStore,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    readiness: ReadinessRegistry,
+  ) {
+    readiness.add({ name: 'projection (queue)', check: async () => ({ lag: await this.lag() }) });
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     this.subscription = await subscribeCheckpointed(

@@ -1,0 +1,138 @@
+import type { Logger } from 'pino';
+import type { ExplorerStore } from '@bpc/explorer-store';
+import type { TableRows } from './explorer-projection';
+
+export const CHECKPOINTS_TABLE = 'explorer_projection_checkpoints';
+
+export interface WriterLimits {
+  /** Rows buffered before a flush is forced (and the log waits for it). */
+  readonly maxRows: number;
+  /** Longest time a row waits in the buffer. */
+  readonly maxDelayMs: number;
+}
+
+interface Span {
+  first: string;
+  next: string;
+}
+
+/**
+ * Gathers rows of consecutive log batches into large inserts (ClickHouse
+ * wants few, big parts), bounded by size and time. Safe although the log
+ * commits each batch's offset as soon as `add` returns: the projector's own
+ * checkpoint (written to ClickHouse after the rows it covers) is where a
+ * restart resumes, so rows lost from memory by a crash are read again.
+ *
+ * One write is in flight while the next buffer fills (parsing overlaps the
+ * engine's insert); writes run in order, so checkpoints only move forward. A
+ * failed write is retried with backoff and, once the next buffer is full,
+ * holds up `add`, so the log stops delivering: nothing is ever skipped.
+ */
+export class BufferedExplorerWriter {
+  private tables: TableRows = new Map();
+  private rows = 0;
+  private spans = new Map<string, Span>();
+  private timer?: NodeJS.Timeout;
+  private flushing?: Promise<void>;
+  private inFlightRows = 0;
+  private stopped = false;
+
+  constructor(
+    private readonly store: ExplorerStore,
+    private readonly logger: Logger,
+    private readonly limits: WriterLimits,
+    private readonly onInserted: (table: string, rows: number) => void = () => undefined,
+  ) {}
+
+  /** Rows read from the log but not yet written (the part of the lag the log no longer sees). */
+  buffered(): number {
+    return this.rows + this.inFlightRows;
+  }
+
+  /** Buffers a batch's rows; `nextOffset` is the offset after the batch's last record. */
+  async add(stream: string, firstOffset: string, nextOffset: string, tables: TableRows): Promise<void> {
+    for (const [table, rows] of tables) {
+      const buffered = this.tables.get(table);
+      if (buffered) for (const row of rows) buffered.push(row);
+      else this.tables.set(table, [...rows]);
+      this.rows += rows.length;
+    }
+    const span = this.spans.get(stream);
+    if (span) span.next = nextOffset;
+    else this.spans.set(stream, { first: firstOffset, next: nextOffset });
+    if (this.rows >= this.limits.maxRows) {
+      await this.flushing; // backpressure: at most one write in flight and one buffer filling
+      void this.startWrite().catch(() => undefined);
+    } else if (!this.timer) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        void this.startWrite().catch(() => undefined);
+      }, this.limits.maxDelayMs);
+    }
+  }
+
+  /** Writes everything buffered so far and waits for it. */
+  async flush(): Promise<void> {
+    await this.startWrite();
+  }
+
+  /** Flushes, then stops retrying (shutdown). */
+  async close(): Promise<void> {
+    await this.flush().catch((error) => this.logger.error({ err: error }, 'explorer projector: final flush failed; the log is read again from the checkpoint at restart'));
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  /** Queues a write of the current buffer after the one in flight; resolves when both are done. */
+  private startWrite(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.spans.size > 0) {
+      const tables = this.tables;
+      const spans = this.spans;
+      const rows = this.rows;
+      this.tables = new Map();
+      this.spans = new Map();
+      this.rows = 0;
+      this.inFlightRows += rows;
+      const write = (this.flushing ?? Promise.resolve()).then(() => this.write(tables, spans)).finally(() => {
+        this.inFlightRows -= rows;
+        if (this.flushing === write) this.flushing = undefined;
+      });
+      this.flushing = write;
+    }
+    return this.flushing ?? Promise.resolve();
+  }
+
+  private async write(tables: TableRows, spans: Map<string, Span>): Promise<void> {
+    // Log positions make the token: a retried write of the same rows is dropped by the engine.
+    const positions = [...spans.entries()].map(([stream, s]) => `${stream}:${s.first}-${s.next}`).join(',');
+    let delay = 50;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        for (const [table, rows] of tables) {
+          await this.store.insert({ table, rows, token: `${table}@${positions}` });
+          this.onInserted(table, rows.length);
+        }
+        const updatedAt = new Date().toISOString();
+        await this.store.insert({
+          table: CHECKPOINTS_TABLE,
+          rows: [...spans.entries()].map(([stream, s]) => ({ stream, next_offset: s.next, updated_at: updatedAt })),
+          token: `${CHECKPOINTS_TABLE}@${positions}`,
+        });
+        return;
+      } catch (error) {
+        if (this.stopped) throw error;
+        this.logger.error({ err: error, attempt, positions }, 'explorer projector: write failed, retrying (the log waits)');
+        await new Promise((r) => setTimeout(r, delay));
+        delay = Math.min(delay * 2, 5_000);
+      }
+    }
+  }
+}
+
+/** Where to resume a partition: the checkpoint in ClickHouse, or the beginning (an empty store is rebuilt from the log). */
+export async function checkpointOf(store: ExplorerStore, stream: string): Promise<string> {
+  const rows = await store.query<{ next: string }>(`SELECT toString(max(next_offset)) AS next, count() AS n FROM ${CHECKPOINTS_TABLE} WHERE stream = {stream:String} HAVING n > 0`, { stream });
+  return rows[0]?.next ?? '0';
+}

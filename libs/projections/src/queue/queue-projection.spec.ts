@@ -1,0 +1,49 @@
+import { newQueueEvent, RECACHE_REQUESTED, RECACHE_SUCCEEDED, RecacheRequested } from '@bpc/events';
+import { MemoryQueueStore } from '@bpc/queue-store';
+import { applyQueueEvent } from './queue-projection';
+
+const T = 1_700_000_000_000;
+const url = 'https://www.example.com/a';
+const request = (at: number): RecacheRequested =>
+  newQueueEvent(RECACHE_REQUESTED, { hostId: 1, urls: [url], dimensionIds: [1], priority: 'normal', source: 'daemon-api' }, '1', at);
+const pos = (offset: number, eventId: string) => ({ stream: 'q:0', offset: String(offset), eventId });
+
+describe('queue projection: a store rebuilt from the log holds what the live store held', () => {
+  it('given a request made while its entry was claimed, replaying the success keeps the newer request', async () => {
+    const first = request(T);
+    const second = request(T + 1);
+    const succeeded = newQueueEvent(
+      RECACHE_SUCCEEDED,
+      { hostId: 1, url, dimensionId: 1, priority: 'normal', entryId: first.id, attempt: 1, durationMs: 5, outcome: 'fetched', mode: 'bypass', statusCode: 200 },
+      '1',
+      T + 2,
+    );
+
+    const live = new MemoryQueueStore();
+    await applyQueueEvent(live, first, pos(0, first.id));
+    const [claim] = await live.claim({ now: T, limit: 1, leaseMs: 60_000 });
+    await applyQueueEvent(live, second, pos(1, second.id));
+    await live.complete(claim);
+    await applyQueueEvent(live, succeeded, pos(2, succeeded.id));
+
+    const replayed = new MemoryQueueStore();
+    for (const [i, event] of [first, second, succeeded].entries()) await applyQueueEvent(replayed, event, pos(i, event.id));
+
+    expect((await live.counts(T + 5)).get(1)?.normal.total).toBe(1);
+    expect((await replayed.counts(T + 5)).get(1)?.normal.total).toBe(1);
+  });
+
+  it('given a success for the entry as it was, replaying it settles the entry', async () => {
+    const only = request(T);
+    const succeeded = newQueueEvent(
+      RECACHE_SUCCEEDED,
+      { hostId: 1, url, dimensionId: 1, priority: 'normal', entryId: only.id, attempt: 1, durationMs: 5, outcome: 'fetched', mode: 'bypass', statusCode: 200 },
+      '1',
+      T + 2,
+    );
+    const replayed = new MemoryQueueStore();
+    await applyQueueEvent(replayed, only, pos(0, only.id));
+    await applyQueueEvent(replayed, succeeded, pos(1, succeeded.id));
+    expect((await replayed.counts(T + 5)).has(1)).toBe(false);
+  });
+});
