@@ -72,6 +72,18 @@ export class WebsiteConfig {
   @IsBoolean() platform_module: boolean = true;
 }
 
+/** Data Explorer limits of an account; absent values take the specification's defaults (500 / 100 / 1,000,000). */
+export class AccountLimitsConfig {
+  @IsOptional() @IsInt() @Min(1) @Max(500) per_page_max?: number;
+  @IsOptional() @IsInt() @Min(1) @Max(500) per_page_default?: number;
+  @IsOptional() @IsInt() @Min(1) @Max(1_000_000) export_row_cap?: number;
+}
+
+export class AccountConfig {
+  @IsString() @IsNotEmpty() id!: string;
+  @ValidateNested() @Type(() => AccountLimitsConfig) limits: AccountLimitsConfig = new AccountLimitsConfig();
+}
+
 export class RecacheConfig {
   @IsInt() @Min(1) @Max(1000) max_concurrent: number = 5;
   /** Seconds per attempt. */
@@ -185,4 +197,6 @@ export class AppConfigSchema {
   @ValidateNested() @Type(() => LoggingConfig) logging: LoggingConfig = new LoggingConfig();
   @IsArray() @ArrayMinSize(1) @ValidateNested({ each: true }) @Type(() => HostConfig) hosts!: HostConfig[];
   @IsArray() @ValidateNested({ each: true }) @Type(() => WebsiteConfig) websites: WebsiteConfig[] = [];
+  /** Per-account settings; an account not listed gets the defaults. */
+  @IsArray() @ValidateNested({ each: true }) @Type(() => AccountConfig) accounts: AccountConfig[] = [];
 }

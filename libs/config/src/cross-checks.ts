@@ -3,7 +3,7 @@ import type { ConfigIssue } from './config-error';
 
 /** Rules that span several keys; field-level rules live on the schema. */
 export function crossCheck(config: AppConfigSchema): ConfigIssue[] {
-  return [...checkHosts(config), ...checkWebsites(config), ...checkAdapters(config), ...checkAuth(config), ...checkListen(config)];
+  return [...checkHosts(config), ...checkWebsites(config), ...checkAccounts(config), ...checkAdapters(config), ...checkAuth(config), ...checkListen(config)];
 }
 
 function duplicates<T>(values: readonly T[]): T[] {
@@ -46,6 +46,15 @@ function checkWebsites(config: AppConfigSchema): ConfigIssue[] {
   const issues: ConfigIssue[] = duplicates(config.websites.map((w) => w.id)).map((id) => ({ key: 'websites', reason: `website ${id} is defined twice` }));
   config.websites.forEach((w, i) => {
     if (!hostIds.has(w.host_id)) issues.push({ key: `websites[${i}].host_id`, reason: `no host with host_id ${w.host_id}` });
+  });
+  return issues;
+}
+
+function checkAccounts(config: AppConfigSchema): ConfigIssue[] {
+  const issues: ConfigIssue[] = duplicates(config.accounts.map((a) => a.id)).map((id) => ({ key: 'accounts', reason: `account ${id} is listed twice` }));
+  config.accounts.forEach((account, i) => {
+    const { per_page_max: max = 500, per_page_default: perPage = Math.min(100, max) } = account.limits;
+    if (perPage > max) issues.push({ key: `accounts[${i}].limits.per_page_default`, reason: `must not exceed per_page_max (${max})` });
   });
   return issues;
 }

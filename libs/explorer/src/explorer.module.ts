@@ -1,3 +1,4 @@
+import { AccountLimits } from './account-limits';
 import { Module } from '@nestjs/common';
 import { DiscoverExplorersHandler } from './discover-explorers/discover-explorers.handler';
 import { GenerateDemoDataHandler } from './generate-demo-data/generate-demo-data.handler';
@@ -5,5 +6,5 @@ import { ImportSearchPerformanceHandler } from './import-search-performance/impo
 import { RunExplorerQueryHandler } from './run-explorer-query/run-explorer-query.handler';
 
 /** Data Explorer query side; the importing module provides CqrsModule. */
-@Module({ providers: [DiscoverExplorersHandler, RunExplorerQueryHandler, GenerateDemoDataHandler, ImportSearchPerformanceHandler] })
+@Module({ providers: [AccountLimits, DiscoverExplorersHandler, RunExplorerQueryHandler, GenerateDemoDataHandler, ImportSearchPerformanceHandler] })
 export class ExplorerModule {}

@@ -95,7 +95,7 @@ export interface ExplorerLimits {
   readonly exportRowCap: number;
 }
 
-/** Every account gets these today; the shape leaves room for per-account plans. */
+/** The specification's limits: what an account gets unless `accounts[].limits` lowers them. */
 export const DEFAULT_LIMITS: ExplorerLimits = { perPageMax: 500, perPageDefault: 100, exportRowCap: 1_000_000 };
 
 export const MAX_RANGE_DAYS = 365;

@@ -1,11 +1,13 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DEFAULT_LIMITS } from '../catalog/explorer-catalog';
+import { AccountLimits } from '../account-limits';
 import { DiscoverExplorers } from './discover-explorers.query';
 import { discoveryDocument, DiscoveryDocument } from './discovery';
 
 @QueryHandler(DiscoverExplorers)
 export class DiscoverExplorersHandler implements IQueryHandler<DiscoverExplorers, DiscoveryDocument> {
-  async execute(): Promise<DiscoveryDocument> {
-    return discoveryDocument(DEFAULT_LIMITS);
+  constructor(private readonly limits: AccountLimits) {}
+
+  async execute({ accountId }: DiscoverExplorers): Promise<DiscoveryDocument> {
+    return discoveryDocument(this.limits.of(accountId));
   }
 }

@@ -3,7 +3,8 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { AppError, Clock, validationError } from '@bpc/domain';
 import { EXPLORER_STORE, ExplorerStore, ExplorerStoreError } from '@bpc/explorer-store';
 import { CLOCK } from '@bpc/platform';
-import { DEFAULT_LIMITS, findExplorer } from '../catalog/explorer-catalog';
+import { AccountLimits } from '../account-limits';
+import { findExplorer } from '../catalog/explorer-catalog';
 import { assertPageInRange, ResolvedQuery, resolveQuery } from '../resolve-query/resolve-query';
 import { buildExplorerSql, ExplorerSql } from '../sql/explorer-sql';
 import { ExplorerQueryResult, RunExplorerQuery } from './run-explorer-query.query';
@@ -15,12 +16,13 @@ export class RunExplorerQueryHandler implements IQueryHandler<RunExplorerQuery, 
   constructor(
     @Inject(EXPLORER_STORE) private readonly store: ExplorerStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly limits: AccountLimits,
   ) {}
 
-  async execute({ websiteId, explorerKey, body }: RunExplorerQuery): Promise<ExplorerQueryResult> {
+  async execute({ websiteId, accountId, explorerKey, body }: RunExplorerQuery): Promise<ExplorerQueryResult> {
     const explorer = findExplorer(explorerKey);
     if (!explorer) throw new AppError('NOT_FOUND', `unknown explorer ${explorerKey}`);
-    const query = resolveQuery(explorer, body, this.clock.now(), DEFAULT_LIMITS);
+    const query = resolveQuery(explorer, body, this.clock.now(), this.limits.of(accountId));
     const sql = buildExplorerSql(query, websiteId);
     // Count and page run side by side; a page past the last is refused once the count is known.
     const [counted, raw] = await Promise.all([
