@@ -15,4 +15,10 @@ fi
 
 echo "== typecheck"; npx tsc -p tsconfig.json --noEmit
 echo "== lint"; npx eslint --max-warnings 0 .
-echo "== tests"; npx jest --ci --maxWorkers=2 "$@"
+echo "== tests"
+mkdir -p .tmp
+status=0
+npx jest --ci --maxWorkers=2 --json --outputFile=.tmp/jest-results.json "$@" || status=$?
+# One plain closing line, whatever reads the output.
+node -e 'const r = require("./.tmp/jest-results.json"); console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`)' || true
+exit "$status"
