@@ -4,8 +4,7 @@ import { silentLog, type LogSink } from '@bpc/domain';
 import { BodyFiles, DEFAULT_BODY_REMOVAL_DELAY_MS, writeFileAtomic } from './body-files';
 import { assertKey, assertStorable, entryField, invalidationFields, newBodyBase, putDecision } from './cache-entry-rules';
 import type { CacheEntry, CacheHit, CacheStore, NewCacheEntry, ProjectionPosition, PutResult, StoreResult } from './cache-store.port';
-import { DEFAULT_RESULT_TTL_MS, assertOffset, isAtOrBelow, offsetAfter } from '@bpc/projection-state';
-import { RecordedResults, type RecordedResult } from '@bpc/projection-state';
+import { DEFAULT_RESULT_TTL_MS, ProjectionLedger, type LedgerState } from '@bpc/projection-state';
 
 /** Checkpoints and recorded results of the file adapter, at the root of its directory. */
 export const CACHE_STATE_FILE = 'cache-state.json';
@@ -26,10 +25,8 @@ export interface FileCacheStoreOptions {
   readonly clock?: () => number;
 }
 
-interface StateFile {
+interface StateFile extends LedgerState {
   readonly version: typeof STATE_VERSION;
-  readonly checkpoints: readonly { readonly stream: string; readonly offset: string }[];
-  readonly results: readonly RecordedResult[];
 }
 
 const sidecarOf = (bodyPath: string): string => `${bodyPath.slice(0, -BODY.length)}${SIDECAR}`;
@@ -47,8 +44,7 @@ const sidecarOf = (bodyPath: string): string => `${bodyPath.slice(0, -BODY.lengt
  */
 export class FileCacheStore implements CacheStore {
   private readonly entries = new Map<number, Map<string, CacheEntry>>();
-  private readonly checkpoints = new Map<string, string>();
-  private readonly results: RecordedResults;
+  private readonly ledger: ProjectionLedger;
   private readonly files: BodyFiles;
   private readonly log: LogSink;
   private readonly clock: () => number;
@@ -58,7 +54,7 @@ export class FileCacheStore implements CacheStore {
   private constructor(private readonly options: FileCacheStoreOptions) {
     this.log = options.log ?? silentLog;
     this.clock = options.clock ?? Date.now;
-    this.results = new RecordedResults(options.resultTtlMs ?? DEFAULT_RESULT_TTL_MS, 100_000);
+    this.ledger = new ProjectionLedger(options.resultTtlMs ?? DEFAULT_RESULT_TTL_MS, 100_000);
     this.files = new BodyFiles(options.directory, this.log, options.bodyRemovalDelayMs ?? DEFAULT_BODY_REMOVAL_DELAY_MS);
   }
 
@@ -108,12 +104,9 @@ export class FileCacheStore implements CacheStore {
   async invalidate(hostId: number, urls: readonly string[], dimensionIds: readonly number[], position?: ProjectionPosition): Promise<StoreResult<number>> {
     this.assertOpen();
     for (const url of urls) for (const dimensionId of dimensionIds) assertKey(hostId, url, dimensionId);
-    if (position) assertOffset(position.offset);
     const now = this.clock();
-    const last = position ? this.checkpoints.get(position.stream) : undefined;
-    if (position && last !== undefined && isAtOrBelow(position.offset, last)) {
-      return { applied: false, value: this.results.get(position.eventId, now) as number | undefined };
-    }
+    const replayed = position && this.ledger.replayed(position, now);
+    if (replayed) return replayed as StoreResult<number>;
     const dropped: CacheEntry[] = [];
     const host = this.entries.get(hostId);
     for (const field of invalidationFields(urls, dimensionIds)) {
@@ -123,10 +116,7 @@ export class FileCacheStore implements CacheStore {
       dropped.push(entry);
     }
     if (host && host.size === 0) this.entries.delete(hostId);
-    if (position) {
-      this.checkpoints.set(position.stream, position.offset);
-      this.results.record(position.eventId, dropped.length, now);
-    }
+    if (position) this.ledger.record(position, dropped.length, now);
     // Sidecars are the metadata: they go before the answer (and before the checkpoint is saved) so a restart cannot bring entries back.
     await Promise.all(dropped.map((entry) => this.unlinkIfPresent(sidecarOf(entry.bodyPath))));
     this.files.removeLater(dropped.map((entry) => entry.bodyPath));
@@ -136,13 +126,12 @@ export class FileCacheStore implements CacheStore {
 
   async resultOf(eventId: string): Promise<unknown | undefined> {
     this.assertOpen();
-    return this.results.get(eventId, this.clock());
+    return this.ledger.resultOf(eventId, this.clock());
   }
 
   async nextOffset(stream: string): Promise<string | undefined> {
     this.assertOpen();
-    const last = this.checkpoints.get(stream);
-    return last === undefined ? undefined : offsetAfter(last);
+    return this.ledger.nextOffset(stream);
   }
 
   async check(): Promise<void> {
@@ -184,11 +173,7 @@ export class FileCacheStore implements CacheStore {
   /** Writes are chained so the file always ends with the latest state. */
   private saveState(): Promise<void> {
     const write = this.stateWrite.then(() => {
-      const state: StateFile = {
-        version: STATE_VERSION,
-        checkpoints: [...this.checkpoints].map(([stream, offset]) => ({ stream, offset })),
-        results: this.results.values(this.clock()),
-      };
+      const state: StateFile = { version: STATE_VERSION, ...this.ledger.state(this.clock()) };
       return writeFileAtomic(path.join(this.options.directory, CACHE_STATE_FILE), JSON.stringify(state));
     });
     // A failed write fails its caller; the next write starts afresh.
@@ -206,9 +191,7 @@ export class FileCacheStore implements CacheStore {
     }
     const state = JSON.parse(json) as StateFile;
     if (state.version !== STATE_VERSION) throw new Error(`unsupported cache state version ${String(state.version)} in ${CACHE_STATE_FILE}`);
-    const now = this.clock();
-    for (const { stream, offset } of state.checkpoints) this.checkpoints.set(stream, offset);
-    for (const result of state.results) this.results.restore(result, now);
+    this.ledger.restore(state, this.clock());
   }
 
   /**

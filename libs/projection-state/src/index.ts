@@ -1,2 +1,3 @@
 export * from './recorded-results';
 export * from './projection-offsets';
+export * from './projection-ledger';

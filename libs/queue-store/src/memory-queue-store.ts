@@ -9,7 +9,7 @@ import {
   type Priority,
   type RecacheMode,
 } from '@bpc/domain';
-import { assertOffset, isAtOrBelow, offsetAfter } from '@bpc/projection-state';
+import { ProjectionLedger } from '@bpc/projection-state';
 import {
   assertClaimRequest,
   assertEnqueueRequest,
@@ -32,7 +32,7 @@ import type {
   QueueStore,
   StoreResult,
 } from './queue-store.port';
-import { DEFAULT_RESULT_TTL_MS, RecordedResults, type RecordedResult } from '@bpc/projection-state';
+import { DEFAULT_RESULT_TTL_MS, type RecordedResult } from '@bpc/projection-state';
 import { SortedDueList, type DueItem } from './sorted-due-list';
 
 const DEFAULT_MAX_RESULTS = 100_000;
@@ -145,8 +145,7 @@ export class MemoryQueueStore implements QueueStore {
   private readonly hosts = new Map<number, HostQueues>();
   private readonly pauses = new Map<number, number>();
   private readonly claims = new Map<string, MemoryClaim>();
-  private readonly checkpoints = new Map<string, string>();
-  private readonly results: RecordedResults;
+  private readonly ledger: ProjectionLedger;
   private readonly clock: () => number;
   private readonly log: LogSink;
   private lastServedHost: number | undefined;
@@ -156,7 +155,7 @@ export class MemoryQueueStore implements QueueStore {
   constructor(options: MemoryQueueStoreOptions = {}) {
     this.log = options.log ?? silentLog;
     this.clock = options.clock ?? Date.now;
-    this.results = new RecordedResults(options.resultTtlMs ?? DEFAULT_RESULT_TTL_MS, options.maxResults ?? DEFAULT_MAX_RESULTS);
+    this.ledger = new ProjectionLedger(options.resultTtlMs ?? DEFAULT_RESULT_TTL_MS, options.maxResults ?? DEFAULT_MAX_RESULTS);
   }
 
   static fromSnapshot(snapshot: QueueStoreSnapshot, options: MemoryQueueStoreOptions = {}): MemoryQueueStore {
@@ -182,8 +181,7 @@ export class MemoryQueueStore implements QueueStore {
       entries,
       claimed: [...this.claims.values()].map((c) => toSnapshotEntry(c.entry)),
       pauses: [...this.pauses].map(([hostId, expiresAt]) => ({ hostId, expiresAt })),
-      checkpoints: [...this.checkpoints].map(([stream, offset]) => ({ stream, offset })),
-      results: this.results.values(this.clock()),
+      ...this.ledger.state(this.clock()),
       ...(this.lastServedHost === undefined ? {} : { lastServedHost: this.lastServedHost }),
     };
   }
@@ -297,13 +295,12 @@ export class MemoryQueueStore implements QueueStore {
 
   async resultOf(eventId: string): Promise<unknown | undefined> {
     this.assertOpen();
-    return this.results.get(eventId, this.clock());
+    return this.ledger.resultOf(eventId, this.clock());
   }
 
   async nextOffset(stream: string): Promise<string | undefined> {
     this.assertOpen();
-    const last = this.checkpoints.get(stream);
-    return last === undefined ? undefined : offsetAfter(last);
+    return this.ledger.nextOffset(stream);
   }
 
   async check(): Promise<void> {
@@ -320,15 +317,11 @@ export class MemoryQueueStore implements QueueStore {
 
   private positioned<T>(position: ProjectionPosition | undefined, apply: () => T): StoreResult<T> {
     if (!position) return { applied: true, value: apply() };
-    assertOffset(position.offset);
     const now = this.clock();
-    const last = this.checkpoints.get(position.stream);
-    if (last !== undefined && isAtOrBelow(position.offset, last)) {
-      return { applied: false, value: this.results.get(position.eventId, now) as T | undefined };
-    }
+    const replayed = this.ledger.replayed(position, now);
+    if (replayed) return replayed as StoreResult<T>;
     const value = apply();
-    this.checkpoints.set(position.stream, position.offset);
-    this.results.record(position.eventId, value, now);
+    this.ledger.record(position, value, now);
     return { applied: true, value };
   }
 
@@ -444,8 +437,7 @@ export class MemoryQueueStore implements QueueStore {
     for (const entry of snapshot.entries) this.hostQueues(entry.hostId).add(this.fromSnapshotEntry(entry));
     for (const entry of snapshot.claimed) this.requeue(this.fromSnapshotEntry(entry));
     for (const { hostId, expiresAt } of snapshot.pauses) this.pauses.set(hostId, expiresAt);
-    for (const { stream, offset } of snapshot.checkpoints) this.checkpoints.set(stream, offset);
-    for (const result of snapshot.results) this.results.restore(result, now);
+    this.ledger.restore(snapshot, now);
     this.lastServedHost = snapshot.lastServedHost;
   }
 

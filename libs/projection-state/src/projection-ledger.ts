@@ -1,0 +1,58 @@
+import { assertOffset, isAtOrBelow, offsetAfter } from './projection-offsets';
+import { RecordedResult, RecordedResults } from './recorded-results';
+
+/** Where a positioned mutation comes from in the event log. */
+export interface LedgerPosition {
+  readonly stream: string;
+  readonly offset: string;
+  readonly eventId: string;
+}
+
+export interface LedgerState {
+  readonly checkpoints: readonly { readonly stream: string; readonly offset: string }[];
+  readonly results: readonly RecordedResult[];
+}
+
+/**
+ * What an in-process store has applied from the log: the last offset per
+ * stream and the result per event id, so a redelivered event changes nothing
+ * and answers what it answered the first time.
+ */
+export class ProjectionLedger {
+  private readonly checkpoints = new Map<string, string>();
+  private readonly results: RecordedResults;
+
+  constructor(resultTtlMs: number, maxResults: number) {
+    this.results = new RecordedResults(resultTtlMs, maxResults);
+  }
+
+  /** The recorded answer when `position` was applied already; undefined when it is new. */
+  replayed(position: LedgerPosition, now: number): { applied: false; value: unknown } | undefined {
+    assertOffset(position.offset);
+    const last = this.checkpoints.get(position.stream);
+    return last !== undefined && isAtOrBelow(position.offset, last) ? { applied: false, value: this.results.get(position.eventId, now) } : undefined;
+  }
+
+  record(position: LedgerPosition, value: unknown, now: number): void {
+    this.checkpoints.set(position.stream, position.offset);
+    this.results.record(position.eventId, value, now);
+  }
+
+  resultOf(eventId: string, now: number): unknown {
+    return this.results.get(eventId, now);
+  }
+
+  nextOffset(stream: string): string | undefined {
+    const last = this.checkpoints.get(stream);
+    return last === undefined ? undefined : offsetAfter(last);
+  }
+
+  state(now: number): LedgerState {
+    return { checkpoints: [...this.checkpoints].map(([stream, offset]) => ({ stream, offset })), results: this.results.values(now) };
+  }
+
+  restore(state: LedgerState, now: number): void {
+    for (const { stream, offset } of state.checkpoints) this.checkpoints.set(stream, offset);
+    for (const result of state.results) this.results.restore(result, now);
+  }
+}
