@@ -15,6 +15,7 @@ import {
   assertEnqueueRequest,
   assertFiniteTime,
   assertHostId,
+  assertAttemptsMade,
   assertPriorities,
   distinctItems,
   distinctPriorities,
@@ -279,13 +280,14 @@ export class MemoryQueueStore implements QueueStore {
    * the newer request earns a fresh set of attempts) with the higher priority
    * and the earlier due time of the two.
    */
-  async retryLater(entry: ClaimedEntry, dueAt: number): Promise<void> {
+  async retryLater(entry: ClaimedEntry, dueAt: number, attemptsMade = 1): Promise<void> {
     this.assertOpen();
     assertFiniteTime('dueAt', dueAt);
+    assertAttemptsMade(attemptsMade);
     const claim = this.claims.get(entry.claimId);
     if (!claim) return;
     this.claims.delete(entry.claimId);
-    this.requeue({ ...claim.entry, dueAt, attempt: claim.entry.attempt + 1 });
+    this.requeue({ ...claim.entry, dueAt, attempt: claim.entry.attempt + attemptsMade });
   }
 
   async giveUp(entry: ClaimedEntry): Promise<void> {

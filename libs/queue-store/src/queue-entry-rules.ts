@@ -129,3 +129,8 @@ interface EnqueueRequestShape {
   readonly entryId: string;
   readonly items: readonly QueueItem[];
 }
+
+/** Attempts an entry returns with: 0 (pulled, never tried) or more. */
+export function assertAttemptsMade(attemptsMade: number): void {
+  if (!Number.isInteger(attemptsMade) || attemptsMade < 0) fail(`attemptsMade must be a non-negative integer, got ${attemptsMade}`);
+}

@@ -313,6 +313,15 @@ export function describeQueueStoreContract(name: string, factory: () => Promise<
         return claimed;
       }
 
+      it('retryLater with 0 attempts made returns a pulled entry exactly as it was, due at the given time', async () => {
+        const pulled = await claimOne();
+        await store.retryLater(pulled, T + 10, 0);
+        expect(await claim(T + 9)).toEqual([]);
+        const [again] = await claim(T + 10);
+        expect(again).toMatchObject({ url: 'u', entryId: 'first', attempt: 0 });
+        await expect(store.retryLater(again, T, -1)).rejects.toThrow(/attemptsMade must be a non-negative integer/);
+      });
+
       it('returns an entry to its queue once its lease expired, with a fresh claim id and the same attempt count', async () => {
         const first = await claimOne();
         expect(await claim(T + LEASE - 1)).toEqual([]);

@@ -130,13 +130,11 @@ export interface QueueStore {
   /** The attempt succeeded: the claim is released. No-op for an unknown or expired-and-requeued claim. */
   complete(entry: ClaimedEntry): Promise<void>;
   /**
-   * The attempt failed and will be retried: back to its queue, due at
-   * `dueAt`, attempt count + 1. If a newer request queued the same key
-   * meanwhile, that queued entry survives (its id and attempt count) with the
-   * higher priority and the earlier due time of the two. No-op for an unknown
-   * or expired-and-requeued claim.
+   * Back to its queue, due at `dueAt`, with `attemptsMade` (default 1) added
+   * to its attempt count: 0 returns an entry that was pulled but never tried
+   * (a daemon shutting down). No-op for an unknown or expired-and-requeued claim.
    */
-  retryLater(entry: ClaimedEntry, dueAt: number): Promise<void>;
+  retryLater(entry: ClaimedEntry, dueAt: number, attemptsMade?: number): Promise<void>;
   /** No more attempts: the claim is released and the entry dropped. No-op for an unknown or expired-and-requeued claim. */
   giveUp(entry: ClaimedEntry): Promise<void>;
   /**

@@ -377,14 +377,14 @@ if redis.call('HDEL', CLAIMS, ARGV[2]) == 1 then redis.call('ZREM', LEASES, ARGV
 return 0
 `;
 
-/** ARGV[2] claimId, [3] dueAt. Back to the queue with one more attempt, if the claim still exists. */
+/** ARGV[2] claimId, [3] dueAt, [4] attempts made. Back to the queue with that many more attempts, if the claim still exists. */
 const RETRY = `${PRELUDE}${REQUEUE}
 local raw = redis.call('HGET', CLAIMS, ARGV[2])
 if not raw then return 0 end
 local c = cjson.decode(raw)
 redis.call('HDEL', CLAIMS, ARGV[2])
 redis.call('ZREM', LEASES, ARGV[2])
-requeue(c.h, c.k, c.p, ARGV[3], c.a + 1, c.m, c.i)
+requeue(c.h, c.k, c.p, ARGV[3], c.a + tonumber(ARGV[4]), c.m, c.i)
 return 1
 `;
 

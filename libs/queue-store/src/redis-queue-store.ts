@@ -15,6 +15,7 @@ import {
   assertEnqueueRequest,
   assertFiniteTime,
   assertHostId,
+  assertAttemptsMade,
   assertPriorities,
   distinctItems,
   distinctPriorities,
@@ -180,9 +181,10 @@ export class RedisQueueStore implements QueueStore {
    * the newer request earns a fresh set of attempts) with the higher priority
    * and the earlier due time of the two.
    */
-  async retryLater(entry: ClaimedEntry, dueAt: number): Promise<void> {
+  async retryLater(entry: ClaimedEntry, dueAt: number, attemptsMade = 1): Promise<void> {
     assertFiniteTime('dueAt', dueAt);
-    await this.runScript('bpcQueueRetry', [entry.claimId, dueAt]);
+    assertAttemptsMade(attemptsMade);
+    await this.runScript('bpcQueueRetry', [entry.claimId, dueAt, attemptsMade]);
   }
 
   async giveUp(entry: ClaimedEntry): Promise<void> {

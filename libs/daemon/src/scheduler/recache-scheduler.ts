@@ -88,8 +88,9 @@ export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationSh
     await Promise.allSettled([...this.inFlight]);
     clearTimeout(grace);
     this.shutdown.abort();
+    // Back to their queues with the attempts they really had (0 for never tried).
     const waiting = this.pulled.splice(0);
-    await Promise.allSettled(waiting.map((entry) => this.store.retryLater(entry.claim, Math.max(entry.readyAt, this.clock.now()))));
+    await Promise.allSettled(waiting.map((entry) => this.store.retryLater(entry.claim, Math.max(entry.readyAt, this.clock.now()), entry.attempts)));
   }
 
   lastTick(): Date | null {
@@ -174,7 +175,9 @@ export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationSh
       this.running -= 1;
     }
     if (this.shutdown.signal.aborted && outcome.kind === 'failed') {
-      entry.running = false; // shutdown cut it short: it goes back to its queue
+      // Shutdown cut it short: not counted, and the entry goes back to its queue.
+      entry.attempts -= 1;
+      entry.running = false;
       return;
     }
     await this.settle(entry, attemptNumber, outcome);
