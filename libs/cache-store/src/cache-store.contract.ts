@@ -229,6 +229,14 @@ export function describeCacheStoreContract(name: string, factory: (options: Cach
         expect(await store.resultOf('never-seen')).toBeUndefined();
       });
 
+      it('advance moves a stream past events that changed nothing, never back', async () => {
+        await store.advance('queue:7', '41');
+        expect(await store.nextOffset('queue:7')).toBe('42');
+        await store.advance('queue:7', '9');
+        expect(await store.nextOffset('queue:7')).toBe('42');
+        expect((await store.invalidate(1, ['https://a.example/x'], [1], { stream: 'queue:7', offset: '30', eventId: 'old' })).applied).toBe(false);
+      });
+
       it('skips any offset at or below the applied one, comparing offsets as numbers, per stream', async () => {
         expect(await store.nextOffset('bpc.queue.v1:0')).toBeUndefined();
         await store.invalidate(1, [entry().url], [1], pos(10));

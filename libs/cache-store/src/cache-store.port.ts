@@ -120,6 +120,11 @@ export interface CacheStore {
    */
   invalidate(hostId: number, urls: readonly string[], dimensionIds: readonly number[], position?: ProjectionPosition): Promise<StoreResult<number>>;
   /** Result recorded by a positioned mutation, while kept (at least an hour). */
+  /**
+   * Marks a stream as applied up to `offset` when the events up to it changed
+   * nothing here, so a restart does not replay them; never moves back.
+   */
+  advance(stream: string, offset: string): Promise<void>;
   resultOf(eventId: string): Promise<unknown | undefined>;
   /** Next offset to read for a stream (one past the last applied), undefined when nothing was applied. */
   nextOffset(stream: string): Promise<string | undefined>;

@@ -129,6 +129,12 @@ export class FileCacheStore implements CacheStore {
     return this.ledger.resultOf(eventId, this.clock());
   }
 
+  /** Persisted with the next state write (an invalidation or close): losing it only means replaying no-ops. */
+  async advance(stream: string, offset: string): Promise<void> {
+    this.assertOpen();
+    this.ledger.advance(stream, offset);
+  }
+
   async nextOffset(stream: string): Promise<string | undefined> {
     this.assertOpen();
     return this.ledger.nextOffset(stream);
@@ -142,7 +148,8 @@ export class FileCacheStore implements CacheStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.stateWrite;
+    // Keeps checkpoints moved by `advance` since the last invalidation.
+    await this.saveState().catch((error) => this.log.warn({ err: error }, 'cache state not saved on close'));
     await this.files.close();
   }
 

@@ -59,6 +59,16 @@ if stream ~= '' then
 end
 return dropped
 `,
+  /**
+   * KEYS[1] checkpoints hash; ARGV[1] stream, ARGV[2] offset. Moves the
+   * stream's checkpoint forward, never back (offsets compared as decimal text).
+   */
+  bpcCacheAdvance: `
+local applied = redis.call('HGET', KEYS[1], ARGV[1])
+if applied and (#ARGV[2] < #applied or (#ARGV[2] == #applied and ARGV[2] <= applied)) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
+`,
 } as const;
 
 export type CacheScriptName = keyof typeof CACHE_SCRIPTS;

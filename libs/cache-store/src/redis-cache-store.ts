@@ -116,6 +116,11 @@ export class RedisCacheStore implements CacheStore {
     return value === null ? undefined : Number(value);
   }
 
+  async advance(stream: string, offset: string): Promise<void> {
+    assertOffset(offset);
+    await this.runScript('bpcCacheAdvance', `${this.prefix}cache:checkpoints`, [stream, offset]);
+  }
+
   async nextOffset(stream: string): Promise<string | undefined> {
     const applied = await this.redis.call((r) => r.hget(`${this.prefix}cache:checkpoints`, stream));
     return applied === null ? undefined : offsetAfter(applied);

@@ -38,6 +38,15 @@ export class ProjectionLedger {
     this.results.record(position.eventId, value, now);
   }
 
+  /** Moves a stream's checkpoint forward (never back) past events that changed nothing; answers whether it moved. */
+  advance(stream: string, offset: string): boolean {
+    assertOffset(offset);
+    const last = this.checkpoints.get(stream);
+    if (last !== undefined && isAtOrBelow(offset, last)) return false;
+    this.checkpoints.set(stream, offset);
+    return true;
+  }
+
   resultOf(eventId: string, now: number): unknown {
     return this.results.get(eventId, now);
   }

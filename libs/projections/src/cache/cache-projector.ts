@@ -31,6 +31,8 @@ export class CacheProjector implements OnApplicationBootstrap, OnApplicationShut
         topic: TOPICS.queue,
         nextOffset: (stream) => this.store.nextOffset(stream),
         apply: (event, position) => applyCacheEvent(this.store, event, position),
+        // Most queue events change no cache entry: move past them so a restart does not replay them.
+        afterBatch: (stream, lastOffset) => this.store.advance(stream, lastOffset),
       },
       this.logger,
     );

@@ -9,6 +9,8 @@ export interface CheckpointedProjection {
   /** The store's own checkpoint: where it stands, whatever the group committed. */
   nextOffset(stream: string): Promise<string | undefined>;
   apply(event: QueueEvent, position: ProjectionPosition): Promise<void>;
+  /** After each batch: lets a store that ignores most events move its checkpoint past them. */
+  afterBatch?(stream: string, lastOffset: string): Promise<void>;
 }
 
 /**
@@ -29,6 +31,8 @@ export function subscribeCheckpointed(log: EventLog, projection: CheckpointedPro
       }
       await projection.apply(event, { stream, offset: record.offset, eventId: event.id });
     }
+    const last = batch.records.at(-1);
+    if (last && projection.afterBatch) await projection.afterBatch(stream, last.offset);
   };
   return log.subscribe({
     groupId: projection.groupId,
