@@ -80,7 +80,7 @@ export const explorerBench: BenchSuite = {
     try {
       const replayed = await writeReplay(dir, nowMs);
       const config = validateConfig(
-        { data_dir: dir, internal_auth_key: KEY, logging: { level: 'warn' }, listen: { host: '127.0.0.1', public_api: 0, daemon: 0, edge: 0, projector: 0 }, hosts: [{ host_id: 1, hostnames: ['www.example.com'], dimensions: [{ id: 1, name: 'desktop' }] }], websites: [{ id: 'bench', host_id: 1, account_id: 'bench' }] },
+        { data_dir: dir, internal_auth_key: KEY, logging: { level: 'warn' }, listen: { host: '127.0.0.1', public_api: 0, daemon: 0, edge: 0, projector: 0 }, hosts: [{ host_id: 1, hostnames: ['www.example.com'], dimensions: [{ id: 1, name: 'desktop' }] }], websites: [{ id: 'bench', host_id: 1, account_id: 'bench' }], rate_limit: { enabled: false } },
         'bench',
       );
       const started = performance.now();

@@ -201,7 +201,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('Data Explorer discovery a
       }
     }
     const numbers = [1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, 1.5];
-    for (const val of numbers) expect((await query('events', { filters: [{ field: 'status_code', op: 'gt', val }] })).status).not.toBe(500);
+    for (const val of numbers) expect([200, 400]).toContain((await query('events', { filters: [{ field: 'status_code', op: 'gt', val }] })).status);
     expect((await query('events', { page: 1e308 })).status).toBe(400);
     let deep: unknown = 'x';
     for (let i = 0; i < 200; i++) deep = { val: deep };
@@ -218,10 +218,15 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('Data Explorer discovery a
     for (let i = 0; i < 150; i++) {
       const body: Record<string, unknown> = {};
       const n = Math.floor(random() * 4);
-      for (let k = 0; k < n; k++) body[pick(keys)] = pick(values);
+      // defineProperty: `__proto__` as an own key is really sent, not taken as the prototype.
+      for (let k = 0; k < n; k++) Object.defineProperty(body, pick(keys), { value: pick(values), enumerable: true, configurable: true, writable: true });
       const explorer = pick(['events', 'search-pages', 'search-keywords']);
       const { status, body: answer } = await query(explorer, body);
-      if (status === 200) continue;
+      const unknownKey = Object.keys(body).some((k) => ['bogus', '__proto__', 'constructor'].includes(k));
+      if (status === 200) {
+        expect({ body, unknownKeyAccepted: unknownKey }).toEqual({ body, unknownKeyAccepted: false });
+        continue;
+      }
       expect({ explorer, body, status, code: answer.code }).toEqual({ explorer, body, status: 400, code: 'VALIDATION_FAILED' });
       expect(typeof answer.field).toBe('string');
       expect(answer.field.replace(/[[.].*$/, '')).toMatch(/^(mode|columns|filters|period|compPeriod|compCategory|sort|sortDir|page|perPage|bogus|__proto__|constructor|body)$/);

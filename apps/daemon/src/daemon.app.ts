@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { acceptEmptyJsonBodies, DaemonModule, installInternalAuth } from '@bpc/daemon';
-import { AppSpec, RuntimeModule } from '@bpc/platform';
+import { acceptEmptyJsonBodies, DAEMON_OPENAPI, DaemonModule, installInternalAuth } from '@bpc/daemon';
+import { AppSpec, RuntimeModule, serveOpenApi } from '@bpc/platform';
 
 @Module({})
 class DaemonAppModule {}
@@ -14,5 +14,6 @@ export const daemonApp: AppSpec = {
     const fastify = app.getHttpAdapter().getInstance();
     installInternalAuth(fastify, runtime.config.internal_auth_key_sha256);
     acceptEmptyJsonBodies(fastify);
+    serveOpenApi(app, DAEMON_OPENAPI);
   },
 };

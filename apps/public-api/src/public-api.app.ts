@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 import { systemClock } from '@bpc/domain';
 import { IdentityIndex } from '@bpc/identity';
-import { AppSpec, RuntimeModule } from '@bpc/platform';
-import { installBearerAuthentication, PublicApiModule } from '@bpc/public-api';
+import { AppSpec, RuntimeModule, serveOpenApi } from '@bpc/platform';
+import { installBearerAuthentication, PUBLIC_OPENAPI, PublicApiModule, TokenRateLimiter } from '@bpc/public-api';
+import { ExportsModule } from '@bpc/exports';
 
 @Module({})
 class PublicApiAppModule {}
@@ -10,7 +11,11 @@ class PublicApiAppModule {}
 /** The public, token-authenticated API (spec/public-api.md): Data Explorer and cache operations. */
 export const publicApiApp: AppSpec = {
   name: 'public-api',
-  uses: ['eventLog', 'explorerStore'],
-  module: (runtime) => ({ module: PublicApiAppModule, imports: [RuntimeModule.forRuntime(runtime, publicApiApp.uses), PublicApiModule] }),
-  configure: (app, runtime) => installBearerAuthentication(app.getHttpAdapter().getInstance(), app.get(IdentityIndex), runtime.clock ?? systemClock),
+  uses: ['eventLog', 'explorerStore', 'queueStore', 'cacheStore', 'rateLimitStore'],
+  module: (runtime) => ({ module: PublicApiAppModule, imports: [RuntimeModule.forRuntime(runtime, publicApiApp.uses), PublicApiModule, ExportsModule] }),
+  configure: (app, runtime) => {
+    const limiter = new TokenRateLimiter(runtime.ports.rateLimitStore!, runtime.config.rate_limit, runtime.logger.child({ component: 'rate-limit' }));
+    installBearerAuthentication(app.getHttpAdapter().getInstance(), app.get(IdentityIndex), runtime.clock ?? systemClock, limiter);
+    serveOpenApi(app, PUBLIC_OPENAPI);
+  },
 };

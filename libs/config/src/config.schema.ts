@@ -70,6 +70,11 @@ export class WebsiteConfig {
   @IsString() @IsNotEmpty() account_id!: string;
   /** The Data Explorer platform module. */
   @IsBoolean() platform_module: boolean = true;
+  /**
+   * SHA-256 (hex) of the website's pre-rendering token, the `X-Prerender-Token`
+   * its middleware sends to the edge; absent = the edge serves nothing for it.
+   */
+  @IsOptional() @Matches(/^[0-9a-f]{64}$/, { message: 'must be 64 lower-case hex digits (SHA-256)' }) prerender_token_sha256?: string;
 }
 
 /** Data Explorer limits of an account; absent values take the specification's defaults (500 / 100 / 1,000,000). */
@@ -174,6 +179,36 @@ export class DaemonConfig {
   @IsIn(ENVELOPE_FORMS) envelope: EnvelopeForm = 'success';
 }
 
+/** The bot edge: online render bound and the request-recording buffer. */
+export class EdgeConfig {
+  /** Longest a bot waits for a render on a miss before it gets 504. */
+  @IsInt() @Min(100) @Max(120_000) render_timeout_ms: number = 20_000;
+  /** Bot requests held for the event log at most; beyond it the oldest are dropped (counted and logged). */
+  @IsInt() @Min(1) @Max(10_000_000) record_buffer_max: number = 100_000;
+  /** Events per append. */
+  @IsInt() @Min(1) @Max(100_000) record_batch_max: number = 1_000;
+  /** How often the buffer is flushed. */
+  @IsInt() @Min(1) @Max(60_000) record_flush_ms: number = 200;
+}
+
+/** CSV exports of the public API (download links and retention). */
+export class ExportsConfig {
+  /** Hours a finished export file (and its record) is kept before the sweeper removes it. */
+  @IsInt() @Min(1) @Max(720) retention_hours: number = 24;
+  /** Seconds a minted download link stays valid; never beyond the file's retention. */
+  @IsInt() @Min(10) @Max(604_800) link_ttl_seconds: number = 3600;
+  /** HMAC-SHA256 key of download links (32+ characters); absent, it is derived from the internal auth key. */
+  @IsOptional() @IsString() @Matches(/^.{32,}$/s, { message: 'must be at least 32 characters' }) signing_key?: string;
+}
+
+/** Rate limits of the public API, per API token, in fixed windows (shared through Redis in cluster mode). */
+export class RateLimitConfig {
+  @IsBoolean() enabled: boolean = true;
+  /** Requests one token may make per window, across every `/api/` endpoint. */
+  @IsInt() @Min(1) @Max(1_000_000) requests_per_window: number = 600;
+  @IsInt() @Min(1) @Max(86_400) window_seconds: number = 60;
+}
+
 export class AppConfigSchema {
   @IsString() @IsNotEmpty() data_dir: string = './data';
   /**
@@ -188,6 +223,9 @@ export class AppConfigSchema {
   @ValidateNested() @Type(() => SchedulerConfig) scheduler: SchedulerConfig = new SchedulerConfig();
   @ValidateNested() @Type(() => RenderServiceConfig) render_service: RenderServiceConfig = new RenderServiceConfig();
   @ValidateNested() @Type(() => DaemonConfig) daemon: DaemonConfig = new DaemonConfig();
+  @ValidateNested() @Type(() => EdgeConfig) edge: EdgeConfig = new EdgeConfig();
+  @ValidateNested() @Type(() => ExportsConfig) exports: ExportsConfig = new ExportsConfig();
+  @ValidateNested() @Type(() => RateLimitConfig) rate_limit: RateLimitConfig = new RateLimitConfig();
   @ValidateNested() @Type(() => AdaptersConfig) adapters: AdaptersConfig = new AdaptersConfig();
   @ValidateNested() @Type(() => EventLogFileConfig) event_log_file: EventLogFileConfig = new EventLogFileConfig();
   @IsOptional() @ValidateNested() @Type(() => KafkaConfig) kafka?: KafkaConfig;

@@ -4,7 +4,6 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { APP_CONFIG, HealthModule, MetricsModule } from '@bpc/platform';
 import { GetStatusHandler } from './get-status/get-status.handler';
 import { SCHEDULER_VIEW } from './get-status/scheduler-view';
-import { QueueActivity } from './scheduler/queue-activity';
 import { RecacheScheduler } from './scheduler/recache-scheduler';
 import { SchedulerMetrics } from './scheduler/scheduler-metrics';
 import { PauseHostRecacheHandler, ResumeHostRecacheHandler } from './host-recache-pause/host-recache-pause.handlers';
@@ -13,21 +12,18 @@ import { RecacheController } from './http/recache.controller';
 import { ResponseEnvelope } from './http/response-envelope';
 import { SchedulerController } from './http/scheduler.controller';
 import { StatusController } from './http/status.controller';
-import { InvalidateCacheHandler } from './invalidate-cache/invalidate-cache.handler';
 import { PurgeQueueHandler } from './purge-queue/purge-queue.handler';
-import { RequestRecacheHandler } from './request-recache/request-recache.handler';
 import { SetSchedulerPausedHandler } from './scheduler-control/scheduler-control.handler';
 import { SchedulerSwitch } from './scheduler-control/scheduler-switch';
 import { DAEMON_ID, daemonIdFrom } from './shared/daemon-id';
+import { DaemonCommandsModule } from './daemon-commands.module';
 
 /** The internal cache daemon API (spec/daemon-api.md), the scheduler and its metrics. */
 @Module({
-  imports: [CqrsModule.forRoot(), HealthModule, MetricsModule],
+  imports: [CqrsModule.forRoot(), HealthModule, MetricsModule, DaemonCommandsModule],
   controllers: [RecacheController, StatusController, SchedulerController],
   providers: [
-    RequestRecacheHandler,
     PurgeQueueHandler,
-    InvalidateCacheHandler,
     PauseHostRecacheHandler,
     ResumeHostRecacheHandler,
     SetSchedulerPausedHandler,
@@ -38,7 +34,6 @@ import { DAEMON_ID, daemonIdFrom } from './shared/daemon-id';
     { provide: DAEMON_ID, useFactory: daemonIdFrom, inject: [APP_CONFIG] },
     RecacheScheduler,
     SchedulerMetrics,
-    QueueActivity,
     { provide: SCHEDULER_VIEW, useExisting: RecacheScheduler },
   ],
 })

@@ -1,4 +1,6 @@
 export * from './daemon.module';
+export * from './daemon-commands.module';
+export * from './invalidate-cache/invalidate-cache.command';
 export * from './http/internal-auth.hook';
 export * from './http/daemon-error-body';
 export * from './http/response-envelope';
@@ -6,3 +8,4 @@ export * from './request-recache/request-recache.command';
 export * from './get-status/get-status.query';
 export * from './get-status/scheduler-view';
 export * from './http/empty-json-body';
+export * from './http/daemon-api-docs';

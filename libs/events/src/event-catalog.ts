@@ -2,6 +2,7 @@ import type { EventDefinition } from './event-definition';
 import { QUEUE_EVENT_CATALOG, QueueEvent } from './queue/queue-events';
 import { EXPLORER_EVENT_CATALOG, ExplorerEvent } from './explorer/explorer-events';
 import { IDENTITY_EVENT_CATALOG, IdentityEvent } from './identity/identity-events';
+import { EXPORT_EVENT_CATALOG, ExportEvent } from './exports/export-events';
 
 /**
  * Every event the service records, one union per topic family: each
@@ -10,7 +11,8 @@ import { IDENTITY_EVENT_CATALOG, IdentityEvent } from './identity/identity-event
  */
 export type DomainEvent = QueueEvent
   | ExplorerEvent
-  | IdentityEvent;
+  | IdentityEvent
+  | ExportEvent;
 export type DomainEventType = DomainEvent['type'];
 
 /** The published contract: what downstream consumers of the topics can rely on. */
@@ -18,6 +20,7 @@ export const EVENT_CATALOG: Readonly<Record<string, EventDefinition>> = {
   ...QUEUE_EVENT_CATALOG,
   ...EXPLORER_EVENT_CATALOG,
   ...IDENTITY_EVENT_CATALOG,
+  ...EXPORT_EVENT_CATALOG,
 };
 
 /** Narrows a record read from the log to a known event, or undefined for types or versions this build does not know. */

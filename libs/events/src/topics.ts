@@ -8,6 +8,8 @@ export const TOPICS = {
   searchPerformance: 'bpc.search-performance.v1',
   /** Users, roles and API tokens (one key: total order). */
   identity: 'bpc.identity.v1',
+  /** CSV exports of the Data Explorer, keyed by account. */
+  exports: 'bpc.exports.v1',
 } as const;
 
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];

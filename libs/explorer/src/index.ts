@@ -12,3 +12,4 @@ export * from './generate-demo-data/demo-traffic';
 export * from './generate-demo-data/generate-demo-data.command';
 export * from './import-search-performance/search-console-parse';
 export * from './import-search-performance/import-search-performance.command';
+export * from './account-limits';

@@ -14,3 +14,4 @@ export * from './lifecycle/run-main';
 export * from './ports/open-ports';
 export * from './metrics/metrics.module';
 export * from './http/omittable';
+export * from './http/openapi';

@@ -2,3 +2,5 @@ export * from './public-api.module';
 export * from './http/public-error-body';
 export * from './auth/bearer-auth.guard';
 export * from './auth/bearer-authentication.hook';
+export * from './http/public-api-docs';
+export * from './rate-limit/token-rate-limiter';

@@ -1,20 +1,26 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
+import { DaemonCommandsModule } from '@bpc/daemon';
 import { ExplorerModule } from '@bpc/explorer';
 import { IdentityModule } from '@bpc/identity';
 import { HealthModule } from '@bpc/platform';
 import { AdminController } from './admin/admin.controller';
 import { BearerAuthGuard } from './auth/bearer-auth.guard';
+import { CacheOperationsController } from './cache-operations/cache-operations.controller';
 import { DataExplorerController } from './data-explorer/data-explorer.controller';
 import { PublicExceptionFilter } from './http/public-exception.filter';
+import { InvalidateWebsiteCacheHandler } from './invalidate-website-cache/invalidate-website-cache.handler';
+import { RecacheWebsiteHandler } from './recache-website/recache-website.handler';
 import { SearchPerformanceController } from './search-performance/search-performance.controller';
 
 /** The public, token-authenticated API (spec/public-api.md) plus the operator's admin endpoints. */
 @Module({
-  imports: [CqrsModule.forRoot(), HealthModule, IdentityModule, ExplorerModule],
-  controllers: [DataExplorerController, SearchPerformanceController, AdminController],
+  imports: [CqrsModule.forRoot(), HealthModule, IdentityModule, ExplorerModule, DaemonCommandsModule],
+  controllers: [DataExplorerController, SearchPerformanceController, CacheOperationsController, AdminController],
   providers: [
+    RecacheWebsiteHandler,
+    InvalidateWebsiteCacheHandler,
     { provide: APP_FILTER, useClass: PublicExceptionFilter },
     { provide: APP_GUARD, useClass: BearerAuthGuard },
   ],

@@ -1,3 +1,5 @@
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiDaemonEndpoint, bool, int, str } from './daemon-api-docs';
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
@@ -16,6 +18,7 @@ const lenient = { forbidUnknownKeys: false };
 
 /** Queue and cache control endpoints of the daemon API. */
 @Controller('internal/cache')
+@ApiTags('cache')
 export class RecacheController {
   constructor(
     private readonly commands: CommandBus,
@@ -23,6 +26,8 @@ export class RecacheController {
   ) {}
 
   @Post('recache')
+  @ApiOperation({ summary: 'Queue URLs × dimensions of a host for recache' })
+  @ApiDaemonEndpoint({ host_id: int, urls_count: int, dimension_ids_count: int, entries_enqueued: int, priority: str, paused: bool, mode: str })
   @HttpCode(200)
   async recache(@Req() request: FastifyRequest, @Body(new BodyPipe(RequestRecacheDto, lenient)) body: RequestRecacheDto) {
     const form = this.envelope.formOf(request);
@@ -32,6 +37,8 @@ export class RecacheController {
   }
 
   @Post('queue/purge')
+  @ApiOperation({ summary: "Remove a host's queued entries of the listed priorities" })
+  @ApiDaemonEndpoint({ entries_purged: int })
   @HttpCode(200)
   async purge(@Req() request: FastifyRequest, @Body(new BodyPipe(PurgeQueueDto, lenient)) body: PurgeQueueDto) {
     const form = this.envelope.formOf(request);
@@ -39,6 +46,8 @@ export class RecacheController {
   }
 
   @Post('recache/pause')
+  @ApiOperation({ summary: 'Pause draining of a host (three hours)' })
+  @ApiDaemonEndpoint({ paused: bool, expires_at: { type: 'integer', description: 'Unix seconds' } })
   @HttpCode(200)
   async pause(@Req() request: FastifyRequest, @Body(new BodyPipe(HostBodyDto, lenient)) body: HostBodyDto) {
     const form = this.envelope.formOf(request);
@@ -46,6 +55,8 @@ export class RecacheController {
   }
 
   @Post('invalidate')
+  @ApiOperation({ summary: 'Drop cache entries of URLs × dimensions now' })
+  @ApiDaemonEndpoint({ host_id: int, urls_count: int, dimension_ids_count: int, entries_invalidated: int })
   @HttpCode(200)
   async invalidate(@Req() request: FastifyRequest, @Body(new BodyPipe(InvalidateCacheDto, lenient)) body: InvalidateCacheDto) {
     const form = this.envelope.formOf(request);
@@ -54,6 +65,8 @@ export class RecacheController {
   }
 
   @Post('recache/resume')
+  @ApiOperation({ summary: 'Resume draining of a host' })
+  @ApiDaemonEndpoint({ paused: bool })
   @HttpCode(200)
   async resume(@Req() request: FastifyRequest, @Body(new BodyPipe(HostBodyDto, lenient)) body: HostBodyDto) {
     const form = this.envelope.formOf(request);

@@ -1,3 +1,5 @@
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiDaemonEndpoint, str } from './daemon-api-docs';
 import { Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
@@ -9,6 +11,7 @@ import { ResponseEnvelope } from './response-envelope';
  * the specification shows it, and in `data` like every other answer.
  */
 @Controller('internal/scheduler')
+@ApiTags('scheduler')
 export class SchedulerController {
   constructor(
     private readonly commands: CommandBus,
@@ -16,12 +19,16 @@ export class SchedulerController {
   ) {}
 
   @Post('pause')
+  @ApiOperation({ summary: "Stop this daemon's scheduler pulling (needs scheduler_control_api, else 403)" })
+  @ApiDaemonEndpoint({ message: str })
   @HttpCode(200)
   pause(@Req() request: FastifyRequest) {
     return this.toggle(request, true);
   }
 
   @Post('resume')
+  @ApiOperation({ summary: "Restart this daemon's scheduler (needs scheduler_control_api, else 403)" })
+  @ApiDaemonEndpoint({ message: str })
   @HttpCode(200)
   resume(@Req() request: FastifyRequest) {
     return this.toggle(request, false);

@@ -1,3 +1,5 @@
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiDaemonEndpoint, obj } from './daemon-api-docs';
 import { Controller, Get, Req } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
@@ -11,6 +13,7 @@ function withoutPaused(snapshot: StatusSnapshot): object {
 }
 
 @Controller('status')
+@ApiTags('status')
 export class StatusController {
   constructor(
     private readonly queries: QueryBus,
@@ -18,6 +21,8 @@ export class StatusController {
   ) {}
 
   @Get()
+  @ApiOperation({ summary: 'Daemon id, scheduler state and queue counts per host and priority' })
+  @ApiDaemonEndpoint({ daemon: obj, internal_queue: obj, rs_capacity: obj, queues: { type: 'object', description: 'Per host id: `high`, `normal`, `autorecache` as `{total, due_now}`, and `paused`', additionalProperties: obj } })
   async status(@Req() request: FastifyRequest) {
     const form = this.envelope.formOf(request);
     return this.envelope.wrap(form, await this.queries.execute<GetStatus, StatusSnapshot>(new GetStatus()), withoutPaused);

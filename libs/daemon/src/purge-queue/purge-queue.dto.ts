@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsIn } from 'class-validator';
 import { Omittable } from '@bpc/platform';
 import { Priority, PRIORITIES } from '@bpc/domain';
@@ -5,6 +6,7 @@ import { HostBodyDto } from '../shared/host-body.dto';
 
 /** Body of POST /internal/cache/queue/purge. */
 export class PurgeQueueDto extends HostBodyDto {
+  @ApiPropertyOptional({ enum: PRIORITIES, isArray: true, description: 'Priorities to purge; all when omitted' })
   @Omittable()
   // Decorators run bottom-up: the array check comes first.
   @IsIn(PRIORITIES, { each: true, message: 'each priority must be "high", "normal" or "autorecache" (exact lower case)' })

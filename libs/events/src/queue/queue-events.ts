@@ -1,3 +1,4 @@
+import { AUTORECACHE_SCHEDULED, AutorecacheScheduled, autorecacheScheduledSchema } from './autorecache-scheduled.event';
 import { CACHE_INVALIDATED, CacheInvalidated, cacheInvalidatedSchema } from './cache-invalidated.event';
 import {
   HOST_RECACHE_PAUSED,
@@ -38,7 +39,8 @@ export type QueueEvent =
   | SchedulerResumed
   | RecacheSucceeded
   | RecacheRetryScheduled
-  | RecacheGaveUp;
+  | RecacheGaveUp
+  | AutorecacheScheduled;
 
 const byHost = 'host id (decimal string)';
 
@@ -53,4 +55,5 @@ export const QUEUE_EVENT_CATALOG: Readonly<Record<QueueEvent['type'], EventDefin
   [RECACHE_SUCCEEDED]: { type: RECACHE_SUCCEEDED, version: 1, topic: TOPICS.queue, key: byHost, description: 'A recache attempt stored a new cache entry (or render-wins kept a fresh render).', payload: recacheSucceededSchema },
   [RECACHE_RETRY_SCHEDULED]: { type: RECACHE_RETRY_SCHEDULED, version: 1, topic: TOPICS.queue, key: byHost, description: 'A recache attempt failed; the entry is retried at retryAt.', payload: recacheRetryScheduledSchema },
   [RECACHE_GAVE_UP]: { type: RECACHE_GAVE_UP, version: 1, topic: TOPICS.queue, key: byHost, description: 'A recache entry failed its last allowed attempt and was dropped.', payload: recacheGaveUpSchema },
+  [AUTORECACHE_SCHEDULED]: { type: AUTORECACHE_SCHEDULED, version: 1, topic: TOPICS.queue, key: byHost, description: 'A served cache entry was queued at the autorecache priority, due at its expiry (kept when already queued).', payload: autorecacheScheduledSchema },
 };

@@ -11,7 +11,8 @@ describe('discovery document', () => {
     expect(cache.options).toEqual([{ value: 'hit', label: 'Hit' }, { value: 'miss', label: 'Miss' }, { value: 'stale', label: 'Stale' }, { value: 'bypass', label: 'Bypass' }]);
     expect(requests.filters.find((f) => f.field === 'url')).not.toHaveProperty('options');
     for (const explorer of doc.explorers) {
-      expect(Object.keys(explorer).sort()).toEqual(['features', 'key', 'modes', 'periods']);
+      expect(Object.keys(explorer).sort()).toEqual(['features', 'key', 'limits', 'modes', 'periods']);
+      expect(explorer.limits).toEqual(doc.limits);
       for (const mode of explorer.modes) for (const c of mode.columns) expect(c.modes).toContain(mode.key);
     }
   });

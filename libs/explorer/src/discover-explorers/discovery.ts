@@ -1,7 +1,12 @@
 import { columnsOf, EXPLORER_CATALOG, ExplorerLimits, filtersOf } from '../catalog/explorer-catalog';
 
-/** The discovery document, straight from the catalog (pure). */
+/**
+ * The discovery document, straight from the catalog (pure). The calling
+ * account's limits appear on every entry (the specification lists
+ * `limits.*` per explorer) and once at the top.
+ */
 export function discoveryDocument(limits: ExplorerLimits) {
+  const accountLimits = () => ({ perPageMax: limits.perPageMax, perPageDefault: limits.perPageDefault, exportRowCap: limits.exportRowCap });
   return {
     explorers: EXPLORER_CATALOG.map((explorer) => ({
       key: explorer.key,
@@ -23,8 +28,9 @@ export function discoveryDocument(limits: ExplorerLimits) {
         defaults: { columns: [...mode.defaults.columns], sort: mode.defaults.sort, sortDir: mode.defaults.sortDir, period: mode.defaults.period },
       })),
       periods: { presets: [...explorer.periods.presets], customFormat: explorer.periods.customFormat, timeBounds: explorer.periods.timeBounds, maxRangeDays: explorer.periods.maxRangeDays },
+      limits: accountLimits(),
     })),
-    limits: { perPageMax: limits.perPageMax, perPageDefault: limits.perPageDefault, exportRowCap: limits.exportRowCap },
+    limits: accountLimits(),
   };
 }
 

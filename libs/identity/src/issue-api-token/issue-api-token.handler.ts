@@ -1,3 +1,4 @@
+import { parseExpiry } from './parse-expiry';
 import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
@@ -36,11 +37,4 @@ export class IssueApiTokenHandler implements ICommandHandler<IssueApiToken, Issu
     await this.index.waitFor(issued.id);
     return { tokenId, token, userId: input.userId, websiteId: input.websiteId, role: input.role, expiresAt };
   }
-}
-
-function parseExpiry(value: string, now: number): string {
-  const ms = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : Date.parse(value);
-  if (Number.isNaN(ms)) throw validationError('expiresAt', 'expiresAt must be an ISO 8601 date or timestamp');
-  if (ms <= now) throw validationError('expiresAt', 'expiresAt must be in the future');
-  return new Date(ms).toISOString();
 }

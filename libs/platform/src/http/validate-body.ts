@@ -16,6 +16,7 @@ export function validateBody<T extends object>(dto: new () => T, body: unknown, 
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new AppError('VALIDATION_FAILED', 'request body must be a JSON object', 'body');
   }
+  if (options.forbidUnknownKeys) refuseReservedKeys(body, '');
   const instance = plainToInstance(dto, body, { enableImplicitConversion: false });
   const errors = validateSync(instance, {
     whitelist: options.forbidUnknownKeys,
@@ -36,4 +37,20 @@ function firstIssue(error: ValidationError, parent: string): AppError {
   }
   const child = error.children?.[0];
   return child ? firstIssue(child, field) : validationError(field, `${field} is invalid`);
+}
+
+/** Keys class-transformer drops before the whitelist could see them: refused as unknown wherever they appear. */
+const RESERVED_KEYS = ['constructor', 'prototype', '__proto__'];
+
+function refuseReservedKeys(value: unknown, at: string): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => refuseReservedKeys(item, `${at}[${i}]`));
+    return;
+  }
+  for (const key of Object.keys(value)) {
+    const field = at ? `${at}.${key}` : key;
+    if (RESERVED_KEYS.includes(key)) throw validationError(field, `unknown field ${field}`);
+    refuseReservedKeys((value as Record<string, unknown>)[key], field);
+  }
 }

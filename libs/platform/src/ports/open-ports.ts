@@ -6,6 +6,7 @@ import { MemoryQueueStoreSnapshots, QueueStore, RedisQueueStore } from '@bpc/que
 import { CacheStore, FileCacheStore, RedisCacheStore } from '@bpc/cache-store';
 import { HostCatalog } from '@bpc/domain';
 import { CachingPageRefresher, ChromiumTabPool, PageRefresher } from '@bpc/renderer';
+import { MemoryRateLimitStore, RateLimitStore, RedisRateLimitStore } from '@bpc/rate-limit';
 import type { Logger } from 'pino';
 import type { PortNeeds, Ports } from './ports';
 
@@ -31,7 +32,9 @@ export async function openPorts(config: AppConfig, needs: PortNeeds, logger: Log
     const cacheStore = needs.has('cacheStore') || needs.has('pageRefresher') ? await openCacheStore(config, logger.child({ port: 'cache_store' })) : undefined;
     opened.push(cacheStore);
     const pageRefresher = needs.has('pageRefresher') ? openPageRefresher(config, cacheStore!, logger.child({ port: 'renderer' })) : undefined;
-    const ports: Ports = { eventLog, queueStore, explorerStore, cacheStore, pageRefresher };
+    const rateLimitStore = needs.has('rateLimitStore') ? openRateLimitStore(config, logger.child({ port: 'rate_limit_store' })) : undefined;
+    opened.push(rateLimitStore);
+    const ports: Ports = { eventLog, queueStore, explorerStore, cacheStore, pageRefresher, rateLimitStore };
     extraClosers.set(ports, closers);
     return ports;
   } catch (error) {
@@ -46,6 +49,7 @@ export async function closePorts(ports: Ports, logger: Logger): Promise<void> {
   for (const closer of extraClosers.get(ports) ?? []) await closer();
   const steps: [string, (() => Promise<void>) | undefined][] = [
     ['renderer', ports.pageRefresher && (() => ports.pageRefresher!.close())],
+    ['rate_limit_store', ports.rateLimitStore && (() => ports.rateLimitStore!.close())],
     ['cache_store', ports.cacheStore && (() => ports.cacheStore!.close())],
     ['explorer_store', ports.explorerStore && (() => ports.explorerStore!.close())],
     ['queue_store', ports.queueStore && (() => ports.queueStore!.close())],
@@ -111,6 +115,16 @@ async function openCacheStore(config: AppConfig, log: Logger): Promise<CacheStor
       return FileCacheStore.open({ directory, log });
     case 'redis':
       return new RedisCacheStore({ url: config.redis!.url, keyPrefix: config.redis!.key_prefix, directory, log });
+  }
+}
+
+/** Rate-limit counters follow the queue store: in memory standalone, in the shared Redis in cluster mode. */
+function openRateLimitStore(config: AppConfig, log: Logger): RateLimitStore {
+  switch (config.adapters.queue_store) {
+    case 'memory':
+      return new MemoryRateLimitStore();
+    case 'redis':
+      return new RedisRateLimitStore({ url: config.redis!.url, keyPrefix: config.redis!.key_prefix, log });
   }
 }
 

@@ -4,6 +4,7 @@ import type { ExplorerStore } from '@bpc/explorer-store';
 import type { QueueStore } from '@bpc/queue-store';
 import type { CacheStore } from '@bpc/cache-store';
 import type { PageRefresher } from '@bpc/renderer';
+import type { RateLimitStore } from '@bpc/rate-limit';
 
 /** The adapters one process opened; apps in the same process share them. */
 export interface Ports {
@@ -14,6 +15,8 @@ export interface Ports {
   readonly cacheStore?: CacheStore;
   /** Renders (Chromium tab pool) or fetches pages into the cache store. */
   readonly pageRefresher?: PageRefresher;
+  /** Public API rate-limit counters (memory, or Redis shared by replicas). */
+  readonly rateLimitStore?: RateLimitStore;
 }
 
 export type PortName = keyof Ports;
@@ -37,5 +40,7 @@ export function adapterName(config: AppConfig, port: PortName): string {
       return `cache_store (${config.adapters.queue_store === 'redis' ? 'redis' : 'file'})`;
     case 'pageRefresher':
       return 'renderer';
+    case 'rateLimitStore':
+      return `rate_limit_store (${config.adapters.queue_store === 'redis' ? 'redis' : 'memory'})`;
   }
 }

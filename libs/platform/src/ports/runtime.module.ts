@@ -6,6 +6,7 @@ import { EXPLORER_STORE } from '@bpc/explorer-store';
 import { QUEUE_STORE } from '@bpc/queue-store';
 import { CACHE_STORE } from '@bpc/cache-store';
 import { PAGE_REFRESHER } from '@bpc/renderer';
+import { RATE_LIMIT_STORE } from '@bpc/rate-limit';
 import type { Logger } from 'pino';
 import { READINESS_CHECKS, ReadinessCheck } from '../health/readiness-check';
 import { adapterName, APP_CONFIG, CLOCK, LOGGER, PortName, Ports } from './ports';
@@ -25,6 +26,7 @@ const PORT_TOKENS: Record<PortName, symbol> = {
   explorerStore: EXPLORER_STORE,
   cacheStore: CACHE_STORE,
   pageRefresher: PAGE_REFRESHER,
+  rateLimitStore: RATE_LIMIT_STORE,
 };
 
 /**

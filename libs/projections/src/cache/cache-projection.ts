@@ -1,6 +1,7 @@
 import type { CacheStore } from '@bpc/cache-store';
 import { assertNever } from '@bpc/domain';
 import {
+  AUTORECACHE_SCHEDULED,
   CACHE_INVALIDATED,
   HOST_RECACHE_PAUSED,
   HOST_RECACHE_RESUMED,
@@ -33,6 +34,7 @@ export async function applyCacheEvent(store: CacheStore, event: QueueEvent, posi
     case RECACHE_SUCCEEDED:
     case RECACHE_RETRY_SCHEDULED:
     case RECACHE_GAVE_UP:
+    case AUTORECACHE_SCHEDULED:
       return;
     default:
       return assertNever(event);

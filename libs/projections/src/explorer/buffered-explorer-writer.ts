@@ -1,8 +1,13 @@
 import type { Logger } from 'pino';
 import type { ExplorerStore } from '@bpc/explorer-store';
-import type { TableRows } from './explorer-projection';
+import { SEARCH_DAY_IMPORTS_TABLE, type TableRows } from './explorer-projection';
 
 export const CHECKPOINTS_TABLE = 'explorer_projection_checkpoints';
+
+function markersLast(tables: TableRows): [string, Record<string, unknown>[]][] {
+  const entries = [...tables.entries()];
+  return [...entries.filter(([t]) => t !== SEARCH_DAY_IMPORTS_TABLE), ...entries.filter(([t]) => t === SEARCH_DAY_IMPORTS_TABLE)];
+}
 
 export interface WriterLimits {
   /** Rows buffered before a flush is forced (and the log waits for it). */
@@ -61,14 +66,27 @@ export class BufferedExplorerWriter {
     if (span) span.next = nextOffset;
     else this.spans.set(stream, { first: firstOffset, next: nextOffset });
     if (this.rows >= this.limits.maxRows) {
-      await this.flushing; // backpressure: at most one write in flight and one buffer filling
+      // Backpressure: at most one write in flight and one buffer filling; while
+      // a write keeps failing, the log stops delivering here instead of memory growing.
+      await this.flushing;
       void this.startWrite().catch(() => undefined);
     } else if (!this.timer) {
-      this.timer = setTimeout(() => {
-        this.timer = undefined;
-        void this.startWrite().catch(() => undefined);
-      }, this.limits.maxDelayMs);
+      this.armTimer();
     }
+  }
+
+  /** The time bound: write what is buffered, but never queue a second write behind one in flight. */
+  private armTimer(): void {
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (this.flushing) this.armTimer();
+      else void this.startWrite().catch(() => undefined);
+    }, this.limits.maxDelayMs);
+  }
+
+  /** Shutdown: a write that keeps failing stops retrying (the checkpoint replays what it held). */
+  stopRetrying(): void {
+    this.stopped = true;
   }
 
   /** Writes everything buffered so far and waits for it. */
@@ -76,11 +94,11 @@ export class BufferedExplorerWriter {
     await this.startWrite();
   }
 
-  /** Flushes, then stops retrying (shutdown). */
+  /** One last attempt to write what is buffered, without retrying (shutdown). */
   async close(): Promise<void> {
-    await this.flush().catch((error) => this.logger.error({ err: error }, 'explorer projector: final flush failed; the log is read again from the checkpoint at restart'));
-    this.stopped = true;
+    this.stopRetrying();
     clearTimeout(this.timer);
+    await this.flush().catch((error) => this.logger.error({ err: error }, 'explorer projector: final flush failed; the log is read again from the checkpoint at restart'));
   }
 
   /** Queues a write of the current buffer after the one in flight; resolves when both are done. */
@@ -110,7 +128,9 @@ export class BufferedExplorerWriter {
     let delay = 50;
     for (let attempt = 1; ; attempt++) {
       try {
-        for (const [table, rows] of tables) {
+        // Data tables first, the "latest import of the day" markers last: a marker
+        // must never point queries at an import whose rows are not there yet.
+        for (const [table, rows] of markersLast(tables)) {
           await this.store.insert({ table, rows, token: `${table}@${positions}` });
           this.onInserted(table, rows.length);
         }

@@ -77,6 +77,8 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
   }
 
   async onApplicationShutdown(): Promise<void> {
+    // Failing writes stop retrying first: a batch parked behind one would otherwise hold up stopping its subscription.
+    this.writers.forEach((w) => w.stopRetrying());
     const subscriptions = await this.subscribing?.catch(() => []);
     await Promise.all((subscriptions ?? []).map((s) => s.stop()));
     await Promise.all(this.writers.map((w) => w.close()));

@@ -1,4 +1,4 @@
-import { newQueueEvent, RECACHE_REQUESTED, RECACHE_SUCCEEDED, RecacheRequested } from '@bpc/events';
+import { AUTORECACHE_SCHEDULED, newQueueEvent, RECACHE_REQUESTED, RECACHE_SUCCEEDED, RecacheRequested } from '@bpc/events';
 import { MemoryQueueStore } from '@bpc/queue-store';
 import { applyQueueEvent } from './queue-projection';
 
@@ -45,5 +45,20 @@ describe('queue projection: a store rebuilt from the log holds what the live sto
     await applyQueueEvent(replayed, only, pos(0, only.id));
     await applyQueueEvent(replayed, succeeded, pos(1, succeeded.id));
     expect((await replayed.counts(T + 5)).has(1)).toBe(false);
+  });
+
+  it('given an autorecache scheduled twice for one entry, it is queued once, due at its expiry, and a later request promotes it', async () => {
+    const scheduled = (at: number, dueAt: number) => newQueueEvent(AUTORECACHE_SCHEDULED, { hostId: 1, url, dimensionId: 1, dueAt }, '1', at);
+    const store = new MemoryQueueStore();
+    const events = [scheduled(T, T + 86_400_000), scheduled(T + 1, T + 86_400_000), request(T + 2)];
+    for (const [i, event] of events.entries()) await applyQueueEvent(store, event, pos(i, event.id));
+    expect((await store.counts(T + 5)).get(1)?.autorecache.total ?? 0).toBe(0);
+    expect((await store.counts(T + 5)).get(1)?.normal.total).toBe(1);
+
+    const fresh = new MemoryQueueStore();
+    const once = [scheduled(T, T + 1_000), scheduled(T + 1, T + 1_000)];
+    for (const [i, event] of once.entries()) await applyQueueEvent(fresh, event, pos(i, event.id));
+    expect((await fresh.counts(T + 5)).get(1)?.autorecache).toEqual({ total: 1, due_now: 0 });
+    expect((await fresh.counts(T + 1_000)).get(1)?.autorecache).toEqual({ total: 1, due_now: 1 });
   });
 });

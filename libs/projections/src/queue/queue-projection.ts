@@ -1,5 +1,6 @@
 import { assertNever } from '@bpc/domain';
 import {
+  AUTORECACHE_SCHEDULED,
   CACHE_INVALIDATED,
   HOST_RECACHE_PAUSED,
   HOST_RECACHE_RESUMED,
@@ -28,6 +29,11 @@ export async function applyQueueEvent(store: QueueStore, event: QueueEvent, posi
       const { hostId, urls, dimensionIds, priority, mode } = event.payload;
       const items = urls.flatMap((url) => dimensionIds.map((dimensionId) => (mode ? { url, dimensionId, mode } : { url, dimensionId })));
       await store.enqueue({ hostId, priority, dueAt: Date.parse(event.occurredAt), items, entryId: event.id }, position);
+      return;
+    }
+    case AUTORECACHE_SCHEDULED: {
+      const { hostId, url, dimensionId, dueAt } = event.payload;
+      await store.enqueue({ hostId, priority: 'autorecache', dueAt, items: [{ url, dimensionId }], entryId: event.id }, position);
       return;
     }
     case QUEUE_PURGED:

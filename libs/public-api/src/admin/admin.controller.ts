@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiExcludeController } from '@nestjs/swagger';
 import type { AppConfig } from '@bpc/config';
 import { validationError } from '@bpc/domain';
 import { DemoDataWritten, GenerateDemoData, ImportSearchPerformance, SearchPerformanceImported } from '@bpc/explorer';
@@ -15,6 +16,7 @@ import { DemoDataDto, IssueTokenDto } from './admin.dto';
  * it. Not part of the public contract.
  */
 @Controller('internal/admin')
+@ApiExcludeController()
 @UseGuards(InternalAuthGuard)
 export class AdminController {
   constructor(

@@ -2,22 +2,27 @@ import type { FastifyInstance } from 'fastify';
 import { AppError, Clock } from '@bpc/domain';
 import { authenticate, IdentityIndex } from '@bpc/identity';
 import { publicErrorResponse } from '../http/public-error-body';
+import type { TokenRateLimiter } from '../rate-limit/token-rate-limiter';
 
 /**
  * Authenticates `/api/` requests before the body is read, so a caller without
  * a valid token gets 401 whatever its body holds (invalid JSON included) and
  * costs no parsing. Authorisation per website stays in BearerAuthGuard, which
- * authenticates again (cheap) so it never depends on this hook.
+ * authenticates again (cheap) so it never depends on this hook. With a
+ * limiter, each authenticated request also counts against its token's rate limit.
  */
-export function installBearerAuthentication(fastify: FastifyInstance, identity: IdentityIndex, clock: Clock): void {
+export function installBearerAuthentication(fastify: FastifyInstance, identity: IdentityIndex, clock: Clock, limiter?: TokenRateLimiter): void {
   fastify.addHook('onRequest', async (request, reply) => {
     if (!request.routeOptions.url?.startsWith('/api/')) return;
+    let principal;
     try {
       await identity.ready();
-      authenticate(identity.view(), request.headers.authorization, clock.now());
+      principal = authenticate(identity.view(), request.headers.authorization, clock.now());
     } catch (error) {
       const { status, body } = publicErrorResponse(error instanceof AppError ? error : new AppError('UNAUTHENTICATED', 'authentication failed'));
       return reply.code(status).send(body);
     }
+    // Counted per token once it is known to be genuine, before the body is read.
+    if (limiter && (await limiter.refuse(principal.tokenId, clock.now(), reply))) return reply;
   });
 }

@@ -1,22 +1,33 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { DiscoverExplorers, DiscoveryDocument, ExplorerQueryResult, RunExplorerQuery } from '@bpc/explorer';
 import { BodyPipe } from '@bpc/platform';
 import { AuthorizedRequest, RequiresWebsite } from '../auth/bearer-auth.guard';
+import { ApiPublicEndpoint, PublicErrorDto } from '../http/public-api-docs';
 import { QueryExplorerDto } from './query-explorer.dto';
 
 /** Data Explorer: any role on the website, and the platform module. */
 @Controller('api/websites/:website/data-explorer')
+@ApiTags('data-explorer')
+@ApiPublicEndpoint()
+@ApiParam({ name: 'website', type: String, description: 'Website identifier' })
 @RequiresWebsite({ role: 'readonly', platformModule: true })
 export class DataExplorerController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get()
+  @ApiOperation({ summary: 'Discovery: explorers, modes, columns, filters, periods and the account limits' })
+  @ApiOkResponse({ description: '`{explorers: [discovery entry], limits: {perPageMax, perPageDefault, exportRowCap}}`', schema: { type: 'object', properties: { explorers: { type: 'array', items: { type: 'object' } }, limits: { type: 'object', properties: { perPageMax: { type: 'integer' }, perPageDefault: { type: 'integer' }, exportRowCap: { type: 'integer' } } } } } })
   discover(@Req() request: AuthorizedRequest): Promise<DiscoveryDocument> {
     return this.queries.execute(new DiscoverExplorers(request.access!.website.accountId));
   }
 
   @Post(':explorerKey/query')
+  @ApiOperation({ summary: 'Run a query: one page of rows plus the resolved meta' })
+  @ApiParam({ name: 'explorerKey', type: String, enum: ['events', 'search-pages', 'search-keywords'] })
+  @ApiOkResponse({ description: '`{data: [row], meta}`', schema: { type: 'object', properties: { data: { type: 'array', items: { type: 'object', additionalProperties: true } }, meta: { type: 'object' } } } })
+  @ApiResponse({ status: 404, description: 'NOT_FOUND: unknown explorerKey', type: PublicErrorDto })
   @HttpCode(200)
   query(
     @Req() request: AuthorizedRequest,

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { InvalidateCacheHandler } from './invalidate-cache/invalidate-cache.handler';
+import { RequestRecacheHandler } from './request-recache/request-recache.handler';
+import { QueueActivity } from './scheduler/queue-activity';
+
+/**
+ * The cache commands (`RequestRecache`, `InvalidateCache`) without the
+ * daemon's controllers or scheduler, so every API that queues or drops cache
+ * entries goes through the same handlers and events. The importing app must
+ * provide the event log, queue store and cache store ports.
+ */
+@Module({
+  imports: [CqrsModule],
+  providers: [RequestRecacheHandler, InvalidateCacheHandler, QueueActivity],
+  exports: [QueueActivity],
+})
+export class DaemonCommandsModule {}

@@ -1,0 +1,87 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { EventLog, FileEventLog, LogRecord, SubscriptionSpec } from '@bpc/event-log';
+import { BotRequestRecordedPayload, TOPICS } from '@bpc/events';
+import { createLogger } from '@bpc/platform';
+import { testConfig } from '@bpc/testing';
+import { Registry } from 'prom-client';
+import { BotRequestRecorder } from './bot-request-recorder';
+
+/**
+ * The log the recorder talks to, swappable: a closed file log (it refuses
+ * every append, as an unreachable log does), then a file log reopened on the
+ * same directory (the log is back). Both are the real adapter.
+ */
+class SwappableLog implements EventLog {
+  constructor(public current: EventLog) {}
+  append(topic: string, events: Parameters<EventLog['append']>[1]): Promise<void> {
+    return this.current.append(topic, events);
+  }
+  subscribe(spec: SubscriptionSpec): ReturnType<EventLog['subscribe']> {
+    return this.current.subscribe(spec);
+  }
+  check(): Promise<void> {
+    return this.current.check();
+  }
+  close(): Promise<void> {
+    return this.current.close();
+  }
+}
+
+const payload = (n: number): BotRequestRecordedPayload => ({
+  websiteId: 'demo',
+  host: 'www.example.com',
+  url: `https://www.example.com/p${n}`,
+  pageTitle: '',
+  statusCode: 200,
+  botName: 'Googlebot',
+  userAgent: 'Googlebot/2.1',
+  dimensionId: 1,
+  dimensionName: 'desktop',
+  cacheStatus: 'hit',
+  serveTimeMs: 1,
+  snapshotAgeS: 0,
+  bytes: 10,
+  servedAt: new Date().toISOString(),
+  requestId: `r${n}`,
+});
+
+async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('BotRequestRecorder against a file event log', () => {
+  it('buffers while the log refuses appends, drops the oldest beyond the bound, and records the rest once the log is back', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'bpc-recorder-'));
+    const down = await FileEventLog.open({ dir });
+    await down.close();
+    const log = new SwappableLog(down);
+    const registry = new Registry();
+    const config = testConfig('standalone', { edge: { record_buffer_max: 5, record_batch_max: 2, record_flush_ms: 10 } });
+    const recorder = new BotRequestRecorder(config, log, createLogger('silent', 'recorder'), registry);
+    recorder.onModuleInit();
+    for (let n = 1; n <= 8; n += 1) recorder.record(payload(n), Date.now());
+    await new Promise((r) => setTimeout(r, 300));
+    expect(recorder.pending()).toBe(5);
+    expect(await registry.getSingleMetricAsString('bpc_edge_recorded_dropped_total')).toContain('bpc_edge_recorded_dropped_total 3');
+
+    const back = await FileEventLog.open({ dir });
+    log.current = back;
+    await until(() => recorder.pending() === 0);
+    const seen: LogRecord[] = [];
+    const subscription = await back.subscribe({ groupId: 'check', topics: [TOPICS.botRequests], handleBatch: async (batch) => void seen.push(...batch.records) });
+    await until(() => seen.length >= 5);
+    await subscription.stop();
+    expect(seen.map((r) => (r.event.payload as BotRequestRecordedPayload).requestId)).toEqual(['r4', 'r5', 'r6', 'r7', 'r8']);
+
+    recorder.record(payload(9), Date.now());
+    await recorder.onApplicationShutdown();
+    expect(recorder.pending()).toBe(0);
+    await back.close();
+  });
+});

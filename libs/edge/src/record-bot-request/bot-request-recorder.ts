@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import type { AppConfig } from '@bpc/config';
+import { EVENT_LOG, EventLog } from '@bpc/event-log';
+import { BOT_REQUEST_RECORDED, BotRequestRecorded, BotRequestRecordedPayload, envelope, TOPICS } from '@bpc/events';
+import { APP_CONFIG, LOGGER, METRICS_REGISTRY } from '@bpc/platform';
+import type { Logger } from 'pino';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { BoundedDeque } from './bounded-deque';
+
+/** Longest the shutdown flush keeps trying an unreachable log. */
+const SHUTDOWN_FLUSH_MS = 10_000;
+const MAX_RETRY_DELAY_MS = 5_000;
+
+/**
+ * Records bot requests as `BotRequestRecorded` events without holding up the
+ * response: `record` only buffers; a timer appends batches of
+ * `edge.record_batch_max` every `edge.record_flush_ms`, one append in flight
+ * at a time, so events keep their order per website.
+ *
+ * While the log refuses appends, the batch goes back to the front of the
+ * buffer and is retried with backoff (up to 5 s). The buffer holds at most
+ * `edge.record_buffer_max` events: beyond it the oldest are dropped, counted
+ * in `bpc_edge_recorded_dropped_total` and logged (once per outage, with the
+ * running count). The buffer is flushed when the app shuts down (after the
+ * HTTP server stopped, bounded by 10 s).
+ */
+@Injectable()
+export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
+  private readonly buffer: BoundedDeque<BotRequestRecorded>;
+  private timer?: NodeJS.Timeout;
+  private flushing?: Promise<void>;
+  private failures = 0;
+  private retryAt = 0;
+  private droppedSinceLog = 0;
+  private readonly dropped: Counter;
+  private readonly appended: Counter;
+  private readonly buffered: Gauge;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(EVENT_LOG) private readonly log: EventLog,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(METRICS_REGISTRY) registry: Registry,
+  ) {
+    this.buffer = new BoundedDeque(config.edge.record_buffer_max);
+    this.dropped = new Counter({ name: 'bpc_edge_recorded_dropped_total', help: 'Bot requests dropped unrecorded because the recording buffer was full', registers: [registry] });
+    this.appended = new Counter({ name: 'bpc_edge_recorded_total', help: 'Bot requests appended to the event log', registers: [registry] });
+    this.buffered = new Gauge({ name: 'bpc_edge_record_buffer_size', help: 'Bot requests waiting for the event log', registers: [registry], collect: () => this.buffered.set(this.buffer.size) });
+  }
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.flush(), this.config.edge.record_flush_ms);
+    this.timer.unref();
+  }
+
+  /** Buffers one request; never waits, never throws. */
+  record(payload: BotRequestRecordedPayload, occurredAt: number): void {
+    const event = envelope(BOT_REQUEST_RECORDED, 1, payload, { id: randomUUID(), occurredAt: new Date(occurredAt), key: payload.websiteId }) as BotRequestRecorded;
+    this.countDropped(this.buffer.push(event));
+  }
+
+  /** Events not yet appended. */
+  pending(): number {
+    return this.buffer.size;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    const deadline = Date.now() + SHUTDOWN_FLUSH_MS;
+    this.retryAt = 0;
+    while (Date.now() < deadline) {
+      await this.flush();
+      if (this.buffer.size === 0) return;
+      await new Promise((r) => setTimeout(r, Math.min(200, Math.max(0, this.retryAt - Date.now()))));
+    }
+    this.logger.error({ lost: this.buffer.size }, 'event log unreachable at shutdown: bot requests not recorded');
+  }
+
+  /** Appends what is buffered, one batch after the other; a running flush is joined. */
+  flush(): Promise<void> {
+    this.flushing ??= this.drain().finally(() => (this.flushing = undefined));
+    return this.flushing;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.buffer.size > 0 && Date.now() >= this.retryAt) {
+      const batch = this.buffer.take(this.config.edge.record_batch_max);
+      try {
+        await this.log.append(TOPICS.botRequests, batch);
+        this.appended.inc(batch.length);
+        if (this.failures > 0) this.logger.info({ after: this.failures }, 'event log reachable again: recording bot requests');
+        this.failures = 0;
+      } catch (error) {
+        // A rejected append may have stored part of the batch; the explorer folds duplicates by event id.
+        this.countDropped(this.buffer.unshiftAll(batch));
+        this.failures += 1;
+        this.retryAt = Date.now() + Math.min(MAX_RETRY_DELAY_MS, 100 * 2 ** Math.min(this.failures, 6));
+        if (this.failures === 1) this.logger.warn({ err: error, buffered: this.buffer.size }, 'event log refused bot requests: buffering and retrying');
+        return;
+      }
+    }
+  }
+
+  private countDropped(n: number): void {
+    if (n === 0) return;
+    this.dropped.inc(n);
+    this.droppedSinceLog += n;
+    if (this.droppedSinceLog === n) {
+      this.logger.error({ capacity: this.buffer.capacity }, 'bot request buffer full: dropping the oldest unrecorded requests');
+      setTimeout(() => {
+        if (this.droppedSinceLog > 0) this.logger.error({ dropped: this.droppedSinceLog }, 'bot requests dropped unrecorded (buffer full)');
+        this.droppedSinceLog = 0;
+      }, 10_000).unref();
+    }
+  }
+}

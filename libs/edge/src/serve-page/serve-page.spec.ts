@@ -1,0 +1,31 @@
+import { acceptsGzip, pageUrlOf } from './serve-page';
+
+describe('pageUrlOf', () => {
+  it('takes the absolute page URL after the first slash, query included, fragment dropped', () => {
+    expect(pageUrlOf('/https://WWW.Example.com:443/pricing?x=1#top')?.href).toBe('https://www.example.com/pricing?x=1');
+    expect(pageUrlOf('/http://www.example.com')?.href).toBe('http://www.example.com/');
+  });
+
+  it('forgives a proxy that merged the scheme slashes', () => {
+    expect(pageUrlOf('/https:/www.example.com/p')?.href).toBe('https://www.example.com/p');
+  });
+
+  it('refuses anything but an absolute http(s) URL', () => {
+    for (const target of ['/', '/pricing', '/ftp://www.example.com/', '/https://', 'https://www.example.com/', '//www.example.com/p']) {
+      expect(pageUrlOf(target)).toBeUndefined();
+    }
+  });
+});
+
+describe('acceptsGzip', () => {
+  it.each([
+    ['gzip, deflate, br', true],
+    ['br;q=1.0, gzip;q=0.8', true],
+    ['*', true],
+    ['gzip;q=0', false],
+    ['br', false],
+    [undefined, false],
+  ])('%s → %s', (header, expected) => {
+    expect(acceptsGzip(header)).toBe(expected);
+  });
+});

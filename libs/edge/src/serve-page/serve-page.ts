@@ -1,0 +1,238 @@
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { Inject, Injectable } from '@nestjs/common';
+import { CACHE_STORE, CacheBodyGoneError, CacheHit, CacheStore, isFresh } from '@bpc/cache-store';
+import type { AppConfig } from '@bpc/config';
+import { Clock, DimensionDefinition, HostCatalog, matchesSha256, normalizeHttpUrl } from '@bpc/domain';
+import type { CacheStatus } from '@bpc/events';
+import { APP_CONFIG, CLOCK, LOGGER } from '@bpc/platform';
+import { PAGE_REFRESHER, PageRefresher, RefreshOutcome } from '@bpc/renderer';
+import type { Logger } from 'pino';
+import { botNameOf } from '../bot-name/bot-name';
+import { BotRequestRecorder } from '../record-bot-request/bot-request-recorder';
+import { ScheduleAutorecacheWhenPageServed } from '../schedule-autorecache/schedule-autorecache-when-page-served';
+import { PageBodies, PageBody } from './page-bodies';
+
+/** A bot request as the customer's middleware forwards it. */
+export interface BotPageRequest {
+  /** The request target: `/` + the page's absolute URL (query included). */
+  readonly target: string;
+  readonly token: string | undefined;
+  readonly userAgent: string;
+  readonly acceptEncoding: string | undefined;
+}
+
+export interface EdgeAnswer {
+  readonly statusCode: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+}
+
+/** Stable codes of the edge's own (non-page) answers. */
+export type EdgeErrorCode = 'UNAUTHENTICATED' | 'INVALID_URL' | 'NOT_FOUND' | 'RENDER_TIMEOUT' | 'RENDER_FAILED';
+
+interface Website {
+  readonly id: string;
+  readonly hostId: number;
+  readonly tokenSha256: string;
+}
+
+interface Flight {
+  readonly done: Promise<RefreshOutcome>;
+  /** performance.now() when the render finished; requests that started later render again. */
+  settledAt?: number;
+}
+
+/** How long a finished render is kept for requests that started before it finished. */
+const FLIGHT_GRACE_MS = 5_000;
+
+/**
+ * Serves one bot request: website by token, page URL, dimension by
+ * User-Agent, then the cache entry — fresh (`hit`), stale (`stale`, served at
+ * once; its autorecache entry is already due), or none (`miss`: rendered now
+ * on an online tab and waited for, up to `edge.render_timeout_ms`).
+ *
+ * Concurrency: misses of one host + URL + dimension share one render (a
+ * single-flight map). A request that started before a render finished uses
+ * its result; one that starts after it renders again if the entry is gone
+ * (so an invalidate right after a render still makes the next request render).
+ */
+@Injectable()
+export class ServePage {
+  private readonly websites: readonly Website[];
+  private readonly flights = new Map<string, Flight>();
+  private readonly bodies = new PageBodies();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(CACHE_STORE) private readonly cache: CacheStore,
+    @Inject(PAGE_REFRESHER) private readonly refresher: PageRefresher,
+    private readonly hosts: HostCatalog,
+    private readonly recorder: BotRequestRecorder,
+    private readonly autorecache: ScheduleAutorecacheWhenPageServed,
+  ) {
+    this.websites = config.websites.flatMap((w) => (w.prerender_token_sha256 ? [{ id: w.id, hostId: w.host_id, tokenSha256: w.prerender_token_sha256 }] : []));
+  }
+
+  async serve(request: BotPageRequest): Promise<EdgeAnswer> {
+    const started = performance.now();
+    const requestId = randomUUID();
+    const website = this.websiteOf(request.token);
+    if (!website) return problem(401, 'UNAUTHENTICATED', 'missing or unknown X-Prerender-Token', requestId);
+    const url = pageUrlOf(request.target);
+    if (!url) return problem(400, 'INVALID_URL', 'the request path must be / followed by an absolute http(s) page URL', requestId);
+    const host = this.hosts.hostForHostname(url.hostname);
+    if (!host || host.host_id !== website.hostId) return problem(404, 'NOT_FOUND', `${url.hostname} is not a host of this website`, requestId);
+    const dimension = this.hosts.dimensionForUserAgent(host.host_id, request.userAgent)!;
+    const page = { website, hostId: host.host_id, url: url.href, hostname: url.hostname, dimension, request, requestId, started };
+
+    const cached = await this.servable(await this.cache.get(host.host_id, url.href, dimension.id));
+    if (cached) {
+      const now = this.clock.now();
+      return this.answer(page, cached.hit, cached.body, isFresh(cached.hit.entry, now) ? 'hit' : 'stale');
+    }
+    const outcome = await this.renderShared(host.host_id, url.href, dimension.id, started);
+    if (outcome === 'timeout') return this.failed(page, 504, 'RENDER_TIMEOUT', `the page was not rendered within ${this.config.edge.render_timeout_ms} ms`);
+    if (outcome.kind === 'failed') {
+      const status = outcome.reason === 'timed out' ? 504 : 503;
+      return this.failed(page, status, status === 504 ? 'RENDER_TIMEOUT' : 'RENDER_FAILED', `the page could not be rendered: ${outcome.reason}`);
+    }
+    const fresh = await this.servable(await this.cache.get(host.host_id, url.href, dimension.id));
+    if (!fresh) return this.failed(page, 503, 'RENDER_FAILED', 'the rendered page was invalidated before it could be served');
+    const status: CacheStatus = outcome.kind === 'kept' ? 'hit' : fresh.hit.entry.kind === 'bypass' ? 'bypass' : 'miss';
+    return this.answer(page, fresh.hit, fresh.body, status);
+  }
+
+  /** Constant-time comparison with every website's token hash (a handful per deployment). */
+  private websiteOf(token: string | undefined): Website | undefined {
+    if (!token) return undefined;
+    let found: Website | undefined;
+    for (const website of this.websites) if (matchesSha256(token, website.tokenSha256) && !found) found = website;
+    return found;
+  }
+
+  private async servable(hit: CacheHit | undefined): Promise<{ hit: CacheHit; body: PageBody } | undefined> {
+    if (!hit) return undefined;
+    try {
+      return { hit, body: await this.bodies.of(hit) };
+    } catch (error) {
+      if (error instanceof CacheBodyGoneError) return undefined;
+      throw error;
+    }
+  }
+
+  private async renderShared(hostId: number, url: string, dimensionId: number, started: number): Promise<RefreshOutcome | 'timeout'> {
+    const key = `${hostId}\n${dimensionId}\n${url}`;
+    let flight = this.flights.get(key);
+    if (!flight || (flight.settledAt !== undefined && flight.settledAt < started)) {
+      const signal = AbortSignal.timeout(this.config.edge.render_timeout_ms);
+      const created: Flight = {
+        done: this.refresher.refresh({ hostId, url, dimensionId }, { signal, purpose: 'online' }).catch(
+          (error: unknown): RefreshOutcome => ({ kind: 'failed', reason: error instanceof Error ? error.message : String(error), durationMs: 0 }),
+        ),
+      };
+      void created.done.then(() => {
+        created.settledAt = performance.now();
+        setTimeout(() => this.flights.get(key) === created && this.flights.delete(key), FLIGHT_GRACE_MS).unref();
+      });
+      this.flights.set(key, created);
+      flight = created;
+    }
+    const remaining = Math.max(0, this.config.edge.render_timeout_ms - (performance.now() - started));
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), remaining)));
+    try {
+      return await Promise.race([flight.done, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private answer(page: PageContext, hit: CacheHit, body: PageBody, cacheStatus: CacheStatus): EdgeAnswer {
+    const entry = hit.entry;
+    const now = this.clock.now();
+    this.autorecache.served(entry);
+    const gzip = acceptsGzip(page.request.acceptEncoding) && body.raw.length > 0;
+    const sent = gzip ? this.bodies.gzipped(body) : body.raw;
+    const headers: Record<string, string> = { ...(entry.headers as Record<string, string>), vary: 'Accept-Encoding', 'x-prerender-cache': cacheStatus, 'x-request-id': page.requestId };
+    if (gzip) headers['content-encoding'] = 'gzip';
+    const snapshotAgeS = cacheStatus === 'hit' || cacheStatus === 'stale' ? Math.max(0, Math.floor((now - entry.createdAt) / 1000)) : null;
+    this.record(page, { statusCode: entry.statusCode, cacheStatus, title: body.title, snapshotAgeS, bytes: sent.length });
+    return { statusCode: entry.statusCode, headers, body: sent };
+  }
+
+  private failed(page: PageContext, statusCode: number, code: EdgeErrorCode, message: string): EdgeAnswer {
+    const answer = problem(statusCode, code, message, page.requestId);
+    if (statusCode === 503) answer.headers['retry-after'] = '60';
+    this.logger.warn({ url: page.url, dimension: page.dimension.id, code, message }, 'online render failed');
+    this.record(page, { statusCode, cacheStatus: 'miss', title: '', snapshotAgeS: null, bytes: answer.body.length });
+    return answer;
+  }
+
+  private record(page: PageContext, served: { statusCode: number; cacheStatus: CacheStatus; title: string; snapshotAgeS: number | null; bytes: number }): void {
+    const now = this.clock.now();
+    this.recorder.record(
+      {
+        websiteId: page.website.id,
+        host: page.hostname,
+        url: page.url,
+        pageTitle: served.title,
+        statusCode: served.statusCode,
+        botName: botNameOf(page.request.userAgent),
+        userAgent: page.request.userAgent.slice(0, 1000),
+        dimensionId: page.dimension.id,
+        dimensionName: page.dimension.name,
+        cacheStatus: served.cacheStatus,
+        serveTimeMs: Math.round(performance.now() - page.started),
+        snapshotAgeS: served.snapshotAgeS,
+        bytes: served.bytes,
+        servedAt: new Date(now).toISOString(),
+        requestId: page.requestId,
+      },
+      now,
+    );
+  }
+}
+
+interface PageContext {
+  readonly website: Website;
+  readonly hostId: number;
+  readonly url: string;
+  readonly hostname: string;
+  readonly dimension: DimensionDefinition;
+  readonly request: BotPageRequest;
+  readonly requestId: string;
+  readonly started: number;
+}
+
+/**
+ * The page URL of a request target `/https://www.example.com/p?x=1`. A proxy
+ * that merged the slashes of the scheme (`/https:/www…`) is forgiven.
+ */
+export function pageUrlOf(target: string): URL | undefined {
+  if (!target.startsWith('/')) return undefined;
+  const raw = target.slice(1).replace(/^(https?):\/(?!\/)/i, '$1://');
+  if (!/^https?:\/\//i.test(raw)) return undefined;
+  return normalizeHttpUrl(raw);
+}
+
+/** True when `Accept-Encoding` lists gzip (or `*`) without `q=0`. */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  return header.split(',').some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    if (coding.trim() !== 'gzip' && coding.trim() !== '*' && coding.trim() !== 'x-gzip') return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return !q || Number(q.slice(2)) > 0;
+  });
+}
+
+function problem(statusCode: number, code: EdgeErrorCode, message: string, requestId: string): EdgeAnswer & { headers: Record<string, string> } {
+  return {
+    statusCode,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId },
+    body: Buffer.from(JSON.stringify({ code, message })),
+  };
+}

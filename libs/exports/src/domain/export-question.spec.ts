@@ -1,0 +1,47 @@
+import { findExplorer, resolveQuery, DEFAULT_LIMITS } from '@bpc/explorer';
+import { canonicalJson, exportQuestion, questionHash, sanitiseFilename } from './export-question';
+
+const events = findExplorer('events')!;
+const NOW = Date.parse('2026-11-21T12:00:00Z');
+const hashOf = (body: Record<string, unknown>, nowMs = NOW, maxRows = 1000, filename = 'a.csv', user = 'ann', website = 'demo') =>
+  questionHash(user, website, exportQuestion(resolveQuery(events, body, nowMs, DEFAULT_LIMITS), maxRows, filename));
+
+describe('the same question', () => {
+  it('ignores key order, explicit defaults and filter order', () => {
+    const filters = [{ field: 'url', op: 'contains', val: 'a' }, { field: 'status_code', val: 200 }];
+    expect(hashOf({ filters })).toBe(hashOf({ mode: 'requests', period: '30d', sortDir: 'desc', sort: 'event_date_time', filters: [...filters].reverse() }));
+    expect(hashOf({ columns: ['page', 'event_date_time', 'bot_name', 'serve_time'] })).toBe(hashOf({}));
+  });
+
+  it('keeps a relative period the same question later on (the window is frozen at creation)', () => {
+    expect(hashOf({ period: '30d' }, NOW)).toBe(hashOf({ period: '30d' }, NOW + 3_600_000));
+  });
+
+  it('differs in anything that changes the rows or the file: columns order, filters, maxRows, filename, user, website', () => {
+    const base = hashOf({});
+    expect(hashOf({ columns: ['event_date_time', 'page', 'bot_name', 'serve_time'] })).not.toBe(base);
+    expect(hashOf({ filters: [{ field: 'url', val: 'a' }] })).not.toBe(base);
+    expect(hashOf({ period: '7d' })).not.toBe(base);
+    expect(hashOf({}, NOW, 999)).not.toBe(base);
+    expect(hashOf({}, NOW, 1000, 'b.csv')).not.toBe(base);
+    expect(hashOf({}, NOW, 1000, 'a.csv', 'bob')).not.toBe(base);
+    expect(hashOf({}, NOW, 1000, 'a.csv', 'ann', 'other')).not.toBe(base);
+  });
+
+  it('serialises with sorted keys at every level', () => {
+    expect(canonicalJson({ b: 1, a: [{ d: 2, c: undefined, b: null }] })).toBe('{"a":[{"b":null,"d":2}],"b":1}');
+  });
+});
+
+describe('sanitiseFilename', () => {
+  it.each([
+    [undefined, 'events-export.csv'],
+    ['', 'events-export.csv'],
+    ['report', 'report.csv'],
+    ['report.CSV', 'report.csv'],
+    ['../../etc/passwd', '_.._etc_passwd.csv'],
+    ['a"b\\c\r\nd;e', 'a_b_c__d_e.csv'],
+    ['  ..hidden  ', 'hidden.csv'],
+    ['résumé 2026', 'résumé 2026.csv'],
+  ])('%j → %j', (input, expected) => expect(sanitiseFilename(input, 'events')).toBe(expected));
+});

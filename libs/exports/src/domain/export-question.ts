@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+import type { ResolvedQuery } from '@bpc/explorer';
+
+/**
+ * "The same question": two export bodies are the same export when their
+ * canonical forms are equal. The canonical form is the query with every
+ * default resolved (mode, columns in their order, sort, sortDir, period,
+ * compPeriod, compCategory), filters as resolved (field, op, val, val2; their
+ * order does not change the rows, so they are sorted), plus `maxRows` and the
+ * final `filename`, serialised with sorted keys. `waitSeconds` is not part of
+ * it (it changes how long the call waits, not the file).
+ *
+ * The period enters as the string asked (`30d`, `2026-11-01,2026-11-07`), not
+ * as the window it resolves to: the window is frozen when the export is
+ * created, so repeating a relative period rejoins that export (running, or
+ * completed and still retained) and gets its frozen window back. A caller who
+ * wants a fresh `30d` after that changes the body (another filename) or waits
+ * for the retention to end.
+ */
+export interface ExportQuestion {
+  readonly explorerKey: string;
+  readonly mode: string;
+  readonly columns: readonly string[];
+  readonly filters: readonly { field: string; op: string; val?: string | number; val2?: number }[];
+  readonly period: string;
+  readonly compPeriod?: string;
+  readonly compCategory?: string;
+  readonly sort: string;
+  readonly sortDir: string;
+  readonly maxRows: number;
+  readonly filename: string;
+}
+
+export function exportQuestion(query: ResolvedQuery, maxRows: number, filename: string): ExportQuestion {
+  const filters = query.filters
+    .map((f) => ({ field: f.field, op: f.op, ...(f.val !== undefined ? { val: f.val } : {}), ...(f.val2 !== undefined ? { val2: f.val2 } : {}) }))
+    .sort((a, b) => (canonicalJson(a) < canonicalJson(b) ? -1 : canonicalJson(a) > canonicalJson(b) ? 1 : 0));
+  return {
+    explorerKey: query.explorer.key,
+    mode: query.mode.key,
+    columns: [...query.columns],
+    filters,
+    period: query.period,
+    ...(query.comparison ? { compPeriod: query.comparison.period, compCategory: query.comparison.category } : {}),
+    sort: query.sort,
+    sortDir: query.sortDir,
+    maxRows,
+    filename,
+  };
+}
+
+/** Hex SHA-256 of the canonical form, scoped to one user on one website. */
+export function questionHash(userId: string, websiteId: string, question: ExportQuestion): string {
+  return createHash('sha256').update(canonicalJson({ userId, websiteId, question })).digest('hex');
+}
+
+/** JSON with object keys sorted at every level (arrays keep their order). */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export const MAX_FILENAME = 200;
+
+/**
+ * A safe file name: control characters, path separators and characters that
+ * Windows or a `Content-Disposition` header would trip on become `_`, leading
+ * dots and surrounding spaces go, and `.csv` is appended (once). An empty
+ * result falls back to `<explorerKey>-export`.
+ */
+export function sanitiseFilename(requested: string | undefined, explorerKey: string): string {
+  const base = (requested ?? '')
+    .normalize('NFC')
+    .replace(/\.csv$/i, '')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f"*/:<>?\\|;]/g, '_')
+    .trim()
+    .replace(/^\.+/, '');
+  return `${base.length > 0 ? base : `${explorerKey}-export`}.csv`;
+}

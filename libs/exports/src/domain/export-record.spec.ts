@@ -1,0 +1,42 @@
+import { envelope, EXPORT_COMPLETED, EXPORT_EXPIRED, EXPORT_FAILED, EXPORT_STARTED, ExportEvent } from '@bpc/events';
+import { emptyExportsState, evolveExports } from './export-record';
+
+let n = 0;
+const meta = () => ({ id: `e${++n}`, occurredAt: new Date('2026-11-21T12:00:00Z'), key: 'acme' });
+const started = (exportId: number) =>
+  envelope(EXPORT_STARTED, 1, {
+    exportId, fileId: `f${exportId}`, accountId: 'acme', websiteId: 'demo', userId: 'ann', explorerKey: 'events', questionHash: `h${exportId}`,
+    columns: ['page'], maxRows: 10, filename: 'a.csv', window: { start: '2026-11-01T00:00:00.000Z', end: '2026-11-02T00:00:00.000Z' },
+  }, meta()) as ExportEvent;
+
+describe('evolveExports', () => {
+  it('a start takes the account slot; completion or failure frees it; expiry forgets the record', () => {
+    const state = emptyExportsState();
+    evolveExports(state, started(1));
+    expect(state.slots.get('acme')).toBe(1);
+    expect(state.byId.get(1)?.status).toBe('running');
+    evolveExports(state, envelope(EXPORT_COMPLETED, 1, { exportId: 1, accountId: 'acme', rowCount: 5, sizeBytes: 50 }, meta()) as ExportEvent);
+    expect(state.slots.has('acme')).toBe(false);
+    expect(state.byId.get(1)).toMatchObject({ status: 'completed', rowCount: 5, sizeBytes: 50, finishedAt: '2026-11-21T12:00:00.000Z' });
+
+    evolveExports(state, started(2));
+    evolveExports(state, envelope(EXPORT_FAILED, 1, { exportId: 2, accountId: 'acme', error: 'INTERRUPTED', errorMessage: 'x' }, meta()) as ExportEvent);
+    expect(state.byId.get(2)).toMatchObject({ status: 'failed', error: 'INTERRUPTED' });
+    expect(state.slots.has('acme')).toBe(false);
+    expect(state.lastId).toBe(2);
+
+    evolveExports(state, envelope(EXPORT_EXPIRED, 1, { exportId: 1, accountId: 'acme' }, meta()) as ExportEvent);
+    expect(state.byId.has(1)).toBe(false);
+    expect(state.lastId).toBe(2);
+  });
+
+  it('an outcome never reopens a finished record or frees a slot another export holds', () => {
+    const state = emptyExportsState();
+    evolveExports(state, started(1));
+    evolveExports(state, envelope(EXPORT_COMPLETED, 1, { exportId: 1, accountId: 'acme', rowCount: 5, sizeBytes: 50 }, meta()) as ExportEvent);
+    evolveExports(state, started(2));
+    evolveExports(state, envelope(EXPORT_FAILED, 1, { exportId: 1, accountId: 'acme', error: 'X', errorMessage: 'x' }, meta()) as ExportEvent);
+    expect(state.byId.get(1)?.status).toBe('completed');
+    expect(state.slots.get('acme')).toBe(2);
+  });
+});

@@ -1,0 +1,56 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { Controller, Get, Inject, Param, Query, Res, UseFilters } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import type { AppConfig } from '@bpc/config';
+import type { Clock } from '@bpc/domain';
+import { APP_CONFIG, CLOCK } from '@bpc/platform';
+import { checkDownload, DOWNLOAD_PATH } from '../domain/download-link';
+import { ExportError } from '../http/export-error';
+import { ExportsExceptionFilter } from '../http/exports-exception.filter';
+import { linkSigningKey } from '../http/link-signing';
+import { ExportRunner } from '../start-export/export-runner';
+import { ExportIndex } from '../state/export-index';
+
+/**
+ * The path behind `downloadUrl`: no token, the signature is the credential.
+ * A link whose signature does not match (any edited part, or another
+ * export's id) is 403 DOWNLOAD_LINK_INVALID; a genuine link past its expiry,
+ * or one whose file is gone (retention ended), is 410 DOWNLOAD_LINK_EXPIRED.
+ */
+@Controller(DOWNLOAD_PATH.slice(1))
+@UseFilters(ExportsExceptionFilter)
+export class DownloadController {
+  private readonly key: Buffer;
+
+  constructor(
+    private readonly runner: ExportRunner,
+    private readonly index: ExportIndex,
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {
+    this.key = linkSigningKey(config);
+  }
+
+  @Get(':exportId')
+  async download(@Param('exportId') exportId: string, @Query('expires') expires: string | undefined, @Query('sig') sig: string | undefined, @Res() reply: FastifyReply): Promise<void> {
+    await this.runner.ready();
+    const record = /^\d{1,15}$/.test(exportId) ? this.index.get(Number(exportId)) : undefined;
+    // Without a record there is no fileId to check against: indistinguishable from a forged link.
+    if (!record) throw new ExportError('DOWNLOAD_LINK_INVALID', 'invalid or expired download link');
+    const check = checkDownload(this.key, record.exportId, record.fileId, typeof expires === 'string' ? expires : undefined, typeof sig === 'string' ? sig : undefined, this.clock.now());
+    if (check === 'tampered') throw new ExportError('DOWNLOAD_LINK_INVALID', 'invalid download link');
+    if (check === 'expired') throw new ExportError('DOWNLOAD_LINK_EXPIRED', 'the download link has expired; read the export status for a fresh one');
+    if (record.status !== 'completed') throw new ExportError('DOWNLOAD_LINK_EXPIRED', 'the export file is no longer available');
+    const file = this.runner.filePath(record);
+    const size = await stat(file).then((s) => s.size, () => undefined);
+    if (size === undefined) throw new ExportError('DOWNLOAD_LINK_EXPIRED', 'the export file is no longer available');
+    const ascii = record.filename.replace(/[^\x20-\x7e]/g, '_');
+    await reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-length', String(size))
+      .header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(record.filename)}`)
+      .header('cache-control', 'private, no-store')
+      .send(createReadStream(file));
+  }
+}

@@ -1,0 +1,5 @@
+export * from './exports.module';
+export * from './domain/export-question';
+export * from './domain/export-record';
+export * from './domain/download-link';
+export * from './http/export-error';

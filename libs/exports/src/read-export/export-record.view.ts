@@ -1,0 +1,62 @@
+import { checkDownload, DOWNLOAD_PATH, isoWithOffset, signDownload } from '../domain/download-link';
+import type { ExportState } from '../domain/export-record';
+
+export const RUNNING_MESSAGE = 'The export is running: poll GET …/data-explorer/export/{exportId}/status or send the same export call again.';
+
+/** The export record of the specification, per status. */
+export type ExportRecordView =
+  | { status: 'running'; exportId: number; message: string }
+  | {
+      status: 'completed';
+      exportId: number;
+      rowCount: number;
+      sizeBytes: number;
+      columns: string[];
+      maxRows: number;
+      filename: string;
+      window: { start: string; end: string };
+      downloadUrl: string;
+      expiresAt: string;
+    }
+  | { status: 'failed'; exportId: number; error: string; errorMessage: string };
+
+export interface LinkMint {
+  readonly key: Buffer;
+  readonly baseUrl: string;
+  readonly nowMs: number;
+  readonly ttlSeconds: number;
+  /** The file is removed then; a link never outlives it. */
+  readonly retainedUntilMs: number;
+}
+
+/**
+ * `window` as dates: the first day and the last day the rows fall in (the
+ * window's end is exclusive, so its last millisecond decides the last day).
+ * A fresh link is minted on every read.
+ */
+export function exportRecordView(record: ExportState, mint: LinkMint): ExportRecordView {
+  switch (record.status) {
+    case 'running':
+      return { status: 'running', exportId: record.exportId, message: RUNNING_MESSAGE.replace('{exportId}', String(record.exportId)) };
+    case 'failed':
+      return { status: 'failed', exportId: record.exportId, error: record.error ?? 'FAILED', errorMessage: record.errorMessage ?? 'the export failed' };
+    case 'completed': {
+      const expiresSec = Math.floor(Math.min(mint.nowMs + mint.ttlSeconds * 1000, mint.retainedUntilMs) / 1000);
+      const sig = signDownload(mint.key, record.exportId, record.fileId, expiresSec);
+      return {
+        status: 'completed',
+        exportId: record.exportId,
+        rowCount: record.rowCount ?? 0,
+        sizeBytes: record.sizeBytes ?? 0,
+        columns: [...record.columns],
+        maxRows: record.maxRows,
+        filename: record.filename,
+        window: { start: record.window.start.slice(0, 10), end: new Date(Date.parse(record.window.end) - 1).toISOString().slice(0, 10) },
+        downloadUrl: `${mint.baseUrl}${DOWNLOAD_PATH}/${record.exportId}?expires=${expiresSec}&sig=${sig}`,
+        expiresAt: isoWithOffset(expiresSec * 1000),
+      };
+    }
+  }
+}
+
+export { checkDownload };

@@ -1,0 +1,63 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, UseFilters } from '@nestjs/common';
+import type { AppConfig } from '@bpc/config';
+import type { Clock } from '@bpc/domain';
+import { APP_CONFIG, BodyPipe, CLOCK } from '@bpc/platform';
+import { AuthorizedRequest, RequiresWebsite } from '@bpc/public-api';
+import type { ExportState } from '../domain/export-record';
+import { ExportError } from '../http/export-error';
+import { ExportsExceptionFilter } from '../http/exports-exception.filter';
+import { linkSigningKey } from '../http/link-signing';
+import { ExportRunner } from '../start-export/export-runner';
+import { StartExportDto } from '../start-export/start-export.dto';
+import { ExportIndex } from '../state/export-index';
+import { exportRecordView, ExportRecordView } from './export-record.view';
+
+/** Export and export status: any role on the website, and the platform module (as every Data Explorer endpoint). */
+@Controller('api/websites/:website/data-explorer')
+@RequiresWebsite({ role: 'readonly', platformModule: true })
+@UseFilters(ExportsExceptionFilter)
+export class ExportsController {
+  private readonly key: Buffer;
+
+  constructor(
+    private readonly runner: ExportRunner,
+    private readonly index: ExportIndex,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {
+    this.key = linkSigningKey(config);
+  }
+
+  @Post(':explorerKey/export')
+  @HttpCode(200)
+  async export(
+    @Req() request: AuthorizedRequest,
+    @Param('explorerKey') explorerKey: string,
+    @Body(new BodyPipe(StartExportDto, { forbidUnknownKeys: true })) body: StartExportDto,
+  ): Promise<ExportRecordView> {
+    const access = request.access!;
+    const record = await this.runner.start({ userId: access.userId, websiteId: access.website.id, accountId: access.website.accountId }, explorerKey, body);
+    return this.view(request, record);
+  }
+
+  @Get('export/:exportId/status')
+  async status(@Req() request: AuthorizedRequest, @Param('exportId') exportId: string): Promise<ExportRecordView> {
+    await this.runner.ready();
+    const access = request.access!;
+    const record = /^\d{1,15}$/.test(exportId) ? this.index.get(Number(exportId)) : undefined;
+    if (!record || record.userId !== access.userId || record.websiteId !== access.website.id) {
+      throw new ExportError('EXPORT_NOT_FOUND', `no export ${exportId} of yours on website ${access.website.id}`);
+    }
+    return this.view(request, record);
+  }
+
+  private view(request: AuthorizedRequest, record: ExportState): ExportRecordView {
+    return exportRecordView(record, {
+      key: this.key,
+      baseUrl: `${request.protocol}://${request.headers.host ?? 'localhost'}`,
+      nowMs: this.clock.now(),
+      ttlSeconds: this.config.exports.link_ttl_seconds,
+      retainedUntilMs: this.runner.retainedUntil(record),
+    });
+  }
+}

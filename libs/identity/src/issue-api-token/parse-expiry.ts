@@ -1,0 +1,17 @@
+import { validationError } from '@bpc/domain';
+
+/** A calendar date (midnight UTC) or a full ISO timestamp with `Z` or an offset: never server-local time, never a rolled-over date. */
+const EXPIRY = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+
+export function parseExpiry(value: string, now: number): string {
+  const match = EXPIRY.exec(value);
+  const ms = match ? Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value) : Number.NaN;
+  const [year, month, day] = match ? match.slice(1, 4).map(Number) : [];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  const realDay = match !== null && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  if (Number.isNaN(ms) || !realDay) {
+    throw validationError('expiresAt', 'expiresAt must be YYYY-MM-DD or an ISO 8601 timestamp with Z or an offset');
+  }
+  if (ms <= now) throw validationError('expiresAt', 'expiresAt must be in the future');
+  return new Date(ms).toISOString();
+}

@@ -1,0 +1,3 @@
+export * from './rate-limit-store.port';
+export * from './memory-rate-limit-store';
+export * from './redis-rate-limit-store';

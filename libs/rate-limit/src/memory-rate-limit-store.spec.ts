@@ -1,0 +1,4 @@
+import { MemoryRateLimitStore } from './memory-rate-limit-store';
+import { describeRateLimitStoreContract } from './rate-limit-store.contract';
+
+describeRateLimitStoreContract('memory', async () => new MemoryRateLimitStore());

@@ -1,0 +1,66 @@
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort, jsonOf, spawnService, TEST_INTERNAL_KEY, waitUntilAnswers } from '@bpc/testing';
+
+const admin = { 'x-internal-auth': TEST_INTERNAL_KEY, 'content-type': 'application/json' };
+
+describe('standalone process killed with SIGKILL during an export', () => {
+  jest.setTimeout(240_000);
+
+  it('after the restart the export is failed (INTERRUPTED) or completed, never running, and the slot is free', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'bpc-export-crash-'));
+    const ports = { public_api: await freePort(), daemon: await freePort(), edge: await freePort(), projector: await freePort() };
+    const dataDir = path.join(dir, 'data');
+    const file = path.join(dir, 'config.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        data_dir: dataDir,
+        internal_auth_key: TEST_INTERNAL_KEY,
+        logging: { level: 'warn' },
+        listen: { host: '127.0.0.1', ...ports },
+        scheduler: { enabled: false },
+        hosts: [{ host_id: 1, hostnames: ['www.example.com'], dimensions: [{ id: 1, name: 'desktop' }] }],
+        websites: [{ id: 'demo', host_id: 1, account_id: 'acme' }],
+      }),
+    );
+    const api = `http://127.0.0.1:${ports.public_api}`;
+    const env = { BPC_CONFIG: file };
+
+    const first = spawnService('apps/standalone/src/main.ts', env);
+    await waitUntilAnswers(`${api}/health/ready`, {}, 60_000, first);
+    const issued = await fetch(`${api}/internal/admin/tokens`, { method: 'POST', headers: admin, body: JSON.stringify({ user: 'ann', website: 'demo', role: 'readonly' }) });
+    const { token } = await jsonOf(issued);
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    expect((await fetch(`${api}/internal/admin/demo-data`, { method: 'POST', headers: admin, body: JSON.stringify({ days: 30, requestsPerDay: 6000 }) })).status).toBe(200);
+    // Wait for the projector to hold (most of) the rows, so the export takes a while.
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const result = await jsonOf(await fetch(`${api}/api/websites/demo/data-explorer/events/query`, { method: 'POST', headers, body: JSON.stringify({ period: '90d', perPage: 1 }) }));
+      if (result.meta?.total >= 150_000) break;
+      if (Date.now() > deadline) throw new Error(`projection too slow: ${JSON.stringify(result.meta)}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+
+    const started = await jsonOf(await fetch(`${api}/api/websites/demo/data-explorer/events/export`, { method: 'POST', headers, body: JSON.stringify({ period: '90d', waitSeconds: 0 }) }));
+    expect(started).toMatchObject({ status: 'running' });
+    first.child.kill('SIGKILL');
+    expect(await first.exited).toBe('SIGKILL');
+
+    const second = spawnService('apps/standalone/src/main.ts', env);
+    try {
+      await waitUntilAnswers(`${api}/health/ready`, {}, 60_000, second);
+      const after = await jsonOf(await fetch(`${api}/api/websites/demo/data-explorer/export/${started.exportId}/status`, { headers }));
+      if (after.status === 'completed') expect(after.rowCount).toBeGreaterThanOrEqual(150_000);
+      else expect(after).toEqual({ status: 'failed', exportId: started.exportId, error: 'INTERRUPTED', errorMessage: expect.any(String) });
+      expect(readdirSync(path.join(dataDir, 'exports')).filter((f) => f.endsWith('.part'))).toEqual([]);
+      // The slot is free: another export runs to completion.
+      const next = await jsonOf(await fetch(`${api}/api/websites/demo/data-explorer/events/export`, { method: 'POST', headers, body: JSON.stringify({ period: '90d', maxRows: 100, waitSeconds: 30 }) }));
+      expect(next).toMatchObject({ status: 'completed', rowCount: 100, exportId: started.exportId + 1 });
+    } finally {
+      second.child.kill('SIGTERM');
+      await second.exited;
+    }
+  });
+});

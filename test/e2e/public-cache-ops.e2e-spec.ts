@@ -1,0 +1,176 @@
+import { rmSync } from 'node:fs';
+import { TOPICS } from '@bpc/events';
+import { createLogger, RunningApps, startApps } from '@bpc/platform';
+import { DaemonClient, jsonOf, RuntimeMode, testConfig } from '@bpc/testing';
+import { standaloneApps } from '../../apps/standalone/src/standalone';
+import { issueToken } from './explorer-fixtures';
+
+const page = (path: string) => `https://www.example.com/${path}`;
+const zero = { total: 0, due_now: 0 };
+
+describe.each<RuntimeMode>(['standalone', 'cluster'])('public cache operations (%s mode)', (mode) => {
+  let running: RunningApps;
+  let api: string;
+  let daemon: DaemonClient;
+  let manager: string;
+
+  beforeAll(async () => {
+    const config = testConfig(mode, {
+      scheduler: { enabled: false },
+      websites: [
+        { id: 'demo', host_id: 1, account_id: 'acme' },
+        { id: 'shop', host_id: 2, account_id: 'acme', platform_module: false },
+      ],
+    });
+    running = await startApps(standaloneApps, config, createLogger('warn', `e2e-public-cache-ops-${mode}`));
+    api = running.urls['public-api']!;
+    daemon = new DaemonClient(running.urls.daemon!);
+    ({ token: manager } = await issueToken(api, { user: 'mona', website: 'demo', role: 'manager' }));
+  }, 30_000);
+
+  afterAll(async () => {
+    await running?.close();
+    if (running) rmSync(running.runtime.config.data_dir, { recursive: true, force: true });
+  });
+
+  beforeEach(async () => {
+    await daemon.post('/internal/cache/queue/purge', { host_id: 1, priorities: ['high', 'normal', 'autorecache'] });
+  });
+
+  const call = async (op: 'recache' | 'invalidate', body: unknown, token = manager, website = 'demo') => {
+    const response = await fetch(`${api}/api/websites/${website}/cache/${op}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    return { status: response.status, body: await jsonOf(response) };
+  };
+  const urls = (n: number, prefix = 'p') => Array.from({ length: n }, (_, i) => page(`${prefix}${i}`));
+
+  describe('POST /api/websites/{website}/cache/recache', () => {
+    it('queues URLs × dimensions at normal priority by default and counts entries and URLs', async () => {
+      expect(await call('recache', { urls: [page('a'), page('b')] })).toEqual({ status: 200, body: { entriesEnqueued: 4, urlsAccepted: 2 } });
+      expect(await daemon.queues()).toEqual({ high: zero, normal: { total: 4, due_now: 4 }, autorecache: zero, paused: false });
+    });
+
+    it('queues at high priority ahead of the queue', async () => {
+      expect(await call('recache', { urls: [page('h')], priority: 'high' })).toEqual({ status: 200, body: { entriesEnqueued: 2, urlsAccepted: 1 } });
+      expect((await daemon.queues()).high.total).toBe(2);
+    });
+
+    it('removes duplicates (after normalisation) silently', async () => {
+      const answer = await call('recache', { urls: [page('d'), page('d'), 'HTTPS://WWW.EXAMPLE.COM:443/d#top', page('e')] });
+      expect(answer).toEqual({ status: 200, body: { entriesEnqueued: 4, urlsAccepted: 2 } });
+    });
+
+    it('accepts URLs that a rule ignores but queues nothing for them', async () => {
+      expect(await call('recache', { urls: [page('admin/x'), page('f')] })).toEqual({ status: 200, body: { entriesEnqueued: 2, urlsAccepted: 2 } });
+    });
+
+    it('takes up to 100 URLs at high and 1,000 at normal priority, and refuses more', async () => {
+      expect((await call('recache', { urls: urls(100), priority: 'high' })).body).toEqual({ entriesEnqueued: 200, urlsAccepted: 100 });
+      expect(await call('recache', { urls: urls(101), priority: 'high' })).toEqual({
+        status: 400,
+        body: { code: 'VALIDATION_FAILED', message: 'urls must hold 1 to 100 entries when priority is "high", got 101', field: 'urls' },
+      });
+      expect((await call('recache', { urls: urls(1000) })).body).toEqual({ entriesEnqueued: 2000, urlsAccepted: 1000 });
+      expect(await call('recache', { urls: urls(1001) })).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', field: 'urls' } });
+    });
+
+    it.each([
+      ['missing urls', {}, 'urls'],
+      ['empty urls', { urls: [] }, 'urls'],
+      ['a URL that is not a string', { urls: [page('a'), 5] }, 'urls'],
+      ['a non-HTTP URL', { urls: [page('a'), 'ftp://www.example.com/x'] }, 'urls[1]'],
+      ['a relative URL', { urls: ['/pricing'] }, 'urls[0]'],
+      ['a URL on another host', { urls: [page('a'), 'https://shop.example.org/x'] }, 'urls[1]'],
+      ['an unknown priority', { urls: [page('a')], priority: 'autorecache' }, 'priority'],
+      ['a null priority', { urls: [page('a')], priority: null }, 'priority'],
+      ['an unknown key', { urls: [page('a')], dimension_ids: [1] }, 'dimension_ids'],
+      ['invalid JSON', '{"urls":', 'body'],
+    ])('refuses %s with 400 VALIDATION_FAILED naming the field, queuing nothing', async (_name, body, field) => {
+      const answer = await call('recache', body);
+      expect(answer).toEqual({ status: 400, body: { code: 'VALIDATION_FAILED', message: expect.any(String), field } });
+      expect((await daemon.queues()).normal.total).toBe(0);
+    });
+  });
+
+  describe('POST /api/websites/{website}/cache/invalidate', () => {
+    const cache = () => running.runtime.ports.cacheStore!;
+    const cached = (path: string, dimensionId: number) =>
+      cache().put(
+        { hostId: 1, url: page(path), dimensionId, kind: 'render', statusCode: 200, headers: { 'content-type': 'text/html' }, durationMs: 5, createdAt: Date.now(), expiresAt: Date.now() + 3_600_000 },
+        Buffer.from(`<html>${path}</html>`),
+      );
+
+    it('drops the cache entries at once, counting entries over dimensions and distinct URLs', async () => {
+      await cached('i1', 1);
+      await cached('i1', 2);
+      await cached('i2', 1);
+      const answer = await call('invalidate', { urls: [page('i1'), page('i2'), page('i1'), page('never-cached')] });
+      expect(answer).toEqual({ status: 200, body: { entriesInvalidated: 3, urlsAccepted: 3 } });
+      expect(await cache().get(1, page('i1'), 1)).toBeUndefined();
+      expect(await cache().get(1, page('i1'), 2)).toBeUndefined();
+      expect(await cache().get(1, page('i2'), 1)).toBeUndefined();
+      expect((await call('invalidate', { urls: [page('i1')] })).body).toEqual({ entriesInvalidated: 0, urlsAccepted: 1 });
+    });
+
+    it('takes 1 to 1,000 URLs', async () => {
+      expect((await call('invalidate', { urls: urls(1000) })).body).toEqual({ entriesInvalidated: 0, urlsAccepted: 1000 });
+      expect(await call('invalidate', { urls: urls(1001) })).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', field: 'urls' } });
+      expect(await call('invalidate', { urls: [] })).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', field: 'urls' } });
+    });
+
+    it('refuses a URL on another host and leaves the cache alone', async () => {
+      await cached('keep', 1);
+      const answer = await call('invalidate', { urls: [page('keep'), 'http://evil.example.net/keep'] });
+      expect(answer).toEqual({ status: 400, body: { code: 'VALIDATION_FAILED', message: expect.stringMatching(/^urls\[1\] is not on host 1/), field: 'urls[1]' } });
+      expect(await cache().get(1, page('keep'), 1)).toBeDefined();
+    });
+  });
+
+  it('records RecacheRequested and CacheInvalidated with source public-api in the event log, like the daemon does', async () => {
+    await call('recache', { urls: [page('ev'), page('ev')], priority: 'high' });
+    await call('invalidate', { urls: [page('ev')] });
+    const seen: { type: string; payload: unknown }[] = [];
+    const subscription = await running.runtime.ports.eventLog!.subscribe({
+      groupId: `public-cache-ops-reader-${mode}`,
+      topics: [TOPICS.queue],
+      handleBatch: async (batch) => void seen.push(...batch.records.map((r) => ({ type: r.event.type, payload: r.event.payload }))),
+    });
+    try {
+      const deadline = Date.now() + 10_000;
+      const mine = () => seen.filter((e) => JSON.stringify(e.payload).includes(page('ev')));
+      while (mine().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(mine()).toEqual([
+        { type: 'RecacheRequested', payload: expect.objectContaining({ hostId: 1, urls: [page('ev')], dimensionIds: [1, 2], priority: 'high', source: 'public-api' }) },
+        { type: 'CacheInvalidated', payload: expect.objectContaining({ hostId: 1, urls: [page('ev')], dimensionIds: [1, 2], source: 'public-api' }) },
+      ]);
+    } finally {
+      await subscription.stop();
+    }
+  });
+
+  describe('authorisation', () => {
+    it.each(['recache', 'invalidate'] as const)('%s needs the manager role or above (readonly gets 403 FORBIDDEN, admin passes)', async (op) => {
+      const { token: reader } = await issueToken(api, { user: `rita-${op}`, website: 'demo', role: 'readonly' });
+      const refused = await call(op, { urls: [page('r')] }, reader);
+      expect(refused).toEqual({ status: 403, body: { code: 'FORBIDDEN', message: expect.stringMatching(/manager role or above/) } });
+      const { token: admin } = await issueToken(api, { user: `adam-${op}`, website: 'demo', role: 'admin' });
+      expect((await call(op, { urls: [page('r')] }, admin)).status).toBe(200);
+    });
+
+    it('refuses another website and does not need the platform module', async () => {
+      expect((await call('recache', { urls: [page('a')] }, manager, 'shop')).status).toBe(403);
+      const { token } = await issueToken(api, { user: 'sam', website: 'shop', role: 'manager' });
+      expect(await call('recache', { urls: ['https://shop.example.org/a'] }, token, 'shop')).toEqual({ status: 200, body: { entriesEnqueued: 1, urlsAccepted: 1 } });
+      expect(await call('recache', { urls: [page('a')] }, token, 'shop')).toMatchObject({ status: 400, body: { field: 'urls[0]' } });
+    });
+
+    it('answers 401 without a token before reading the body', async () => {
+      const response = await fetch(`${api}/api/websites/demo/cache/recache`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"urls":' });
+      expect(response.status).toBe(401);
+      expect((await jsonOf(response)).code).toBe('UNAUTHENTICATED');
+    });
+  });
+});
