@@ -42,6 +42,18 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('public API authentication
     expect(broken.status).toBe(401);
   });
 
+  it('answers 403 before reading the body when the user has no role on the website in the path', async () => {
+    const { token } = await issueToken(api, { user: 'dora', website: 'demo', role: 'readonly' });
+    for (const website of ['shop', 'no-such-website']) {
+      const response = await fetch(`${api}/api/websites/${website}/data-explorer/events/query`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: '{"columns":',
+      });
+      expect({ website, status: response.status, code: (await jsonOf(response)).code }).toEqual({ website, status: 403, code: 'FORBIDDEN' });
+    }
+  });
+
   it('issues a token (shown once, hashed in the log), lets readonly read, and refuses it after revocation', async () => {
     const { tokenId, token } = await issueToken(api, { user: 'alice', website: 'demo', role: 'readonly' });
     expect(token).toMatch(/^bpc_tok_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);

@@ -15,7 +15,11 @@ export const publicApiApp: AppSpec = {
   module: (runtime) => ({ module: PublicApiAppModule, imports: [RuntimeModule.forRuntime(runtime, publicApiApp.uses), PublicApiModule, ExportsModule] }),
   configure: (app, runtime) => {
     const limiter = new TokenRateLimiter(runtime.ports.rateLimitStore!, runtime.config.rate_limit, runtime.logger.child({ component: 'rate-limit' }));
-    installBearerAuthentication(app.getHttpAdapter().getInstance(), app.get(IdentityIndex), runtime.clock ?? systemClock, limiter);
+    const websiteFacts = (id: string) => {
+      const website = runtime.config.websites.find((w) => w.id === id);
+      return website && { id: website.id, accountId: website.account_id, platformModule: website.platform_module };
+    };
+    installBearerAuthentication(app.getHttpAdapter().getInstance(), app.get(IdentityIndex), runtime.clock ?? systemClock, limiter, websiteFacts);
     serveOpenApi(app, PUBLIC_OPENAPI);
   },
 };

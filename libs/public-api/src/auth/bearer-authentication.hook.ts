@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError, Clock } from '@bpc/domain';
-import { authenticate, IdentityIndex } from '@bpc/identity';
+import { authenticate, authorizeWebsite, IdentityIndex } from '@bpc/identity';
+import type { WebsiteFacts } from '@bpc/identity';
 import { publicErrorResponse } from '../http/public-error-body';
 import type { TokenRateLimiter } from '../rate-limit/token-rate-limiter';
 
@@ -11,13 +12,23 @@ import type { TokenRateLimiter } from '../rate-limit/token-rate-limiter';
  * authenticates again (cheap) so it never depends on this hook. With a
  * limiter, each authenticated request also counts against its token's rate limit.
  */
-export function installBearerAuthentication(fastify: FastifyInstance, identity: IdentityIndex, clock: Clock, limiter?: TokenRateLimiter): void {
+export function installBearerAuthentication(
+  fastify: FastifyInstance,
+  identity: IdentityIndex,
+  clock: Clock,
+  limiter?: TokenRateLimiter,
+  websiteFacts: (websiteId: string) => WebsiteFacts | undefined = () => undefined,
+): void {
   fastify.addHook('onRequest', async (request, reply) => {
     if (!request.routeOptions.url?.startsWith('/api/')) return;
     let principal;
     try {
       await identity.ready();
       principal = authenticate(identity.view(), request.headers.authorization, clock.now());
+      // No role at all on the website in the path: 403 before the body is read
+      // (the exact role and module each endpoint needs are checked by BearerAuthGuard).
+      const websiteId = (request.params as Record<string, string> | undefined)?.website;
+      if (websiteId !== undefined) authorizeWebsite(identity.view(), principal, websiteId, websiteFacts(websiteId), 'readonly', false);
     } catch (error) {
       const { status, body } = publicErrorResponse(error instanceof AppError ? error : new AppError('UNAUTHENTICATED', 'authentication failed'));
       return reply.code(status).send(body);
