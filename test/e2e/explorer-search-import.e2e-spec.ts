@@ -53,6 +53,16 @@ describe('search performance import (endpoint and CLI) into the search explorers
     expect(body.data).toEqual([{ page: 'https://www.example.com/a', _title: null, _status_code: null, clicks: 20, impressions: 200, ctr: 0.1, position: 3, _rowId: 'https://www.example.com/a' }]);
   });
 
+  it('records a large day as several events that read as one import, and replaces all of it on re-import', async () => {
+    const rows = Array.from({ length: 12_000 }, (_, i) => `https://www.example.com/big/${i},1,10,10%,4`).join('\n');
+    const big = await post('search-performance/import', manager, { format: 'pages_csv', date: '2026-05-02', content: `Top pages,Clicks,Impressions,CTR,Position\n${rows}\n` });
+    expect(big).toEqual({ status: 200, body: { websiteId: 'demo', days: [{ date: '2026-05-02', grain: 'page', rows: 12_000 }] } });
+    const period = { period: '2026-05-01,2026-05-03', perPage: 1 };
+    await until(async () => (await searchPages(period)).body.meta.total === 12_000);
+    await post('search-performance/import', manager, { format: 'pages_csv', date: '2026-05-02', content: 'Top pages,Clicks,Impressions,CTR,Position\nhttps://www.example.com/small,1,10,10%,4\n' });
+    await until(async () => (await searchPages(period)).body.meta.total === 1);
+  }, 60_000);
+
   it('needs the manager role and names the offending field', async () => {
     expect((await post('search-performance/import', readonly, { format: 'pages_csv', date: '2026-03-02', content: 'x' })).body.code).toBe('FORBIDDEN');
     const noDate = await post('search-performance/import', manager, { format: 'pages_csv', content: 'Top pages,Clicks,Impressions,CTR,Position\n' });

@@ -8,7 +8,14 @@ import { CLOCK } from '@bpc/platform';
 import { ImportSearchPerformance, SearchPerformanceImported } from './import-search-performance.command';
 import { parseSearchAnalyticsRows, parseSearchConsoleCsv, SearchDay } from './search-console-parse';
 
-/** Parses the export, then records one event per day and grain, in one append (all or nothing). */
+/**
+ * Rows per event: a large day is recorded as several events (well under
+ * Kafka's default 1 MB message size). They share `occurredAt`, so together
+ * they are one import of that day (one `imported_at`, one latest-import marker).
+ */
+export const SEARCH_ROWS_PER_EVENT = 5_000;
+
+/** Parses the export, then records the events of every day and grain in one append. */
 @CommandHandler(ImportSearchPerformance)
 export class ImportSearchPerformanceHandler implements ICommandHandler<ImportSearchPerformance, SearchPerformanceImported> {
   constructor(
@@ -21,8 +28,10 @@ export class ImportSearchPerformanceHandler implements ICommandHandler<ImportSea
     if (days.length === 0) throw validationError(input.format === 'searchanalytics_json' ? 'rows' : 'content', 'the export holds no rows');
     const now = new Date(this.clock.now());
     const source = input.format === 'searchanalytics_json' ? 'search-console-api' : 'search-console-csv';
-    const events: SearchPerformanceRecorded[] = days.map((day) =>
-      envelope(SEARCH_PERFORMANCE_RECORDED, 1, { websiteId: input.websiteId, date: day.date, grain: day.grain, rows: day.rows, source }, { id: randomUUID(), occurredAt: now, key: input.websiteId }),
+    const events: SearchPerformanceRecorded[] = days.flatMap((day) =>
+      chunks(day.rows, SEARCH_ROWS_PER_EVENT).map((rows) =>
+        envelope(SEARCH_PERFORMANCE_RECORDED, 1, { websiteId: input.websiteId, date: day.date, grain: day.grain, rows, source }, { id: randomUUID(), occurredAt: now, key: input.websiteId }),
+      ),
     );
     try {
       await this.log.append(TOPICS.searchPerformance, events);
@@ -45,4 +54,10 @@ export class ImportSearchPerformanceHandler implements ICommandHandler<ImportSea
         return assertNever(input.format);
     }
   }
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
 }
