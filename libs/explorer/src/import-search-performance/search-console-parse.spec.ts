@@ -28,6 +28,11 @@ describe('Search Console import parsing', () => {
     expect(fieldOf(() => parseSearchConsoleCsv('Top pages,Clicks,Impressions,CTR,Position\nx,-1,2,0%,1', 'pages_csv', '2026-11-01'))).toBe('content (line 2)');
   });
 
+  it('refuses a key listed twice, naming both lines (it would collapse into one row)', () => {
+    const csv = 'Top pages,Clicks,Impressions,CTR,Position\nhttps://a.example/x,1,2,50%,3\nhttps://a.example/y,1,2,50%,3\n https://a.example/x ,4,5,80%,1';
+    expect(() => parseSearchConsoleCsv(csv, 'pages_csv', '2026-11-01')).toThrow('https://a.example/x is listed twice (lines 2 and 4)');
+  });
+
   it('reads searchanalytics.query rows, per day and grain, weighting positions by impressions', () => {
     const days = parseSearchAnalyticsRows(
       [

@@ -84,10 +84,14 @@ export function parseSearchConsoleCsv(content: string, format: 'pages_csv' | 'qu
   const impressions = index('impressions');
   const pos = index('position');
   if (lines.length > MAX_IMPORT_ROWS) throw validationError('content', `at most ${MAX_IMPORT_ROWS} rows per import`);
+  const seen = new Map<string, number>();
   const rows = lines.map((line, i) => {
     const at = `content (line ${i + 2})`;
     const key = (line[0] ?? '').trim();
     if (!key) throw validationError(at, 'the first column (page or query) is empty');
+    // A key twice would collapse into one stored row and lose figures: refuse it, naming both lines.
+    if (seen.has(key)) throw validationError(at, `${key} is listed twice (lines ${seen.get(key)} and ${i + 2})`);
+    seen.set(key, i + 2);
     return { key, clicks: count(line[clicks] ?? '', at), impressions: count(line[impressions] ?? '', at), position: position(line[pos], at) };
   });
   return [{ date, grain: format === 'pages_csv' ? 'page' : 'query', rows }];

@@ -26,6 +26,10 @@ describe('resolveQuery', () => {
     });
   });
 
+  it('reports a custom period as it ran, trimmed', () => {
+    expect(resolve({ period: ' 2026-11-01 , 2026-11-10 ' }).period).toBe('2026-11-01,2026-11-10');
+  });
+
   it('defaults sortDir to desc whenever sort is passed, and keeps an explicit one', () => {
     expect(resolve({ sort: 'page' }).sortDir).toBe('desc');
     expect(resolve({ sort: 'page', sortDir: 'asc' }).sortDir).toBe('asc');

@@ -54,7 +54,8 @@ export function resolveQuery(explorer: ExplorerDef, body: QueryBody, nowMs: numb
   for (const required of filtersOf(explorer, mode.key).filter((f) => f.required)) {
     if (!filters.some((f) => f.field === required.field)) throw validationError('filters', `a ${required.field} filter is required`);
   }
-  const period = body.period ?? mode.defaults.period;
+  // Reported as it ran: the parts trimmed, as the parser reads them.
+  const period = (body.period ?? mode.defaults.period).split(',').map((part) => part.trim()).join(',');
   const window = resolvePeriod(period, explorer.periods, nowMs, 'period');
   const comparison = resolveComparison(explorer, mode, body, window, nowMs);
 
