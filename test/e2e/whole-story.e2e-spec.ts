@@ -1,0 +1,118 @@
+import { sha256Hex } from '@bpc/domain';
+import { createLogger, RunningApps, startApps } from '@bpc/platform';
+import { DaemonClient, Json, jsonOf, RuntimeMode, testConfig, TestOrigin } from '@bpc/testing';
+import { standaloneApps } from '../../apps/standalone/src/standalone';
+import { issueToken } from './explorer-fixtures';
+
+const PRERENDER_TOKEN = 'story-prerender-token';
+const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+const BINGBOT = 'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)';
+const page = (p: string) => `https://www.example.com${p}`;
+
+async function until<T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (accept(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not reached in ${timeoutMs} ms (last: ${JSON.stringify(value).slice(0, 300)})`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * The story the specifications take for granted, black-box over HTTP: bots
+ * are served through the edge, their requests show in the public explorer,
+ * public recache and invalidate change what bots get, and a daemon pause
+ * holds recache while bots are still served.
+ */
+describe.each<RuntimeMode>(['standalone', 'cluster'])('the whole story (%s mode)', (mode) => {
+  let running: RunningApps;
+  let origin: TestOrigin;
+  let version = 1;
+  let originDelayMs = 0;
+  let api: string;
+  let edge: string;
+  let daemon: DaemonClient;
+  let token: string;
+
+  beforeAll(async () => {
+    origin = new TestOrigin((path) => ({ status: 200, body: `<html><head><title>${path} v${version}</title></head><body>${path} v${version}</body></html>`, delayMs: originDelayMs }));
+    const originUrl = await origin.start();
+    const config = testConfig(mode, {
+      scheduler: { tick_ms: 50 },
+      edge: { record_flush_ms: 50 },
+      rate_limit: { enabled: false },
+      hosts: [{ host_id: 1, hostnames: ['www.example.com'], origin: originUrl, dimensions: [{ id: 1, name: 'desktop', match: { fallback: true }, action: 'bypass' }] }],
+      websites: [{ id: 'demo', host_id: 1, account_id: 'acme', prerender_token_sha256: sha256Hex(PRERENDER_TOKEN) }],
+    });
+    running = await startApps(standaloneApps, config, createLogger('silent', `story-${mode}`));
+    api = running.urls['public-api']!;
+    edge = running.urls.edge!;
+    daemon = new DaemonClient(running.urls.daemon!);
+    ({ token } = await issueToken(api, { user: 'owner', website: 'demo', role: 'manager' }));
+  });
+
+  afterAll(async () => {
+    await running?.close();
+    await origin?.stop();
+  });
+
+  const botGet = async (path: string, ua = GOOGLEBOT) => {
+    const response = await fetch(`${edge}/${page(path)}`, { headers: { 'x-prerender-token': PRERENDER_TOKEN, 'user-agent': ua } });
+    return { status: response.status, body: await response.text() };
+  };
+  const publicPost = async (route: string, body: unknown) => {
+    const response = await fetch(`${api}/api/websites/demo/${route}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: response.status, body: await jsonOf(response) };
+  };
+  const explore = (mode: string, extra: Record<string, unknown> = {}) => publicPost('data-explorer/events/query', { mode, ...extra });
+
+  it('records the bots\' requests, which show in the events explorer in all three modes within seconds', async () => {
+    expect(await botGet('/pricing')).toEqual({ status: 200, body: expect.stringContaining('/pricing v1') });
+    expect((await botGet('/pricing', BINGBOT)).status).toBe(200);
+    expect((await botGet('/about')).status).toBe(200);
+
+    const requests = await until(() => explore('requests', { columns: ['page', 'bot_name', 'status_code'] }), (r) => r.body.meta?.total === 3, 'requests in the explorer');
+    expect(requests.body.data.map((r: Json) => r.bot_name).sort()).toEqual(['Bingbot', 'Googlebot', 'Googlebot']);
+    const pages = await explore('unique_pages');
+    expect(pages.status).toBe(200);
+    expect(pages.body.data.map((r: Json) => r._rowId).sort()).toEqual([page('/about'), page('/pricing')]);
+    const comparison = await explore('comparison', { compCategory: 'new' });
+    expect(comparison.status).toBe(200);
+    expect(comparison.body.meta.total).toBe(2);
+  });
+
+  it('a public recache re-renders a page, and bots get the new version only after the render completes', async () => {
+    version = 2;
+    originDelayMs = 400;
+    const hitsBefore = origin.hits.get('/pricing') ?? 0;
+    const recache = await publicPost('cache/recache', { urls: [page('/pricing')], priority: 'high' });
+    expect(recache).toEqual({ status: 200, body: { entriesEnqueued: 1, urlsAccepted: 1 } });
+    await until(async () => origin.hits.get('/pricing') ?? 0, (hits) => hits > hitsBefore, 'the render started');
+    // The render is under way at the origin: bots still get the old page.
+    expect((await botGet('/pricing')).body).toContain('/pricing v1');
+    await until(() => botGet('/pricing'), (r) => r.body.includes('/pricing v2'), 'the new version served');
+    originDelayMs = 0;
+  });
+
+  it('a public invalidate makes the next bot request render and wait for it', async () => {
+    version = 3;
+    const invalidate = await publicPost('cache/invalidate', { urls: [page('/about')] });
+    expect(invalidate).toEqual({ status: 200, body: { entriesInvalidated: 1, urlsAccepted: 1 } });
+    const hitsBefore = origin.hits.get('/about') ?? 0;
+    expect(await botGet('/about')).toEqual({ status: 200, body: expect.stringContaining('/about v3') });
+    expect(origin.hits.get('/about')).toBe(hitsBefore + 1);
+  });
+
+  it('a daemon pause stops recache while bots are still served', async () => {
+    version = 4;
+    expect((await daemon.post('/internal/cache/recache/pause', { host_id: 1 })).status).toBe(200);
+    const hitsBefore = origin.hits.get('/pricing') ?? 0;
+    expect((await publicPost('cache/recache', { urls: [page('/pricing')], priority: 'high' })).body.entriesEnqueued).toBe(1);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(origin.hits.get('/pricing') ?? 0).toBe(hitsBefore);
+    expect(await botGet('/pricing')).toEqual({ status: 200, body: expect.stringContaining('/pricing v2') });
+    expect((await daemon.post('/internal/cache/recache/resume', { host_id: 1 })).status).toBe(200);
+    await until(() => botGet('/pricing'), (r) => r.body.includes('/pricing v4'), 'rendered after resume');
+  });
+});
