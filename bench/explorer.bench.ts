@@ -46,8 +46,8 @@ async function writeReplay(dir: string, nowMs: number): Promise<number> {
   return written;
 }
 
-/** 12 months of skewed synthetic bot traffic for one website, generated inside the engine (the query cost depends on the data, not on how it arrived). */
-function botRequestsSql(nowMs: number): string {
+/** 12 months of skewed synthetic bot traffic for one website, generated inside the engine (the query cost depends on the data, not on how it arrived). Also used by the exports bench. */
+export function botRequestsSql(nowMs: number, rows = QUERY_ROWS): string {
   const start = Math.floor((nowMs - 365 * DAY) / 1000);
   return `INSERT INTO bot_requests SELECT
     'bench', 'www.example.com',
@@ -56,9 +56,9 @@ function botRequestsSql(nowMs: number): string {
     ['Googlebot', 'Googlebot', 'Googlebot', 'Bingbot', 'GPTBot', 'YandexBot', 'Applebot', 'ClaudeBot'][(cityHash64(number, 3) % 8) + 1],
     'UA', 1, 'desktop', ['hit', 'hit', 'hit', 'stale', 'miss'][(cityHash64(number, 4) % 5) + 1],
     10 + cityHash64(number, 5) % 2000, NULL, 20000,
-    fromUnixTimestamp64Milli(toInt64((${start} + number * ${(365 * 86400) / QUERY_ROWS}) * 1000)),
+    fromUnixTimestamp64Milli(toInt64((${start} + number * ${(365 * 86400) / rows}) * 1000)),
     concat('r', toString(number)), concat('e', toString(number))
-  FROM numbers(${QUERY_ROWS})`;
+  FROM numbers(${rows})`;
 }
 
 function searchSql(nowMs: number): string[] {

@@ -11,7 +11,7 @@ class PublicApiAppModule {}
 /** The public, token-authenticated API (spec/public-api.md): Data Explorer and cache operations. */
 export const publicApiApp: AppSpec = {
   name: 'public-api',
-  uses: ['eventLog', 'explorerStore', 'queueStore', 'cacheStore', 'rateLimitStore'],
+  uses: ['eventLog', 'explorerStore', 'queueStore', 'cacheStore', 'rateLimitStore', 'exportSlots'],
   module: (runtime) => ({ module: PublicApiAppModule, imports: [RuntimeModule.forRuntime(runtime, publicApiApp.uses), PublicApiModule, ExportsModule] }),
   configure: (app, runtime) => {
     const limiter = new TokenRateLimiter(runtime.ports.rateLimitStore!, runtime.config.rate_limit, runtime.logger.child({ component: 'rate-limit' }));

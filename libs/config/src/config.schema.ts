@@ -189,6 +189,12 @@ export class EdgeConfig {
   @IsInt() @Min(1) @Max(100_000) record_batch_max: number = 1_000;
   /** How often the buffer is flushed. */
   @IsInt() @Min(1) @Max(60_000) record_flush_ms: number = 200;
+  /**
+   * `false` serves bots without recording them (no `BotRequestRecorded`
+   * events, nothing in the events explorer); for measuring what recording
+   * costs, or an operator's emergency switch. Default `true`.
+   */
+  @IsBoolean() record_requests: boolean = true;
 }
 
 /** CSV exports of the public API (download links and retention). */

@@ -172,6 +172,7 @@ export class ServePage {
   }
 
   private record(page: PageContext, served: { statusCode: number; cacheStatus: CacheStatus; title: string; snapshotAgeS: number | null; bytes: number }): void {
+    if (!this.config.edge.record_requests) return;
     const now = this.clock.now();
     this.recorder.record(
       {

@@ -39,4 +39,14 @@ describe('evolveExports', () => {
     expect(state.byId.get(1)?.status).toBe('completed');
     expect(state.slots.get('acme')).toBe(2);
   });
+
+  it('a redelivered start (at-least-once log) does not reopen a finished export or take the slot again', () => {
+    const state = emptyExportsState();
+    const start = started(1);
+    evolveExports(state, start);
+    evolveExports(state, envelope(EXPORT_FAILED, 1, { exportId: 1, accountId: 'acme', error: 'INTERRUPTED', errorMessage: 'x' }, meta()) as ExportEvent);
+    evolveExports(state, start);
+    expect(state.byId.get(1)?.status).toBe('failed');
+    expect(state.slots.has('acme')).toBe(false);
+  });
 });

@@ -40,6 +40,8 @@ export function evolveExports(state: ExportsState, event: ExportEvent): void {
   switch (event.type) {
     case EXPORT_STARTED: {
       const p = event.payload;
+      // A redelivered start (the log delivers at least once) must not reopen a finished export.
+      if (state.byId.has(p.exportId)) return;
       state.byId.set(p.exportId, { ...p, columns: [...p.columns], createdAt: event.occurredAt, status: 'running' });
       state.slots.set(p.accountId, p.exportId);
       state.lastId = Math.max(state.lastId, p.exportId);

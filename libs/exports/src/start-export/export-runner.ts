@@ -1,4 +1,4 @@
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
@@ -6,6 +6,7 @@ import type { AppConfig } from '@bpc/config';
 import { AppError, Clock, validationError } from '@bpc/domain';
 import { AccountLimits, findExplorer, resolveQuery } from '@bpc/explorer';
 import { EXPLORER_STORE, ExplorerStore, ExplorerStoreError } from '@bpc/explorer-store';
+import { EXPORT_SLOTS, ExportSlots } from '@bpc/export-slots';
 import { APP_CONFIG, CLOCK, LOGGER } from '@bpc/platform';
 import { buildExportSql } from '../csv/export-sql';
 import { writeCsvFile } from '../csv/write-csv-file';
@@ -17,6 +18,16 @@ import type { StartExportDto } from './start-export.dto';
 
 export const DEFAULT_WAIT_SECONDS = 20;
 const SWEEP_EVERY_MS = 60_000;
+/**
+ * The slot lease: a running export renews it every third of it; a replica
+ * that stops renewing (crash, hang) loses the slot after this long, and any
+ * replica then fails the export (INTERRUPTED).
+ */
+export const EXPORT_LEASE_MS = 15_000;
+/** How often a replica following the log looks for running exports whose lease ended (cluster mode). */
+export const RECONCILE_EVERY_MS = 5_000;
+/** A `.part` file of an export this replica does not know yet is left alone this long (cluster: another replica may be writing it). */
+const UNKNOWN_PART_GRACE_MS = 3_600_000;
 
 export interface ExportCaller {
   readonly userId: string;
@@ -26,19 +37,25 @@ export interface ExportCaller {
 
 /**
  * Starts, runs and sweeps exports. The CSV goes from the store to
- * `data_dir/exports/<exportId>.csv` chunk by chunk. At startup, an export the
- * log still shows running was cut off by a crash (this process is the only
- * one that runs exports in standalone mode): it ends `failed` (INTERRUPTED),
- * its partial file is removed and its slot is free.
+ * `data_dir/exports/<exportId>.csv` chunk by chunk (a volume every replica
+ * shares in cluster mode). The account slot and the export id come from the
+ * ExportSlots port, held under a lease the running export renews. An export
+ * the log shows running whose lease is gone was cut off by a crash: at
+ * startup (and, in cluster mode, every few seconds) it ends `failed`
+ * (INTERRUPTED), its partial file is removed and its slot is free; a live
+ * replica's running export keeps its lease and is left alone.
  */
 @Injectable()
 export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly running = new Map<number, Promise<void>>();
   private sweeper?: NodeJS.Timeout;
+  private reconciler?: NodeJS.Timeout;
   private started?: Promise<void>;
+  private recoveryFailed = false;
 
   constructor(
     private readonly index: ExportIndex,
+    @Inject(EXPORT_SLOTS) private readonly slots: ExportSlots,
     private readonly limits: AccountLimits,
     @Inject(EXPLORER_STORE) private readonly store: ExplorerStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -55,14 +72,18 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   onApplicationBootstrap(): void {
-    this.started = this.recover();
-    this.started.catch((error) => this.logger.error({ err: error }, 'exports: recovery failed'));
+    this.startRecovery();
     this.sweeper = setInterval(() => void this.sweep().catch((error) => this.logger.error({ err: error }, 'exports: sweep failed')), SWEEP_EVERY_MS);
     this.sweeper.unref();
+    if (this.index.follows) {
+      this.reconciler = setInterval(() => void this.reconcile().catch((error) => this.logger.warn({ err: error }, 'exports: lease check failed')), RECONCILE_EVERY_MS);
+      this.reconciler.unref();
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.sweeper);
+    clearInterval(this.reconciler);
     // A shutdown waits for running exports' outcome to be recorded (the store closes after this app).
     await Promise.allSettled([...this.running.values()]);
   }
@@ -70,6 +91,8 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
   /** Resolves once records are replayed and interrupted exports are failed. */
   async ready(): Promise<void> {
     if (!this.started) throw new AppError('LOG_UNAVAILABLE', 'exports not started');
+    // A recovery that failed (e.g. the slot store was down at startup) is tried again by the next call.
+    if (this.recoveryFailed) this.startRecovery();
     try {
       await this.started;
     } catch (error) {
@@ -94,23 +117,40 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
     const filename = sanitiseFilename(requestedName, explorer.key);
     const hash = questionHash(caller.userId, caller.websiteId, exportQuestion(query, maxRows, filename));
 
-    // From here to index.start() nothing awaits: the rejoin check, the slot check and the claim are one step.
     let record = this.index.sameQuestion(hash);
+    // A running export whose replica died rejoins nothing: it is failed now, and this call starts afresh.
+    if (record?.status === 'running' && !this.running.has(record.exportId) && (await this.interruptIfDead(record))) record = this.index.sameQuestion(hash);
     if (!record) {
-      const holder = this.index.slotHolder(caller.accountId);
-      if (holder !== undefined) throw new ExportError('EXPORT_SLOT_BUSY', `export ${holder} is running for this account; one export runs at a time`, { exportId: holder });
-      const claim = this.index.start({
-        accountId: caller.accountId,
-        websiteId: caller.websiteId,
-        userId: caller.userId,
-        explorerKey: explorer.key,
-        questionHash: hash,
-        columns: [...query.columns],
-        maxRows,
-        filename,
-        window: { start: query.window.start.toISOString(), end: query.window.end.toISOString() },
-      });
-      record = await claim;
+      // The claim is atomic in the slot store (across replicas in cluster mode): of racing calls exactly one gets the slot.
+      const claim = await this.slots.claim(caller.accountId, this.index.owner, hash, EXPORT_LEASE_MS);
+      if (!claim.claimed) {
+        const holder = claim.holder.exportId;
+        // The same question, started a moment ago (maybe by another replica): rejoin it once its record is here.
+        const same = claim.holder.questionHash === hash ? await this.index.arrival(holder) : undefined;
+        if (!same) throw new ExportError('EXPORT_SLOT_BUSY', `export ${holder} is running for this account; one export runs at a time`, { exportId: holder });
+        await this.waitFor(same, waitSeconds ?? DEFAULT_WAIT_SECONDS);
+        return same;
+      }
+      const started = this.index.start(
+        {
+          accountId: caller.accountId,
+          websiteId: caller.websiteId,
+          userId: caller.userId,
+          explorerKey: explorer.key,
+          questionHash: hash,
+          columns: [...query.columns],
+          maxRows,
+          filename,
+          window: { start: query.window.start.toISOString(), end: query.window.end.toISOString() },
+        },
+        claim.exportId,
+      );
+      try {
+        record = await started;
+      } catch (error) {
+        await this.slots.release(caller.accountId, claim.exportId).catch(() => undefined);
+        throw error;
+      }
       const { sql, params } = buildExportSql(query, caller.websiteId);
       this.running.set(record.exportId, this.run(record, sql, params));
     }
@@ -119,17 +159,33 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   private async waitFor(record: ExportState, seconds: number): Promise<void> {
+    if (seconds === 0 || record.status !== 'running') return;
     const done = this.running.get(record.exportId);
-    if (!done || seconds === 0) return;
+    if (!done) {
+      // Run by another replica: its outcome arrives through the followed log and updates the record in place.
+      const deadline = Date.now() + seconds * 1000;
+      while (record.status === 'running' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      return;
+    }
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([done, new Promise<void>((r) => (timer = setTimeout(r, seconds * 1000)))]);
     clearTimeout(timer);
   }
 
   private async run(record: ExportState, sql: string, params: Record<string, unknown>): Promise<void> {
+    let leaseLost = false;
+    const renewal = setInterval(() => {
+      this.slots.renew(record.accountId, record.exportId, EXPORT_LEASE_MS).then(
+        (held) => {
+          if (!held && !leaseLost) this.logger.error({ exportId: record.exportId }, 'export lease lost: stopping the export');
+          leaseLost ||= !held;
+        },
+        (error) => this.logger.warn({ err: error, exportId: record.exportId }, 'export lease not renewed; retrying'),
+      );
+    }, EXPORT_LEASE_MS / 3);
     try {
       await mkdir(this.directory, { recursive: true });
-      const { rowCount, sizeBytes } = await writeCsvFile(this.store.streamRaw(sql, params, 'CSVWithNames'), this.filePath(record));
+      const { rowCount, sizeBytes } = await writeCsvFile(untilLeaseLost(this.store.streamRaw(sql, params, 'CSVWithNames'), () => leaseLost), this.filePath(record));
       await this.index.complete(record, rowCount, sizeBytes);
     } catch (error) {
       this.logger.error({ err: error, exportId: record.exportId }, 'export failed');
@@ -138,21 +194,57 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
         this.logger.error({ err: e, exportId: record.exportId }, 'export failure could not be recorded; the next start marks it interrupted'),
       );
     } finally {
+      clearInterval(renewal);
       this.running.delete(record.exportId);
+      // After the outcome is in the log: whoever claims next finds this export finished.
+      await this.slots.release(record.accountId, record.exportId).catch((error) => this.logger.warn({ err: error, exportId: record.exportId }, 'export slot not released; its lease ends it'));
     }
+  }
+
+  private startRecovery(): void {
+    this.recoveryFailed = false;
+    this.started = this.recover();
+    this.started.catch((error) => {
+      this.recoveryFailed = true;
+      this.logger.error({ err: error }, 'exports: recovery failed');
+    });
   }
 
   private async recover(): Promise<void> {
     await this.index.ready();
     await mkdir(this.directory, { recursive: true });
+    await this.reconcile();
+    // Leftovers of a crash between a write and its record. Shared directory: only files no live export writes.
+    const now = Date.now();
+    for (const name of await readdir(this.directory)) {
+      if (!name.endsWith('.part')) continue;
+      const file = path.join(this.directory, name);
+      if (this.index.follows) {
+        const id = /^(\d+)\.csv\.part$/.exec(name)?.[1];
+        const record = id === undefined ? undefined : this.index.get(Number(id));
+        if (record?.status === 'running') continue;
+        if (!record && now - (await stat(file).then((s) => s.mtimeMs, () => now)) < UNKNOWN_PART_GRACE_MS) continue;
+      }
+      await rm(file, { force: true });
+    }
+    await this.sweep();
+  }
+
+  /** Fails every export the log shows running that no replica holds a live lease for (this one's own are running here). */
+  async reconcile(): Promise<void> {
     for (const record of [...this.index.all()]) {
       if (record.status !== 'running' || this.running.has(record.exportId)) continue;
-      await rm(`${this.filePath(record)}.part`, { force: true });
-      await this.index.fail(record, 'INTERRUPTED', 'the service stopped while the export was running; start it again');
+      await this.interruptIfDead(record);
     }
-    // Leftovers of a crash between a write and its record.
-    for (const name of await readdir(this.directory)) if (name.endsWith('.part')) await rm(path.join(this.directory, name), { force: true });
-    await this.sweep();
+  }
+
+  /** True when the export had no live lease and is now failed (INTERRUPTED). */
+  private async interruptIfDead(record: ExportState): Promise<boolean> {
+    if (await this.slots.isLive(record.accountId, record.exportId)) return false;
+    this.logger.warn({ exportId: record.exportId, accountId: record.accountId }, 'export without a live lease: its process stopped; marking it interrupted');
+    await rm(`${this.filePath(record)}.part`, { force: true });
+    await this.index.fail(record, 'INTERRUPTED', 'the service stopped while the export was running; start it again');
+    return true;
   }
 
   /** Removes finished exports older than the retention: the file, then the record (ExportExpired). */
@@ -168,5 +260,13 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
   /** When a finished export's file is removed. */
   retainedUntil(record: ExportState): number {
     return Date.parse(record.finishedAt ?? record.createdAt) + this.config.exports.retention_hours * 3_600_000;
+  }
+}
+
+/** The engine's chunks, cut off with an error once this replica no longer holds the export's lease (another replica may have failed it). */
+async function* untilLeaseLost(chunks: AsyncIterable<Uint8Array>, lost: () => boolean): AsyncIterable<Uint8Array> {
+  for await (const chunk of chunks) {
+    if (lost()) throw new Error('the export lost its slot lease (this replica stalled or lost the slot store); start it again');
+    yield chunk;
   }
 }

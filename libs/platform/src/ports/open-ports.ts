@@ -7,6 +7,7 @@ import { CacheStore, FileCacheStore, RedisCacheStore } from '@bpc/cache-store';
 import { HostCatalog } from '@bpc/domain';
 import { CachingPageRefresher, ChromiumTabPool, PageRefresher } from '@bpc/renderer';
 import { MemoryRateLimitStore, RateLimitStore, RedisRateLimitStore } from '@bpc/rate-limit';
+import { ExportSlots, MemoryExportSlots, RedisExportSlots } from '@bpc/export-slots';
 import type { Logger } from 'pino';
 import type { PortNeeds, Ports } from './ports';
 
@@ -34,7 +35,9 @@ export async function openPorts(config: AppConfig, needs: PortNeeds, logger: Log
     const pageRefresher = needs.has('pageRefresher') ? openPageRefresher(config, cacheStore!, logger.child({ port: 'renderer' })) : undefined;
     const rateLimitStore = needs.has('rateLimitStore') ? openRateLimitStore(config, logger.child({ port: 'rate_limit_store' })) : undefined;
     opened.push(rateLimitStore);
-    const ports: Ports = { eventLog, queueStore, explorerStore, cacheStore, pageRefresher, rateLimitStore };
+    const exportSlots = needs.has('exportSlots') ? openExportSlots(config, logger.child({ port: 'export_slots' })) : undefined;
+    opened.push(exportSlots);
+    const ports: Ports = { eventLog, queueStore, explorerStore, cacheStore, pageRefresher, rateLimitStore, exportSlots };
     extraClosers.set(ports, closers);
     return ports;
   } catch (error) {
@@ -50,6 +53,7 @@ export async function closePorts(ports: Ports, logger: Logger): Promise<void> {
   const steps: [string, (() => Promise<void>) | undefined][] = [
     ['renderer', ports.pageRefresher && (() => ports.pageRefresher!.close())],
     ['rate_limit_store', ports.rateLimitStore && (() => ports.rateLimitStore!.close())],
+    ['export_slots', ports.exportSlots && (() => ports.exportSlots!.close())],
     ['cache_store', ports.cacheStore && (() => ports.cacheStore!.close())],
     ['explorer_store', ports.explorerStore && (() => ports.explorerStore!.close())],
     ['queue_store', ports.queueStore && (() => ports.queueStore!.close())],
@@ -125,6 +129,16 @@ function openRateLimitStore(config: AppConfig, log: Logger): RateLimitStore {
       return new MemoryRateLimitStore();
     case 'redis':
       return new RedisRateLimitStore({ url: config.redis!.url, keyPrefix: config.redis!.key_prefix, log });
+  }
+}
+
+/** Export slots follow the queue store: in memory standalone, in the shared Redis in cluster mode (one running export per account across replicas). */
+function openExportSlots(config: AppConfig, log: Logger): ExportSlots {
+  switch (config.adapters.queue_store) {
+    case 'memory':
+      return new MemoryExportSlots();
+    case 'redis':
+      return new RedisExportSlots({ url: config.redis!.url, keyPrefix: config.redis!.key_prefix, log });
   }
 }
 

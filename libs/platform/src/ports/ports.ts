@@ -5,6 +5,7 @@ import type { QueueStore } from '@bpc/queue-store';
 import type { CacheStore } from '@bpc/cache-store';
 import type { PageRefresher } from '@bpc/renderer';
 import type { RateLimitStore } from '@bpc/rate-limit';
+import type { ExportSlots } from '@bpc/export-slots';
 
 /** The adapters one process opened; apps in the same process share them. */
 export interface Ports {
@@ -17,6 +18,8 @@ export interface Ports {
   readonly pageRefresher?: PageRefresher;
   /** Public API rate-limit counters (memory, or Redis shared by replicas). */
   readonly rateLimitStore?: RateLimitStore;
+  /** Export slots per account, the export id counter and their leases (memory, or Redis shared by replicas). */
+  readonly exportSlots?: ExportSlots;
 }
 
 export type PortName = keyof Ports;
@@ -42,5 +45,7 @@ export function adapterName(config: AppConfig, port: PortName): string {
       return 'renderer';
     case 'rateLimitStore':
       return `rate_limit_store (${config.adapters.queue_store === 'redis' ? 'redis' : 'memory'})`;
+    case 'exportSlots':
+      return `export_slots (${config.adapters.queue_store === 'redis' ? 'redis' : 'memory'})`;
   }
 }

@@ -7,6 +7,7 @@ import { QUEUE_STORE } from '@bpc/queue-store';
 import { CACHE_STORE } from '@bpc/cache-store';
 import { PAGE_REFRESHER } from '@bpc/renderer';
 import { RATE_LIMIT_STORE } from '@bpc/rate-limit';
+import { EXPORT_SLOTS } from '@bpc/export-slots';
 import type { Logger } from 'pino';
 import { READINESS_CHECKS, ReadinessCheck } from '../health/readiness-check';
 import { adapterName, APP_CONFIG, CLOCK, LOGGER, PortName, Ports } from './ports';
@@ -27,6 +28,7 @@ const PORT_TOKENS: Record<PortName, symbol> = {
   cacheStore: CACHE_STORE,
   pageRefresher: PAGE_REFRESHER,
   rateLimitStore: RATE_LIMIT_STORE,
+  exportSlots: EXPORT_SLOTS,
 };
 
 /**

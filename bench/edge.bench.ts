@@ -1,0 +1,257 @@
+import { createServer, request as httpRequest, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { AppConfig, validateConfig } from '@bpc/config';
+import { sha256Hex } from '@bpc/domain';
+import { createLogger, startApps } from '@bpc/platform';
+import { standaloneApps } from '../apps/standalone/src/standalone';
+import { edgeApp } from '../apps/edge/src/edge.app';
+import { RunningEngine, startKafkaMock, startRedis } from '../test/harness/engines';
+import { TestOrigin } from '../test/harness/test-origin';
+import type { BenchRow, BenchSuite } from './bench-row';
+
+/**
+ * Issue 6's edge targets, side by side in one run with one load generator
+ * (autocannon, 100 connections, in a worker thread so it does not share the
+ * servers' event loop; 1 s warm-up, then 5 s measured):
+ *
+ * - a plain `node:http` server sending exactly the bytes the edge sends for
+ *   a cache hit (same status, headers and gzipped body, captured from the edge);
+ * - the edge serving that hit with recording on, then with
+ *   `edge.record_requests: false` (all standalone apps in this process, as
+ *   `npm start` runs them: the projector writing the recorded requests to
+ *   chDB shares the process, so "recording on" includes that cost);
+ * - 100 concurrent misses of one URL, counted at the origin.
+ */
+
+const TOKEN = 'bench-prerender-token';
+const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+const PAGE = 'https://www.example.com/pricing?plan=pro';
+const CONNECTIONS = 100;
+const WARMUP_S = 1;
+const MEASURE_S = 5;
+const botHeaders = { 'x-prerender-token': TOKEN, 'user-agent': GOOGLEBOT, 'accept-encoding': 'gzip, deflate, br' };
+
+/** A pre-rendered page of realistic size (~40 KB of HTML, ~5 KB gzipped). */
+function pageHtml(): string {
+  const items = Array.from({ length: 300 }, (_, i) => `<li class="plan-item"><a href="/pricing/item-${i}">Feature ${i}: unlimited seats, audit log ${i % 7}</a></li>`).join('\n');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Pricing — Example</title></head><body><main><h1>Pricing</h1><ul>${items}</ul></main></body></html>`;
+}
+
+interface Measured {
+  readonly rps: number;
+  readonly p99: number;
+  readonly requests: number;
+}
+
+/** One measurement: warm-up (discarded), then the measured run; fails on any error or non-2xx answer. */
+async function load(url: string, headers: Record<string, string>, what: string): Promise<Measured> {
+  const options = { url, headers, connections: CONNECTIONS, workers: 1 };
+  await autocannon({ ...options, duration: WARMUP_S });
+  const result = await autocannon({ ...options, duration: MEASURE_S });
+  const bad = result.errors + result.timeouts + result.non2xx;
+  if (bad > 0) throw new Error(`${what}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx answers`);
+  return { rps: result.requests.average, p99: result.latency.p99, requests: result.requests.total };
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+function get(base: string, target: string, headers: Record<string, string>): Promise<Answer> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ hostname, port, path: target, method: 'GET', headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const out: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') out[k] = v;
+        resolve({ status: res.statusCode ?? 0, headers: out, body: Buffer.concat(chunks) });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function close(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+interface Engines {
+  readonly redis: RunningEngine;
+  readonly kafka: RunningEngine;
+}
+
+function config(originUrl: string, recordRequests: boolean, engines?: Engines): AppConfig {
+  const unique = `be${Date.now()}`;
+  const cluster = engines
+    ? { adapters: { event_log: 'kafka', queue_store: 'redis', explorer_store: 'chdb' }, kafka: { brokers: engines.kafka.url.split(','), namespace: unique }, redis: { url: engines.redis.url, key_prefix: unique } }
+    : {};
+  return validateConfig(
+    {
+      data_dir: mkdtempSync(path.join(tmpdir(), 'bpc-bench-edge-')),
+      internal_auth_key: 'bench-key',
+      logging: { level: 'silent' },
+      listen: { host: '127.0.0.1', public_api: 0, daemon: 0, edge: 0, projector: 0 },
+      rate_limit: { enabled: false },
+      edge: { record_requests: recordRequests },
+      hosts: [
+        {
+          host_id: 1,
+          hostnames: ['www.example.com'],
+          origin: originUrl,
+          dimensions: [
+            { id: 1, name: 'desktop', match: { fallback: true }, action: 'bypass' },
+            { id: 2, name: 'mobile', match: { user_agent: 'Mobile' }, action: 'bypass' },
+          ],
+        },
+      ],
+      websites: [{ id: 'demo', host_id: 1, account_id: 'acme', prerender_token_sha256: sha256Hex(TOKEN) }],
+      ...cluster,
+    },
+    'bench',
+  );
+}
+
+/**
+ * Standalone: every app in this process (the file log and memory queue store
+ * need the projector beside them). Cluster: the edge app alone in this
+ * process, on Kafka (librdkafka mock) and Redis, as a deployed edge replica.
+ */
+async function withEdge<T>(originUrl: string, recordRequests: boolean, engines: Engines | undefined, run: (edge: string) => Promise<T>): Promise<T> {
+  const cfg = config(originUrl, recordRequests, engines);
+  const apps = await startApps(engines ? [edgeApp] : standaloneApps, cfg, createLogger('silent', 'bench-edge'));
+  try {
+    return await run(apps.urls.edge!);
+  } finally {
+    await apps.close();
+    rmSync(cfg.data_dir, { recursive: true, force: true });
+  }
+}
+
+/** Warms the entry (one origin fetch), checks the next answer is a hit, and returns it. */
+async function warm(edge: string): Promise<Answer> {
+  await get(edge, `/${PAGE}`, botHeaders);
+  const hit = await get(edge, `/${PAGE}`, botHeaders);
+  if (hit.status !== 200 || hit.headers['x-prerender-cache'] !== 'hit') throw new Error(`warm-up: expected a 200 hit, got ${hit.status} ${hit.headers['x-prerender-cache']}`);
+  return hit;
+}
+
+/** The edge's answer replayed by a bare `node:http` server: same status, same headers (request id fixed), same bytes. */
+function plainServer(answer: Answer): Server {
+  const hopByHop = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+  const headers = Object.fromEntries(Object.entries(answer.headers).filter(([k]) => !hopByHop.has(k)));
+  return createServer((_req, res) => {
+    res.writeHead(answer.status, headers);
+    res.end(answer.body);
+  });
+}
+
+interface EdgeRun {
+  readonly load: Measured;
+  /** `bpc_edge_recorded_total` + `bpc_edge_record_buffer_size` after the run. */
+  readonly recorded: number;
+}
+
+/** Warms the entry and measures hits; `before` runs first against the warm edge (the baseline, captured from it). */
+async function measureEdge(originUrl: string, record: boolean, engines: Engines | undefined, before?: (sample: Answer) => Promise<void>): Promise<EdgeRun> {
+  return withEdge(originUrl, record, engines, async (edge) => {
+    const sample = await warm(edge);
+    await before?.(sample);
+    const measured = await load(`${edge}/${PAGE}`, botHeaders, `edge hit (${engines ? 'cluster' : 'standalone'}, recording ${record ? 'on' : 'off'})`);
+    const metrics = await (await fetch(`${edge}/metrics`)).text();
+    const recorded = metricValue(metrics, 'bpc_edge_recorded_total') + metricValue(metrics, 'bpc_edge_record_buffer_size');
+    if (!record && recorded !== 0) throw new Error(`edge.record_requests: false still recorded ${recorded} requests`);
+    return { load: measured, recorded };
+  });
+}
+
+/** 100 concurrent misses of one URL (the origin answers in 300 ms): the origin must see one fetch. */
+async function concurrentMisses(origin: TestOrigin, originUrl: string, engines: Engines | undefined): Promise<{ fetches: number; answered: number }> {
+  const target = engines ? '/popular-cluster' : '/popular';
+  return withEdge(originUrl, true, engines, async (edge) => {
+    const result = await autocannon({ url: `${edge}/https://www.example.com${target}`, headers: botHeaders, connections: 100, amount: 100, workers: 1 });
+    return { fetches: origin.hits.get(target) ?? 0, answered: result['2xx'] };
+  });
+}
+
+function modeRows(mode: string, baseline: Measured, on: EdgeRun, off: EdgeRun, misses: { fetches: number; answered: number }): BenchRow[] {
+  const plain = { name: 'plain node:http, same bytes', value: baseline.rps, unit: 'req/s' };
+  const ratio = on.load.rps / baseline.rps;
+  const cost = (off.load.rps - on.load.rps) / off.load.rps;
+  return [
+    { name: `edge cache hit, recording on (${mode})`, value: on.load.rps, unit: 'req/s', target: '>= 50% of plain node:http', pass: ratio >= 0.5, baseline: plain, ratio },
+    { name: `edge cache hit p99, recording on (${mode})`, value: on.load.p99, unit: 'ms', target: '<= 25 ms', pass: on.load.p99 <= 25 },
+    { name: `edge cache hit, recording off (${mode})`, value: off.load.rps, unit: 'req/s', target: '', baseline: plain, ratio: off.load.rps / baseline.rps },
+    { name: `edge cache hit p99, recording off (${mode})`, value: off.load.p99, unit: 'ms', target: '' },
+    {
+      name: `recording cost: throughput lost with recording on (${mode})`,
+      value: cost * 100,
+      unit: '%',
+      target: '<= 10% of throughput',
+      pass: cost <= 0.1,
+      baseline: { name: 'recording off', value: off.load.rps, unit: 'req/s' },
+      ratio: on.load.rps / off.load.rps,
+    },
+    { name: `requests recorded or buffered after the run (${mode})`, value: on.recorded, unit: 'events', target: `>= ${on.load.requests} measured`, pass: on.recorded >= on.load.requests },
+    { name: `100 concurrent misses of one URL: origin fetches (${mode})`, value: misses.fetches, unit: 'fetches', target: '= 1, 100 answered 2xx', pass: misses.fetches === 1 && misses.answered === 100 },
+  ];
+}
+
+export const edgeBench: BenchSuite = {
+  name: 'edge',
+  async run(): Promise<BenchRow[]> {
+    const origin = new TestOrigin((p) => ({ status: 200, body: pageHtml(), delayMs: p.startsWith('/popular') ? 300 : 0 }));
+    const originUrl = await origin.start();
+    const [redis, kafka] = await Promise.all([startRedis(), startKafkaMock()]);
+    try {
+      // The baseline replays the warm edge's own answer, measured just before the edge in the same process.
+      let baseline: Measured | undefined;
+      let bytes = 0;
+      const standaloneOn = await measureEdge(originUrl, true, undefined, async (sample) => {
+        bytes = sample.body.length;
+        const server = plainServer(sample);
+        const plainUrl = await listen(server);
+        try {
+          baseline = await load(`${plainUrl}/${PAGE}`, botHeaders, 'plain node:http');
+        } finally {
+          await close(server);
+        }
+      });
+      const standaloneOff = await measureEdge(originUrl, false, undefined);
+      const standaloneMisses = await concurrentMisses(origin, originUrl, undefined);
+      const engines = { redis, kafka };
+      const clusterOn = await measureEdge(originUrl, true, engines);
+      const clusterOff = await measureEdge(originUrl, false, engines);
+      const clusterMisses = await concurrentMisses(origin, originUrl, engines);
+      const plain = baseline!;
+      return [
+        { name: `plain node:http sending the edge's cached answer (same headers, ${bytes} B gzipped body)`, value: plain.rps, unit: 'req/s', target: '' },
+        { name: 'plain node:http p99', value: plain.p99, unit: 'ms', target: '' },
+        ...modeRows('standalone, all apps in-process', plain, standaloneOn, standaloneOff, standaloneMisses),
+        ...modeRows('cluster, edge app alone on Kafka + Redis', plain, clusterOn, clusterOff, clusterMisses),
+      ];
+    } finally {
+      await Promise.all([redis.stop(), kafka.stop(), origin.stop()]);
+    }
+  },
+};
+
+function metricValue(text: string, name: string): number {
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line ? Number(line.slice(name.length + 1)) : 0;
+}
