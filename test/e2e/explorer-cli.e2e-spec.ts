@@ -50,7 +50,13 @@ describe('operator CLI against the running service (tokens, demo data)', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(total).toBe(written.botRequests);
-    const search = await jsonOf(await fetch(`${api}/api/websites/demo/data-explorer/search-pages/query`, { method: 'POST', headers, body: JSON.stringify({ period: '7d' }) }));
+    // Search data comes through its own subscription: wait for it too.
+    const searchPages = async () => jsonOf(await fetch(`${api}/api/websites/demo/data-explorer/search-pages/query`, { method: 'POST', headers, body: JSON.stringify({ period: '7d' }) }));
+    let search = await searchPages();
+    while (search.meta.total === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      search = await searchPages();
+    }
     expect(search.meta.total).toBeGreaterThan(0);
     expect(search.data[0]).toEqual(expect.objectContaining({ page: expect.stringMatching(/^https:\/\/www\.example\.com\//), clicks: expect.any(Number), _rowId: search.data[0].page }));
 
