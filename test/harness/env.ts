@@ -7,3 +7,8 @@ export function testEngines(): { redisUrl: string; kafkaBrokers: string[] } {
   }
   return { redisUrl, kafkaBrokers: kafka.split(',') };
 }
+
+/** A real ClickHouse server to run the explorer-store contract against as well, when one is given. */
+export function clickhouseServerUrl(): string | undefined {
+  return process.env.CLICKHOUSE_URL || undefined;
+}

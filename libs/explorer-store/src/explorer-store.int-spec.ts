@@ -1,3 +1,4 @@
+import { clickhouseServerUrl } from '@bpc/testing';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,7 +59,7 @@ describe('ClickhouseHttpExecutor lifecycle', () => {
 });
 
 // A real ClickHouse server, when one is given (ARCHITECTURE.md: the same contract runs there).
-const serverUrl = process.env.CLICKHOUSE_URL;
+const serverUrl = clickhouseServerUrl();
 if (serverUrl) {
   describeExplorerStoreContract('ClickhouseHttpExecutor over CLICKHOUSE_URL', async () => {
     const database = `bpc_contract_${randomUUID().replace(/-/g, '')}`;
