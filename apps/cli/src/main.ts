@@ -1,8 +1,9 @@
+import { processEnvironment } from '@bpc/config';
 import { runCli } from './run-cli';
 
 // Operator CLI: prints for humans on stdout, errors on stderr.
 void runCli(process.argv.slice(2), {
-  env: process.env,
+  env: processEnvironment(),
   out: (line) => console.log(line),
   err: (line) => console.error(line),
 }).then(

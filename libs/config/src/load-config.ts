@@ -92,3 +92,8 @@ function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/** The process environment, for entry points that pass it on (the config module is the one place that reads it). */
+export function processEnvironment(): Readonly<Record<string, string | undefined>> {
+  return process.env;
+}

@@ -8,25 +8,25 @@ export const EXPORT_COMPLETED = 'ExportCompleted';
 export const EXPORT_FAILED = 'ExportFailed';
 export const EXPORT_EXPIRED = 'ExportExpired';
 
-/** An export took its account's slot; the window is frozen here. Keyed by account so one account's exports stay in order. */
-export type ExportStarted = EventEnvelope<
-  typeof EXPORT_STARTED,
-  {
-    readonly exportId: number;
-    /** Random id of the file, bound into download signatures so a link never opens another file. */
-    readonly fileId: string;
-    readonly accountId: string;
-    readonly websiteId: string;
-    readonly userId: string;
-    readonly explorerKey: string;
-    /** SHA-256 of the canonical question (see libs/exports export-question.ts). */
-    readonly questionHash: string;
-    readonly columns: readonly string[];
-    readonly maxRows: number;
-    readonly filename: string;
-    readonly window: { readonly start: string; readonly end: string };
-  }
->;
+/** What an export was asked, with the window frozen at creation. */
+export interface ExportStartedPayload {
+  readonly exportId: number;
+  /** Random id of the file, bound into download signatures so a link never opens another file. */
+  readonly fileId: string;
+  readonly accountId: string;
+  readonly websiteId: string;
+  readonly userId: string;
+  readonly explorerKey: string;
+  /** SHA-256 of the canonical question (see libs/exports export-question.ts). */
+  readonly questionHash: string;
+  readonly columns: readonly string[];
+  readonly maxRows: number;
+  readonly filename: string;
+  readonly window: { readonly start: string; readonly end: string };
+}
+
+/** An export took its account's slot. Keyed by account so one account's exports stay in order. */
+export type ExportStarted = EventEnvelope<typeof EXPORT_STARTED, ExportStartedPayload>;
 export type ExportCompleted = EventEnvelope<typeof EXPORT_COMPLETED, { readonly exportId: number; readonly accountId: string; readonly rowCount: number; readonly sizeBytes: number }>;
 export type ExportFailed = EventEnvelope<typeof EXPORT_FAILED, { readonly exportId: number; readonly accountId: string; readonly error: string; readonly errorMessage: string }>;
 /** The retention ended: the file is removed and the record forgotten. */

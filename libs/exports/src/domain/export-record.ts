@@ -1,21 +1,10 @@
 import { assertNever } from '@bpc/domain';
-import { EXPORT_COMPLETED, EXPORT_EXPIRED, EXPORT_FAILED, EXPORT_STARTED, ExportEvent } from '@bpc/events';
+import { EXPORT_COMPLETED, EXPORT_EXPIRED, EXPORT_FAILED, EXPORT_STARTED, ExportEvent, type ExportStartedPayload } from '@bpc/events';
 
 export type ExportStatus = 'running' | 'completed' | 'failed';
 
 /** One export as the log tells it. */
-export interface ExportState {
-  readonly exportId: number;
-  readonly fileId: string;
-  readonly accountId: string;
-  readonly websiteId: string;
-  readonly userId: string;
-  readonly explorerKey: string;
-  readonly questionHash: string;
-  readonly columns: readonly string[];
-  readonly maxRows: number;
-  readonly filename: string;
-  readonly window: { readonly start: string; readonly end: string };
+export interface ExportState extends ExportStartedPayload {
   readonly createdAt: string;
   status: ExportStatus;
   finishedAt?: string;
