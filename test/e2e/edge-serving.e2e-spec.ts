@@ -56,10 +56,10 @@ interface Answer {
 }
 
 /** Raw HTTP (fetch would decompress gzip and refuse oversized headers). */
-function get(base: string, target: string, headers: Record<string, string> = {}): Promise<Answer> {
+function get(base: string, target: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ hostname, port, path: target, method: 'GET', headers, agent: false }, (res) => {
+    const req = httpRequest({ hostname, port, path: target, method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -133,6 +133,10 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('edge serving (%s mode)', 
     expect(second.headers['set-cookie']).toBeUndefined();
     expect(second.headers['x-prerender-cache']).toBe('hit');
     expect(second.body.toString()).toBe('<html><title>Gone</title>not here</html>');
+    expect(second.headers['content-length']).toBe(String(second.body.length));
+    const head = await get(edge, `/${page('/gone')}`, bot(), 'HEAD');
+    expect([head.status, head.headers['x-prerender-cache'], head.headers['content-length'], head.body.length]).toEqual([404, 'hit', String(second.body.length), 0]);
+    expect((await get(edge, `/${page('/gone')}`, bot(), 'POST')).status).toBe(404);
     expect(origin.hitsOf('/gone')).toBe(1);
   });
 

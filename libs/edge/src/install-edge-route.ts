@@ -1,34 +1,70 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
-import { ServePage } from './serve-page/serve-page';
+import { EdgeAnswer, ServePage } from './serve-page/serve-page';
 
-/** Paths the edge app itself answers (health, metrics); everything else is a page request. */
+/** Paths the edge app itself answers through Nest (health, metrics); everything else is a page request. */
 const OWN_PATHS = /^\/(health\/|metrics(\?|$))/;
+
+type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 
 /**
  * The pre-rendering protocol: `GET /<absolute page URL>` with
- * `X-Prerender-Token`, the bot's `User-Agent` and `Accept-Encoding`. Served
- * from an `onRequest` hook rather than a route, so the page URL reaches us
- * exactly as sent (no router limits on its length or characters).
+ * `X-Prerender-Token`, the bot's `User-Agent` and `Accept-Encoding`.
+ *
+ * Page requests are the hot path, so they are answered by a plain
+ * `node:http` listener placed in front of Fastify's: no router, hooks or
+ * reply objects per request, and the page URL reaches us exactly as sent.
+ * The edge's own paths, other methods, and every request once shutdown has
+ * begun (Fastify then answers 503 and closes idle connections) go to Fastify.
  */
 export function installEdgeRoute(app: NestFastifyApplication, logger: Logger): void {
   const fastify = app.getHttpAdapter().getInstance();
   const serve = app.get(ServePage);
-  fastify.addHook('onRequest', async (request, reply) => {
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || OWN_PATHS.test(request.url)) return;
+  const server = fastify.server;
+  const [fastifyListener] = server.listeners('request') as RequestListener[];
+  if (!fastifyListener) throw new Error('edge: the HTTP server has no request listener to put the page route in front of');
+  let closing = false;
+  fastify.addHook('preClose', async () => {
+    closing = true;
+  });
+
+  const servePageRequest = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    let answer: EdgeAnswer;
     try {
       const token = request.headers['x-prerender-token'];
-      const answer = await serve.serve({
-        target: request.url,
+      answer = await serve.serve({
+        target: request.url ?? '',
         token: Array.isArray(token) ? token[0] : token,
         userAgent: request.headers['user-agent'] ?? '',
         acceptEncoding: request.headers['accept-encoding'],
       });
-      await reply.code(answer.statusCode).headers(answer.headers).send(answer.body);
     } catch (error) {
       logger.error({ err: error, url: request.url }, 'edge request failed');
-      await reply.code(503).header('retry-after', '10').send({ code: 'UNAVAILABLE', message: 'the cache could not be read' });
+      answer = unavailable;
     }
-    return reply;
+    send(response, answer);
+  };
+
+  server.removeListener('request', fastifyListener);
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    if (closing || (request.method !== 'GET' && request.method !== 'HEAD') || OWN_PATHS.test(request.url ?? '')) {
+      fastifyListener.call(server, request, response);
+      return;
+    }
+    void servePageRequest(request, response);
   });
+}
+
+const unavailable: EdgeAnswer = {
+  statusCode: 503,
+  headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '10' },
+  body: Buffer.from(JSON.stringify({ code: 'UNAVAILABLE', message: 'the cache could not be read' })),
+};
+
+/** Writes an answer in one go (HEAD: headers only, Node drops the body). */
+function send(response: ServerResponse, answer: EdgeAnswer): void {
+  if (response.destroyed) return;
+  response.writeHead(answer.statusCode, { ...answer.headers, 'content-length': answer.body.length });
+  response.end(answer.body);
 }

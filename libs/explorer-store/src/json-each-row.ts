@@ -6,8 +6,18 @@
  */
 export function toJsonEachRow(rows: readonly Record<string, unknown>[]): Buffer {
   let out = '';
-  for (const row of rows) out += JSON.stringify(row, replaceValue) + '\n';
+  // A replacer takes JSON.stringify off its fast path: rows of plain scalars skip it.
+  for (const row of rows) out += (needsReplacer(row) ? JSON.stringify(row, replaceValue) : JSON.stringify(row)) + '\n';
   return Buffer.from(out, 'utf8');
+}
+
+function needsReplacer(row: Record<string, unknown>): boolean {
+  for (const key in row) {
+    const value = row[key];
+    // Dates and bigints may also sit inside arrays or objects.
+    if (typeof value === 'bigint' || (typeof value === 'object' && value !== null)) return true;
+  }
+  return false;
 }
 
 /** Parses JSONEachRow text (one JSON object per line) into rows. */

@@ -33,7 +33,8 @@ export class ScheduleAutorecacheWhenPageServed {
 
   /** Never waits for the log and never throws. */
   served(entry: CacheEntry): void {
-    const key = `${entry.hostId}\n${entry.dimensionId}\n${entry.expiresAt}\n${entry.url}`;
+    // A body path names one entry version (every put writes a new file), so it stands for (host, URL, dimension, expiry).
+    const key = entry.bodyPath;
     if (this.scheduled.has(key)) return;
     this.scheduled.add(key);
     if (this.scheduled.size > REMEMBERED_MAX) this.scheduled.delete(this.scheduled.values().next().value!);

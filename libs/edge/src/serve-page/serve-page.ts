@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { Inject, Injectable } from '@nestjs/common';
 import { CACHE_STORE, CacheBodyGoneError, CacheHit, CacheStore, isFresh } from '@bpc/cache-store';
 import type { AppConfig } from '@bpc/config';
-import { Clock, DimensionDefinition, HostCatalog, matchesSha256, normalizeHttpUrl } from '@bpc/domain';
+import { Clock, DimensionDefinition, digestsEqual, HostCatalog, normalizeHttpUrl, sha256Digest } from '@bpc/domain';
 import type { CacheStatus } from '@bpc/events';
 import { APP_CONFIG, CLOCK, LOGGER } from '@bpc/platform';
 import { PAGE_REFRESHER, PageRefresher, RefreshOutcome } from '@bpc/renderer';
@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import { botNameOf } from '../bot-name/bot-name';
 import { BotRequestRecorder } from '../record-bot-request/bot-request-recorder';
 import { ScheduleAutorecacheWhenPageServed } from '../schedule-autorecache/schedule-autorecache-when-page-served';
+import { BoundedMemo } from './bounded-memo';
 import { PageBodies, PageBody } from './page-bodies';
 
 /** A bot request as the customer's middleware forwards it. */
@@ -34,8 +35,18 @@ export type EdgeErrorCode = 'UNAUTHENTICATED' | 'INVALID_URL' | 'NOT_FOUND' | 'R
 interface Website {
   readonly id: string;
   readonly hostId: number;
-  readonly tokenSha256: string;
+  readonly tokenSha256: Buffer;
 }
+
+/** The parts of a page URL the edge uses. */
+interface PageUrl {
+  readonly href: string;
+  readonly hostname: string;
+}
+
+/** Distinct URLs and User-Agents whose parse/match results are remembered (long ones are never kept). */
+const MEMO_CAPACITY = 10_000;
+const MEMO_MAX_KEY = 2_048;
 
 interface Flight {
   readonly done: Promise<RefreshOutcome>;
@@ -62,6 +73,9 @@ export class ServePage {
   private readonly websites: readonly Website[];
   private readonly flights = new Map<string, Flight>();
   private readonly bodies = new PageBodies();
+  private readonly pageUrls = new BoundedMemo<PageUrl | undefined>(pageUrlOf, MEMO_CAPACITY, MEMO_MAX_KEY);
+  private readonly botNames = new BoundedMemo(botNameOf, MEMO_CAPACITY, MEMO_MAX_KEY);
+  private readonly dimensions = new Map<number, BoundedMemo<DimensionDefinition>>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -73,7 +87,10 @@ export class ServePage {
     private readonly recorder: BotRequestRecorder,
     private readonly autorecache: ScheduleAutorecacheWhenPageServed,
   ) {
-    this.websites = config.websites.flatMap((w) => (w.prerender_token_sha256 ? [{ id: w.id, hostId: w.host_id, tokenSha256: w.prerender_token_sha256 }] : []));
+    this.websites = config.websites.flatMap((w) => (w.prerender_token_sha256 ? [{ id: w.id, hostId: w.host_id, tokenSha256: Buffer.from(w.prerender_token_sha256, 'hex') }] : []));
+    for (const host of config.hosts) {
+      this.dimensions.set(host.host_id, new BoundedMemo((userAgent) => hosts.dimensionForUserAgent(host.host_id, userAgent)!, MEMO_CAPACITY, MEMO_MAX_KEY));
+    }
   }
 
   async serve(request: BotPageRequest): Promise<EdgeAnswer> {
@@ -81,11 +98,11 @@ export class ServePage {
     const requestId = randomUUID();
     const website = this.websiteOf(request.token);
     if (!website) return problem(401, 'UNAUTHENTICATED', 'missing or unknown X-Prerender-Token', requestId);
-    const url = pageUrlOf(request.target);
+    const url = this.pageUrls.get(request.target);
     if (!url) return problem(400, 'INVALID_URL', 'the request path must be / followed by an absolute http(s) page URL', requestId);
     const host = this.hosts.hostForHostname(url.hostname);
     if (!host || host.host_id !== website.hostId) return problem(404, 'NOT_FOUND', `${url.hostname} is not a host of this website`, requestId);
-    const dimension = this.hosts.dimensionForUserAgent(host.host_id, request.userAgent)!;
+    const dimension = this.dimensions.get(host.host_id)!.get(request.userAgent);
     const page = { website, hostId: host.host_id, url: url.href, hostname: url.hostname, dimension, request, requestId, started };
 
     const cached = await this.servable(await this.cache.get(host.host_id, url.href, dimension.id));
@@ -105,11 +122,12 @@ export class ServePage {
     return this.answer(page, fresh.hit, fresh.body, status);
   }
 
-  /** Constant-time comparison with every website's token hash (a handful per deployment). */
+  /** Constant-time comparison of the token's hash with every website's (a handful per deployment). */
   private websiteOf(token: string | undefined): Website | undefined {
     if (!token) return undefined;
+    const digest = sha256Digest(token);
     let found: Website | undefined;
-    for (const website of this.websites) if (matchesSha256(token, website.tokenSha256) && !found) found = website;
+    for (const website of this.websites) if (digestsEqual(digest, website.tokenSha256) && !found) found = website;
     return found;
   }
 
@@ -181,7 +199,7 @@ export class ServePage {
         url: page.url,
         pageTitle: served.title,
         statusCode: served.statusCode,
-        botName: botNameOf(page.request.userAgent),
+        botName: this.botNames.get(page.request.userAgent),
         userAgent: page.request.userAgent.slice(0, 1000),
         dimensionId: page.dimension.id,
         dimensionName: page.dimension.name,
@@ -212,11 +230,12 @@ interface PageContext {
  * The page URL of a request target `/https://www.example.com/p?x=1`. A proxy
  * that merged the slashes of the scheme (`/https:/www…`) is forgiven.
  */
-export function pageUrlOf(target: string): URL | undefined {
+export function pageUrlOf(target: string): PageUrl | undefined {
   if (!target.startsWith('/')) return undefined;
   const raw = target.slice(1).replace(/^(https?):\/(?!\/)/i, '$1://');
   if (!/^https?:\/\//i.test(raw)) return undefined;
-  return normalizeHttpUrl(raw);
+  const url = normalizeHttpUrl(raw);
+  return url && { href: url.href, hostname: url.hostname };
 }
 
 /** True when `Accept-Encoding` lists gzip (or `*`) without `q=0`. */
