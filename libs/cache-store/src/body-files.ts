@@ -55,16 +55,20 @@ export async function writeFileAtomic(file: string, data: Buffer | string): Prom
 export class BodyFiles {
   private readonly pending = new Map<NodeJS.Timeout, readonly string[]>();
   private readonly running = new Set<Promise<void>>();
+  /** The directory's absolute path with a trailing separator: every body path resolves below it. */
+  private readonly root: string;
 
   constructor(
     readonly directory: string,
     private readonly log: LogSink,
     private readonly removalDelayMs: number,
-  ) {}
+  ) {
+    this.root = path.resolve(directory) + path.sep;
+  }
 
   absolute(relative: string): string {
     const resolved = path.resolve(this.directory, relative);
-    if (!resolved.startsWith(path.resolve(this.directory) + path.sep)) throw new Error(`body path ${JSON.stringify(relative)} leaves the cache directory`);
+    if (!resolved.startsWith(this.root)) throw new Error(`body path ${JSON.stringify(relative)} leaves the cache directory`);
     return resolved;
   }
 
@@ -75,16 +79,23 @@ export class BodyFiles {
     return relative;
   }
 
+  /** The path is resolved when the body is read: a hit served from memory never needs it. */
   hit(entry: CacheEntry): CacheHit {
-    const file = this.absolute(entry.bodyPath);
+    const file = (): string => this.absolute(entry.bodyPath);
     const gone = (error: unknown): Error =>
       isMissing(error) ? new CacheBodyGoneError(`cache body ${entry.bodyPath} is gone (entry replaced or invalidated)`, { cause: error }) : (error as Error);
     return {
       entry,
-      readBody: () => readFile(file).catch((error: unknown) => Promise.reject(gone(error))),
+      readBody: async () => {
+        try {
+          return await readFile(file());
+        } catch (error) {
+          throw gone(error);
+        }
+      },
       openBody: (): Readable => {
         const out = new PassThrough();
-        const source = createReadStream(file);
+        const source = createReadStream(file());
         source.on('error', (error) => out.destroy(gone(error)));
         return source.pipe(out);
       },

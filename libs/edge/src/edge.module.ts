@@ -1,11 +1,25 @@
 import { Module } from '@nestjs/common';
+import type { AppConfig } from '@bpc/config';
+import { EVENT_LOG, EventLog } from '@bpc/event-log';
+import { APP_CONFIG, LOGGER } from '@bpc/platform';
+import type { Logger } from 'pino';
+import { BOT_REQUEST_APPENDER, botRequestAppender } from './record-bot-request/bot-request-appender';
 import { BotRequestRecorder } from './record-bot-request/bot-request-recorder';
 import { ScheduleAutorecacheWhenPageServed } from './schedule-autorecache/schedule-autorecache-when-page-served';
 import { ServePage } from './serve-page/serve-page';
 
 /** The bot edge: serving, recording, autorecache scheduling (needs the event log, cache store and page refresher ports). */
 @Module({
-  providers: [ServePage, BotRequestRecorder, ScheduleAutorecacheWhenPageServed],
+  providers: [
+    ServePage,
+    BotRequestRecorder,
+    ScheduleAutorecacheWhenPageServed,
+    {
+      provide: BOT_REQUEST_APPENDER,
+      inject: [APP_CONFIG, EVENT_LOG, LOGGER],
+      useFactory: (config: AppConfig, log: EventLog, logger: Logger) => botRequestAppender(config, log, logger),
+    },
+  ],
   exports: [ServePage, BotRequestRecorder],
 })
 export class EdgeModule {}

@@ -56,15 +56,16 @@ export function installEdgeRoute(app: NestFastifyApplication, logger: Logger): v
   });
 }
 
+const unavailableBody = Buffer.from(JSON.stringify({ code: 'UNAVAILABLE', message: 'the cache could not be read' }));
 const unavailable: EdgeAnswer = {
   statusCode: 503,
-  headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '10' },
-  body: Buffer.from(JSON.stringify({ code: 'UNAVAILABLE', message: 'the cache could not be read' })),
+  headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '10', 'content-length': String(unavailableBody.length) },
+  body: unavailableBody,
 };
 
 /** Writes an answer in one go (HEAD: headers only, Node drops the body). */
 function send(response: ServerResponse, answer: EdgeAnswer): void {
   if (response.destroyed) return;
-  response.writeHead(answer.statusCode, { ...answer.headers, 'content-length': answer.body.length });
+  response.writeHead(answer.statusCode, answer.headers);
   response.end(answer.body);
 }

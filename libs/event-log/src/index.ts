@@ -6,3 +6,5 @@ export type { KafkaEventLogOptions } from './kafka-event-log';
 export { partitionForKey } from './partitioner';
 export type { BackoffOptions } from './backoff';
 export { NamespacedEventLog } from './namespaced-event-log';
+export { OffThreadKafkaAppender } from './off-thread/off-thread-kafka-appender';
+export type { EventAppender } from './off-thread/off-thread-kafka-appender';

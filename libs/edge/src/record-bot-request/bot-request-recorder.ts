@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { AppConfig } from '@bpc/config';
-import { EVENT_LOG, EventLog } from '@bpc/event-log';
+import type { EventAppender } from '@bpc/event-log';
 import { BOT_REQUEST_RECORDED, BotRequestRecorded, BotRequestRecordedPayload, envelope, TOPICS } from '@bpc/events';
 import { APP_CONFIG, LOGGER, METRICS_REGISTRY } from '@bpc/platform';
 import type { Logger } from 'pino';
 import { Counter, Gauge, Registry } from 'prom-client';
+import { BOT_REQUEST_APPENDER } from './bot-request-appender';
 import { BoundedDeque } from './bounded-deque';
 
 /** Longest the shutdown flush keeps trying an unreachable log. */
@@ -23,7 +24,8 @@ const MAX_RETRY_DELAY_MS = 5_000;
  * `edge.record_buffer_max` events: beyond it the oldest are dropped, counted
  * in `bpc_edge_recorded_dropped_total` and logged (once per outage, with the
  * running count). The buffer is flushed when the app shuts down (after the
- * HTTP server stopped, bounded by 10 s).
+ * HTTP server stopped, bounded by 10 s); then the appender is closed (on
+ * Kafka it is a worker thread with its own producer: see `botRequestAppender`).
  */
 @Injectable()
 export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
@@ -39,7 +41,7 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(EVENT_LOG) private readonly log: EventLog,
+    @Inject(BOT_REQUEST_APPENDER) private readonly log: EventAppender,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(METRICS_REGISTRY) registry: Registry,
   ) {
@@ -69,12 +71,12 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
     clearInterval(this.timer);
     const deadline = Date.now() + SHUTDOWN_FLUSH_MS;
     this.retryAt = 0;
-    while (Date.now() < deadline) {
+    while (Date.now() < deadline && this.buffer.size > 0) {
       await this.flush();
-      if (this.buffer.size === 0) return;
-      await new Promise((r) => setTimeout(r, Math.min(200, Math.max(0, this.retryAt - Date.now()))));
+      if (this.buffer.size > 0) await new Promise((r) => setTimeout(r, Math.min(200, Math.max(0, this.retryAt - Date.now()))));
     }
-    this.logger.error({ lost: this.buffer.size }, 'event log unreachable at shutdown: bot requests not recorded');
+    if (this.buffer.size > 0) this.logger.error({ lost: this.buffer.size }, 'event log unreachable at shutdown: bot requests not recorded');
+    await this.log.close();
   }
 
   /** Appends what is buffered, one batch after the other; a running flush is joined. */

@@ -25,6 +25,7 @@ export interface BotPageRequest {
 
 export interface EdgeAnswer {
   readonly statusCode: number;
+  /** Complete, `content-length` included. */
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Buffer;
 }
@@ -75,6 +76,7 @@ export class ServePage {
   private readonly bodies = new PageBodies();
   private readonly pageUrls = new BoundedMemo<PageUrl | undefined>(pageUrlOf, MEMO_CAPACITY, MEMO_MAX_KEY);
   private readonly botNames = new BoundedMemo(botNameOf, MEMO_CAPACITY, MEMO_MAX_KEY);
+  private readonly gzipAccepted = new BoundedMemo(acceptsGzip, MEMO_CAPACITY, MEMO_MAX_KEY);
   private readonly dimensions = new Map<number, BoundedMemo<DimensionDefinition>>();
 
   constructor(
@@ -172,9 +174,9 @@ export class ServePage {
     const entry = hit.entry;
     const now = this.clock.now();
     this.autorecache.served(entry);
-    const gzip = acceptsGzip(page.request.acceptEncoding) && body.raw.length > 0;
+    const gzip = body.raw.length > 0 && this.gzipAccepted.get(page.request.acceptEncoding ?? '');
     const sent = gzip ? this.bodies.gzipped(body) : body.raw;
-    const headers: Record<string, string> = { ...(entry.headers as Record<string, string>), vary: 'Accept-Encoding', 'x-prerender-cache': cacheStatus, 'x-request-id': page.requestId };
+    const headers: Record<string, string> = { ...(entry.headers as Record<string, string>), vary: 'Accept-Encoding', 'x-prerender-cache': cacheStatus, 'x-request-id': page.requestId, 'content-length': String(sent.length) };
     if (gzip) headers['content-encoding'] = 'gzip';
     const snapshotAgeS = cacheStatus === 'hit' || cacheStatus === 'stale' ? Math.max(0, Math.floor((now - entry.createdAt) / 1000)) : null;
     this.record(page, { statusCode: entry.statusCode, cacheStatus, title: body.title, snapshotAgeS, bytes: sent.length });
@@ -250,9 +252,6 @@ export function acceptsGzip(header: string | undefined): boolean {
 }
 
 function problem(statusCode: number, code: EdgeErrorCode, message: string, requestId: string): EdgeAnswer & { headers: Record<string, string> } {
-  return {
-    statusCode,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId },
-    body: Buffer.from(JSON.stringify({ code, message })),
-  };
+  const body = Buffer.from(JSON.stringify({ code, message }));
+  return { statusCode, headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, 'content-length': String(body.length) }, body };
 }

@@ -1,0 +1,45 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import type { LogSink } from '@bpc/domain';
+import type { EventLog } from '../event-log.port';
+import { describeError } from '../kafka/kafka-errors';
+import { KafkaEventLog } from '../kafka-event-log';
+import { NamespacedEventLog } from '../namespaced-event-log';
+import type { FromWorker, KafkaAppendWorkerOptions, ToWorker } from './off-thread-protocol';
+
+/**
+ * Worker thread of `OffThreadKafkaAppender`: its own Kafka event log, fed
+ * append by append by the main thread. Log lines go back to the main thread's
+ * logger (fields reduced to what can cross threads).
+ */
+const port = parentPort!;
+const options = workerData as KafkaAppendWorkerOptions;
+const post = (message: FromWorker): void => port.postMessage(message);
+
+const forward =
+  (level: 'info' | 'warn' | 'error') =>
+  (fields: object, message: string): void => {
+    const plain = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v instanceof Error ? describeError(v) : v]));
+    try {
+      post({ kind: 'log', level, fields: plain, message });
+    } catch {
+      post({ kind: 'log', level, fields: {}, message });
+    }
+  };
+const log: LogSink = { info: forward('info'), warn: forward('warn'), error: forward('error') };
+
+const kafka = new KafkaEventLog({ brokers: options.brokers, clientId: options.clientId, log });
+const eventLog: EventLog = options.namespace ? new NamespacedEventLog(kafka, options.namespace) : kafka;
+
+port.on('message', (message: ToWorker) => {
+  if (message.kind === 'close') {
+    void eventLog.close().finally(() => {
+      post({ kind: 'closed' });
+      port.close();
+    });
+    return;
+  }
+  eventLog.append(message.topic, message.events).then(
+    () => post({ kind: 'appended', id: message.id }),
+    (error: unknown) => post({ kind: 'appended', id: message.id, error: error instanceof Error ? error.message : String(error) }),
+  );
+});

@@ -1,0 +1,124 @@
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { LogSink } from '@bpc/domain';
+import type { EventEnvelope } from '@bpc/events';
+import type { FromWorker, KafkaAppendWorkerOptions, ToWorker } from './off-thread-protocol';
+
+/** Appends events somewhere; `close` releases what the appender itself opened. */
+export interface EventAppender {
+  append(topic: string, events: readonly EventEnvelope[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface Pending {
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
+}
+
+/** Longest `close` waits for the worker to disconnect before terminating it. */
+const CLOSE_TIMEOUT_MS = 10_000;
+
+/** A roomy young generation: encoding leaves short-lived garbage per message, and fewer scavenges cost less. */
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 96 };
+
+/**
+ * Appends to Kafka from a worker thread: kafkajs encodes every message in
+ * JavaScript (records, varints, CRC, headers), which on a busy thread costs
+ * more than the request that produced the event. The caller's thread only
+ * clones the envelopes into the worker; `append` resolves once the brokers
+ * acknowledged (acks -1), exactly like `KafkaEventLog.append`, and rejects
+ * with its error.
+ *
+ * The worker is started on first use. If it dies, appends in flight reject
+ * and the next append starts a new one.
+ */
+export class OffThreadKafkaAppender implements EventAppender {
+  private worker?: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private nextId = 1;
+  private closing?: Promise<void>;
+
+  constructor(
+    private readonly options: KafkaAppendWorkerOptions,
+    private readonly log: LogSink,
+  ) {}
+
+  append(topic: string, events: readonly EventEnvelope[]): Promise<void> {
+    if (this.closing) return Promise.reject(new Error('off-thread Kafka appender is closed'));
+    if (events.length === 0) return Promise.resolve();
+    const worker = (this.worker ??= this.startWorker());
+    const id = this.nextId++;
+    const appended = new Promise<void>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ kind: 'append', id, topic, events } satisfies ToWorker);
+    });
+    this.inFlight.add(appended);
+    const forget = (): void => void this.inFlight.delete(appended);
+    appended.then(forget, forget);
+    return appended;
+  }
+
+  /** Waits for appends in flight, then disconnects the worker's producer and ends the thread. */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+    const worker = this.worker;
+    if (!worker) return;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.postMessage({ kind: 'close' } satisfies ToWorker);
+    const timer = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  private startWorker(): Worker {
+    const worker = createWorker(this.options);
+    worker.unref();
+    worker.on('message', (message: FromWorker) => this.onMessage(message));
+    worker.on('error', (error) => this.log.error({ err: error }, 'off-thread Kafka appender: worker failed'));
+    worker.on('exit', (code) => {
+      if (this.worker === worker) this.worker = undefined;
+      const lost = new Error(`off-thread Kafka appender: worker exited (code ${code}) before the brokers answered`);
+      for (const [id, p] of this.pending) {
+        this.pending.delete(id);
+        p.reject(lost);
+      }
+    });
+    return worker;
+  }
+
+  private onMessage(message: FromWorker): void {
+    switch (message.kind) {
+      case 'appended': {
+        const p = this.pending.get(message.id);
+        this.pending.delete(message.id);
+        if (message.error === undefined) p?.resolve();
+        else p?.reject(new Error(message.error));
+        return;
+      }
+      case 'log':
+        this.log[message.level](message.fields, message.message);
+        return;
+      case 'closed':
+        return;
+    }
+  }
+}
+
+/**
+ * The worker runs the compiled `.js` beside this file; when this file runs as
+ * TypeScript (jest) it loads the worker's source through the repository's swc
+ * require hook.
+ */
+function createWorker(options: KafkaAppendWorkerOptions): Worker {
+  const extension = path.extname(__filename);
+  const script = path.join(__dirname, `kafka-append-worker${extension}`);
+  if (extension === '.js') return new Worker(script, { workerData: options, resourceLimits: WORKER_LIMITS });
+  const register = path.resolve(__dirname, '../../../../scripts/swc-register.cjs');
+  return new Worker(`require(${JSON.stringify(register)}); require(${JSON.stringify(script)});`, { eval: true, workerData: options, resourceLimits: WORKER_LIMITS });
+}
