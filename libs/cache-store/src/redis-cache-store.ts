@@ -63,7 +63,8 @@ export class RedisCacheStore implements CacheStore {
     this.log = options.log ?? silentLog;
     this.resultTtlMs = options.resultTtlMs ?? DEFAULT_RESULT_TTL_MS;
     this.files = new BodyFiles(options.directory, this.log, options.bodyRemovalDelayMs ?? DEFAULT_BODY_REMOVAL_DELAY_MS);
-    this.redis = new FailFastRedis({ ...options, label: 'cache store', scripts: CACHE_SCRIPTS });
+    // Every bot request reads an entry: concurrent reads share one round trip.
+    this.redis = new FailFastRedis({ ...options, label: 'cache store', scripts: CACHE_SCRIPTS, autoPipelining: true });
   }
 
   async get(hostId: number, url: string, dimensionId: number): Promise<CacheHit | undefined> {
