@@ -1,10 +1,12 @@
+import { open, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { ChdbQueryStream, ChdbResult, Session } from 'chdb';
 import { type LogSink, silentLog } from '@bpc/domain';
 import { ChdbSessionPool } from './chdb-session-pool';
 import { applyDdl, defaultDdlDir } from './ddl-migration';
-import { INSERT_SETTINGS, PINNED_QUERY_SETTINGS, assertDedupToken, assertTableName } from './engine-settings';
+import { INSERT_SETTINGS, PINNED_QUERY_SETTINGS, assertDedupToken, assertTableName, quoteStringLiteral } from './engine-settings';
 import { ExplorerStoreError, toExplorerStoreError } from './explorer-store-error';
-import type { ExplorerStore, InsertBatch, QueryParams, RawFormat } from './explorer-store.port';
+import type { ExplorerStore, InsertBatch, QueryParams, RawFormat, WrittenFile } from './explorer-store.port';
 import { parseJsonEachRow, toJsonEachRow } from './json-each-row';
 import { normaliseQueryParams } from './query-params';
 import { assertRawFormat, createHeaderDeduplicator } from './raw-formats';
@@ -21,6 +23,8 @@ export interface ChdbExecutorOptions {
 // Settings given at connect time apply to every statement of the connection.
 const CONNECTION_ARGS = Object.entries(PINNED_QUERY_SETTINGS).map(([name, value]) => `--${name}=${value}`);
 const STREAMING_UNSUPPORTED = /Streaming query is not supported/;
+/** Engine errors of writing an output file (not of running the query): `writeFile` reports them as file errors. */
+const FILE_WRITE_ERRORS = new Set(['NOT_ENOUGH_SPACE', 'CANNOT_WRITE_TO_FILE_DESCRIPTOR']);
 const decoder = new TextDecoder();
 
 /**
@@ -39,7 +43,9 @@ const decoder = new TextDecoder();
  * stream). Reads run as chDB streams, which bind parameters per connection and
  * run in parallel. Statements chDB cannot stream (DDL, INSERT … SELECT, SHOW)
  * run one-shot; chDB runs one-shot statements WITH parameters one at a time
- * per process (its binder is not safe under concurrency).
+ * per process (its binder is not safe under concurrency). `writeFile` is such
+ * a statement (`INTO OUTFILE`): while it runs, other parameterised one-shot
+ * statements wait; streams and inserts do not.
  */
 export class ChdbExecutor implements ExplorerStore {
   readonly #pool: ChdbSessionPool;
@@ -73,6 +79,30 @@ export class ChdbExecutor implements ExplorerStore {
   async *streamRaw(sql: string, params: QueryParams | undefined, format: RawFormat): AsyncIterable<Uint8Array> {
     const dedupeHeader = createHeaderDeduplicator(assertRawFormat(format));
     for await (const chunk of this.#chunks(sql, params, format)) yield dedupeHeader(chunk);
+  }
+
+  /**
+   * The engine writes the file itself (`INTO OUTFILE … TRUNCATE`, no
+   * compression): no byte of the result passes through JavaScript, and the
+   * row count is the engine's. Not streamed: chDB's streaming path
+   * stops an `INTO OUTFILE` after its first blocks.
+   */
+  async writeFile(sql: string, params: QueryParams | undefined, format: RawFormat, path: string): Promise<WrittenFile> {
+    assertSingleStatement(sql);
+    const output = assertRawFormat(format);
+    const target = resolve(path);
+    // Created here first, so a path that cannot be written fails as a file error, as with the server adapter.
+    await (await open(target, 'w')).close();
+    const statement = `${sql.trim().replace(/;+$/, '')}\nINTO OUTFILE ${quoteStringLiteral(target)} TRUNCATE COMPRESSION 'none' FORMAT ${output}`;
+    let result: ChdbResult;
+    try {
+      result = await this.#withSession((session) => this.#oneShot(session, statement, params, format));
+    } catch (err) {
+      const error = toExplorerStoreError(err);
+      if (error.clickhouseType !== undefined && FILE_WRITE_ERRORS.has(error.clickhouseType)) throw new Error(`cannot write ${target}: ${error.message}`, { cause: error });
+      throw error;
+    }
+    return { rows: result.rowsRead, bytes: (await stat(target)).size };
   }
 
   async command(sql: string, params?: QueryParams): Promise<void> {

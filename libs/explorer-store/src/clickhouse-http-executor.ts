@@ -1,3 +1,4 @@
+import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import {
   createClient,
@@ -10,10 +11,10 @@ import { type LogSink, silentLog } from '@bpc/domain';
 import { applyDdl, defaultDdlDir } from './ddl-migration';
 import { PINNED_QUERY_SETTINGS, assertDedupToken, assertTableName, insertStatement } from './engine-settings';
 import { ExplorerStoreError, toExplorerStoreError } from './explorer-store-error';
-import type { ExplorerStore, InsertBatch, QueryParams, RawFormat } from './explorer-store.port';
+import type { ExplorerStore, InsertBatch, QueryParams, RawFormat, WrittenFile } from './explorer-store.port';
 import { toJsonEachRow } from './json-each-row';
 import { normaliseQueryParams } from './query-params';
-import { assertRawFormat } from './raw-formats';
+import { assertRawFormat, createRecordCounter } from './raw-formats';
 import { assertSingleStatement } from './sql-statements';
 
 /** The transport @clickhouse/client accepts in place of its HTTP connection. */
@@ -100,6 +101,23 @@ export class ClickhouseHttpExecutor implements ExplorerStore {
     } finally {
       result.stream.destroy();
     }
+  }
+
+  /** The response body goes to the file chunk by chunk; rows are counted from the bytes (the server reports none while streaming). */
+  async writeFile(sql: string, params: QueryParams | undefined, format: RawFormat, path: string): Promise<WrittenFile> {
+    const counter = createRecordCounter(assertRawFormat(format));
+    const file = await open(path, 'w');
+    let bytes = 0;
+    try {
+      for await (const chunk of this.streamRaw(sql, params, format)) {
+        counter.add(chunk);
+        for (let written = 0; written < chunk.length; ) written += (await file.write(chunk, written, chunk.length - written)).bytesWritten;
+        bytes += chunk.length;
+      }
+    } finally {
+      await file.close();
+    }
+    return { rows: counter.rows, bytes };
   }
 
   async command(sql: string, params?: QueryParams): Promise<void> {

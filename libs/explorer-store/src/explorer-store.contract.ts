@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ExplorerStoreError } from './explorer-store-error';
 import type { ExplorerStore } from './explorer-store.port';
 
@@ -204,6 +207,50 @@ export function describeExplorerStoreContract(
           for await (const chunk of store().streamRaw('SELECT 1', undefined, 'Parquet' as 'CSV')) void chunk;
         };
         await expect(iterate()).rejects.toThrow(/unsupported raw format/);
+      });
+    });
+
+    describe('writeFile', () => {
+      let dir: string;
+      beforeAll(() => (dir = mkdtempSync(join(tmpdir(), 'bpc-write-file-'))));
+      afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+      it('writes the CSV with a single header to the file and reports its rows (quoted newlines included) and size', async () => {
+        const file = join(dir, 'rows.csv');
+        const written = await store().writeFile(
+          "SELECT number AS n, if(number % 1000 = 7, concat('two\\nlines \"', toString(number), '\"'), toString(number)) AS label FROM numbers({n:UInt32})",
+          { n: STREAM_ROWS },
+          'CSVWithNames',
+          file,
+        );
+        const text = readFileSync(file, 'utf8');
+        expect(written).toEqual({ rows: STREAM_ROWS, bytes: statSync(file).size });
+        expect(text.startsWith('"n","label"\n0,"0"\n')).toBe(true);
+        expect(text).toContain('\n7,"two\nlines ""7"""\n');
+        expect(text.endsWith(`\n${STREAM_ROWS - 1},"${STREAM_ROWS - 1}"\n`)).toBe(true);
+        expect(text.split('"n","label"')).toHaveLength(2);
+      });
+
+      it('reports the rows written, not the rows the query read (filter, sort, limit)', async () => {
+        const file = join(dir, 'limited.csv');
+        const written = await store().writeFile('SELECT number AS n FROM numbers({n:UInt32}) WHERE number % 3 = 0 ORDER BY n DESC LIMIT 100', { n: 100_000 }, 'CSVWithNames', file);
+        expect(written.rows).toBe(100);
+        expect(readFileSync(file, 'utf8').split('\n').slice(1, 3)).toEqual(['99999', '99996']);
+      });
+
+      it('writes the header alone for an empty result, truncating what the file held', async () => {
+        const file = join(dir, 'empty.csv');
+        writeFileSync(file, 'stale bytes\n'.repeat(100));
+        expect(await store().writeFile('SELECT number AS n FROM numbers(0)', undefined, 'CSVWithNames', file)).toEqual({ rows: 0, bytes: 4 });
+        expect(readFileSync(file, 'utf8')).toBe('"n"\n');
+      });
+
+      it('rejects a failing query with ExplorerStoreError, an unwritable path with a file error, and formats outside the raw whitelist', async () => {
+        await expect(store().writeFile('SELECT * FROM contract_nope', undefined, 'CSV', join(dir, 'nope.csv'))).rejects.toMatchObject({ clickhouseType: 'UNKNOWN_TABLE' });
+        const unwritable = await store().writeFile('SELECT 1', undefined, 'CSV', join(dir, 'missing-dir', 'x.csv')).catch((e: unknown) => e);
+        expect(unwritable).toMatchObject({ code: 'ENOENT' });
+        expect(unwritable).not.toBeInstanceOf(ExplorerStoreError);
+        await expect(store().writeFile('SELECT 1', undefined, 'Parquet' as 'CSV', join(dir, 'x.parquet'))).rejects.toThrow(/unsupported raw format/);
       });
     });
 

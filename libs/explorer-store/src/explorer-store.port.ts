@@ -30,6 +30,13 @@ export interface InsertBatch {
   readonly token: string;
 }
 
+/** What `writeFile` produced. */
+export interface WrittenFile {
+  /** Result rows in the file; the header line of a `…WithNames` format is not a row. */
+  readonly rows: number;
+  readonly bytes: number;
+}
+
 /**
  * Executes ClickHouse SQL (chDB in-process or a ClickHouse server); both
  * adapters run the same SQL and schema, in the `default` database unless the
@@ -55,6 +62,16 @@ export interface ExplorerStore {
    * parsing rows in JS. A `…WithNames` format carries its header once.
    */
   streamRaw(sql: string, params: QueryParams | undefined, format: RawFormat): AsyncIterable<Uint8Array>;
+  /**
+   * Writes the result in `format` (one header for a `…WithNames` format) to
+   * the local file `path`, created or truncated, without holding it in
+   * memory: chDB's engine writes the file itself, a server's response is
+   * streamed to it. Rows are counted by the engine where it reports them. The
+   * file is not fsync'd. A failing query rejects with `ExplorerStoreError`, a
+   * file that cannot be written with another error; either way the file may
+   * hold part of the result (the caller removes it).
+   */
+  writeFile(sql: string, params: QueryParams | undefined, format: RawFormat, path: string): Promise<WrittenFile>;
   /** Runs a statement that returns no rows (DDL, INSERT … SELECT). */
   command(sql: string, params?: QueryParams): Promise<void>;
   insert(batch: InsertBatch): Promise<void>;

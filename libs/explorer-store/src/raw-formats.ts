@@ -56,3 +56,69 @@ function startsWith(chunk: Uint8Array, prefix: Uint8Array): boolean {
   for (let i = 0; i < prefix.length; i++) if (chunk[i] !== prefix[i]) return false;
   return true;
 }
+
+/** Rows of a raw format's bytes counted as they stream by, for adapters whose engine reports no row count. */
+export interface RecordCounter {
+  add(chunk: Uint8Array): void;
+  /** Records seen so far, the header line of a `…WithNames` format not counted. */
+  readonly rows: number;
+}
+
+/**
+ * Counts record-ending newlines. CSV may hold raw newlines inside quoted
+ * fields, so CSV bytes are read with their quote state (carried across
+ * chunks); the other raw formats escape newlines in values, so every newline
+ * ends a record.
+ */
+export function createRecordCounter(format: RawFormat): RecordCounter {
+  const headerLines = format.endsWith('WithNames') ? 1 : 0;
+  const quoted = format.startsWith('CSV');
+  let ends = 0;
+  let inQuotes = false;
+  return {
+    add(chunk) {
+      if (quoted) {
+        const counted = countCsvRecordEnds(chunk, inQuotes);
+        ends += counted.ends;
+        inQuotes = counted.inQuotes;
+      } else {
+        ends += countNewlines(chunk);
+      }
+    },
+    get rows() {
+      return Math.max(0, ends - headerLines);
+    },
+  };
+}
+
+/**
+ * Newlines outside quoted CSV fields, and whether the chunk ends inside one.
+ * Inside quotes it jumps to the next quote natively (`""` closes and reopens,
+ * which is right); only the short unquoted stretches are read byte by byte.
+ */
+export function countCsvRecordEnds(chunk: Uint8Array, startInQuotes: boolean): { ends: number; inQuotes: boolean } {
+  const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  let inQuotes = startInQuotes;
+  let ends = 0;
+  let i = 0;
+  while (i < bytes.length) {
+    if (inQuotes) {
+      const close = bytes.indexOf(DOUBLE_QUOTE, i);
+      if (close < 0) return { ends, inQuotes };
+      inQuotes = false;
+      i = close + 1;
+      continue;
+    }
+    const byte = bytes[i++];
+    if (byte === DOUBLE_QUOTE) inQuotes = true;
+    else if (byte === NEWLINE) ends++;
+  }
+  return { ends, inQuotes };
+}
+
+function countNewlines(chunk: Uint8Array): number {
+  const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  let ends = 0;
+  for (let i = bytes.indexOf(NEWLINE); i >= 0; i = bytes.indexOf(NEWLINE, i + 1)) ends++;
+  return ends;
+}

@@ -1,3 +1,4 @@
+import type { AppConfig } from '@bpc/config';
 import { buildExplorerSql, columnsOf, ResolvedQuery } from '@bpc/explorer';
 
 /**
@@ -5,7 +6,36 @@ import { buildExplorerSql, columnsOf, ResolvedQuery } from '@bpc/explorer';
  * NULL instead of ClickHouse's `\N`. In the query's own SETTINGS clause so
  * they never leak into other statements of a pooled connection.
  */
-const CSV_SETTINGS = 'SETTINGS output_format_csv_crlf_end_of_line = 1, format_csv_null_representation = \'\'';
+const CSV_SETTINGS = 'output_format_csv_crlf_end_of_line = 1, format_csv_null_representation = \'\'';
+
+/**
+ * Bounds on the export query's working memory, for chDB, where that memory is
+ * this process's own, on the first export as on later ones. The explorer's
+ * window is sorted whole (newest first) before `LIMIT maxRows`: in memory,
+ * the 2.5M candidate rows of a 90-day window took ~230 MB. Here each sorting
+ * thread spills sorted runs to the engine's tmp directory beyond 32 MB (the
+ * ratio form of that limit, on by default, is switched off: while on, it is
+ * the one applied), at most two threads run whatever the host's core count,
+ * and blocks of 8,192 rows and 128 KB buffers per spilled run keep the merge
+ * of the runs small. Same rows, same order; the engine takes ~1.4x as long
+ * (`npm run bench -- exports` measures both).
+ */
+export const EXPORT_RESOURCE_SETTINGS: Readonly<Record<string, number>> = {
+  max_threads: 2,
+  max_block_size: 8192,
+  max_bytes_before_external_sort: 32 * 1024 * 1024,
+  max_bytes_ratio_before_external_sort: 0,
+  temporary_files_buffer_size: 128 * 1024,
+};
+
+/**
+ * The bounds apply with chDB only: a ClickHouse server's memory is not this
+ * process's, the server bounds it itself, and a 24.x server refuses settings
+ * it does not know yet (the ratio above came with 25.1).
+ */
+export function exportResourceSettings(explorerStore: AppConfig['adapters']['explorer_store']): Readonly<Record<string, number>> {
+  return explorerStore === 'chdb' ? EXPORT_RESOURCE_SETTINGS : {};
+}
 
 /**
  * Text that a spreadsheet would run as a formula starts with one of
@@ -22,7 +52,11 @@ const FORMULA_STARTS = "('=', '+', '-', '@', '\\t', '\\r')";
  * neutralised. Inner columns are renamed `c<i>` first so no output alias
  * shadows the column it is computed from.
  */
-export function buildExportSql(query: ResolvedQuery, websiteId: string): { sql: string; params: Record<string, unknown> } {
+export function buildExportSql(
+  query: ResolvedQuery,
+  websiteId: string,
+  resources: Readonly<Record<string, number>> = EXPORT_RESOURCE_SETTINGS,
+): { sql: string; params: Record<string, unknown> } {
   const inner = buildExplorerSql({ ...query, page: 1, perPage: query.perPage }, websiteId);
   const types = new Map(columnsOf(query.explorer, query.mode.key).map((c) => [c.key, c.dataType]));
   const renamed = query.columns.map((column, i) => `${column} AS c${i}`).join(', ');
@@ -39,5 +73,6 @@ export function buildExportSql(query: ResolvedQuery, websiteId: string): { sql: 
       }
     })
     .join(', ');
-  return { sql: `SELECT ${projected} FROM (SELECT ${renamed} FROM (${inner.pageSql})) ${CSV_SETTINGS}`, params: inner.params };
+  const settings = [CSV_SETTINGS, ...Object.entries(resources).map(([name, value]) => `${name} = ${value}`)].join(', ');
+  return { sql: `SELECT ${projected} FROM (SELECT ${renamed} FROM (${inner.pageSql})) SETTINGS ${settings}`, params: inner.params };
 }

@@ -8,7 +8,7 @@ import { AccountLimits, findExplorer, resolveQuery } from '@bpc/explorer';
 import { EXPLORER_STORE, ExplorerStore, ExplorerStoreError } from '@bpc/explorer-store';
 import { EXPORT_SLOTS, ExportSlots } from '@bpc/export-slots';
 import { APP_CONFIG, CLOCK, LOGGER } from '@bpc/platform';
-import { buildExportSql } from '../csv/export-sql';
+import { buildExportSql, exportResourceSettings } from '../csv/export-sql';
 import { writeCsvFile } from '../csv/write-csv-file';
 import { exportQuestion, questionHash, sanitiseFilename } from '../domain/export-question';
 import type { ExportState } from '../domain/export-record';
@@ -36,14 +36,15 @@ export interface ExportCaller {
 }
 
 /**
- * Starts, runs and sweeps exports. The CSV goes from the store to
- * `data_dir/exports/<exportId>.csv` chunk by chunk (a volume every replica
- * shares in cluster mode). The account slot and the export id come from the
- * ExportSlots port, held under a lease the running export renews. An export
- * the log shows running whose lease is gone was cut off by a crash: at
- * startup (and, in cluster mode, every few seconds) it ends `failed`
- * (INTERRUPTED), its partial file is removed and its slot is free; a live
- * replica's running export keeps its lease and is left alone.
+ * Starts, runs and sweeps exports. The store writes the CSV to
+ * `data_dir/exports/<exportId>.csv` (a volume every replica shares in cluster
+ * mode) without the rows passing through memory here. The account slot and
+ * the export id come from the ExportSlots port, held under a lease the
+ * running export renews. An export the log shows running whose lease is gone
+ * was cut off by a crash: at startup (and, in cluster mode, every few
+ * seconds) it ends `failed` (INTERRUPTED), its partial file is removed and its
+ * slot is free; a live replica's running export keeps its lease and is left
+ * alone.
  */
 @Injectable()
 export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -151,7 +152,7 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
         await this.slots.release(caller.accountId, claim.exportId).catch(() => undefined);
         throw error;
       }
-      const { sql, params } = buildExportSql(query, caller.websiteId);
+      const { sql, params } = buildExportSql(query, caller.websiteId, exportResourceSettings(this.config.adapters.explorer_store));
       this.running.set(record.exportId, this.run(record, sql, params));
     }
     await this.waitFor(record, waitSeconds ?? DEFAULT_WAIT_SECONDS);
@@ -177,7 +178,7 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
     const renewal = setInterval(() => {
       this.slots.renew(record.accountId, record.exportId, EXPORT_LEASE_MS).then(
         (held) => {
-          if (!held && !leaseLost) this.logger.error({ exportId: record.exportId }, 'export lease lost: stopping the export');
+          if (!held && !leaseLost) this.logger.error({ exportId: record.exportId }, 'export lease lost: its file will not be published');
           leaseLost ||= !held;
         },
         (error) => this.logger.warn({ err: error, exportId: record.exportId }, 'export lease not renewed; retrying'),
@@ -185,7 +186,10 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
     }, EXPORT_LEASE_MS / 3);
     try {
       await mkdir(this.directory, { recursive: true });
-      const { rowCount, sizeBytes } = await writeCsvFile(untilLeaseLost(this.store.streamRaw(sql, params, 'CSVWithNames'), () => leaseLost), this.filePath(record));
+      // The engine writes the whole file in one statement (at most exportRowCap rows); a replica that lost the lease meanwhile does not publish it.
+      const { rowCount, sizeBytes } = await writeCsvFile(this.store, { sql, params }, this.filePath(record), () => {
+        if (leaseLost) throw new Error('the export lost its slot lease (this replica stalled or lost the slot store); start it again');
+      });
       await this.index.complete(record, rowCount, sizeBytes);
     } catch (error) {
       this.logger.error({ err: error, exportId: record.exportId }, 'export failed');
@@ -260,13 +264,5 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
   /** When a finished export's file is removed. */
   retainedUntil(record: ExportState): number {
     return Date.parse(record.finishedAt ?? record.createdAt) + this.config.exports.retention_hours * 3_600_000;
-  }
-}
-
-/** The engine's chunks, cut off with an error once this replica no longer holds the export's lease (another replica may have failed it). */
-async function* untilLeaseLost(chunks: AsyncIterable<Uint8Array>, lost: () => boolean): AsyncIterable<Uint8Array> {
-  for await (const chunk of chunks) {
-    if (lost()) throw new Error('the export lost its slot lease (this replica stalled or lost the slot store); start it again');
-    yield chunk;
   }
 }
