@@ -45,9 +45,9 @@ interface PageUrl {
   readonly hostname: string;
 }
 
-/** Distinct URLs and User-Agents whose parse/match results are remembered (long ones are never kept). */
+/** Distinct URLs, User-Agents and Accept-Encodings whose parse/match results are remembered; longer keys are never kept (at most ~10 MB per memo). */
 const MEMO_CAPACITY = 10_000;
-const MEMO_MAX_KEY = 2_048;
+const MEMO_MAX_KEY = 1_024;
 
 interface Flight {
   readonly done: Promise<RefreshOutcome>;
