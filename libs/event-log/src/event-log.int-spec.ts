@@ -7,12 +7,6 @@ import { FileEventLog } from './file-event-log';
 import { KafkaEventLog } from './kafka-event-log';
 import { NamespacedEventLog } from './namespaced-event-log';
 
-// Once in five full-suite runs the "redelivers a failed batch" case of the
-// namespaced log timed out waiting for the redelivery; it never reproduced
-// alone or under CPU load. One retry keeps CI meaningful (a real, consistent
-// failure still fails) while the cause is looked for.
-jest.retryTimes(1, { logErrorsBeforeRetry: true });
-
 describeEventLogContract('file', async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'bpc-event-log-'));
   return {

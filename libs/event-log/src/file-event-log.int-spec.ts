@@ -291,3 +291,30 @@ describe('FileEventLog: appends', () => {
     await expect(log.check()).rejects.toThrow(/closed/);
   });
 });
+
+describe('FileEventLog: failed batches', () => {
+  it('retries a failed batch even when its retry time has passed before the loop goes idle (no new append to wake it)', async () => {
+    // A zero backoff makes the retry time lie in the past by the time the loop decides whether to wait,
+    // which a slow machine reaches with the default 100 ms backoff too.
+    const log = await openLog({ handlerBackoff: { initialMs: 0, maxMs: 0 } });
+    await log.append('orders', range(0, 6).map((n) => event('k', n)));
+    const delivered: number[][] = [];
+    let failed = false;
+    const subscription = await log.subscribe({
+      groupId: 'retrying',
+      topics: ['orders'],
+      maxBatchSize: 3,
+      handleBatch: async (batch) => {
+        delivered.push(batch.records.map(seq));
+        if (!failed && batch.records.some((r) => seq(r) === 4)) {
+          failed = true;
+          throw new Error('store unavailable');
+        }
+      },
+    });
+    const deadline = Date.now() + 5_000;
+    while (delivered.flat().filter((n) => n === 5).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await subscription.stop();
+    expect(delivered).toEqual([[0, 1, 2], [3, 4, 5], [3, 4, 5]]);
+  });
+});

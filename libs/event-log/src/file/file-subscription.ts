@@ -118,10 +118,13 @@ export class FileSubscription implements Subscription {
     }
   }
 
-  /** When the earliest parked partition may be retried (Infinity: none parked). */
+  /**
+   * When the earliest parked partition may be retried (Infinity: none parked).
+   * A retry time already past counts too (the wait is then zero): skipping it
+   * would leave the loop asleep until the next append, which may never come.
+   */
   private nextRetryAt(): number {
-    const now = Date.now();
-    return this.states.reduce((next, s) => (s.retryAt > now ? Math.min(next, s.retryAt) : next), Number.POSITIVE_INFINITY);
+    return this.states.reduce((next, s) => (s.failures > 0 ? Math.min(next, s.retryAt) : next), Number.POSITIVE_INFINITY);
   }
 
   /** Hands one batch of `state`'s partition to the handler; true when it made progress. */
@@ -130,7 +133,11 @@ export class FileSubscription implements Subscription {
     let batch: LogBatch;
     try {
       const stored = await state.log.read(state.cursor, spec.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE);
-      if (stored.length === 0) return false;
+      if (stored.length === 0) {
+        // Nothing pending: not a failing partition (keeps a past retry time from spinning the loop).
+        state.failures = 0;
+        return false;
+      }
       batch = toBatch(state.log, stored);
     } catch (error) {
       await this.park(state, error, 'read');
