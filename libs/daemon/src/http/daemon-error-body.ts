@@ -25,6 +25,12 @@ export function daemonStatusFor(code: ErrorCode): number {
     case 'LOG_UNAVAILABLE':
     case 'PROJECTION_TIMEOUT':
       return 500;
+    // The daemon has no exports: these never reach it.
+    case 'EXPORT_SLOT_BUSY':
+    case 'EXPORT_NOT_FOUND':
+    case 'DOWNLOAD_LINK_INVALID':
+    case 'DOWNLOAD_LINK_EXPIRED':
+      return 500;
     default:
       return assertNever(code);
   }

@@ -11,6 +11,11 @@ export const ERROR_CODES = [
   'STORE_UNAVAILABLE',
   'LOG_UNAVAILABLE',
   'PROJECTION_TIMEOUT',
+  // Public API exports.
+  'EXPORT_SLOT_BUSY',
+  'EXPORT_NOT_FOUND',
+  'DOWNLOAD_LINK_INVALID',
+  'DOWNLOAD_LINK_EXPIRED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -20,6 +25,8 @@ export class AppError extends Error {
     message: string,
     /** The offending request parameter, when one is to blame. */
     readonly field?: string,
+    /** Extra members of the error body, e.g. the `exportId` holding a busy export slot. */
+    readonly details?: Readonly<Record<string, unknown>>,
   ) {
     super(message);
     this.name = 'AppError';

@@ -1,13 +1,11 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { Controller, Get, Inject, Param, Query, Res, UseFilters } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { AppConfig } from '@bpc/config';
-import type { Clock } from '@bpc/domain';
+import { AppError, type Clock } from '@bpc/domain';
 import { APP_CONFIG, CLOCK } from '@bpc/platform';
 import { checkDownload, DOWNLOAD_PATH } from '../domain/download-link';
-import { ExportError } from '../http/export-error';
-import { ExportsExceptionFilter } from '../http/exports-exception.filter';
 import { linkSigningKey } from '../http/link-signing';
 import { ExportRunner } from '../start-export/export-runner';
 import { ExportIndex } from '../state/export-index';
@@ -19,7 +17,6 @@ import { ExportIndex } from '../state/export-index';
  * or one whose file is gone (retention ended), is 410 DOWNLOAD_LINK_EXPIRED.
  */
 @Controller(DOWNLOAD_PATH.slice(1))
-@UseFilters(ExportsExceptionFilter)
 export class DownloadController {
   private readonly key: Buffer;
 
@@ -37,14 +34,14 @@ export class DownloadController {
     await this.runner.ready();
     const record = /^\d{1,15}$/.test(exportId) ? this.index.get(Number(exportId)) : undefined;
     // Without a record there is no fileId to check against: indistinguishable from a forged link.
-    if (!record) throw new ExportError('DOWNLOAD_LINK_INVALID', 'invalid or expired download link');
+    if (!record) throw new AppError('DOWNLOAD_LINK_INVALID', 'invalid or expired download link');
     const check = checkDownload(this.key, record.exportId, record.fileId, typeof expires === 'string' ? expires : undefined, typeof sig === 'string' ? sig : undefined, this.clock.now());
-    if (check === 'tampered') throw new ExportError('DOWNLOAD_LINK_INVALID', 'invalid download link');
-    if (check === 'expired') throw new ExportError('DOWNLOAD_LINK_EXPIRED', 'the download link has expired; read the export status for a fresh one');
-    if (record.status !== 'completed') throw new ExportError('DOWNLOAD_LINK_EXPIRED', 'the export file is no longer available');
+    if (check === 'tampered') throw new AppError('DOWNLOAD_LINK_INVALID', 'invalid download link');
+    if (check === 'expired') throw new AppError('DOWNLOAD_LINK_EXPIRED', 'the download link has expired; read the export status for a fresh one');
+    if (record.status !== 'completed') throw new AppError('DOWNLOAD_LINK_EXPIRED', 'the export file is no longer available');
     const file = this.runner.filePath(record);
     const size = await stat(file).then((s) => s.size, () => undefined);
-    if (size === undefined) throw new ExportError('DOWNLOAD_LINK_EXPIRED', 'the export file is no longer available');
+    if (size === undefined) throw new AppError('DOWNLOAD_LINK_EXPIRED', 'the export file is no longer available');
     const ascii = record.filename.replace(/[^\x20-\x7e]/g, '_');
     await reply
       .header('content-type', 'text/csv; charset=utf-8')

@@ -1,11 +1,9 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, UseFilters } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
 import type { AppConfig } from '@bpc/config';
-import type { Clock } from '@bpc/domain';
+import { AppError, type Clock } from '@bpc/domain';
 import { APP_CONFIG, BodyPipe, CLOCK } from '@bpc/platform';
 import { AuthorizedRequest, RequiresWebsite } from '@bpc/public-api';
 import type { ExportState } from '../domain/export-record';
-import { ExportError } from '../http/export-error';
-import { ExportsExceptionFilter } from '../http/exports-exception.filter';
 import { linkSigningKey } from '../http/link-signing';
 import { ExportRunner } from '../start-export/export-runner';
 import { StartExportDto } from '../start-export/start-export.dto';
@@ -15,7 +13,6 @@ import { exportRecordView, ExportRecordView } from './export-record.view';
 /** Export and export status: any role on the website, and the platform module (as every Data Explorer endpoint). */
 @Controller('api/websites/:website/data-explorer')
 @RequiresWebsite({ role: 'readonly', platformModule: true })
-@UseFilters(ExportsExceptionFilter)
 export class ExportsController {
   private readonly key: Buffer;
 
@@ -46,7 +43,7 @@ export class ExportsController {
     const access = request.access!;
     const record = /^\d{1,15}$/.test(exportId) ? this.index.get(Number(exportId)) : undefined;
     if (!record || record.userId !== access.userId || record.websiteId !== access.website.id) {
-      throw new ExportError('EXPORT_NOT_FOUND', `no export ${exportId} of yours on website ${access.website.id}`);
+      throw new AppError('EXPORT_NOT_FOUND', `no export ${exportId} of yours on website ${access.website.id}`);
     }
     return this.view(request, record);
   }

@@ -12,7 +12,6 @@ import { buildExportSql, exportResourceSettings } from '../csv/export-sql';
 import { writeCsvFile } from '../csv/write-csv-file';
 import { exportQuestion, questionHash, sanitiseFilename } from '../domain/export-question';
 import type { ExportState } from '../domain/export-record';
-import { ExportError } from '../http/export-error';
 import { ExportIndex } from '../state/export-index';
 import type { StartExportDto } from './start-export.dto';
 
@@ -128,7 +127,7 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
         const holder = claim.holder.exportId;
         // The same question, started a moment ago (maybe by another replica): rejoin it once its record is here.
         const same = claim.holder.questionHash === hash ? await this.index.arrival(holder) : undefined;
-        if (!same) throw new ExportError('EXPORT_SLOT_BUSY', `export ${holder} is running for this account; one export runs at a time`, { exportId: holder });
+        if (!same) throw new AppError('EXPORT_SLOT_BUSY', `export ${holder} is running for this account; one export runs at a time`, undefined, { exportId: holder });
         await this.waitFor(same, waitSeconds ?? DEFAULT_WAIT_SECONDS);
         return same;
       }

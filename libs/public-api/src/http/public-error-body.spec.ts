@@ -5,12 +5,14 @@ describe('public error envelope', () => {
   it('maps every application error code to a status', () => {
     expect(Object.fromEntries(ERROR_CODES.map((c) => [c, publicStatusFor(c)]))).toEqual({
       VALIDATION_FAILED: 400, UNAUTHENTICATED: 401, FORBIDDEN: 403, FEATURE_DISABLED: 403, NOT_FOUND: 404, STORE_UNAVAILABLE: 503, LOG_UNAVAILABLE: 503, PROJECTION_TIMEOUT: 504,
+      EXPORT_SLOT_BUSY: 409, EXPORT_NOT_FOUND: 404, DOWNLOAD_LINK_INVALID: 403, DOWNLOAD_LINK_EXPIRED: 410,
     });
   });
 
   it('answers {code, message, field?} and hides unexpected errors', () => {
     expect(publicErrorResponse(new AppError('VALIDATION_FAILED', 'bad', 'perPage'))).toEqual({ status: 400, body: { code: 'VALIDATION_FAILED', message: 'bad', field: 'perPage' }, unexpected: false });
     expect(publicErrorResponse(new AppError('FORBIDDEN', 'no'))).toEqual({ status: 403, body: { code: 'FORBIDDEN', message: 'no' }, unexpected: false });
+    expect(publicErrorResponse(new AppError('EXPORT_SLOT_BUSY', 'busy', undefined, { exportId: 'exp_7' }))).toEqual({ status: 409, body: { code: 'EXPORT_SLOT_BUSY', message: 'busy', exportId: 'exp_7' }, unexpected: false });
     expect(publicErrorResponse(new Error('secret stack'))).toEqual({ status: 500, body: { code: 'INTERNAL', message: 'internal error' }, unexpected: true });
     expect(publicErrorResponse({ statusCode: 400, message: 'Unexpected end of JSON input' }).body).toMatchObject({ code: 'VALIDATION_FAILED', field: 'body' });
   });

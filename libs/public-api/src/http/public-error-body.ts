@@ -22,7 +22,14 @@ export function publicStatusFor(code: ErrorCode): number {
     case 'FEATURE_DISABLED':
       return 403;
     case 'NOT_FOUND':
+    case 'EXPORT_NOT_FOUND':
       return 404;
+    case 'EXPORT_SLOT_BUSY':
+      return 409;
+    case 'DOWNLOAD_LINK_INVALID':
+      return 403;
+    case 'DOWNLOAD_LINK_EXPIRED':
+      return 410;
     case 'STORE_UNAVAILABLE':
     case 'LOG_UNAVAILABLE':
       return 503;
@@ -35,7 +42,7 @@ export function publicStatusFor(code: ErrorCode): number {
 
 export function publicErrorResponse(error: unknown): { status: number; body: PublicErrorBody | object; unexpected: boolean } {
   if (error instanceof AppError) {
-    const body: PublicErrorBody = error.field === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, field: error.field };
+    const body: PublicErrorBody = { code: error.code, message: error.message, ...(error.field === undefined ? {} : { field: error.field }), ...error.details };
     return { status: publicStatusFor(error.code), body, unexpected: false };
   }
   const status = httpStatusOf(error);
