@@ -25,6 +25,12 @@ import type { BenchRow, BenchSuite } from './bench-row';
  *   `npm start` runs them: the projector writing the recorded requests to
  *   chDB shares the process, so "recording on" includes that cost);
  * - 100 concurrent misses of one URL, counted at the origin.
+ *
+ * Cluster rows run the edge app alone on Kafka (librdkafka's mock broker via
+ * kcat) and Redis, both started on this machine: their CPU, and that of the
+ * edge's recording worker thread (kafkajs producer), is taken from the same
+ * cores as the load generator's, as is the in-process projector's and chDB's
+ * in standalone.
  */
 
 const TOKEN = 'bench-prerender-token';
