@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { AppConfig, validateConfig } from '@bpc/config';
 import { DEFAULT_LIMITS, findExplorer, QueryBody, resolveQuery } from '@bpc/explorer';
 import type { ExplorerStore } from '@bpc/explorer-store';
-import { buildExportSql } from '@bpc/exports';
+import { buildExportSql, EXPORT_RESOURCE_SETTINGS } from '@bpc/exports';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
 import type { BenchRow, BenchSuite } from './bench-row';
 import { botRequestsSql } from './explorer.bench';
@@ -107,7 +107,7 @@ async function drivers(running: RunningApps, dir: string, nowMs: number) {
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 
   const query = { ...resolveQuery(findExplorer('events')!, BODY, nowMs, DEFAULT_LIMITS), perPage: EXPORT_ROWS, page: 1 };
-  const { sql, params } = buildExportSql(query, 'bench');
+  const { sql, params } = buildExportSql(query, 'bench', EXPORT_RESOURCE_SETTINGS);
   const outfile = path.join(dir, 'baseline.csv');
   const intoOutfile = async (select: string) => {
     await rm(outfile, { force: true });

@@ -140,6 +140,15 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('edge serving (%s mode)', 
     expect(origin.hitsOf('/gone')).toBe(1);
   });
 
+  it('answers 503 for an entry whose stored header Node refuses to send, and keeps serving', async () => {
+    const now = Date.now();
+    const entry = { hostId: 1, url: page('/bad-header'), dimensionId: 1, kind: 'render' as const, statusCode: 200, headers: { 'content-type': 'text/html', link: '</a>\n</b>' }, createdAt: now, expiresAt: now + 3_600_000, durationMs: 1 };
+    await running.runtime.ports.cacheStore!.put(entry, Buffer.from('<html><title>bad</title></html>'));
+    const bad = await get(edge, `/${page('/bad-header')}`, bot());
+    expect([bad.status, JSON.parse(bad.body.toString()).code]).toEqual([503, 'UNAVAILABLE']);
+    expect((await get(edge, `/${page('/after-bad-header')}`, bot())).status).toBe(200);
+  });
+
   it('gzips when Accept-Encoding asks, and picks the dimension from the User-Agent', async () => {
     const plain = await get(edge, `/${page('/zip?x=1')}`, bot(GPTBOT_MOBILE));
     const zipped = await get(edge, `/${page('/zip?x=1')}`, bot(GPTBOT_MOBILE, { 'accept-encoding': 'br, gzip;q=0.8' }));

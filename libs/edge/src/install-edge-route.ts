@@ -43,7 +43,14 @@ export function installEdgeRoute(app: NestFastifyApplication, logger: Logger): v
       logger.error({ err: error, url: request.url }, 'edge request failed');
       answer = unavailable;
     }
-    send(response, answer);
+    try {
+      send(response, answer, closing);
+    } catch (error) {
+      // E.g. a stored header value Node refuses: the bot gets a 503, the process goes on.
+      logger.error({ err: error, url: request.url }, 'edge answer could not be written');
+      if (!response.headersSent) send(response, unavailable, closing);
+      else response.destroy();
+    }
   };
 
   server.removeListener('request', fastifyListener);
@@ -52,7 +59,10 @@ export function installEdgeRoute(app: NestFastifyApplication, logger: Logger): v
       fastifyListener.call(server, request, response);
       return;
     }
-    void servePageRequest(request, response);
+    servePageRequest(request, response).catch((error: unknown) => {
+      logger.error({ err: error, url: request.url }, 'edge request failed');
+      response.destroy();
+    });
   });
 }
 
@@ -63,9 +73,14 @@ const unavailable: EdgeAnswer = {
   body: unavailableBody,
 };
 
-/** Writes an answer in one go (HEAD: headers only, Node drops the body). */
-function send(response: ServerResponse, answer: EdgeAnswer): void {
+/**
+ * Writes an answer in one go (HEAD: headers only, Node drops the body). Once
+ * shutdown has begun the connection is closed after it, so a keep-alive
+ * client does not hold the server open.
+ */
+function send(response: ServerResponse, answer: EdgeAnswer, closing: boolean): void {
   if (response.destroyed) return;
+  if (closing) response.shouldKeepAlive = false;
   response.writeHead(answer.statusCode, answer.headers);
   response.end(answer.body);
 }

@@ -24,7 +24,7 @@ export interface ChdbExecutorOptions {
 const CONNECTION_ARGS = Object.entries(PINNED_QUERY_SETTINGS).map(([name, value]) => `--${name}=${value}`);
 const STREAMING_UNSUPPORTED = /Streaming query is not supported/;
 /** Engine errors of writing an output file (not of running the query): `writeFile` reports them as file errors. */
-const FILE_WRITE_ERRORS = new Set(['NOT_ENOUGH_SPACE', 'CANNOT_WRITE_TO_FILE_DESCRIPTOR']);
+const FILE_WRITE_ERRORS = new Set(['NOT_ENOUGH_SPACE', 'CANNOT_WRITE_TO_FILE_DESCRIPTOR', 'CANNOT_OPEN_FILE', 'CANNOT_FSYNC', 'CANNOT_TRUNCATE_FILE', 'CANNOT_CLOSE_FILE', 'FILE_ALREADY_EXISTS']);
 const decoder = new TextDecoder();
 
 /**

@@ -2,4 +2,4 @@ export * from './exports.module';
 export * from './domain/export-question';
 export * from './domain/export-record';
 export * from './domain/download-link';
-export { buildExportSql } from './csv/export-sql';
+export { buildExportSql, EXPORT_RESOURCE_SETTINGS } from './csv/export-sql';

@@ -18,7 +18,9 @@ export interface FailFastRedisOptions {
   /**
    * Sends the commands issued in one event-loop turn as one pipeline (ioredis
    * auto-pipelining): one write and one server wake-up for many concurrent
-   * calls. For hot read paths; off by default.
+   * calls. For hot read paths; off by default. Against a server that hangs
+   * (not one that is down), a command queued behind a pipeline in flight can
+   * take up to two command timeouts to fail.
    */
   readonly autoPipelining?: boolean;
 }

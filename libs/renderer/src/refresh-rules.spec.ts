@@ -69,6 +69,13 @@ describe('refresh rules', () => {
     });
   });
 
+  it('joins a repeated header (newline-separated, as the browser reports it) with commas and drops unsendable values', () => {
+    expect(storedHeaders({ link: '</a.css>; rel=preload\n</b.js>; rel=preload', 'x-robots-tag': 'noindex\nnofollow', 'content-language': 'en\u0001' })).toEqual({
+      link: '</a.css>; rel=preload, </b.js>; rel=preload',
+      'x-robots-tag': 'noindex, nofollow',
+    });
+  });
+
   it('stores real answers (2xx, 3xx, 4xx) and refuses transient ones', () => {
     for (const status of [200, 301, 404, 410]) expect(unstorableStatus(status)).toBeUndefined();
     for (const status of [408, 429, 500, 503]) expect(unstorableStatus(status)).toBe(`origin answered ${status}`);

@@ -1,3 +1,4 @@
+import { validateHeaderValue } from 'node:http';
 import type { DimensionDefinition, HostDefinition, RecacheMode, UrlRuleDefinition } from '@bpc/domain';
 import { STORED_HEADERS, type StoredHeaders } from '@bpc/cache-store';
 
@@ -68,14 +69,33 @@ export function emulationFor(dimension: DimensionDefinition): Emulation {
   return regex.test(MOBILE_BOT_USER_AGENT) && !regex.test(DESKTOP_BOT_USER_AGENT) ? MOBILE : DESKTOP;
 }
 
-/** The headers the cache keeps (see `STORED_HEADERS`), from a lower-cased header map. */
+/**
+ * The headers the cache keeps (see `STORED_HEADERS`), from a lower-cased
+ * header map. A header the origin sent several times arrives with its values
+ * joined by newlines (Chrome's DevTools protocol): they are joined with commas,
+ * as HTTP combines repeated fields. A value that still could not be sent (a
+ * control character) is dropped rather than stored.
+ */
 export function storedHeaders(raw: Readonly<Record<string, string | undefined>>): StoredHeaders {
   const kept: Record<string, string> = {};
   for (const name of STORED_HEADERS) {
-    const value = raw[name];
-    if (value !== undefined && value !== '') kept[name] = value;
+    const value = raw[name]
+      ?.split('\n')
+      .map((part) => part.trim())
+      .filter((part) => part !== '')
+      .join(', ');
+    if (value && isSendableHeaderValue(name, value)) kept[name] = value;
   }
   return kept;
+}
+
+function isSendableHeaderValue(name: string, value: string): boolean {
+  try {
+    validateHeaderValue(name, value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -45,7 +45,7 @@ interface PageUrl {
   readonly hostname: string;
 }
 
-/** Distinct URLs, User-Agents and Accept-Encodings whose parse/match results are remembered; longer keys are never kept (at most ~10 MB per memo). */
+/** Distinct URLs, User-Agents and Accept-Encodings whose parse/match results are remembered (per memo; the dimension memo is per host); longer keys are never kept. */
 const MEMO_CAPACITY = 10_000;
 const MEMO_MAX_KEY = 1_024;
 

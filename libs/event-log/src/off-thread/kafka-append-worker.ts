@@ -32,10 +32,13 @@ const eventLog: EventLog = options.namespace ? new NamespacedEventLog(kafka, opt
 
 port.on('message', (message: ToWorker) => {
   if (message.kind === 'close') {
-    void eventLog.close().finally(() => {
-      post({ kind: 'closed' });
-      port.close();
-    });
+    eventLog
+      .close()
+      .catch((error: unknown) => log.warn({ err: error }, 'off-thread Kafka appender: closing the producer failed'))
+      .finally(() => {
+        post({ kind: 'closed' });
+        port.close();
+      });
     return;
   }
   eventLog.append(message.topic, message.events).then(

@@ -50,8 +50,9 @@ export class OffThreadKafkaAppender implements EventAppender {
     const worker = (this.worker ??= this.startWorker());
     const id = this.nextId++;
     const appended = new Promise<void>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      // Registered once posted (a clone error throws here and rejects); the answer comes in a later turn.
       worker.postMessage({ kind: 'append', id, topic, events } satisfies ToWorker);
+      this.pending.set(id, { resolve, reject });
     });
     this.inFlight.add(appended);
     const forget = (): void => void this.inFlight.delete(appended);
@@ -78,7 +79,6 @@ export class OffThreadKafkaAppender implements EventAppender {
 
   private startWorker(): Worker {
     const worker = createWorker(this.options);
-    worker.unref();
     worker.on('message', (message: FromWorker) => this.onMessage(message));
     worker.on('error', (error) => this.log.error({ err: error }, 'off-thread Kafka appender: worker failed'));
     worker.on('exit', (code) => {
@@ -89,6 +89,8 @@ export class OffThreadKafkaAppender implements EventAppender {
         p.reject(lost);
       }
     });
+    // After the listeners (a 'message' listener refs the thread again): the owner's close() ends it, an idle worker alone does not keep the process alive.
+    worker.unref();
     return worker;
   }
 

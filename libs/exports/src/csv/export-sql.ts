@@ -26,6 +26,8 @@ export const EXPORT_RESOURCE_SETTINGS: Readonly<Record<string, number>> = {
   max_bytes_before_external_sort: 32 * 1024 * 1024,
   max_bytes_ratio_before_external_sort: 0,
   temporary_files_buffer_size: 128 * 1024,
+  // chDB runs one such statement at a time per process: a runaway export must not hold the others (or shutdown) for long.
+  max_execution_time: 300,
 };
 
 /**
@@ -55,7 +57,8 @@ const FORMULA_STARTS = "('=', '+', '-', '@', '\\t', '\\r')";
 export function buildExportSql(
   query: ResolvedQuery,
   websiteId: string,
-  resources: Readonly<Record<string, number>> = EXPORT_RESOURCE_SETTINGS,
+  /** `exportResourceSettings(adapter)`: the bounds apply to chDB only. */
+  resources: Readonly<Record<string, number>>,
 ): { sql: string; params: Record<string, unknown> } {
   const inner = buildExplorerSql({ ...query, page: 1, perPage: query.perPage }, websiteId);
   const types = new Map(columnsOf(query.explorer, query.mode.key).map((c) => [c.key, c.dataType]));

@@ -1,3 +1,4 @@
+import { createServer, RequestListener, Server } from 'node:http';
 import { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -7,9 +8,27 @@ import { NestPinoLogger } from '../logging/nest-pino-logger';
 /** Large enough for 10,000 URLs in one recache call. */
 const BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 
-/** A Nest app on Fastify with the structured logger and a per-request log line. */
+/**
+ * One HTTP server per app, bound to exactly the configured address, with
+ * Fastify's timeouts. Without a factory Fastify adds a server for every other
+ * address a host name resolves to (`localhost`: 127.0.0.1 and ::1), which a
+ * listener installed on the app's server (the edge's page route) would miss.
+ */
+const singleServer = (handler: RequestListener, options: { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number }): Server => {
+  const server = createServer(handler);
+  server.keepAliveTimeout = options.keepAliveTimeout ?? 72_000;
+  server.requestTimeout = options.requestTimeout ?? 0;
+  server.setTimeout(options.connectionTimeout ?? 0);
+  return server;
+};
+
+/**
+ * A Nest app on Fastify with the structured logger and a per-request log line
+ * (the edge's page requests, answered in front of Fastify, are recorded as
+ * events instead).
+ */
 export async function createHttpApp(module: Type | DynamicModule, logger: Logger): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, logger: false, return503OnClosing: true });
+  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, logger: false, return503OnClosing: true, serverFactory: singleServer });
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     logger: new NestPinoLogger(logger),
     abortOnError: false,

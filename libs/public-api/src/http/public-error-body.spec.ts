@@ -12,7 +12,7 @@ describe('public error envelope', () => {
   it('answers {code, message, field?} and hides unexpected errors', () => {
     expect(publicErrorResponse(new AppError('VALIDATION_FAILED', 'bad', 'perPage'))).toEqual({ status: 400, body: { code: 'VALIDATION_FAILED', message: 'bad', field: 'perPage' }, unexpected: false });
     expect(publicErrorResponse(new AppError('FORBIDDEN', 'no'))).toEqual({ status: 403, body: { code: 'FORBIDDEN', message: 'no' }, unexpected: false });
-    expect(publicErrorResponse(new AppError('EXPORT_SLOT_BUSY', 'busy', undefined, { exportId: 'exp_7' }))).toEqual({ status: 409, body: { code: 'EXPORT_SLOT_BUSY', message: 'busy', exportId: 'exp_7' }, unexpected: false });
+    expect(publicErrorResponse(new AppError('EXPORT_SLOT_BUSY', 'busy', undefined, { exportId: 'exp_7', code: 'X' }))).toEqual({ status: 409, body: { exportId: 'exp_7', code: 'EXPORT_SLOT_BUSY', message: 'busy' }, unexpected: false });
     expect(publicErrorResponse(new Error('secret stack'))).toEqual({ status: 500, body: { code: 'INTERNAL', message: 'internal error' }, unexpected: true });
     expect(publicErrorResponse({ statusCode: 400, message: 'Unexpected end of JSON input' }).body).toMatchObject({ code: 'VALIDATION_FAILED', field: 'body' });
   });

@@ -42,7 +42,7 @@ export function publicStatusFor(code: ErrorCode): number {
 
 export function publicErrorResponse(error: unknown): { status: number; body: PublicErrorBody | object; unexpected: boolean } {
   if (error instanceof AppError) {
-    const body: PublicErrorBody = { code: error.code, message: error.message, ...(error.field === undefined ? {} : { field: error.field }), ...error.details };
+    const body: PublicErrorBody = { ...error.details, code: error.code, message: error.message, ...(error.field === undefined ? {} : { field: error.field }) };
     return { status: publicStatusFor(error.code), body, unexpected: false };
   }
   const status = httpStatusOf(error);
