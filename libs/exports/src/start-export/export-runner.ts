@@ -174,20 +174,32 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
 
   private async run(record: ExportState, sql: string, params: Record<string, unknown>): Promise<void> {
     let leaseLost = false;
+    // Until the last confirmed renewal plus the lease, no other replica can have taken the export over
+    // (leases run on real time in both slot stores, whatever clock the records use).
+    let heldUntil = Date.now() + EXPORT_LEASE_MS;
+    const lose = (why: string): void => {
+      if (!leaseLost) this.logger.error({ exportId: record.exportId }, `export lease lost (${why}): its file will not be published`);
+      leaseLost = true;
+    };
     const renewal = setInterval(() => {
+      const asked = Date.now();
       this.slots.renew(record.accountId, record.exportId, EXPORT_LEASE_MS).then(
         (held) => {
-          if (!held && !leaseLost) this.logger.error({ exportId: record.exportId }, 'export lease lost: its file will not be published');
-          leaseLost ||= !held;
+          if (held) heldUntil = asked + EXPORT_LEASE_MS;
+          else lose('taken over');
         },
-        (error) => this.logger.warn({ err: error, exportId: record.exportId }, 'export lease not renewed; retrying'),
+        (error) => {
+          this.logger.warn({ err: error, exportId: record.exportId }, 'export lease not renewed; retrying');
+          // Renewals failing for longer than the lease: another replica may already have failed the export.
+          if (Date.now() >= heldUntil) lose('not renewed in time');
+        },
       );
     }, EXPORT_LEASE_MS / 3);
     try {
       await mkdir(this.directory, { recursive: true });
       // The engine writes the whole file in one statement (at most exportRowCap rows); a replica that lost the lease meanwhile does not publish it.
       const { rowCount, sizeBytes } = await writeCsvFile(this.store, { sql, params }, this.filePath(record), () => {
-        if (leaseLost) throw new Error('the export lost its slot lease (this replica stalled or lost the slot store); start it again');
+        if (leaseLost || Date.now() >= heldUntil) throw new Error('the export lost its slot lease (this replica stalled or lost the slot store); start it again');
       });
       await this.index.complete(record, rowCount, sizeBytes);
     } catch (error) {
