@@ -77,6 +77,9 @@ describe('configuration', () => {
     expect(issuesOf(badRegex)[0]).toMatch(/^hosts\[0\]\.url_rules\[0\]\.pattern: not a valid regular expression/);
     const twice = { ...minimal, hosts: [minimal.hosts[0], { ...minimal.hosts[0], hostnames: ['b.example'] }] };
     expect(issuesOf(twice)).toEqual(['hosts: host_id 1 is used twice']);
+    const token = 'a'.repeat(64);
+    const sharedToken = { ...minimal, websites: [{ id: 'w1', host_id: 1, account_id: 'a', prerender_token_sha256: token }, { id: 'w2', host_id: 1, account_id: 'a', prerender_token_sha256: token }] };
+    expect(issuesOf(sharedToken)).toEqual(['websites: two websites have the same prerender_token_sha256 (each website needs its own token)']);
   });
 
   it('names the file when it cannot be read or parsed', () => {
