@@ -15,3 +15,4 @@ export * from './ports/open-ports';
 export * from './metrics/metrics.module';
 export * from './http/omittable';
 export * from './http/openapi';
+export * from './ports/in-process-signals';

@@ -1,19 +1,24 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { IN_PROCESS_SIGNALS, InProcessSignals } from '@bpc/platform';
+
+const WORK_QUEUED = 'queue:work-queued';
 
 /**
- * In-process hint that work was queued through this daemon, so its scheduler
- * pulls at once instead of at the next tick. Only a latency shortcut: the
- * tick still finds everything (work queued through another replica included).
+ * In-process hint that recache work was queued (through this daemon, or
+ * through the public API running in the same process), so the scheduler pulls
+ * at once instead of at the next tick. Only a latency shortcut: the tick
+ * still finds everything (work queued through another process included).
  */
 @Injectable()
 export class QueueActivity {
-  private readonly listeners = new Set<() => void>();
+  constructor(@Inject(IN_PROCESS_SIGNALS) private readonly signals: InProcessSignals) {}
 
-  onWorkQueued(listener: () => void): void {
-    this.listeners.add(listener);
+  /** Returns the unsubscribe. */
+  onWorkQueued(listener: () => void): () => void {
+    return this.signals.on(WORK_QUEUED, listener);
   }
 
   workQueued(): void {
-    for (const listener of this.listeners) listener();
+    this.signals.emit(WORK_QUEUED);
   }
 }

@@ -48,6 +48,7 @@ export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationSh
   private stopping = false;
   private timer?: NodeJS.Timeout;
   private lastTickAt: Date | null = null;
+  private readonly stopListening: () => void;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -60,7 +61,7 @@ export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationSh
     private readonly metrics: SchedulerMetrics,
     activity: QueueActivity,
   ) {
-    activity.onWorkQueued(() => void this.pull());
+    this.stopListening = activity.onWorkQueued(() => void this.pull());
     this.limits = {
       maxConcurrent: config.recache.max_concurrent,
       maxRetries: config.internal_queue.max_retries,
@@ -82,6 +83,7 @@ export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationSh
    */
   async onApplicationShutdown(): Promise<void> {
     this.stopping = true;
+    this.stopListening();
     clearInterval(this.timer);
     await this.pulling;
     const grace = setTimeout(() => this.shutdown.abort(), SHUTDOWN_GRACE_MS);

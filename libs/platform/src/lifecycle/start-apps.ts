@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { createHttpApp } from '../http/create-http-app';
 import { closePorts, openPorts } from '../ports/open-ports';
 import type { PortName } from '../ports/ports';
+import { InProcessSignals } from '../ports/in-process-signals';
 import type { AppRuntime } from '../ports/runtime.module';
 import type { AppName, AppSpec } from './app-spec';
 
@@ -26,7 +27,7 @@ export async function startApps(specs: readonly AppSpec[], config: AppConfig, lo
   assertProjectionsRunHere(specs, config);
   const needs = new Set<PortName>(specs.flatMap((s) => s.uses));
   const ports = await openPorts(config, needs, logger);
-  const runtime: AppRuntime = { config, logger, ports, clock };
+  const runtime: AppRuntime = { config, logger, ports, clock, signals: new InProcessSignals() };
   const ordered = [...specs].sort((a, b) => Number(b.name === 'projector') - Number(a.name === 'projector'));
   const started: { spec: AppSpec; app: NestFastifyApplication }[] = [];
   const urls: Partial<Record<AppName, string>> = {};

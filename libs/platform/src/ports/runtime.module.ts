@@ -10,6 +10,7 @@ import { RATE_LIMIT_STORE } from '@bpc/rate-limit';
 import { EXPORT_SLOTS } from '@bpc/export-slots';
 import type { Logger } from 'pino';
 import { READINESS_CHECKS, ReadinessCheck } from '../health/readiness-check';
+import { IN_PROCESS_SIGNALS, InProcessSignals } from './in-process-signals';
 import { adapterName, APP_CONFIG, CLOCK, LOGGER, PortName, Ports } from './ports';
 
 /** What every app of a process shares: validated config, logger, opened adapters. */
@@ -19,6 +20,8 @@ export interface AppRuntime {
   readonly ports: Ports;
   /** Defaults to the system clock; tests pass their own. */
   readonly clock?: Clock;
+  /** Shared by the apps of this runtime (a fresh one per app when absent). */
+  readonly signals?: InProcessSignals;
 }
 
 const PORT_TOKENS: Record<PortName, symbol> = {
@@ -54,6 +57,7 @@ export class RuntimeModule {
       { provide: APP_CONFIG, useValue: runtime.config },
       { provide: LOGGER, useValue: runtime.logger },
       { provide: CLOCK, useValue: runtime.clock ?? systemClock },
+      { provide: IN_PROCESS_SIGNALS, useValue: runtime.signals ?? new InProcessSignals() },
       { provide: HostCatalog, useValue: new HostCatalog(runtime.config.hosts) },
       { provide: READINESS_CHECKS, useValue: checks },
       ...portProviders,

@@ -1,0 +1,48 @@
+import { rmSync } from 'node:fs';
+import { createLogger, RunningApps, startApps } from '@bpc/platform';
+import { testConfig, TestOrigin } from '@bpc/testing';
+import { standaloneApps } from '../../apps/standalone/src/standalone';
+import { issueToken } from './explorer-fixtures';
+
+/**
+ * Standalone runs the public API and the daemon in one process: a public
+ * recache tells the scheduler at once (an in-process signal shared by the
+ * apps) instead of waiting for its next tick, here a minute away.
+ */
+describe('public recache in standalone mode', () => {
+  let running: RunningApps;
+  let origin: TestOrigin;
+
+  beforeAll(async () => {
+    origin = new TestOrigin((path) => ({ status: 200, body: `<html><head><title>${path}</title></head><body>${path}</body></html>` }));
+    const originUrl = await origin.start();
+    const config = testConfig('standalone', {
+      scheduler: { tick_ms: 60_000 },
+      rate_limit: { enabled: false },
+      hosts: [{ host_id: 1, hostnames: ['www.example.com'], origin: originUrl, dimensions: [{ id: 1, name: 'desktop', match: { fallback: true }, action: 'bypass' }] }],
+      websites: [{ id: 'demo', host_id: 1, account_id: 'acme' }],
+    });
+    running = await startApps(standaloneApps, config, createLogger('silent', 'public-recache-nudge'));
+  });
+
+  afterAll(async () => {
+    await running?.close();
+    await origin?.stop();
+    if (running) rmSync(running.runtime.config.data_dir, { recursive: true, force: true });
+  });
+
+  it('is fetched from the origin within a few seconds although the next tick is a minute away', async () => {
+    const api = running.urls['public-api']!;
+    const { token } = await issueToken(api, { user: 'mona', website: 'demo', role: 'manager' });
+    // The first tick ran at startup; the next is 60 s away.
+    const response = await fetch(`${api}/api/websites/demo/cache/recache`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ urls: ['https://www.example.com/nudged'] }),
+    });
+    expect(response.status).toBe(200);
+    const deadline = Date.now() + 5_000;
+    while ((origin.hits.get('/nudged') ?? 0) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(origin.hits.get('/nudged')).toBe(1);
+  });
+});
