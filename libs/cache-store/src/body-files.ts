@@ -1,9 +1,9 @@
 import { createReadStream, constants as fsConstants } from 'node:fs';
-import { access, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
+import { access, mkdir, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import type { LogSink } from '@bpc/domain';
+import { writeFileAtomic } from '@bpc/durable-fs';
 import { CacheBodyGoneError, type CacheEntry, type CacheHit } from './cache-store.port';
 
 /** How long a replaced or invalidated body stays on disk by default, for readers that got its entry just before. */
@@ -11,40 +11,6 @@ export const DEFAULT_BODY_REMOVAL_DELAY_MS = 30_000;
 
 function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException)?.code === 'ENOENT';
-}
-
-async function fsyncDirectory(directory: string): Promise<void> {
-  const handle = await open(directory, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-/**
- * Writes `data` to `file` atomically: temp file in the same directory, fsync,
- * rename over the target, fsync of the directory so the rename survives a
- * crash. A reader sees the old file or the whole new one.
- */
-export async function writeFileAtomic(file: string, data: Buffer | string): Promise<void> {
-  const directory = path.dirname(file);
-  await mkdir(directory, { recursive: true });
-  const temp = `${file}.tmp-${randomBytes(4).toString('hex')}`;
-  const handle = await open(temp, 'w');
-  try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temp, file);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-  await fsyncDirectory(directory);
 }
 
 /**

@@ -1,7 +1,8 @@
 import { readFile, readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { silentLog, type LogSink } from '@bpc/domain';
-import { BodyFiles, DEFAULT_BODY_REMOVAL_DELAY_MS, writeFileAtomic } from './body-files';
+import { writeFileAtomic } from '@bpc/durable-fs';
+import { BodyFiles, DEFAULT_BODY_REMOVAL_DELAY_MS } from './body-files';
 import { assertKey, assertStorable, entryField, invalidationFields, newBodyBase, putDecision } from './cache-entry-rules';
 import type { CacheEntry, CacheHit, CacheStore, NewCacheEntry, ProjectionPosition, PutResult, StoreResult } from './cache-store.port';
 import { DEFAULT_RESULT_TTL_MS, ProjectionLedger, type LedgerState } from '@bpc/projection-state';

@@ -4,7 +4,7 @@ import { LogSink, silentLog } from '@bpc/domain';
 import type { EventEnvelope } from '@bpc/events';
 import { BackoffOptions, DEFAULT_HANDLER_BACKOFF } from './backoff';
 import type { EventLog, Subscription, SubscriptionSpec } from './event-log.port';
-import { fsyncDir } from './file/durable-fs';
+import { fsyncDir } from '@bpc/durable-fs';
 import { FileSubscription } from './file/file-subscription';
 import { GroupOffsetStore } from './file/group-offset-store';
 import { PartitionLog } from './file/partition-log';

@@ -1,36 +1,7 @@
-import { open, rename } from 'node:fs/promises';
-import path from 'node:path';
-
-/**
- * Makes a directory entry change (create, rename, unlink) durable: without
- * it a crash can forget a new segment file or a renamed offsets file even
- * though their contents were fsync'd.
- */
-export async function fsyncDir(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Replaces `file` atomically and durably: write a temporary file, fsync it, rename it over, fsync the directory. */
-export async function writeFileDurably(file: string, data: string | Buffer): Promise<void> {
-  const tmp = `${file}.tmp`;
-  const handle = await open(tmp, 'w');
-  try {
-    await handle.writeFile(data);
-    await handle.datasync();
-  } finally {
-    await handle.close();
-  }
-  await rename(tmp, file);
-  await fsyncDir(path.dirname(file));
-}
+import type { FileHandle } from 'node:fs/promises';
 
 /** Writes all of `buffer` at `position` (a single write may be short). */
-export async function writeFully(handle: import('node:fs/promises').FileHandle, buffer: Buffer, position: number): Promise<void> {
+export async function writeFully(handle: FileHandle, buffer: Buffer, position: number): Promise<void> {
   let done = 0;
   while (done < buffer.length) {
     const { bytesWritten } = await handle.write(buffer, done, buffer.length - done, position + done);
@@ -39,7 +10,7 @@ export async function writeFully(handle: import('node:fs/promises').FileHandle, 
 }
 
 /** Reads exactly `length` bytes at `position`, or fewer only at end of file. */
-export async function readAt(handle: import('node:fs/promises').FileHandle, position: number, length: number): Promise<Buffer> {
+export async function readAt(handle: FileHandle, position: number, length: number): Promise<Buffer> {
   const buffer = Buffer.allocUnsafe(length);
   let done = 0;
   while (done < length) {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LogSink } from '@bpc/domain';
-import { fsyncDir, writeFileDurably } from './durable-fs';
+import { fsyncDir, writeFileAtomic } from '@bpc/durable-fs';
 
 interface OffsetsFile {
   readonly groupId: string;
@@ -80,7 +80,7 @@ export class GroupOffsetStore {
     while (this.dirty) {
       this.dirty = false;
       try {
-        await writeFileDurably(this.file, this.serialize());
+        await writeFileAtomic(this.file, this.serialize());
       } catch (error) {
         this.dirty = true;
         throw error;

@@ -2,7 +2,8 @@ import { mkdir, open, readdir, stat, unlink, writeFile } from 'node:fs/promises'
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { LogSink } from '@bpc/domain';
-import { fsyncDir, readAt, writeFully } from './durable-fs';
+import { fsyncDir } from '@bpc/durable-fs';
+import { readAt, writeFully } from './durable-fs';
 import { decodeFrames, DecodedFrame, DecodeResult, frameSize, writeFrame } from './record-framing';
 
 /** A sparse index entry: the frame of `offset` starts at byte `position`. */

@@ -1,0 +1,32 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { publishFile, writeFileAtomic } from './durable-fs';
+
+describe('durable files', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(path.join(tmpdir(), 'bpc-durable-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('replaces a file whole, creating its directory, and leaves no temporary file', async () => {
+    const file = path.join(dir, 'sub', 'state.json');
+    await writeFileAtomic(file, 'first');
+    await writeFileAtomic(file, Buffer.from('second'));
+    expect(readFileSync(file, 'utf8')).toBe('second');
+    expect(readdirSync(path.dirname(file))).toEqual(['state.json']);
+  });
+
+  it('removes its temporary file when the rename fails', async () => {
+    const file = path.join(dir, 'taken');
+    mkdirSync(path.join(file, 'inside'), { recursive: true });
+    await expect(writeFileAtomic(file, 'x')).rejects.toThrow();
+    expect(readdirSync(dir)).toEqual(['taken']);
+  });
+
+  it('publishes a file written elsewhere under its final name', async () => {
+    writeFileSync(path.join(dir, 'out.csv.part'), 'a,b\n');
+    await publishFile(path.join(dir, 'out.csv.part'), path.join(dir, 'out.csv'));
+    expect(readdirSync(dir)).toEqual(['out.csv']);
+    expect(readFileSync(path.join(dir, 'out.csv'), 'utf8')).toBe('a,b\n');
+  });
+});
