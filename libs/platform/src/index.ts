@@ -16,3 +16,4 @@ export * from './metrics/metrics.module';
 export * from './http/omittable';
 export * from './http/openapi';
 export * from './ports/in-process-signals';
+export * from './http/framework-errors';

@@ -1,4 +1,5 @@
 import { AppError, assertNever, ErrorCode } from '@bpc/domain';
+import { httpStatusOf, readinessReportOf } from '@bpc/platform';
 
 /** The daemon API's error envelope (spec: `{status: "error", message}`). */
 export interface DaemonErrorBody {
@@ -40,22 +41,14 @@ export function daemonStatusFor(code: ErrorCode): number {
 export function daemonErrorResponse(error: unknown): { status: number; body: DaemonErrorBody | object; unexpected: boolean } {
   if (error instanceof AppError) return { status: daemonStatusFor(error.code), body: daemonErrorBody(error.message), unexpected: false };
   const status = httpStatusOf(error);
-  // Readiness (terminus) answers 503 with its own report of what is down.
-  if (status === 503 && typeof (error as { getResponse?: unknown }).getResponse === 'function') {
-    return { status, body: (error as { getResponse: () => object }).getResponse(), unexpected: false };
-  }
+  const report = readinessReportOf(error, status);
+  if (report) return { status: 503, body: report, unexpected: false };
   if (status === 404) return { status, body: daemonErrorBody('invalid endpoint'), unexpected: false };
   if (status === 415) return { status: 400, body: daemonErrorBody('Content-Type must be application/json'), unexpected: false };
   if (status !== undefined && status >= 400 && status < 500) {
     return { status: 400, body: daemonErrorBody(clientErrorMessage(error)), unexpected: false };
   }
   return { status: 500, body: daemonErrorBody('internal error'), unexpected: true };
-}
-
-function httpStatusOf(error: unknown): number | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const e = error as { getStatus?: () => number; statusCode?: number; status?: number };
-  return typeof e.getStatus === 'function' ? e.getStatus() : (e.statusCode ?? (typeof e.status === 'number' ? e.status : undefined));
 }
 
 /** Framework 4xx errors come from reading the body (parse errors, empty or oversized bodies). */

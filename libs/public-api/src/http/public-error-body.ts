@@ -1,4 +1,5 @@
 import { AppError, assertNever, ErrorCode } from '@bpc/domain';
+import { httpStatusOf, readinessReportOf } from '@bpc/platform';
 
 /**
  * The public API's error envelope, for every error it answers:
@@ -46,10 +47,8 @@ export function publicErrorResponse(error: unknown): { status: number; body: Pub
     return { status: publicStatusFor(error.code), body, unexpected: false };
   }
   const status = httpStatusOf(error);
-  // Readiness (terminus) answers 503 with its own report of what is down.
-  if (status === 503 && typeof (error as { getResponse?: unknown }).getResponse === 'function') {
-    return { status, body: (error as { getResponse: () => object }).getResponse(), unexpected: false };
-  }
+  const report = readinessReportOf(error, status);
+  if (report) return { status: 503, body: report, unexpected: false };
   if (status === 404) return { status, body: { code: 'NOT_FOUND', message: 'no such endpoint' }, unexpected: false };
   if (status === 405) return { status, body: { code: 'NOT_FOUND', message: 'method not allowed on this endpoint' }, unexpected: false };
   if (status === 413) return { status: 400, body: { code: 'VALIDATION_FAILED', message: 'request body too large', field: 'body' }, unexpected: false };
@@ -59,10 +58,4 @@ export function publicErrorResponse(error: unknown): { status: number; body: Pub
     return { status: 400, body: { code: 'VALIDATION_FAILED', message: `invalid request body: ${message}`, field: 'body' }, unexpected: false };
   }
   return { status: 500, body: { code: 'INTERNAL', message: 'internal error' }, unexpected: true };
-}
-
-function httpStatusOf(error: unknown): number | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const e = error as { getStatus?: () => number; statusCode?: number; status?: number };
-  return typeof e.getStatus === 'function' ? e.getStatus() : (e.statusCode ?? (typeof e.status === 'number' ? e.status : undefined));
 }

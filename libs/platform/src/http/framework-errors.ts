@@ -1,0 +1,11 @@
+/** The HTTP status a framework error (Nest, Fastify, a body parser) carries, if any. */
+export function httpStatusOf(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const e = error as { getStatus?: () => number; statusCode?: number; status?: number };
+  return typeof e.getStatus === 'function' ? e.getStatus() : (e.statusCode ?? (typeof e.status === 'number' ? e.status : undefined));
+}
+
+/** Readiness (terminus) answers 503 with its own report of what is down: that report, or undefined for any other error. */
+export function readinessReportOf(error: unknown, status: number | undefined): object | undefined {
+  return status === 503 && typeof (error as { getResponse?: unknown }).getResponse === 'function' ? (error as { getResponse: () => object }).getResponse() : undefined;
+}
