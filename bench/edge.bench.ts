@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest, Server } from 'node:http';
+import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,7 @@ import { createLogger, startApps } from '@bpc/platform';
 import { standaloneApps } from '../apps/standalone/src/standalone';
 import { edgeApp } from '../apps/edge/src/edge.app';
 import { RunningEngine, startKafkaMock, startRedis } from '../test/harness/engines';
+import { RawAnswer, rawRequest } from '../test/harness/http';
 import { TestOrigin } from '../test/harness/test-origin';
 import type { BenchRow, BenchSuite } from './bench-row';
 
@@ -63,29 +64,8 @@ async function load(url: string, headers: Record<string, string>, what: string):
   return { rps: result.requests.average, p99: result.latency.p99, requests: result.requests.total };
 }
 
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
-
-function get(base: string, target: string, headers: Record<string, string>): Promise<Answer> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ hostname, port, path: target, method: 'GET', headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const out: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') out[k] = v;
-        resolve({ status: res.statusCode ?? 0, headers: out, body: Buffer.concat(chunks) });
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+type Answer = RawAnswer;
+const get = (base: string, target: string, headers: Record<string, string>): Promise<Answer> => rawRequest(base, target, { headers });
 
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -160,7 +140,7 @@ async function warm(edge: string): Promise<Answer> {
 /** The edge's answer replayed by a bare `node:http` server: same status, same headers (request id fixed), same bytes. */
 function plainServer(answer: Answer): Server {
   const hopByHop = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
-  const headers = Object.fromEntries(Object.entries(answer.headers).filter(([k]) => !hopByHop.has(k)));
+  const headers = Object.fromEntries(Object.entries(answer.headers).filter(([k, v]) => !hopByHop.has(k) && typeof v === 'string'));
   return createServer((_req, res) => {
     res.writeHead(answer.status, headers);
     res.end(answer.body);

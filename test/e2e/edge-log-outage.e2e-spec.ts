@@ -1,10 +1,10 @@
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { sha256Hex } from '@bpc/domain';
 import { BotRequestRecorder } from '@bpc/edge';
 import type { LogBatch } from '@bpc/event-log';
 import { BotRequestRecordedPayload, TOPICS } from '@bpc/events';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { RunningEngine, startKafkaMock, testConfig, testEngines, TestOrigin } from '@bpc/testing';
+import { RawAnswer, rawRequest, RunningEngine, startKafkaMock, testConfig, testEngines, TestOrigin } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 
 /**
@@ -56,18 +56,7 @@ interface Served {
   readonly phase: 'before' | 'during' | 'after';
 }
 
-function get(base: string, target: string, agent: Agent): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ hostname, port, path: target, method: 'GET', agent, headers: { 'x-prerender-token': TOKEN, 'user-agent': GOOGLEBOT } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = (base: string, target: string, agent: Agent): Promise<RawAnswer> => rawRequest(base, target, { agent, headers: { 'x-prerender-token': TOKEN, 'user-agent': GOOGLEBOT } });
 
 async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string | (() => string)): Promise<void> {
   const deadline = Date.now() + timeoutMs;

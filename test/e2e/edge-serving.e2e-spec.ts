@@ -1,9 +1,9 @@
-import { createServer, request as httpRequest, Server } from 'node:http';
+import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { sha256Hex } from '@bpc/domain';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { DaemonClient, RuntimeMode, TestClock, testConfig } from '@bpc/testing';
+import { DaemonClient, RawAnswer, rawRequest, RuntimeMode, TestClock, testConfig } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 
 const TOKEN = 'edge-test-token';
@@ -49,26 +49,8 @@ class Origin {
   }
 }
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
 /** Raw HTTP (fetch would decompress gzip and refuse oversized headers). */
-function get(base: string, target: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ hostname, port, path: target, method, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = (base: string, target: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawAnswer> => rawRequest(base, target, { method, headers });
 
 const bot = (ua = GOOGLEBOT, extra: Record<string, string> = {}) => ({ 'x-prerender-token': TOKEN, 'user-agent': ua, ...extra });
 

@@ -41,7 +41,7 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(BOT_REQUEST_APPENDER) private readonly log: EventAppender,
+    @Inject(BOT_REQUEST_APPENDER) private readonly appender: EventAppender,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(METRICS_REGISTRY) registry: Registry,
   ) {
@@ -76,7 +76,7 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
       if (this.buffer.size > 0) await new Promise((r) => setTimeout(r, Math.min(200, Math.max(0, this.retryAt - Date.now()))));
     }
     if (this.buffer.size > 0) this.logger.error({ lost: this.buffer.size }, 'event log unreachable at shutdown: bot requests not recorded');
-    await this.log.close();
+    await this.appender.close();
   }
 
   /** Appends what is buffered, one batch after the other; a running flush is joined. */
@@ -89,7 +89,7 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
     while (this.buffer.size > 0 && Date.now() >= this.retryAt) {
       const batch = this.buffer.take(this.config.edge.record_batch_max);
       try {
-        await this.log.append(TOPICS.botRequests, batch);
+        await this.appender.append(TOPICS.botRequests, batch);
         this.appended.inc(batch.length);
         if (this.failures > 0) this.logger.info({ after: this.failures }, 'event log reachable again: recording bot requests');
         this.failures = 0;
