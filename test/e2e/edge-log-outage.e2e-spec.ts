@@ -138,7 +138,9 @@ describe('event log unreachable under load (cluster mode)', () => {
     expect(new Set(served.map((s) => s.cache))).toEqual(new Set(['hit', 'bypass']));
     const during = served.filter((s) => s.phase === 'during');
     expect(duringOutage / (OUTAGE_MS / 1_000)).toBeGreaterThan(0.5 * beforeOutage);
-    expect(Math.max(...during.map((s) => s.ms))).toBeLessThan(1_000);
+    // No request waited for the log: one that did would take the whole outage (4 s). The bound leaves room for a
+    // scheduling stall on a loaded 2-core machine (one request took 1,045 ms in a full-suite run there).
+    expect(Math.max(...during.map((s) => s.ms))).toBeLessThan(OUTAGE_MS / 2);
     // The buffer really held the outage's requests (the log was unreachable), below its bound.
     expect(mostBuffered).toBeGreaterThan(duringOutage / 2);
     expect(mostBuffered).toBeLessThan(running.runtime.config.edge.record_buffer_max);
