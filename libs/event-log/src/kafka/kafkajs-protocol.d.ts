@@ -1,0 +1,46 @@
+// The parts of kafkajs' protocol internals that the record-encoding spec uses
+// to check the patched producer path (patches/kafkajs+2.2.4.patch); kafkajs
+// ships no declarations for them.
+declare module 'kafkajs/src/protocol/requests/produce/v3/request' {
+  interface ProduceMessage {
+    key?: string | Buffer | null;
+    value: string | Buffer | null;
+    headers?: Record<string, string | Buffer | (string | Buffer)[]>;
+    timestamp?: string;
+  }
+  interface ProduceRequest {
+    encode(): Promise<{ buffer: Buffer }>;
+  }
+  export default function produceV3(request: {
+    acks: number;
+    timeout: number;
+    compression: number;
+    topicData: { topic: string; partitions: { partition: number; messages: ProduceMessage[] }[] }[];
+  }): ProduceRequest;
+}
+
+declare module 'kafkajs/src/protocol/decoder' {
+  export default class Decoder {
+    constructor(buffer: Buffer);
+    offset: number;
+    readInt16(): number;
+    readInt32(): number;
+    readString(): string | null;
+  }
+}
+
+declare module 'kafkajs/src/protocol/recordBatch/v0/decoder' {
+  import Decoder from 'kafkajs/src/protocol/decoder';
+  interface DecodedRecord {
+    key: Buffer | null;
+    value: Buffer | null;
+    headers: Record<string, Buffer | Buffer[]>;
+    timestamp: string;
+    offset: string;
+  }
+  export default function decodeRecordBatch(decoder: Decoder): Promise<{ records: DecodedRecord[] }>;
+}
+
+declare module 'kafkajs/src/protocol/recordBatch/crc32C/crc32C' {
+  export default function crc32C(buffer: Buffer): number;
+}
