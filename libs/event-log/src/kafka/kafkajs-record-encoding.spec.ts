@@ -28,7 +28,7 @@ const messages: Message[] = Array.from({ length: 40 }, (_, i) => ({
   key: i % 5 === 0 ? null : i % 5 === 1 ? Buffer.from([0, 1, 255]) : `clé-${i}`,
   value: i % 7 === 0 ? null : i % 7 === 1 ? randomBytes(i * 13) : `välue ${'x'.repeat(i * 40)}`,
   headers: i % 3 === 0 ? undefined : { type: 'BotRequestRecorded', id: `id-${i}`, repeated: ['a', Buffer.from('b')], empty: '' },
-  // Timestamps before and after the first one (negative deltas), and none (the batch's own time).
+  // Timestamps out of order, and none (the batch's own time, later than all of them).
   timestamp: i % 4 === 0 ? undefined : String(1_763_740_000_000 + i * 1000 - (i % 2) * 40_000),
 }));
 
@@ -55,7 +55,6 @@ describe('kafkajs record encoding (patched)', () => {
   it('encodes keys, values, headers, offsets and timestamps that kafkajs decodes back, with a correct batch CRC', async () => {
     const before = Date.now();
     const records = await encodeAndDecode(messages);
-    const firstTimestamp = Math.min(...messages.filter((m) => m.timestamp).map((m) => Number(m.timestamp)));
     expect(records).toHaveLength(messages.length);
     records.forEach((record, i) => {
       const sent = messages[i];
@@ -65,7 +64,7 @@ describe('kafkajs record encoding (patched)', () => {
       if (sent.headers) expect(record.headers).toEqual({ type: Buffer.from('BotRequestRecorded'), id: Buffer.from(`id-${i}`), repeated: [Buffer.from('a'), Buffer.from('b')], empty: Buffer.from('') });
       else expect(record.headers).toEqual({});
       if (sent.timestamp !== undefined) expect(record.timestamp).toBe(sent.timestamp);
-      else expect(Number(record.timestamp) - firstTimestamp).toBeGreaterThanOrEqual(before - firstTimestamp);
+      else expect(Number(record.timestamp)).toBeGreaterThanOrEqual(before);
     });
   });
 
