@@ -221,20 +221,19 @@ export const edgeBench: BenchSuite = {
       // Each mode's baseline replays its warm edge's own answer, measured just before that mode's edge in the same process:
       // the host's speed drifts within a run, so each mode is compared with the plain server measured next to it.
       let bytes = 0;
-      const plainBefore = (into: Measured[]) => async (sample: Answer) => {
+      const baselines: Measured[] = [];
+      const measureBaseline = async (sample: Answer): Promise<void> => {
         bytes = sample.body.length;
-        into.push(await measurePlain(sample));
+        baselines.push(await measurePlain(sample));
       };
-      const standalonePlain: Measured[] = [];
-      const standaloneOn = await measureEdge(originUrl, true, undefined, plainBefore(standalonePlain));
+      const standaloneOn = await measureEdge(originUrl, true, undefined, measureBaseline);
       const standaloneOff = await measureEdge(originUrl, false, undefined);
       const standaloneMisses = await concurrentMisses(origin, originUrl, undefined);
       const engines = { redis, kafka };
-      const clusterPlain: Measured[] = [];
-      const clusterOn = await measureEdge(originUrl, true, engines, plainBefore(clusterPlain));
+      const clusterOn = await measureEdge(originUrl, true, engines, measureBaseline);
       const clusterOff = await measureEdge(originUrl, false, engines);
       const clusterMisses = await concurrentMisses(origin, originUrl, engines);
-      const [plainS, plainC] = [standalonePlain[0], clusterPlain[0]];
+      const [plainS, plainC] = baselines;
       return [
         { name: `plain node:http sending the edge's cached answer (same headers, ${bytes} B gzipped body), before standalone`, value: plainS.rps, unit: 'req/s', target: '' },
         { name: 'plain node:http p99, before standalone', value: plainS.p99, unit: 'ms', target: '' },
