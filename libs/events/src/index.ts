@@ -14,6 +14,7 @@ export * from './queue/new-queue-event';
 export * from './queue/autorecache-scheduled.event';
 export * from './explorer/explorer-events';
 export * from './explorer/bot-request-recorded.event';
+export * from './explorer/bot-request-tuple';
 export * from './explorer/search-performance-recorded.event';
 export * from './identity/identity-events';
 export * from './exports/export-events';

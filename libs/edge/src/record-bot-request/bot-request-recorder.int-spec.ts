@@ -6,6 +6,7 @@ import { BotRequestRecordedPayload, TOPICS } from '@bpc/events';
 import { createLogger } from '@bpc/platform';
 import { testConfig } from '@bpc/testing';
 import { Registry } from 'prom-client';
+import { botRequestAppender } from './bot-request-appender';
 import { BotRequestRecorder } from './bot-request-recorder';
 
 /**
@@ -63,7 +64,8 @@ describe('BotRequestRecorder against a file event log', () => {
     const log = new SwappableLog(down);
     const registry = new Registry();
     const config = testConfig('standalone', { edge: { record_buffer_max: 5, record_batch_max: 2, record_flush_ms: 10 } });
-    const recorder = new BotRequestRecorder(config, log, createLogger('silent', 'recorder'), registry);
+    const logger = createLogger('silent', 'recorder');
+    const recorder = new BotRequestRecorder(config, botRequestAppender(config, log, logger), logger, registry);
     recorder.onModuleInit();
     for (let n = 1; n <= 8; n += 1) recorder.record(payload(n), Date.now());
     await new Promise((r) => setTimeout(r, 300));

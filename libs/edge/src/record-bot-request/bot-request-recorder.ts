@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { AppConfig } from '@bpc/config';
-import type { EventAppender } from '@bpc/event-log';
-import { BOT_REQUEST_RECORDED, BotRequestRecorded, BotRequestRecordedPayload, envelope, TOPICS } from '@bpc/events';
+import { BotRequestRecordedPayload, botRequestTuple, BotRequestTuple, TOPICS } from '@bpc/events';
 import { APP_CONFIG, LOGGER, METRICS_REGISTRY } from '@bpc/platform';
 import type { Logger } from 'pino';
 import { Counter, Gauge, Registry } from 'prom-client';
-import { BOT_REQUEST_APPENDER } from './bot-request-appender';
+import { BOT_REQUEST_APPENDER, BotRequestAppender } from './bot-request-appender';
 import { BoundedDeque } from './bounded-deque';
 
 /** Longest the shutdown flush keeps trying an unreachable log. */
@@ -15,7 +14,8 @@ const MAX_RETRY_DELAY_MS = 5_000;
 
 /**
  * Records bot requests as `BotRequestRecorded` events without holding up the
- * response: `record` only buffers; a timer appends batches of
+ * response: `record` only buffers (each request as a `BotRequestTuple`, cheap
+ * to keep and to hand to the appender's thread); a timer appends batches of
  * `edge.record_batch_max` every `edge.record_flush_ms`, one append in flight
  * at a time, so events keep their order per website.
  *
@@ -29,7 +29,7 @@ const MAX_RETRY_DELAY_MS = 5_000;
  */
 @Injectable()
 export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
-  private readonly buffer: BoundedDeque<BotRequestRecorded>;
+  private readonly buffer: BoundedDeque<BotRequestTuple>;
   private timer?: NodeJS.Timeout;
   private flushing?: Promise<void>;
   private failures = 0;
@@ -41,7 +41,7 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(BOT_REQUEST_APPENDER) private readonly appender: EventAppender,
+    @Inject(BOT_REQUEST_APPENDER) private readonly appender: BotRequestAppender,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(METRICS_REGISTRY) registry: Registry,
   ) {
@@ -58,8 +58,7 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
 
   /** Buffers one request; never waits, never throws. */
   record(payload: BotRequestRecordedPayload, occurredAt: number): void {
-    const event = envelope(BOT_REQUEST_RECORDED, 1, payload, { id: randomUUID(), occurredAt: new Date(occurredAt), key: payload.websiteId }) as BotRequestRecorded;
-    this.countDropped(this.buffer.push(event));
+    this.countDropped(this.buffer.push(botRequestTuple(payload, { id: randomUUID(), occurredAt: new Date(occurredAt).toISOString() })));
   }
 
   /** Events not yet appended. */

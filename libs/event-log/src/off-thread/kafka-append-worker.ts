@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { LogSink } from '@bpc/domain';
+import { TUPLE_EVENT_DECODERS } from '@bpc/events';
 import type { EventLog } from '../event-log.port';
 import { describeError } from '../kafka/kafka-errors';
 import { KafkaEventLog } from '../kafka-event-log';
@@ -41,7 +42,8 @@ port.on('message', (message: ToWorker) => {
       });
     return;
   }
-  eventLog.append(message.topic, message.events).then(
+  const events = 'events' in message ? message.events : message.tuples.map(TUPLE_EVENT_DECODERS[message.type]);
+  eventLog.append(message.topic, events).then(
     () => post({ kind: 'appended', id: message.id }),
     (error: unknown) => post({ kind: 'appended', id: message.id, error: error instanceof Error ? error.message : String(error) }),
   );

@@ -1,4 +1,5 @@
 import type { LogSink } from '@bpc/domain';
+import { BOT_REQUEST_RECORDED, botRequestEnvelope, BotRequestRecordedPayload, botRequestTuple } from '@bpc/events';
 import { freePort, testEngines } from '@bpc/testing';
 import type { LogRecord } from '../event-log.port';
 import { KafkaEventLog } from '../kafka-event-log';
@@ -6,12 +7,41 @@ import { NamespacedEventLog } from '../namespaced-event-log';
 import { OffThreadKafkaAppender } from './off-thread-kafka-appender';
 
 const event = (n: number) => ({ type: 'OffThreadSpecHappened', version: 1, id: `id-${n}`, occurredAt: new Date(0).toISOString(), key: `k${n % 3}`, payload: { n } });
+const botRequest = (n: number): BotRequestRecordedPayload => ({
+  websiteId: `w${n % 2}`,
+  host: 'www.example.com',
+  url: `https://www.example.com/p${n}`,
+  pageTitle: n % 2 ? 'Título «quoted» "page"' : '',
+  statusCode: 200,
+  botName: 'Googlebot',
+  userAgent: 'Googlebot/2.1',
+  dimensionId: 1,
+  dimensionName: 'desktop',
+  cacheStatus: n % 2 ? 'hit' : 'miss',
+  serveTimeMs: n,
+  snapshotAgeS: n % 2 ? n : null,
+  bytes: 100 + n,
+  servedAt: new Date(n * 1000).toISOString(),
+  requestId: `r${n}`,
+});
 const unique = (prefix: string) => `${prefix}${Math.random().toString(36).slice(2, 10)}`;
 
 function capturingLog(): LogSink & { entries: { level: string; message: string }[] } {
   const entries: { level: string; message: string }[] = [];
   const push = (level: string) => (_fields: object, message: string) => void entries.push({ level, message });
   return { entries, info: push('info'), warn: push('warn'), error: push('error') };
+}
+
+/** Everything appended to `topic` in `namespace`, read back by the ordinary Kafka event log. */
+async function readBack(namespace: string, topic: string, count: number): Promise<LogRecord[]> {
+  const reader = new NamespacedEventLog(new KafkaEventLog({ brokers: testEngines().kafkaBrokers, clientId: 'off-thread-reader' }), namespace);
+  const seen: LogRecord[] = [];
+  const subscription = await reader.subscribe({ groupId: unique('g'), topics: [topic], handleBatch: async (batch) => void seen.push(...batch.records) });
+  const deadline = Date.now() + 20_000;
+  while (seen.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await subscription.stop();
+  await reader.close();
+  return seen;
 }
 
 describe('OffThreadKafkaAppender', () => {
@@ -23,18 +53,23 @@ describe('OffThreadKafkaAppender', () => {
     await Promise.all([appender.append('spec.topic', events.slice(100, 200)), appender.append('spec.topic', events.slice(200))]);
     await appender.close();
 
-    const reader = new NamespacedEventLog(new KafkaEventLog({ brokers: testEngines().kafkaBrokers, clientId: 'off-thread-reader' }), namespace);
-    const seen: LogRecord[] = [];
-    const subscription = await reader.subscribe({ groupId: unique('g'), topics: ['spec.topic'], handleBatch: async (batch) => void seen.push(...batch.records) });
-    const deadline = Date.now() + 20_000;
-    while (seen.length < events.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    await subscription.stop();
-    await reader.close();
+    const seen = await readBack(namespace, 'spec.topic', events.length);
     expect(seen.map((r) => r.event).sort((a, b) => Number(a.id.slice(3)) - Number(b.id.slice(3)))).toEqual(events);
     for (const key of ['k0', 'k1', 'k2']) {
       const ns = seen.filter((r) => r.event.key === key).map((r) => (r.event.payload as { n: number }).n);
       expect(ns).toEqual([...ns].sort((a, b) => a - b));
     }
+  }, 40_000);
+
+  it('appends tuples as the envelopes they stand for', async () => {
+    const namespace = unique('offthread');
+    const appender = new OffThreadKafkaAppender({ brokers: testEngines().kafkaBrokers, clientId: 'off-thread-spec', namespace }, capturingLog());
+    const tuples = Array.from({ length: 50 }, (_, n) => botRequestTuple(botRequest(n), { id: `bot-${n}`, occurredAt: new Date(n * 1000).toISOString() }));
+    await appender.appendTuples('spec.bots', BOT_REQUEST_RECORDED, tuples);
+    await appender.close();
+
+    const seen = await readBack(namespace, 'spec.bots', tuples.length);
+    expect(seen.map((r) => r.event).sort((a, b) => Number(a.id.slice(4)) - Number(b.id.slice(4)))).toEqual(tuples.map(botRequestEnvelope));
   }, 40_000);
 
   it('rejects appends the brokers cannot take with the log adapter\'s error, then refuses appends once closed', async () => {

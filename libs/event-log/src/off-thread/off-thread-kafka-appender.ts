@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { LogSink } from '@bpc/domain';
-import type { EventEnvelope } from '@bpc/events';
-import type { FromWorker, KafkaAppendWorkerOptions, ToWorker } from './off-thread-protocol';
+import type { EventEnvelope, EventTuple, TupleEventType } from '@bpc/events';
+import type { AppendBatch, FromWorker, KafkaAppendWorkerOptions, ToWorker } from './off-thread-protocol';
 
 /** Appends events somewhere; `close` releases what the appender itself opened. */
 export interface EventAppender {
@@ -25,9 +25,9 @@ const WORKER_LIMITS = { maxYoungGenerationSizeMb: 96 };
  * Appends to Kafka from a worker thread: kafkajs encodes every message in
  * JavaScript (records, varints, CRC, headers), which on a busy thread costs
  * more than the request that produced the event. The caller's thread only
- * clones the envelopes into the worker; `append` resolves once the brokers
- * acknowledged (acks -1), exactly like `KafkaEventLog.append`, and rejects
- * with its error.
+ * clones the envelopes (or tuples) into the worker; an append resolves once
+ * the brokers acknowledged (acks -1), exactly like `KafkaEventLog.append`,
+ * and rejects with its error.
  *
  * The worker is started on first use. If it dies, appends in flight reject
  * and the next append starts a new one.
@@ -45,25 +45,34 @@ export class OffThreadKafkaAppender implements EventAppender {
   ) {}
 
   append(topic: string, events: readonly EventEnvelope[]): Promise<void> {
-    if (this.closing) return Promise.reject(new Error('off-thread Kafka appender is closed'));
-    if (events.length === 0) return Promise.resolve();
-    const worker = (this.worker ??= this.startWorker());
-    const id = this.nextId++;
-    const appended = new Promise<void>((resolve, reject) => {
-      // Registered once posted (a clone error throws here and rejects); the answer comes in a later turn.
-      worker.postMessage({ kind: 'append', id, topic, events } satisfies ToWorker);
-      this.pending.set(id, { resolve, reject });
-    });
-    this.inFlight.add(appended);
-    const forget = (): void => void this.inFlight.delete(appended);
-    appended.then(forget, forget);
-    return appended;
+    return this.send(topic, events.length, { events });
+  }
+
+  /** `append` for events of one type handed over as tuples (see `BotRequestTuple`): the worker rebuilds the envelopes. */
+  appendTuples<T extends TupleEventType>(topic: string, type: T, tuples: readonly EventTuple<T>[]): Promise<void> {
+    return this.send(topic, tuples.length, { type, tuples });
   }
 
   /** Waits for appends in flight, then disconnects the worker's producer and ends the thread. */
   close(): Promise<void> {
     this.closing ??= this.shutdown();
     return this.closing;
+  }
+
+  private send(topic: string, count: number, batch: AppendBatch): Promise<void> {
+    if (this.closing) return Promise.reject(new Error('off-thread Kafka appender is closed'));
+    if (count === 0) return Promise.resolve();
+    const worker = (this.worker ??= this.startWorker());
+    const id = this.nextId++;
+    const appended = new Promise<void>((resolve, reject) => {
+      // Registered once posted (a clone error throws here and rejects); the answer comes in a later turn.
+      worker.postMessage({ kind: 'append', id, topic, ...batch } satisfies ToWorker);
+      this.pending.set(id, { resolve, reject });
+    });
+    this.inFlight.add(appended);
+    const forget = (): void => void this.inFlight.delete(appended);
+    appended.then(forget, forget);
+    return appended;
   }
 
   private async shutdown(): Promise<void> {

@@ -1,4 +1,4 @@
-import type { EventEnvelope } from '@bpc/events';
+import type { EventEnvelope, EventTuple, TupleEventType } from '@bpc/events';
 
 /** What the worker needs to open its own Kafka event log. */
 export interface KafkaAppendWorkerOptions {
@@ -7,7 +7,10 @@ export interface KafkaAppendWorkerOptions {
   readonly namespace?: string;
 }
 
-export type ToWorker = { readonly kind: 'append'; readonly id: number; readonly topic: string; readonly events: readonly EventEnvelope[] } | { readonly kind: 'close' };
+/** Events to append: envelopes, or tuples of one type that the worker turns back into envelopes (cheaper to clone). */
+export type AppendBatch = { readonly events: readonly EventEnvelope[] } | { readonly type: TupleEventType; readonly tuples: readonly EventTuple<TupleEventType>[] };
+
+export type ToWorker = ({ readonly kind: 'append'; readonly id: number; readonly topic: string } & AppendBatch) | { readonly kind: 'close' };
 
 export type FromWorker =
   | { readonly kind: 'appended'; readonly id: number; readonly error?: string }
