@@ -1,18 +1,19 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import autocannon from 'autocannon';
-import { AppConfig, validateConfig } from '@bpc/config';
+import type { AppConfig } from '@bpc/config';
 import { sha256Hex } from '@bpc/domain';
 import { createLogger, startApps } from '@bpc/platform';
 import { standaloneApps } from '../apps/standalone/src/standalone';
 import { edgeApp } from '../apps/edge/src/edge.app';
 import { RunningEngine, startKafkaMock, startRedis } from '../test/harness/engines';
 import { RawAnswer, rawRequest } from '../test/harness/http';
+import { metricValue } from '../test/harness/metrics';
+import { bypassHost, testConfig } from '../test/harness/test-config';
 import { TestOrigin } from '../test/harness/test-origin';
 import type { BenchRow, BenchSuite } from './bench-row';
+import { median } from './stats';
 
 /**
  * Issue 6's edge targets, side by side in one run with one load generator
@@ -71,9 +72,6 @@ async function load(url: string, headers: Record<string, string>, what: string):
   return { rps: result.requests.average, p99: result.latency.p99, requests: result.requests.total };
 }
 
-type Answer = RawAnswer;
-const get = (base: string, target: string, headers: Record<string, string>): Promise<Answer> => rawRequest(base, target, { headers });
-
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -90,33 +88,16 @@ interface Engines {
 }
 
 function config(originUrl: string, recordRequests: boolean, engines?: Engines): AppConfig {
-  const unique = `be${Date.now()}`;
-  const cluster = engines
-    ? { adapters: { event_log: 'kafka', queue_store: 'redis', explorer_store: 'chdb' }, kafka: { brokers: engines.kafka.url.split(','), namespace: unique }, redis: { url: engines.redis.url, key_prefix: unique } }
-    : {};
-  return validateConfig(
+  return testConfig(
+    engines ? 'cluster' : 'standalone',
     {
-      data_dir: mkdtempSync(path.join(tmpdir(), 'bpc-bench-edge-')),
-      internal_auth_key: 'bench-key',
       logging: { level: 'silent' },
-      listen: { host: '127.0.0.1', public_api: 0, daemon: 0, edge: 0, projector: 0 },
       rate_limit: { enabled: false },
       edge: { record_requests: recordRequests },
-      hosts: [
-        {
-          host_id: 1,
-          hostnames: ['www.example.com'],
-          origin: originUrl,
-          dimensions: [
-            { id: 1, name: 'desktop', match: { fallback: true }, action: 'bypass' },
-            { id: 2, name: 'mobile', match: { user_agent: 'Mobile' }, action: 'bypass' },
-          ],
-        },
-      ],
+      hosts: [bypassHost(originUrl)],
       websites: [{ id: 'demo', host_id: 1, account_id: 'acme', prerender_token_sha256: sha256Hex(TOKEN) }],
-      ...cluster,
     },
-    'bench',
+    engines && { kafkaBrokers: engines.kafka.url.split(','), redisUrl: engines.redis.url },
   );
 }
 
@@ -137,15 +118,15 @@ async function withEdge<T>(originUrl: string, recordRequests: boolean, engines: 
 }
 
 /** Warms the entry (one origin fetch), checks the next answer is a hit, and returns it. */
-async function warm(edge: string): Promise<Answer> {
-  await get(edge, `/${PAGE}`, botHeaders);
-  const hit = await get(edge, `/${PAGE}`, botHeaders);
+async function warm(edge: string): Promise<RawAnswer> {
+  await rawRequest(edge, `/${PAGE}`, { headers: botHeaders });
+  const hit = await rawRequest(edge, `/${PAGE}`, { headers: botHeaders });
   if (hit.status !== 200 || hit.headers['x-prerender-cache'] !== 'hit') throw new Error(`warm-up: expected a 200 hit, got ${hit.status} ${hit.headers['x-prerender-cache']}`);
   return hit;
 }
 
 /** The edge's answer replayed by a bare `node:http` server: same status, same headers (request id fixed), same bytes. */
-function plainServer(answer: Answer): Server {
+function plainServer(answer: RawAnswer): Server {
   const hopByHop = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
   const headers = Object.fromEntries(Object.entries(answer.headers).filter(([k, v]) => !hopByHop.has(k) && typeof v === 'string'));
   return createServer((_req, res) => {
@@ -155,7 +136,7 @@ function plainServer(answer: Answer): Server {
 }
 
 /** Plain node:http replaying `sample`, measured like the edge. */
-async function measurePlain(sample: Answer): Promise<Measured> {
+async function measurePlain(sample: RawAnswer): Promise<Measured> {
   const server = plainServer(sample);
   const plainUrl = await listen(server);
   try {
@@ -172,7 +153,7 @@ interface EdgeRun {
 }
 
 /** Warms the entry and measures hits; `before` runs first against the warm edge (the baseline, captured from it). */
-async function measureEdge(originUrl: string, record: boolean, engines: Engines | undefined, before?: (sample: Answer) => Promise<void>): Promise<EdgeRun> {
+async function measureEdge(originUrl: string, record: boolean, engines: Engines | undefined, before?: (sample: RawAnswer) => Promise<void>): Promise<EdgeRun> {
   return withEdge(originUrl, record, engines, async (edge) => {
     const sample = await warm(edge);
     await before?.(sample);
@@ -199,12 +180,6 @@ interface Round {
   readonly on: EdgeRun;
   readonly off: EdgeRun;
 }
-
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /**
  * `ROUNDS` rounds of one mode. Each round measures plain node:http right
@@ -284,8 +259,3 @@ export const edgeBench: BenchSuite = {
     }
   },
 };
-
-function metricValue(text: string, name: string): number {
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-  return line ? Number(line.slice(name.length + 1)) : 0;
-}

@@ -8,6 +8,7 @@ import type { EnqueueRequest, QueueStore } from '../libs/queue-store/src/queue-s
 import { RedisQueueStore } from '../libs/queue-store/src/redis-queue-store';
 import { startRedis } from '../test/harness/engines';
 import type { BenchRow, BenchSuite } from './bench-row';
+import { median } from './stats';
 
 const URLS = 10_000;
 const DIMENSIONS = [1, 2];
@@ -21,12 +22,6 @@ const RUNS = 7;
 const NOW = 1_700_000_000_000;
 
 const run = promisify(execFile);
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 async function timeMs(operation: () => Promise<unknown>): Promise<number> {
   const started = performance.now();

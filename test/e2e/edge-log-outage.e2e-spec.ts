@@ -4,7 +4,7 @@ import { BotRequestRecorder } from '@bpc/edge';
 import type { LogBatch } from '@bpc/event-log';
 import { BotRequestRecordedPayload, TOPICS } from '@bpc/events';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { RawAnswer, rawRequest, RunningEngine, startKafkaMock, testConfig, testEngines, TestOrigin } from '@bpc/testing';
+import { RawAnswer, rawRequest, RunningEngine, startKafkaMock, testConfig, testEngines, TestOrigin, until } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 
 /**
@@ -57,14 +57,6 @@ interface Served {
 }
 
 const get = (base: string, target: string, agent: Agent): Promise<RawAnswer> => rawRequest(base, target, { agent, headers: { 'x-prerender-token': TOKEN, 'user-agent': GOOGLEBOT } });
-
-async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string | (() => string)): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`${typeof what === 'string' ? what : what()}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('event log unreachable under load (cluster mode)', () => {
   let kafka: RunningEngine;
@@ -146,7 +138,7 @@ describe('event log unreachable under load (cluster mode)', () => {
     expect(mostBuffered).toBeLessThan(running.runtime.config.edge.record_buffer_max);
 
     // Recovery: the buffer drains, nothing was dropped, and the log holds each accepted request exactly once (by event id).
-    await until(() => recorder.pending() === 0, 20_000, 'recording buffer drained');
+    await until(() => recorder.pending() === 0, { what: 'recording buffer drained' });
     const metrics = await (await fetch(`${edge}/metrics`)).text();
     expect(metrics).toMatch(/^bpc_edge_recorded_dropped_total 0$/m);
 
@@ -165,7 +157,7 @@ describe('event log unreachable under load (cluster mode)', () => {
       },
     });
     try {
-      await until(() => byEventId.size >= accepted.size, 30_000, () => `${accepted.size} BotRequestRecorded events read back (${byEventId.size} so far)`);
+      await until(() => byEventId.size >= accepted.size, { timeoutMs: 30_000, what: () => `${accepted.size} BotRequestRecorded events read back (${byEventId.size} so far)` });
       await new Promise((r) => setTimeout(r, 500));
     } finally {
       await subscription.stop();
@@ -185,8 +177,7 @@ describe('event log unreachable under load (cluster mode)', () => {
         rows = { n: Number(row.n), u: Number(row.u) };
         return rows.n >= accepted.size;
       },
-      20_000,
-      () => `${accepted.size} explorer rows (${rows.n} so far)`,
+      { what: () => `${accepted.size} explorer rows (${rows.n} so far)` },
     );
     expect(rows).toEqual({ n: accepted.size, u: accepted.size });
     process.stdout.write(

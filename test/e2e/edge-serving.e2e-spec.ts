@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { sha256Hex } from '@bpc/domain';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { DaemonClient, RawAnswer, rawRequest, RuntimeMode, TestClock, testConfig } from '@bpc/testing';
+import { bypassHost, DaemonClient, RawAnswer, rawRequest, RuntimeMode, TestClock, testConfig, until } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 
 const TOKEN = 'edge-test-token';
@@ -54,14 +54,6 @@ const get = (base: string, target: string, headers: Record<string, string> = {},
 
 const bot = (ua = GOOGLEBOT, extra: Record<string, string> = {}) => ({ 'x-prerender-token': TOKEN, 'user-agent': ua, ...extra });
 
-async function until(condition: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe.each<RuntimeMode>(['standalone', 'cluster'])('edge serving (%s mode)', (mode) => {
   let running: RunningApps;
   let origin: Origin;
@@ -77,15 +69,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('edge serving (%s mode)', 
       scheduler: { tick_ms: 50 },
       edge: { render_timeout_ms: 1_500, record_flush_ms: 50 },
       hosts: [
-        {
-          host_id: 1,
-          hostnames: ['www.example.com'],
-          origin: originUrl,
-          dimensions: [
-            { id: 1, name: 'desktop', match: { fallback: true }, action: 'bypass' },
-            { id: 2, name: 'mobile', match: { user_agent: 'Mobile' }, action: 'bypass' },
-          ],
-        },
+        bypassHost(originUrl),
         { host_id: 2, hostnames: ['shop.example.org'], origin: originUrl, dimensions: [{ id: 1, name: 'desktop', action: 'bypass' }] },
       ],
       websites: [

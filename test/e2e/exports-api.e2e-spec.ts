@@ -5,7 +5,7 @@ import { envelope, EXPORT_STARTED, TOPICS } from '@bpc/events';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
 import { jsonOf, TestClock, testConfig } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
-import { botRequest, issueToken, recordAndWait } from './explorer-fixtures';
+import { botRequest, insertBulkBotRequests, issueToken, recordAndWait } from './explorer-fixtures';
 
 const BULK_ROWS = 400_000;
 
@@ -64,13 +64,7 @@ describe('Data Explorer CSV exports', () => {
       TRICKY_BOTS.length,
     );
     // Enough rows that an export of them is still running while racing calls arrive.
-    await running.runtime.ports.explorerStore!.command(
-      `INSERT INTO bot_requests (website, host, url, page_title, status_code, bot_name, user_agent, dimension_id, dimension_name, cache_status, serve_time_ms, snapshot_age_s, bytes, ts, request_id, event_id)
-       SELECT 'demo', 'www.example.com', concat('https://www.example.com/p/', toString(number % 5000)), 'T', 200, 'Googlebot', 'UA', 1, 'desktop', 'hit', number % 1000, NULL, 1000,
-              fromUnixTimestamp64Milli(toInt64({base:Int64}) - toInt64(number * 5)), concat('bulk-', toString(number)), concat('bulk-', toString(number))
-       FROM numbers(${BULK_ROWS})`,
-      { base: clock.now() - 60_000 },
-    );
+    await insertBulkBotRequests(running, 'demo', BULK_ROWS, clock.now() - 60_000);
   });
   afterAll(() => running?.close());
 

@@ -4,10 +4,10 @@ import type { AppConfig } from '@bpc/config';
 import { envelope, EXPORT_STARTED, TOPICS } from '@bpc/events';
 import { RedisExportSlots } from '@bpc/export-slots';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { freePort, jsonOf, testConfig } from '@bpc/testing';
+import { freePort, jsonOf, testConfig, until } from '@bpc/testing';
 import { publicApiApp } from '../../apps/public-api/src/public-api.app';
 import { EXPORT_LEASE_MS, RECONCILE_EVERY_MS } from '../../libs/exports/src/start-export/export-runner';
-import { issueToken } from './explorer-fixtures';
+import { insertBulkBotRequests, issueToken } from './explorer-fixtures';
 
 const BULK_ROWS = 600_000;
 
@@ -31,15 +31,8 @@ describe('Data Explorer CSV exports, two public-api replicas (cluster mode)', ()
     fetch(`${urlOf(running)}/api/websites/${website}/data-explorer/events/export`, { method: 'POST', headers: headers(ann), body: JSON.stringify(body) });
   const status = async (running: RunningApps, website: string, id: number) =>
     jsonOf(await fetch(`${urlOf(running)}/api/websites/${website}/data-explorer/export/${id}/status`, { headers: headers(ann) }));
-  async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await probe();
-      if (accept(value)) return value;
-      if (Date.now() > deadline) throw new Error(`not reached in ${timeoutMs} ms: ${JSON.stringify(value)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  /** Polling of the shared `until` here: every 100 ms, for up to 30 s. */
+  const poll = { timeoutMs: 30_000, intervalMs: 100 };
   const withPort = async (config: AppConfig): Promise<AppConfig> => ({ ...config, listen: { ...config.listen, public_api: await freePort() } });
 
   beforeAll(async () => {
@@ -59,14 +52,8 @@ describe('Data Explorer CSV exports, two public-api replicas (cluster mode)', ()
     ann = (await issueToken(urlOf(a), { user: 'ann', website: 'demo', role: 'readonly' })).token;
     await issueToken(urlOf(a), { user: 'ann', website: 'other', role: 'readonly' });
     // B learns the tokens from the identity topic.
-    await eventually(() => fetch(`${urlOf(b)}/api/websites/other/data-explorer`, { headers: headers(ann) }).then((r) => r.status), (s) => s === 200);
-    await a.runtime.ports.explorerStore!.command(
-      `INSERT INTO bot_requests (website, host, url, page_title, status_code, bot_name, user_agent, dimension_id, dimension_name, cache_status, serve_time_ms, snapshot_age_s, bytes, ts, request_id, event_id)
-       SELECT 'demo', 'www.example.com', concat('https://www.example.com/p/', toString(number % 5000)), 'T', 200, 'Googlebot', 'UA', 1, 'desktop', 'hit', number % 1000, NULL, 1000,
-              fromUnixTimestamp64Milli(toInt64({base:Int64}) - toInt64(number * 5)), concat('bulk-', toString(number)), concat('bulk-', toString(number))
-       FROM numbers(${BULK_ROWS})`,
-      { base: Date.now() - 60_000 },
-    );
+    await until(() => fetch(`${urlOf(b)}/api/websites/other/data-explorer`, { headers: headers(ann) }).then((r) => r.status), (s) => s === 200, poll);
+    await insertBulkBotRequests(a, 'demo', BULK_ROWS, Date.now() - 60_000);
   });
 
   afterAll(async () => {
@@ -98,8 +85,8 @@ describe('Data Explorer CSV exports, two public-api replicas (cluster mode)', ()
     const onB = await jsonOf(await exportCall(b, 'demo', body(winnerName)));
     expect(onB.exportId).toBe(exportId);
 
-    const doneA = await eventually(() => status(a, 'demo', exportId), (r) => r.status !== 'running');
-    const doneB = await eventually(() => status(b, 'demo', exportId), (r) => r.status !== 'running');
+    const doneA = await until(() => status(a, 'demo', exportId), (r) => r.status !== 'running', poll);
+    const doneB = await until(() => status(b, 'demo', exportId), (r) => r.status !== 'running', poll);
     expect(doneA).toMatchObject({ status: 'completed', exportId, rowCount: expect.any(Number), filename: `${winnerName}.csv` });
     expect({ ...doneB, downloadUrl: '', expiresAt: '' }).toEqual({ ...doneA, downloadUrl: '', expiresAt: '' });
     // Either replica serves the file (shared directory), by the link the other minted.
@@ -131,7 +118,7 @@ describe('Data Explorer CSV exports, two public-api replicas (cluster mode)', ()
       const live = await slots.claim('beta', 'live-replica', 'h', 60_000);
       if (!live.claimed) throw new Error('slot taken');
       await started(live.exportId, 'live.csv');
-      await eventually(() => status(b, 'other', live.exportId), (r) => r.status === 'running');
+      await until(() => status(b, 'other', live.exportId), (r) => r.status === 'running', poll);
       // Several lease checks pass, and a replica starting now (its recovery) does not fail it either.
       c = await replica(await withPort(configA), 'exports-cluster-c');
       await new Promise((r) => setTimeout(r, RECONCILE_EVERY_MS + 1_000));
@@ -141,9 +128,9 @@ describe('Data Explorer CSV exports, two public-api replicas (cluster mode)', ()
 
       // That replica crashes: no more renewals (a short lease stands for the 15 s one), the lease ends.
       expect(await slots.renew('beta', live.exportId, 300)).toBe(true);
-      const failed = await eventually(() => status(a, 'other', live.exportId), (r) => r.status !== 'running', EXPORT_LEASE_MS + 2 * RECONCILE_EVERY_MS);
+      const failed = await until(() => status(a, 'other', live.exportId), (r) => r.status !== 'running', { ...poll, timeoutMs: EXPORT_LEASE_MS + 2 * RECONCILE_EVERY_MS });
       expect(failed).toEqual({ status: 'failed', exportId: live.exportId, error: 'INTERRUPTED', errorMessage: expect.any(String) });
-      expect(await eventually(() => status(c!, 'other', live.exportId), (r) => r.status === 'failed')).toEqual(failed);
+      expect(await until(() => status(c!, 'other', live.exportId), (r) => r.status === 'failed', poll)).toEqual(failed);
       // One failure in the log, whichever replica noticed first (the later ones are ignored by the fold).
       expect(await slots.holder('beta')).toBeUndefined();
       const after = await jsonOf(await exportCall(b, 'other', { period: '30d', filename: 'after-crash', waitSeconds: 30 }));

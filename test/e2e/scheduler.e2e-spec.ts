@@ -1,7 +1,7 @@
 import { FileEventLog, LogRecord } from '@bpc/event-log';
 import { RECACHE_GAVE_UP, RECACHE_RETRY_SCHEDULED, RECACHE_SUCCEEDED, TOPICS } from '@bpc/events';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { DaemonClient, OriginAnswer, RuntimeMode, TestClock, testConfig, TestOrigin } from '@bpc/testing';
+import { DaemonClient, metricValue, OriginAnswer, RuntimeMode, TestClock, testConfig, TestOrigin, until as waitUntil } from '@bpc/testing';
 import path from 'node:path';
 import { claimLeaseMs } from '../../libs/daemon/src/scheduler/scheduler-policy';
 import { daemonApp } from '../../apps/daemon/src/daemon.app';
@@ -9,13 +9,8 @@ import { projectorApp } from '../../apps/projector/src/projector.app';
 
 const page = (p: string) => `https://www.example.com${p}`;
 
-async function until(condition: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** The shared `until`, polling every 20 ms (the scheduler here ticks every 25 ms). */
+const until = (condition: () => boolean | Promise<boolean>, timeoutMs?: number): Promise<void> => waitUntil(condition, { timeoutMs, intervalMs: 20 });
 
 interface Harness {
   running: RunningApps;
@@ -48,9 +43,7 @@ async function startWithOrigin(
 
 /** Failed attempts the daemon has settled (its retry time is set in the same step). */
 async function failedAttempts(h: Harness): Promise<number> {
-  const text = await (await fetch(`${h.running.urls.daemon}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith('bpc_recache_attempts_total{outcome="failed"}'));
-  return line ? Number(line.split(' ')[1]) : 0;
+  return metricValue(await (await fetch(`${h.running.urls.daemon}/metrics`)).text(), 'bpc_recache_attempts_total{outcome="failed"}');
 }
 
 async function stop(h?: Harness): Promise<void> {

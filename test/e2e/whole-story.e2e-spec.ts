@@ -1,6 +1,6 @@
 import { sha256Hex } from '@bpc/domain';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { DaemonClient, Json, jsonOf, RuntimeMode, testConfig, TestOrigin } from '@bpc/testing';
+import { DaemonClient, Json, jsonOf, RuntimeMode, testConfig, TestOrigin, until } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { issueToken } from './explorer-fixtures';
 
@@ -8,16 +8,6 @@ const PRERENDER_TOKEN = 'story-prerender-token';
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 const BINGBOT = 'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)';
 const page = (p: string) => `https://www.example.com${p}`;
-
-async function until<T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (accept(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not reached in ${timeoutMs} ms (last: ${JSON.stringify(value).slice(0, 300)})`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /**
  * The story the specifications take for granted, black-box over HTTP: bots
@@ -72,7 +62,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('the whole story (%s mode)
     expect((await botGet('/pricing', BINGBOT)).status).toBe(200);
     expect((await botGet('/about')).status).toBe(200);
 
-    const requests = await until(() => explore('requests', { columns: ['page', 'bot_name', 'status_code'] }), (r) => r.body.meta?.total === 3, 'requests in the explorer');
+    const requests = await until(() => explore('requests', { columns: ['page', 'bot_name', 'status_code'] }), (r) => r.body.meta?.total === 3, { what: 'requests in the explorer' });
     expect(requests.body.data.map((r: Json) => r.bot_name).sort()).toEqual(['Bingbot', 'Googlebot', 'Googlebot']);
     const pages = await explore('unique_pages');
     expect(pages.status).toBe(200);
@@ -88,10 +78,10 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('the whole story (%s mode)
     const hitsBefore = origin.hits.get('/pricing') ?? 0;
     const recache = await publicPost('cache/recache', { urls: [page('/pricing')], priority: 'high' });
     expect(recache).toEqual({ status: 200, body: { entriesEnqueued: 1, urlsAccepted: 1 } });
-    await until(async () => origin.hits.get('/pricing') ?? 0, (hits) => hits > hitsBefore, 'the render started');
+    await until(async () => origin.hits.get('/pricing') ?? 0, (hits) => hits > hitsBefore, { what: 'the render started' });
     // The render is under way at the origin: bots still get the old page.
     expect((await botGet('/pricing')).body).toContain('/pricing v1');
-    await until(() => botGet('/pricing'), (r) => r.body.includes('/pricing v2'), 'the new version served');
+    await until(() => botGet('/pricing'), (r) => r.body.includes('/pricing v2'), { what: 'the new version served' });
     originDelayMs = 0;
   });
 
@@ -113,6 +103,6 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('the whole story (%s mode)
     expect(origin.hits.get('/pricing') ?? 0).toBe(hitsBefore);
     expect(await botGet('/pricing')).toEqual({ status: 200, body: expect.stringContaining('/pricing v2') });
     expect((await daemon.post('/internal/cache/recache/resume', { host_id: 1 })).status).toBe(200);
-    await until(() => botGet('/pricing'), (r) => r.body.includes('/pricing v4'), 'rendered after resume');
+    await until(() => botGet('/pricing'), (r) => r.body.includes('/pricing v4'), { what: 'rendered after resume' });
   });
 });

@@ -7,3 +7,5 @@ export * from './test-clock';
 export * from './daemon-client';
 export * from './test-origin';
 export * from './fuzz';
+export * from './until';
+export * from './metrics';

@@ -9,22 +9,29 @@ export type RuntimeMode = 'standalone' | 'cluster';
 
 export const TEST_INTERNAL_KEY = 'test-internal-key';
 
+/** Where cluster mode finds Kafka and Redis. */
+export interface ClusterEngines {
+  readonly kafkaBrokers: string[];
+  readonly redisUrl: string;
+}
+
 /**
  * A valid configuration for tests: every app on a free port (0), a fresh
- * data directory, and in cluster mode the shared test engines under a
- * namespace / key prefix of its own so parallel suites never meet.
+ * data directory, and in cluster mode the shared test engines (or `engines`,
+ * when given: outside jest, e.g. in a bench) under a namespace / key prefix
+ * of its own so parallel suites never meet.
  */
-export function testConfig(mode: RuntimeMode, overrides: Record<string, unknown> = {}): AppConfig {
+export function testConfig(mode: RuntimeMode, overrides: Record<string, unknown> = {}, engines?: ClusterEngines): AppConfig {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bpc-test-'));
   const unique = randomUUID().slice(0, 8);
-  const cluster =
-    mode === 'cluster'
-      ? {
-          adapters: { event_log: 'kafka', queue_store: 'redis', explorer_store: 'chdb' },
-          kafka: { brokers: testEngines().kafkaBrokers, client_id: `test-${unique}`, namespace: `t${unique}` },
-          redis: { url: testEngines().redisUrl, key_prefix: `t${unique}` },
-        }
-      : { adapters: { event_log: 'file', queue_store: 'memory', explorer_store: 'chdb' } };
+  const clusterEngines = mode === 'cluster' ? (engines ?? testEngines()) : undefined;
+  const cluster = clusterEngines
+    ? {
+        adapters: { event_log: 'kafka', queue_store: 'redis', explorer_store: 'chdb' },
+        kafka: { brokers: clusterEngines.kafkaBrokers, client_id: `test-${unique}`, namespace: `t${unique}` },
+        redis: { url: clusterEngines.redisUrl, key_prefix: `t${unique}` },
+      }
+    : { adapters: { event_log: 'file', queue_store: 'memory', explorer_store: 'chdb' } };
   return validateConfig(
     {
       data_dir: dataDir,
@@ -49,4 +56,17 @@ export function testConfig(mode: RuntimeMode, overrides: Record<string, unknown>
     },
     `test config (${mode})`,
   );
+}
+
+/** Host 1 (www.example.com) on `originUrl`, both dimensions (desktop as the fallback, mobile) passing bots through to the origin. */
+export function bypassHost(originUrl: string) {
+  return {
+    host_id: 1,
+    hostnames: ['www.example.com'],
+    origin: originUrl,
+    dimensions: [
+      { id: 1, name: 'desktop', match: { fallback: true }, action: 'bypass' },
+      { id: 2, name: 'mobile', match: { user_agent: 'Mobile' }, action: 'bypass' },
+    ],
+  };
 }

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { publishFile, writeFileAtomic } from './durable-fs';
+import { publishFile, removeAtomicWriteLeftovers, writeFileAtomic } from './durable-fs';
 
 describe('durable files', () => {
   let dir: string;
@@ -21,6 +21,16 @@ describe('durable files', () => {
     mkdirSync(path.join(file, 'inside'), { recursive: true });
     await expect(writeFileAtomic(file, 'x')).rejects.toThrow();
     expect(readdirSync(dir)).toEqual(['taken']);
+  });
+
+  it("removes a file's leftover temporary files, not other files that start alike", async () => {
+    const file = path.join(dir, 'group-a.json');
+    for (const name of ['group-a.json', 'group-a.json.tmp-0badf00d', 'group-a.json.tmp-12345678', 'group-a.json.tmp-x.json', 'group-b.json.tmp-0badf00d']) {
+      writeFileSync(path.join(dir, name), '{}');
+    }
+    await removeAtomicWriteLeftovers(file);
+    expect(readdirSync(dir).sort()).toEqual(['group-a.json', 'group-a.json.tmp-x.json', 'group-b.json.tmp-0badf00d']);
+    await expect(removeAtomicWriteLeftovers(path.join(dir, 'missing', 'x.json'))).resolves.toBeUndefined();
   });
 
   it('publishes a file written elsewhere under its final name', async () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -31,10 +31,14 @@ export async function publishFile(written: string, file: string): Promise<void> 
   await renameDurably(written, file);
 }
 
+/** `writeFileAtomic` writes `<file>.tmp-<8 hex digits>` beside `file`. */
+const TEMP_INFIX = '.tmp-';
+const TEMP_RANDOM = /^[0-9a-f]{8}$/;
+
 /** Replaces `file` atomically and durably with `data`, through a temporary file beside it (the directory is created if missing). */
 export async function writeFileAtomic(file: string, data: Buffer | string): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
-  const temp = `${file}.tmp-${randomBytes(4).toString('hex')}`;
+  const temp = `${file}${TEMP_INFIX}${randomBytes(4).toString('hex')}`;
   const handle = await open(temp, 'w');
   try {
     await handle.writeFile(data);
@@ -48,6 +52,29 @@ export async function writeFileAtomic(file: string, data: Buffer | string): Prom
     await unlink(temp).catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * Removes the temporary files `writeFileAtomic` left beside `file` when a
+ * crash came before their rename. Only for a caller that is the file's sole
+ * writer: it would also remove a concurrent write's temporary file.
+ */
+export async function removeAtomicWriteLeftovers(file: string): Promise<void> {
+  const dir = path.dirname(file);
+  const prefix = path.basename(file) + TEMP_INFIX;
+  const isTemp = (name: string): boolean => name.startsWith(prefix) && TEMP_RANDOM.test(name.slice(prefix.length));
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  await Promise.all(names.filter(isTemp).map((name) => unlink(path.join(dir, name)).catch(ignoreMissing)));
+}
+
+function ignoreMissing(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'ENOENT') throw error;
 }
 
 async function renameDurably(from: string, to: string): Promise<void> {

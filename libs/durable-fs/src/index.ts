@@ -1,1 +1,2 @@
 export * from './durable-fs';
+export * from './file-io';

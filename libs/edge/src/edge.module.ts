@@ -1,8 +1,6 @@
 import { Module } from '@nestjs/common';
-import type { AppConfig } from '@bpc/config';
-import { EVENT_LOG, EventLog } from '@bpc/event-log';
+import { EVENT_LOG } from '@bpc/event-log';
 import { APP_CONFIG, LOGGER } from '@bpc/platform';
-import type { Logger } from 'pino';
 import { BOT_REQUEST_APPENDER, botRequestAppender } from './record-bot-request/bot-request-appender';
 import { BotRequestRecorder } from './record-bot-request/bot-request-recorder';
 import { ScheduleAutorecacheWhenPageServed } from './schedule-autorecache/schedule-autorecache-when-page-served';
@@ -17,7 +15,7 @@ import { ServePage } from './serve-page/serve-page';
     {
       provide: BOT_REQUEST_APPENDER,
       inject: [APP_CONFIG, EVENT_LOG, LOGGER],
-      useFactory: (config: AppConfig, log: EventLog, logger: Logger) => botRequestAppender(config, log, logger),
+      useFactory: botRequestAppender,
     },
   ],
   exports: [ServePage, BotRequestRecorder],

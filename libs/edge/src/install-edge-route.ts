@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
-import { EdgeAnswer, ServePage } from './serve-page/serve-page';
+import { EdgeAnswer, problem, ServePage } from './serve-page/serve-page';
 
 /** Paths the edge app itself answers through Nest (health, metrics); everything else is a page request. */
 const OWN_PATHS = /^\/(health\/|metrics(\?|$))/;
@@ -66,12 +66,8 @@ export function installEdgeRoute(app: NestFastifyApplication, logger: Logger): v
   });
 }
 
-const unavailableBody = Buffer.from(JSON.stringify({ code: 'UNAVAILABLE', message: 'the cache could not be read' }));
-const unavailable: EdgeAnswer = {
-  statusCode: 503,
-  headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '10', 'content-length': String(unavailableBody.length) },
-  body: unavailableBody,
-};
+const unavailable = problem(503, 'UNAVAILABLE', 'the cache could not be read');
+unavailable.headers['retry-after'] = '10';
 
 /**
  * Writes an answer in one go (HEAD: headers only, Node drops the body). Once

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appendFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LogSink } from '@bpc/domain';
@@ -264,6 +264,19 @@ describe('FileEventLog: lock', () => {
     await openLog({ log });
     expect(log.has('warn', 'took over a stale lock')).toBe(true);
     expect((await readFile(path.join(dir, 'LOCK'), 'utf8')).trim()).toBe(String(process.pid));
+  });
+});
+
+describe('FileEventLog: consumer groups', () => {
+  it("removes a group's temporary offsets files left by a crash before their rename when the group is opened", async () => {
+    const groups = path.join(dir, 'groups');
+    await mkdir(groups, { recursive: true });
+    const leftover = path.join(groups, 'group-g.json.tmp-0badf00d');
+    await writeFile(leftover, '{"groupId":"g"');
+    const log = await openLog();
+    await log.append('orders', [event('k', 0)]);
+    expect(await readAll(log, ['orders'], { groupId: 'g' })).toHaveLength(1);
+    expect(await readdir(groups)).toEqual(['group-g.json']);
   });
 });
 

@@ -6,5 +6,6 @@ export type { KafkaEventLogOptions } from './kafka-event-log';
 export { partitionForKey } from './partitioner';
 export type { BackoffOptions } from './backoff';
 export { NamespacedEventLog } from './namespaced-event-log';
+export { openKafkaEventLog } from './open-kafka-event-log';
+export type { OpenKafkaEventLogOptions } from './open-kafka-event-log';
 export { OffThreadKafkaAppender } from './off-thread/off-thread-kafka-appender';
-export type { EventAppender } from './off-thread/off-thread-kafka-appender';

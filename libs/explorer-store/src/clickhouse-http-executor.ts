@@ -8,6 +8,7 @@ import {
   type Logger,
 } from '@clickhouse/client';
 import { type LogSink, silentLog } from '@bpc/domain';
+import { writeFully } from '@bpc/durable-fs';
 import { applyDdl, defaultDdlDir } from './ddl-migration';
 import { PINNED_QUERY_SETTINGS, assertDedupToken, assertTableName, insertStatement } from './engine-settings';
 import { ExplorerStoreError, toExplorerStoreError } from './explorer-store-error';
@@ -111,7 +112,7 @@ export class ClickhouseHttpExecutor implements ExplorerStore {
     try {
       for await (const chunk of this.streamRaw(sql, params, format)) {
         counter.add(chunk);
-        for (let written = 0; written < chunk.length; ) written += (await file.write(chunk, written, chunk.length - written)).bytesWritten;
+        await writeFully(file, chunk, bytes);
         bytes += chunk.length;
       }
     } finally {

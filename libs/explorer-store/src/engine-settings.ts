@@ -37,11 +37,14 @@ export function quoteStringLiteral(value: string): string {
  * on chDB's connection, where they become session `SET`s.
  */
 export function insertStatement(table: string, token: string): string {
-  const settings = { insert_deduplication_token: token, ...INSERT_SETTINGS };
-  const clause = Object.entries(settings)
+  return `INSERT INTO ${assertTableName(table)} SETTINGS ${settingsClause({ insert_deduplication_token: token, ...INSERT_SETTINGS })} FORMAT JSONEachRow`;
+}
+
+/** The body of a SETTINGS clause, `name = value, …`, strings as quoted literals (names are the caller's constants). */
+export function settingsClause(settings: Readonly<Record<string, string | number>>): string {
+  return Object.entries(settings)
     .map(([name, value]) => `${name} = ${typeof value === 'string' ? quoteStringLiteral(value) : value}`)
     .join(', ');
-  return `INSERT INTO ${assertTableName(table)} SETTINGS ${clause} FORMAT JSONEachRow`;
 }
 
 /** An empty token would switch ClickHouse back to content-hash deduplication. */

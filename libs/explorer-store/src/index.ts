@@ -3,3 +3,4 @@ export * from './explorer-store-error';
 export * from './chdb-executor';
 export * from './clickhouse-http-executor';
 export { defaultDdlDir } from './ddl-migration';
+export { settingsClause } from './engine-settings';

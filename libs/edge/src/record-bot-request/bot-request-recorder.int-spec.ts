@@ -4,7 +4,7 @@ import path from 'node:path';
 import { EventLog, FileEventLog, LogRecord, SubscriptionSpec } from '@bpc/event-log';
 import { BotRequestRecordedPayload, TOPICS } from '@bpc/events';
 import { createLogger } from '@bpc/platform';
-import { testConfig } from '@bpc/testing';
+import { testConfig, until } from '@bpc/testing';
 import { Registry } from 'prom-client';
 import { botRequestAppender } from './bot-request-appender';
 import { BotRequestRecorder } from './bot-request-recorder';
@@ -48,14 +48,6 @@ const payload = (n: number): BotRequestRecordedPayload => ({
   requestId: `r${n}`,
 });
 
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe('BotRequestRecorder against a file event log', () => {
   it('buffers while the log refuses appends, drops the oldest beyond the bound, and records the rest once the log is back', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'bpc-recorder-'));
@@ -74,10 +66,10 @@ describe('BotRequestRecorder against a file event log', () => {
 
     const back = await FileEventLog.open({ dir });
     log.current = back;
-    await until(() => recorder.pending() === 0);
+    await until(() => recorder.pending() === 0, { timeoutMs: 10_000, intervalMs: 20 });
     const seen: LogRecord[] = [];
     const subscription = await back.subscribe({ groupId: 'check', topics: [TOPICS.botRequests], handleBatch: async (batch) => void seen.push(...batch.records) });
-    await until(() => seen.length >= 5);
+    await until(() => seen.length >= 5, { timeoutMs: 10_000, intervalMs: 20 });
     await subscription.stop();
     expect(seen.map((r) => (r.event.payload as BotRequestRecordedPayload).requestId)).toEqual(['r4', 'r5', 'r6', 'r7', 'r8']);
 

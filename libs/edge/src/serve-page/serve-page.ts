@@ -31,7 +31,7 @@ export interface EdgeAnswer {
 }
 
 /** Stable codes of the edge's own (non-page) answers. */
-export type EdgeErrorCode = 'UNAUTHENTICATED' | 'INVALID_URL' | 'NOT_FOUND' | 'RENDER_TIMEOUT' | 'RENDER_FAILED';
+export type EdgeErrorCode = 'UNAUTHENTICATED' | 'INVALID_URL' | 'NOT_FOUND' | 'RENDER_TIMEOUT' | 'RENDER_FAILED' | 'UNAVAILABLE';
 
 interface Website {
   readonly id: string;
@@ -251,7 +251,10 @@ export function acceptsGzip(header: string | undefined): boolean {
   });
 }
 
-function problem(statusCode: number, code: EdgeErrorCode, message: string, requestId: string): EdgeAnswer & { headers: Record<string, string> } {
+/** An error answer of the edge: `{ code, message }` as JSON, with the request id when there is one. */
+export function problem(statusCode: number, code: EdgeErrorCode, message: string, requestId?: string): EdgeAnswer & { headers: Record<string, string> } {
   const body = Buffer.from(JSON.stringify({ code, message }));
-  return { statusCode, headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, 'content-length': String(body.length) }, body };
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) };
+  if (requestId !== undefined) headers['x-request-id'] = requestId;
+  return { statusCode, headers, body };
 }

@@ -2,8 +2,7 @@ import { mkdir, open, readdir, stat, unlink, writeFile } from 'node:fs/promises'
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { LogSink } from '@bpc/domain';
-import { fsyncDir } from '@bpc/durable-fs';
-import { readAt, writeFully } from './durable-fs';
+import { fsyncDir, readAt, writeFully } from '@bpc/durable-fs';
 import { decodeFrames, DecodedFrame, DecodeResult, frameSize, writeFrame } from './record-framing';
 
 /** A sparse index entry: the frame of `offset` starts at byte `position`. */

@@ -1,10 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { LogSink } from '@bpc/domain';
 import { TUPLE_EVENT_DECODERS } from '@bpc/events';
-import type { EventLog } from '../event-log.port';
 import { describeError } from '../kafka/kafka-errors';
-import { KafkaEventLog } from '../kafka-event-log';
-import { NamespacedEventLog } from '../namespaced-event-log';
+import { openKafkaEventLog } from '../open-kafka-event-log';
 import type { FromWorker, KafkaAppendWorkerOptions, ToWorker } from './off-thread-protocol';
 
 /**
@@ -28,18 +26,14 @@ const forward =
   };
 const log: LogSink = { info: forward('info'), warn: forward('warn'), error: forward('error') };
 
-const kafka = new KafkaEventLog({ brokers: options.brokers, clientId: options.clientId, log });
-const eventLog: EventLog = options.namespace ? new NamespacedEventLog(kafka, options.namespace) : kafka;
+const eventLog = openKafkaEventLog({ brokers: options.brokers, clientId: options.clientId, namespace: options.namespace, log });
 
 port.on('message', (message: ToWorker) => {
   if (message.kind === 'close') {
     eventLog
       .close()
       .catch((error: unknown) => log.warn({ err: error }, 'off-thread Kafka appender: closing the producer failed'))
-      .finally(() => {
-        post({ kind: 'closed' });
-        port.close();
-      });
+      .finally(() => port.close());
     return;
   }
   const events = 'events' in message ? message.events : message.tuples.map(TUPLE_EVENT_DECODERS[message.type]);

@@ -4,13 +4,9 @@ import type { LogSink } from '@bpc/domain';
 import type { EventEnvelope, EventTuple, TupleEventType } from '@bpc/events';
 import type { AppendBatch, FromWorker, KafkaAppendWorkerOptions, ToWorker } from './off-thread-protocol';
 
-/** Appends events somewhere; `close` releases what the appender itself opened. */
-export interface EventAppender {
-  append(topic: string, events: readonly EventEnvelope[]): Promise<void>;
-  close(): Promise<void>;
-}
-
+/** An append awaiting the worker's answer. */
 interface Pending {
+  readonly appended: Promise<void>;
   readonly resolve: () => void;
   readonly reject: (error: Error) => void;
 }
@@ -32,10 +28,9 @@ const WORKER_LIMITS = { maxYoungGenerationSizeMb: 96 };
  * The worker is started on first use. If it dies, appends in flight reject
  * and the next append starts a new one.
  */
-export class OffThreadKafkaAppender implements EventAppender {
+export class OffThreadKafkaAppender {
   private worker?: Worker;
   private readonly pending = new Map<number, Pending>();
-  private readonly inFlight = new Set<Promise<void>>();
   private nextId = 1;
   private closing?: Promise<void>;
 
@@ -64,19 +59,26 @@ export class OffThreadKafkaAppender implements EventAppender {
     if (count === 0) return Promise.resolve();
     const worker = (this.worker ??= this.startWorker());
     const id = this.nextId++;
-    const appended = new Promise<void>((resolve, reject) => {
-      // Registered once posted (a clone error throws here and rejects); the answer comes in a later turn.
-      worker.postMessage({ kind: 'append', id, topic, ...batch } satisfies ToWorker);
-      this.pending.set(id, { resolve, reject });
+    let resolve!: () => void;
+    let reject!: (error: Error) => void;
+    const appended = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
     });
-    this.inFlight.add(appended);
-    const forget = (): void => void this.inFlight.delete(appended);
-    appended.then(forget, forget);
+    try {
+      worker.postMessage({ kind: 'append', id, topic, ...batch } satisfies ToWorker);
+    } catch (error) {
+      // Not cloneable: nothing was sent, nothing to wait for.
+      reject(error instanceof Error ? error : new Error(String(error)));
+      return appended;
+    }
+    // The answer comes in a later turn.
+    this.pending.set(id, { appended, resolve, reject });
     return appended;
   }
 
   private async shutdown(): Promise<void> {
-    await Promise.allSettled([...this.inFlight]);
+    await Promise.allSettled([...this.pending.values()].map((p) => p.appended));
     const worker = this.worker;
     if (!worker) return;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
@@ -114,8 +116,6 @@ export class OffThreadKafkaAppender implements EventAppender {
       }
       case 'log':
         this.log[message.level](message.fields, message.message);
-        return;
-      case 'closed':
         return;
     }
   }

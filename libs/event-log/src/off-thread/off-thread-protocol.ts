@@ -14,5 +14,4 @@ export type ToWorker = ({ readonly kind: 'append'; readonly id: number; readonly
 
 export type FromWorker =
   | { readonly kind: 'appended'; readonly id: number; readonly error?: string }
-  | { readonly kind: 'log'; readonly level: 'info' | 'warn' | 'error'; readonly fields: object; readonly message: string }
-  | { readonly kind: 'closed' };
+  | { readonly kind: 'log'; readonly level: 'info' | 'warn' | 'error'; readonly fields: object; readonly message: string };

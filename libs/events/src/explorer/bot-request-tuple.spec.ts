@@ -1,6 +1,7 @@
 import { envelope } from '../envelope';
 import { BOT_REQUEST_RECORDED, BotRequestRecordedPayload } from './bot-request-recorded.event';
-import { botRequestEnvelope, botRequestTuple, TUPLE_EVENT_DECODERS } from './bot-request-tuple';
+import { TUPLE_EVENT_DECODERS } from '../event-tuples';
+import { botRequestEnvelope, botRequestTuple } from './bot-request-tuple';
 
 const payload = (overrides: Partial<BotRequestRecordedPayload> = {}): BotRequestRecordedPayload => ({
   websiteId: 'demo',

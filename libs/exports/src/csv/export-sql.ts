@@ -1,12 +1,13 @@
 import type { AppConfig } from '@bpc/config';
 import { buildExplorerSql, columnsOf, ResolvedQuery } from '@bpc/explorer';
+import { settingsClause } from '@bpc/explorer-store';
 
 /**
  * Settings of the export SELECT: RFC 4180 line ends (CRLF) and empty cells for
  * NULL instead of ClickHouse's `\N`. In the query's own SETTINGS clause so
  * they never leak into other statements of a pooled connection.
  */
-const CSV_SETTINGS = 'output_format_csv_crlf_end_of_line = 1, format_csv_null_representation = \'\'';
+const CSV_SETTINGS = { output_format_csv_crlf_end_of_line: 1, format_csv_null_representation: '' };
 
 /**
  * Bounds on the export query's working memory, for chDB, where that memory is
@@ -76,6 +77,5 @@ export function buildExportSql(
       }
     })
     .join(', ');
-  const settings = [CSV_SETTINGS, ...Object.entries(resources).map(([name, value]) => `${name} = ${value}`)].join(', ');
-  return { sql: `SELECT ${projected} FROM (SELECT ${renamed} FROM (${inner.pageSql})) SETTINGS ${settings}`, params: inner.params };
+  return { sql: `SELECT ${projected} FROM (SELECT ${renamed} FROM (${inner.pageSql})) SETTINGS ${settingsClause({ ...CSV_SETTINGS, ...resources })}`, params: inner.params };
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { AppConfig } from '@bpc/config';
-import { EventLog, FileEventLog, KafkaEventLog, NamespacedEventLog } from '@bpc/event-log';
+import { EventLog, FileEventLog, openKafkaEventLog } from '@bpc/event-log';
 import { ChdbExecutor, ClickhouseHttpExecutor, ExplorerStore } from '@bpc/explorer-store';
 import { MemoryQueueStoreSnapshots, QueueStore, RedisQueueStore } from '@bpc/queue-store';
 import { CacheStore, FileCacheStore, RedisCacheStore } from '@bpc/cache-store';
@@ -79,8 +79,7 @@ async function openEventLog(config: AppConfig, log: Logger): Promise<EventLog> {
       });
     case 'kafka': {
       const kafka = config.kafka!;
-      const inner = new KafkaEventLog({ brokers: kafka.brokers, clientId: kafka.client_id, fetchMaxWaitMs: kafka.fetch_max_wait_ms, log });
-      return kafka.namespace ? new NamespacedEventLog(inner, kafka.namespace) : inner;
+      return openKafkaEventLog({ brokers: kafka.brokers, clientId: kafka.client_id, namespace: kafka.namespace, fetchMaxWaitMs: kafka.fetch_max_wait_ms, log });
     }
   }
 }
@@ -112,34 +111,39 @@ async function openExplorerStore(config: AppConfig, log: Logger): Promise<Explor
   return store;
 }
 
+/** Redis connection options of this deployment (cluster mode), for the ports that follow the queue store. */
+interface SharedRedis {
+  readonly url: string;
+  readonly keyPrefix: string;
+}
+
+/** Ports that follow the queue store: this process's own in standalone mode, the shared Redis in cluster mode. */
+function followingQueueStore<T>(config: AppConfig, standalone: () => T, cluster: (redis: SharedRedis) => T): T {
+  switch (config.adapters.queue_store) {
+    case 'memory':
+      return standalone();
+    case 'redis':
+      return cluster({ url: config.redis!.url, keyPrefix: config.redis!.key_prefix });
+  }
+}
+
 async function openCacheStore(config: AppConfig, log: Logger): Promise<CacheStore> {
   const directory = path.join(config.data_dir, 'cache');
-  switch (config.adapters.queue_store) {
-    case 'memory':
-      return FileCacheStore.open({ directory, log });
-    case 'redis':
-      return new RedisCacheStore({ url: config.redis!.url, keyPrefix: config.redis!.key_prefix, directory, log });
-  }
+  return followingQueueStore<CacheStore | Promise<CacheStore>>(
+    config,
+    () => FileCacheStore.open({ directory, log }),
+    (redis) => new RedisCacheStore({ ...redis, directory, log }),
+  );
 }
 
-/** Rate-limit counters follow the queue store: in memory standalone, in the shared Redis in cluster mode. */
+/** Rate-limit counters: in memory standalone, in the shared Redis in cluster mode. */
 function openRateLimitStore(config: AppConfig, log: Logger): RateLimitStore {
-  switch (config.adapters.queue_store) {
-    case 'memory':
-      return new MemoryRateLimitStore();
-    case 'redis':
-      return new RedisRateLimitStore({ url: config.redis!.url, keyPrefix: config.redis!.key_prefix, log });
-  }
+  return followingQueueStore<RateLimitStore>(config, () => new MemoryRateLimitStore(), (redis) => new RedisRateLimitStore({ ...redis, log }));
 }
 
-/** Export slots follow the queue store: in memory standalone, in the shared Redis in cluster mode (one running export per account across replicas). */
+/** Export slots: in memory standalone, in the shared Redis in cluster mode (one running export per account across replicas). */
 function openExportSlots(config: AppConfig, log: Logger): ExportSlots {
-  switch (config.adapters.queue_store) {
-    case 'memory':
-      return new MemoryExportSlots();
-    case 'redis':
-      return new RedisExportSlots({ url: config.redis!.url, keyPrefix: config.redis!.key_prefix, log });
-  }
+  return followingQueueStore<ExportSlots>(config, () => new MemoryExportSlots(), (redis) => new RedisExportSlots({ ...redis, log }));
 }
 
 function openPageRefresher(config: AppConfig, store: CacheStore, log: Logger): PageRefresher {

@@ -44,8 +44,8 @@ export function adapterName(config: AppConfig, port: PortName): string {
     case 'pageRefresher':
       return 'renderer';
     case 'rateLimitStore':
-      return `rate_limit_store (${config.adapters.queue_store === 'redis' ? 'redis' : 'memory'})`;
+      return `rate_limit_store (${config.adapters.queue_store})`;
     case 'exportSlots':
-      return `export_slots (${config.adapters.queue_store === 'redis' ? 'redis' : 'memory'})`;
+      return `export_slots (${config.adapters.queue_store})`;
   }
 }

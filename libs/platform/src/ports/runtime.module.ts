@@ -20,8 +20,8 @@ export interface AppRuntime {
   readonly ports: Ports;
   /** Defaults to the system clock; tests pass their own. */
   readonly clock?: Clock;
-  /** Shared by the apps of this runtime (a fresh one per app when absent). */
-  readonly signals?: InProcessSignals;
+  /** Shared by the apps of this runtime: one channel per process, so a signal reaches every app in it. */
+  readonly signals: InProcessSignals;
 }
 
 const PORT_TOKENS: Record<PortName, symbol> = {
@@ -57,7 +57,7 @@ export class RuntimeModule {
       { provide: APP_CONFIG, useValue: runtime.config },
       { provide: LOGGER, useValue: runtime.logger },
       { provide: CLOCK, useValue: runtime.clock ?? systemClock },
-      { provide: IN_PROCESS_SIGNALS, useValue: runtime.signals ?? new InProcessSignals() },
+      { provide: IN_PROCESS_SIGNALS, useValue: runtime.signals },
       { provide: HostCatalog, useValue: new HostCatalog(runtime.config.hosts) },
       { provide: READINESS_CHECKS, useValue: checks },
       ...portProviders,

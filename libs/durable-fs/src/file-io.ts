@@ -1,10 +1,10 @@
 import type { FileHandle } from 'node:fs/promises';
 
-/** Writes all of `buffer` at `position` (a single write may be short). */
-export async function writeFully(handle: FileHandle, buffer: Buffer, position: number): Promise<void> {
+/** Writes all of `data` at `position` (a single write may be short). */
+export async function writeFully(handle: FileHandle, data: Uint8Array, position: number): Promise<void> {
   let done = 0;
-  while (done < buffer.length) {
-    const { bytesWritten } = await handle.write(buffer, done, buffer.length - done, position + done);
+  while (done < data.length) {
+    const { bytesWritten } = await handle.write(data, done, data.length - done, position + done);
     done += bytesWritten;
   }
 }
