@@ -1,9 +1,10 @@
-import { Admin, Kafka, logLevel, Message, Partitioners, Producer } from 'kafkajs';
+import { Admin, Kafka, logLevel, Message, Producer } from 'kafkajs';
 import { LogSink, silentLog } from '@bpc/domain';
 import type { EventEnvelope } from '@bpc/events';
 import { BackoffOptions, DEFAULT_HANDLER_BACKOFF, sleep } from './backoff';
 import type { EventLog, Subscription, SubscriptionSpec } from './event-log.port';
 import { describeError, isConnectionError, isTopicNotReady } from './kafka/kafka-errors';
+import { keyedPartitioner } from './kafka/keyed-partitioner';
 import { kafkaLogCreator } from './kafka/kafka-log-creator';
 import { KafkaSubscription } from './kafka/kafka-subscription';
 import { assertTopicName } from './topic-name';
@@ -50,8 +51,9 @@ const REQUEST_RETRY = { initialRetryTime: 300, maxRetryTime: 5_000, retries: 6 }
  *
  * - Producer with `acks: -1` (all in-sync replicas), not idempotent, topics
  *   auto-created by the brokers (no admin `createTopics`); the key is the
- *   Kafka message key and kafkajs' DefaultPartitioner (murmur2) maps it to a
- *   partition, exactly like the file log. The value is the JSON envelope;
+ *   Kafka message key and kafkajs' DefaultPartitioner (murmur2; each key's
+ *   hash remembered, see `keyedPartitioner`) maps it to a partition, exactly
+ *   like the file log. The value is the JSON envelope;
  *   headers carry `type`, `version` and `id` for consumers that route on them.
  * - Sequential appends keep their order per key. Concurrent appends are sent
  *   in call order but a retried request can overtake a later one.
@@ -191,7 +193,7 @@ export class KafkaEventLog implements EventLog {
 
   private producer(): Promise<Producer> {
     this.producerReady ??= this.connect(
-      this.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, idempotent: false, allowAutoTopicCreation: true, retry: REQUEST_RETRY }),
+      this.kafka.producer({ createPartitioner: keyedPartitioner, idempotent: false, allowAutoTopicCreation: true, retry: REQUEST_RETRY }),
       () => (this.producerReady = undefined),
     );
     return this.producerReady;

@@ -41,6 +41,11 @@ declare module 'kafkajs/src/protocol/recordBatch/v0/decoder' {
   export default function decodeRecordBatch(decoder: Decoder): Promise<{ records: DecodedRecord[] }>;
 }
 
+declare module 'kafkajs/src/protocol/recordBatch/crc32C' {
+  /** The producer's CRC-32C, unsigned. */
+  export default function crc32C(buffer: Buffer): number;
+}
+
 declare module 'kafkajs/src/protocol/recordBatch/crc32C/crc32C' {
   export default function crc32C(buffer: Buffer): number;
 }

@@ -3,12 +3,15 @@ import produceV3 from 'kafkajs/src/protocol/requests/produce/v3/request';
 import Decoder from 'kafkajs/src/protocol/decoder';
 import decodeRecordBatch from 'kafkajs/src/protocol/recordBatch/v0/decoder';
 import crc32C from 'kafkajs/src/protocol/recordBatch/crc32C/crc32C';
+import producerCrc32C from 'kafkajs/src/protocol/recordBatch/crc32C';
+import { crc32c as hardwareCrc32C } from '@node-rs/crc32';
 
 type Message = Parameters<typeof produceV3>[0]['topicData'][number]['partitions'][number]['messages'][number];
 
 /**
  * The patched producer path (patches/kafkajs+2.2.4.patch): uncompressed
- * records encoded in one pass and a slicing-by-8 CRC-32C. Checked against
+ * records encoded in one pass, and a CRC-32C from the CPU's instruction
+ * (@node-rs/crc32) with a slicing-by-8 fallback. Checked against
  * kafkajs' own decoder and a bit-by-bit CRC, so a wrong byte cannot hide.
  */
 
@@ -80,6 +83,20 @@ describe('kafkajs record encoding (patched)', () => {
     for (let length = 0; length < 80; length++) {
       const bytes = randomBytes(length);
       expect(crc32C(bytes)).toBe(referenceCrc32C(bytes));
+    }
+  });
+
+  it('computes the producer’s CRC-32C with the CPU’s instruction, as the definition does', () => {
+    // The patched module loads @node-rs/crc32 from kafkajs' own directory; the table loop is only a fallback.
+    expect(() => require.resolve('@node-rs/crc32', { paths: [require.resolve('kafkajs/src/protocol/recordBatch/crc32C')] })).not.toThrow();
+    const sizes = [0, 1, 7, 8, 9, 63, 64, 65, 1000, 100_003];
+    for (const size of sizes) {
+      const bytes = randomBytes(size);
+      const reference = referenceCrc32C(bytes);
+      expect(hardwareCrc32C(bytes)).toBe(reference);
+      expect(producerCrc32C(bytes)).toBe(reference);
+      // An odd offset into a larger buffer, as the producer hands it a subarray.
+      expect(producerCrc32C(Buffer.concat([Buffer.from([1]), bytes]).subarray(1))).toBe(reference);
     }
   });
 });
