@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { testConfig, TestOrigin } from '@bpc/testing';
+import { testConfig, TestOrigin, until } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { issueToken } from './explorer-fixtures';
 
@@ -41,8 +41,7 @@ describe('public recache in standalone mode', () => {
       body: JSON.stringify({ urls: ['https://www.example.com/nudged'] }),
     });
     expect(response.status).toBe(200);
-    const deadline = Date.now() + 5_000;
-    while ((origin.hits.get('/nudged') ?? 0) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await until(() => (origin.hits.get('/nudged') ?? 0) > 0, { timeoutMs: 5_000, intervalMs: 20, what: 'an origin fetch of /nudged' });
     expect(origin.hits.get('/nudged')).toBe(1);
   });
 });

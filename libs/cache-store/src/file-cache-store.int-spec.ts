@@ -54,6 +54,7 @@ describe('FileCacheStore across a restart', () => {
     await mkdir(hostDir, { recursive: true });
     writeFileSync(path.join(hostDir, 'orphan.1.x.body'), 'orphan');
     writeFileSync(path.join(hostDir, 'half.1.x.body.tmp-1234'), 'half');
+    writeFileSync(path.join(directory, 'cache-state.json.tmp-0badf00d'), '{"ver');
     // A bypass sidecar committed after the render (a crash before its refusal was cleaned up).
     const lost = { ...entry({ kind: 'bypass', createdAt: T + 10 }), bytes: 6, bodyPath: '1/ab/lost.2.y.body' };
     writeFileSync(path.join(hostDir, 'lost.2.y.body'), 'bypass');
@@ -63,6 +64,7 @@ describe('FileCacheStore across a restart', () => {
     expect((await (await second.get(1, entry().url, 1))!.readBody()).toString()).toBe('<p>render</p>');
     for (const name of ['orphan.1.x.body', 'half.1.x.body.tmp-1234', 'lost.2.y.body', 'lost.2.y.json']) expect(existsSync(path.join(hostDir, name))).toBe(false);
     expect(render.stored && existsSync(path.join(directory, render.entry.bodyPath))).toBe(true);
+    expect(existsSync(path.join(directory, 'cache-state.json.tmp-0badf00d'))).toBe(false);
     await second.close();
   });
 });

@@ -1,7 +1,7 @@
 import { readFile, readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { silentLog, type LogSink } from '@bpc/domain';
-import { writeFileAtomic } from '@bpc/durable-fs';
+import { removeAtomicWriteLeftovers, writeFileAtomic } from '@bpc/durable-fs';
 import { BodyFiles, DEFAULT_BODY_REMOVAL_DELAY_MS } from './body-files';
 import { assertKey, assertStorable, entryField, invalidationFields, newBodyBase, putDecision } from './cache-entry-rules';
 import type { CacheEntry, CacheHit, CacheStore, NewCacheEntry, ProjectionPosition, PutResult, StoreResult } from './cache-store.port';
@@ -63,6 +63,8 @@ export class FileCacheStore implements CacheStore {
   static async open(options: FileCacheStoreOptions): Promise<FileCacheStore> {
     const store = new FileCacheStore(options);
     await store.files.check();
+    // The event log, opened before, locks the data directory to this process: this store is the state file's only writer.
+    await removeAtomicWriteLeftovers(path.join(options.directory, CACHE_STATE_FILE));
     await store.loadState();
     await store.scan();
     return store;
@@ -216,7 +218,7 @@ export class FileCacheStore implements CacheStore {
     const sidecarNames: string[] = [];
     for (const name of names) {
       const relative = name.split(path.sep).join('/');
-      if (!relative.includes('/')) continue; // the state file and its temp files live at the root
+      if (!relative.includes('/')) continue; // the state file lives at the root (its temp files are removed at open)
       if (relative.includes('.tmp-')) leftovers.push(relative);
       else if (relative.endsWith(BODY)) bodies.add(relative);
       else if (relative.endsWith(SIDECAR)) sidecarNames.push(relative);

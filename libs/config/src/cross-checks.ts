@@ -44,7 +44,7 @@ function checkHosts(config: AppConfigSchema): ConfigIssue[] {
 function checkWebsites(config: AppConfigSchema): ConfigIssue[] {
   const hostIds = new Set(config.hosts.map((h) => h.host_id));
   const issues: ConfigIssue[] = duplicates(config.websites.map((w) => w.id)).map((id) => ({ key: 'websites', reason: `website ${id} is defined twice` }));
-  // The edge finds the website by its token: two websites sharing one would make a bot's requests land on either.
+  // The edge finds the website by its token: with two websites sharing one, the first in the config would take the other's bot requests.
   const tokens = config.websites.flatMap((w) => (w.prerender_token_sha256 ? [w.prerender_token_sha256] : []));
   if (duplicates(tokens).length > 0) issues.push({ key: 'websites', reason: 'two websites have the same prerender_token_sha256 (each website needs its own token)' });
   config.websites.forEach((w, i) => {

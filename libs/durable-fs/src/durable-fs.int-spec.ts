@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { publishFile, removeAtomicWriteLeftovers, writeFileAtomic } from './durable-fs';
+import { mkdirDurably, publishFile, removeAtomicWriteLeftovers, writeFileAtomic } from './durable-fs';
 
 describe('durable files', () => {
   let dir: string;
@@ -14,6 +14,14 @@ describe('durable files', () => {
     await writeFileAtomic(file, Buffer.from('second'));
     expect(readFileSync(file, 'utf8')).toBe('second');
     expect(readdirSync(path.dirname(file))).toEqual(['state.json']);
+  });
+
+  it('creates nested directories, relative or absolute, and leaves existing ones alone', async () => {
+    await mkdirDurably(path.join(dir, 'a', 'b', 'c'));
+    await mkdirDurably(path.join(dir, 'a', 'b', 'c'));
+    await mkdirDurably(path.relative(process.cwd(), path.join(dir, 'a', 'd')));
+    expect(readdirSync(path.join(dir, 'a')).sort()).toEqual(['b', 'd']);
+    expect(readdirSync(path.join(dir, 'a', 'b'))).toEqual(['c']);
   });
 
   it('removes its temporary file when the rename fails', async () => {

@@ -17,6 +17,19 @@ export async function fsyncDir(dir: string): Promise<void> {
 }
 
 /**
+ * `mkdir -p` that survives a crash: each directory it creates is an entry in
+ * its parent, so the parents are synced, from the one that existed down.
+ */
+export async function mkdirDurably(dir: string): Promise<void> {
+  const first = await mkdir(dir, { recursive: true });
+  if (first === undefined) return;
+  for (let created = path.resolve(dir); ; created = path.dirname(created)) {
+    await fsyncDir(path.dirname(created));
+    if (created === path.resolve(first)) return;
+  }
+}
+
+/**
  * Publishes a file someone else wrote (e.g. the engine) under its final
  * name: fsync of its contents, rename over the target, fsync of the
  * directory. A reader sees the old file or the whole new one.
@@ -35,9 +48,9 @@ export async function publishFile(written: string, file: string): Promise<void> 
 const TEMP_INFIX = '.tmp-';
 const TEMP_RANDOM = /^[0-9a-f]{8}$/;
 
-/** Replaces `file` atomically and durably with `data`, through a temporary file beside it (the directory is created if missing). */
+/** Replaces `file` atomically and durably with `data`, through a temporary file beside it (the directory is created durably if missing). */
 export async function writeFileAtomic(file: string, data: Buffer | string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
+  await mkdirDurably(path.dirname(file));
   const temp = `${file}${TEMP_INFIX}${randomBytes(4).toString('hex')}`;
   const handle = await open(temp, 'w');
   try {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LogSink } from '@bpc/domain';
 import type { EventEnvelope } from '@bpc/events';
+import { until } from '@bpc/testing';
 import type { LogRecord, SubscriptionSpec } from './event-log.port';
 import { FileEventLog, FileEventLogOptions } from './file-event-log';
 import { encodeFrame } from './file/record-framing';
@@ -62,13 +63,7 @@ async function readAll(log: FileEventLog, topics: string[], spec: Partial<Subscr
   return records;
 }
 
-async function eventually(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const eventually = (condition: () => boolean | Promise<boolean>): Promise<void> => until(condition, { timeoutMs: 10_000, intervalMs: 10 });
 
 function segmentDir(topic: string, key: string, partitions = 4): string {
   return path.join(dir, 'topics', topic, String(partitionForKey(key, partitions)));
@@ -325,8 +320,7 @@ describe('FileEventLog: failed batches', () => {
         }
       },
     });
-    const deadline = Date.now() + 5_000;
-    while (delivered.flat().filter((n) => n === 5).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await eventually(() => delivered.flat().filter((n) => n === 5).length >= 2);
     await subscription.stop();
     expect(delivered).toEqual([[0, 1, 2], [3, 4, 5], [3, 4, 5]]);
   });

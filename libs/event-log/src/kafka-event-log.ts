@@ -51,8 +51,8 @@ const REQUEST_RETRY = { initialRetryTime: 300, maxRetryTime: 5_000, retries: 6 }
  *
  * - Producer with `acks: -1` (all in-sync replicas), not idempotent, topics
  *   auto-created by the brokers (no admin `createTopics`); the key is the
- *   Kafka message key and kafkajs' DefaultPartitioner (murmur2; each key's
- *   hash remembered, see `keyedPartitioner`) maps it to a partition, exactly
+ *   Kafka message key and `keyedPartitioner` (kafkajs' DefaultPartitioner,
+ *   with keys hashed by `partitionForKey`) maps it to a partition, exactly
  *   like the file log. The value is the JSON envelope;
  *   headers carry `type`, `version` and `id` for consumers that route on them.
  * - Sequential appends keep their order per key. Concurrent appends are sent

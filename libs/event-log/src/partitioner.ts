@@ -30,7 +30,7 @@ export function murmur2(key: string | Buffer): number {
 }
 
 /** The partition for `key` among `partitions` (same answer as kafkajs' DefaultPartitioner). */
-export function partitionForKey(key: string, partitions: number): number {
+export function partitionForKey(key: string | Buffer, partitions: number): number {
   if (!Number.isInteger(partitions) || partitions < 1) throw new RangeError(`partitions must be a positive integer, got ${partitions}`);
   return (murmur2(key) & 0x7fffffff) % partitions;
 }

@@ -59,7 +59,7 @@ describe('BotRequestRecorder against a file event log', () => {
     const logger = createLogger('silent', 'recorder');
     const recorder = new BotRequestRecorder(config, botRequestAppender(config, log, logger), logger, registry);
     recorder.onModuleInit();
-    for (let n = 1; n <= 8; n += 1) recorder.record(payload(n), Date.now());
+    for (let n = 1; n <= 8; n += 1) recorder.record(payload(n));
     await new Promise((r) => setTimeout(r, 300));
     expect(recorder.pending()).toBe(5);
     expect(await registry.getSingleMetricAsString('bpc_edge_recorded_dropped_total')).toContain('bpc_edge_recorded_dropped_total 3');
@@ -73,7 +73,7 @@ describe('BotRequestRecorder against a file event log', () => {
     await subscription.stop();
     expect(seen.map((r) => (r.event.payload as BotRequestRecordedPayload).requestId)).toEqual(['r4', 'r5', 'r6', 'r7', 'r8']);
 
-    recorder.record(payload(9), Date.now());
+    recorder.record(payload(9));
     await recorder.onApplicationShutdown();
     expect(recorder.pending()).toBe(0);
     await back.close();

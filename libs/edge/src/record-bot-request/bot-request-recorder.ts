@@ -56,9 +56,9 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
     this.timer.unref();
   }
 
-  /** Buffers one request; never waits, never throws. */
-  record(payload: BotRequestRecordedPayload, occurredAt: number): void {
-    this.countDropped(this.buffer.push(botRequestTuple(payload, { id: randomUUID(), occurredAt: new Date(occurredAt).toISOString() })));
+  /** Buffers one request (the event occurred when it was served); never waits, never throws. */
+  record(payload: BotRequestRecordedPayload): void {
+    this.countDropped(this.buffer.push(botRequestTuple(payload, { id: randomUUID(), occurredAt: payload.servedAt })));
   }
 
   /** Events not yet appended. */

@@ -193,27 +193,23 @@ export class ServePage {
 
   private record(page: PageContext, served: { statusCode: number; cacheStatus: CacheStatus; title: string; snapshotAgeS: number | null; bytes: number }): void {
     if (!this.config.edge.record_requests) return;
-    const now = this.clock.now();
-    this.recorder.record(
-      {
-        websiteId: page.website.id,
-        host: page.hostname,
-        url: page.url,
-        pageTitle: served.title,
-        statusCode: served.statusCode,
-        botName: this.botNames.get(page.request.userAgent),
-        userAgent: page.request.userAgent.slice(0, 1000),
-        dimensionId: page.dimension.id,
-        dimensionName: page.dimension.name,
-        cacheStatus: served.cacheStatus,
-        serveTimeMs: Math.round(performance.now() - page.started),
-        snapshotAgeS: served.snapshotAgeS,
-        bytes: served.bytes,
-        servedAt: new Date(now).toISOString(),
-        requestId: page.requestId,
-      },
-      now,
-    );
+    this.recorder.record({
+      websiteId: page.website.id,
+      host: page.hostname,
+      url: page.url,
+      pageTitle: served.title,
+      statusCode: served.statusCode,
+      botName: this.botNames.get(page.request.userAgent),
+      userAgent: page.request.userAgent.slice(0, 1000),
+      dimensionId: page.dimension.id,
+      dimensionName: page.dimension.name,
+      cacheStatus: served.cacheStatus,
+      serveTimeMs: Math.round(performance.now() - page.started),
+      snapshotAgeS: served.snapshotAgeS,
+      bytes: served.bytes,
+      servedAt: new Date(this.clock.now()).toISOString(),
+      requestId: page.requestId,
+    });
   }
 }
 

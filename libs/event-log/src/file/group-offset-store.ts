@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LogSink } from '@bpc/domain';
-import { fsyncDir, removeAtomicWriteLeftovers, writeFileAtomic } from '@bpc/durable-fs';
+import { mkdirDurably, removeAtomicWriteLeftovers, writeFileAtomic } from '@bpc/durable-fs';
 
 interface OffsetsFile {
   readonly groupId: string;
@@ -36,7 +36,7 @@ export class GroupOffsetStore {
   }
 
   static async load(dir: string, groupId: string, log: LogSink): Promise<GroupOffsetStore> {
-    if ((await mkdir(dir, { recursive: true })) !== undefined) await fsyncDir(path.dirname(dir));
+    await mkdirDurably(dir);
     const file = path.join(dir, groupFileName(groupId));
     // A crash between write and rename leaves `<file>.tmp-*`; the event log's lock makes this store the file's only writer.
     await removeAtomicWriteLeftovers(file);

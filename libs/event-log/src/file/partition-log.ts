@@ -1,8 +1,8 @@
-import { mkdir, open, readdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { open, readdir, stat, unlink, writeFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { LogSink } from '@bpc/domain';
-import { fsyncDir, readAt, writeFully } from '@bpc/durable-fs';
+import { fsyncDir, mkdirDurably, readAt, writeFully } from '@bpc/durable-fs';
 import { decodeFrames, DecodedFrame, DecodeResult, frameSize, writeFrame } from './record-framing';
 
 /** A sparse index entry: the frame of `offset` starts at byte `position`. */
@@ -92,7 +92,7 @@ export class PartitionLog {
 
   /** Opens (or creates) the partition in `dir`, cutting a torn tail off its last segment. */
   static async open(dir: string, topic: string, partition: number, options: PartitionLogOptions): Promise<PartitionLog> {
-    await mkdir(dir, { recursive: true });
+    await mkdirDurably(dir);
     const segments = await listSegments(dir);
     if (segments.length === 0) segments.push(await createSegment(dir, 0));
     const active = segments[segments.length - 1];

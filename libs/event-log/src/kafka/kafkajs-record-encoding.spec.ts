@@ -86,7 +86,7 @@ describe('kafkajs record encoding (patched)', () => {
     }
   });
 
-  it('computes the producer’s CRC-32C with the CPU’s instruction, as the definition does', () => {
+  it('computes the producer’s CRC-32C as the definition does, with @node-rs/crc32 resolvable from kafkajs', () => {
     // The patched module loads @node-rs/crc32 from kafkajs' own directory; the table loop is only a fallback.
     expect(() => require.resolve('@node-rs/crc32', { paths: [require.resolve('kafkajs/src/protocol/recordBatch/crc32C')] })).not.toThrow();
     const sizes = [0, 1, 7, 8, 9, 63, 64, 65, 1000, 100_003];

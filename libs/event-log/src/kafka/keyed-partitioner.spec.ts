@@ -7,7 +7,7 @@ const metadata = (count: number): PartitionerArgs['partitionMetadata'] =>
 describe('keyedPartitioner', () => {
   const keys = ['', 'demo', 'acme-shop', 'www.example.com', 'café', '日本語のキー', 'x'.repeat(1000), ...Array.from({ length: 200 }, (_, i) => `website-${i}`)];
 
-  it('picks the DefaultPartitioner’s partition for every string key, first time and remembered', () => {
+  it('picks the DefaultPartitioner’s partition for every string key', () => {
     const reference = Partitioners.DefaultPartitioner();
     const keyed = keyedPartitioner();
     for (const count of [1, 2, 3, 12, 64]) {
@@ -18,7 +18,7 @@ describe('keyedPartitioner', () => {
     }
   });
 
-  it('leaves a partition set by hand, Buffer keys and keyless messages to the DefaultPartitioner', () => {
+  it('picks the DefaultPartitioner’s partition for a Buffer key, and leaves a partition set by hand and keyless messages to it', () => {
     const keyed = keyedPartitioner();
     const partitionMetadata = metadata(8);
     expect(keyed({ topic: 't', partitionMetadata, message: { key: 'demo', value: 'v', partition: 5 } })).toBe(5);
@@ -30,7 +30,7 @@ describe('keyedPartitioner', () => {
     expect([...spread].sort()).toEqual([0, 2, 4, 6]);
   });
 
-  it('still answers right once more distinct keys came than it remembers', () => {
+  it('agrees with the DefaultPartitioner over 12,000 distinct keys', () => {
     const reference = Partitioners.DefaultPartitioner();
     const keyed = keyedPartitioner();
     const partitionMetadata = metadata(7);

@@ -1,6 +1,6 @@
 import type { LogSink } from '@bpc/domain';
 import { BOT_REQUEST_RECORDED, botRequestEnvelope, BotRequestRecordedPayload, botRequestTuple } from '@bpc/events';
-import { freePort, testEngines } from '@bpc/testing';
+import { freePort, testEngines, until } from '@bpc/testing';
 import type { LogRecord } from '../event-log.port';
 import { KafkaEventLog } from '../kafka-event-log';
 import { NamespacedEventLog } from '../namespaced-event-log';
@@ -37,8 +37,7 @@ async function readBack(namespace: string, topic: string, count: number): Promis
   const reader = new NamespacedEventLog(new KafkaEventLog({ brokers: testEngines().kafkaBrokers, clientId: 'off-thread-reader' }), namespace);
   const seen: LogRecord[] = [];
   const subscription = await reader.subscribe({ groupId: unique('g'), topics: [topic], handleBatch: async (batch) => void seen.push(...batch.records) });
-  const deadline = Date.now() + 20_000;
-  while (seen.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await until(() => seen.length >= count, { timeoutMs: 20_000, what: `${count} records of ${topic}` });
   await subscription.stop();
   await reader.close();
   return seen;

@@ -3,10 +3,10 @@ import { BOT_REQUEST_RECORDED, BotRequestRecorded, BotRequestRecordedPayload, Ca
 /**
  * A `BotRequestRecorded` event as one flat array, the form in which the edge
  * buffers recorded requests and hands them to its recording thread. The edge
- * records every request it serves: one array per request costs a fraction of
- * the envelope's two objects to build, to keep alive until the batch is
- * appended, and to clone into another thread (no property names to write and
- * read back). The envelope is rebuilt where it is serialised.
+ * records every request it serves: one array per request, in place of the
+ * envelope and its payload object, is cheaper to keep alive until the batch
+ * is appended and to clone into another thread (no property names to write
+ * and read back). The envelope is rebuilt where it is serialised.
  */
 export type BotRequestTuple = readonly [
   id: string,

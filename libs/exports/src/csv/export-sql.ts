@@ -19,7 +19,8 @@ const CSV_SETTINGS = { output_format_csv_crlf_end_of_line: 1, format_csv_null_re
  * the one applied), at most two threads run whatever the host's core count,
  * and blocks of 8,192 rows and 128 KB buffers per spilled run keep the merge
  * of the runs small. Same rows, same order; the engine takes ~1.4x as long
- * (`npm run bench -- exports` measures both).
+ * (`npm run bench -- exports` measures both). A time bound (5 min) keeps a
+ * runaway export from holding chDB's one statement at a time.
  */
 export const EXPORT_RESOURCE_SETTINGS: Readonly<Record<string, number>> = {
   max_threads: 2,

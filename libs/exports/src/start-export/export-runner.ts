@@ -185,7 +185,7 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
       const asked = Date.now();
       this.slots.renew(record.accountId, record.exportId, EXPORT_LEASE_MS).then(
         (held) => {
-          if (held) heldUntil = asked + EXPORT_LEASE_MS;
+          if (held) heldUntil = Math.max(heldUntil, asked + EXPORT_LEASE_MS);
           else lose('taken over');
         },
         (error) => {

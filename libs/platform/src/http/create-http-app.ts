@@ -2,6 +2,7 @@ import { createServer, RequestListener, Server } from 'node:http';
 import { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { NestPinoLogger } from '../logging/nest-pino-logger';
 
@@ -9,16 +10,18 @@ import { NestPinoLogger } from '../logging/nest-pino-logger';
 const BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 
 /**
- * One HTTP server per app, bound to exactly the configured address, with
- * Fastify's timeouts. Without a factory Fastify adds a server for every other
+ * One HTTP server per app, bound to exactly the configured address, set up as
+ * Fastify sets up its own (it has filled in its defaults by the time it calls
+ * the factory). Without a factory Fastify adds a server for every other
  * address a host name resolves to (`localhost`: 127.0.0.1 and ::1), which a
  * listener installed on the app's server (the edge's page route) would miss.
  */
-const singleServer = (handler: RequestListener, options: { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number }): Server => {
+const singleServer = (handler: RequestListener, options: FastifyServerOptions): Server => {
   const server = createServer(handler);
-  server.keepAliveTimeout = options.keepAliveTimeout ?? 72_000;
-  server.requestTimeout = options.requestTimeout ?? 0;
-  server.setTimeout(options.connectionTimeout ?? 0);
+  server.keepAliveTimeout = options.keepAliveTimeout!;
+  server.requestTimeout = options.requestTimeout!;
+  server.setTimeout(options.connectionTimeout);
+  if (options.maxRequestsPerSocket! > 0) server.maxRequestsPerSocket = options.maxRequestsPerSocket!;
   return server;
 };
 

@@ -5,7 +5,8 @@ import { httpStatusOf, readinessReportOf } from '@bpc/platform';
  * The public API's error envelope, for every error it answers:
  * `{code, message, field?}`. `code` is stable and machine-readable, `message`
  * is for humans, `field` names the offending request parameter when one is
- * to blame (`perPage`, `filters[0].val`).
+ * to blame (`perPage`, `filters[0].val`). An `AppError`'s `details` add
+ * members (a busy export slot's `exportId`).
  */
 export interface PublicErrorBody {
   readonly code: string;
