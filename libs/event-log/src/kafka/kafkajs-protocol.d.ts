@@ -49,3 +49,23 @@ declare module 'kafkajs/src/protocol/recordBatch/crc32C' {
 declare module 'kafkajs/src/protocol/recordBatch/crc32C/crc32C' {
   export default function crc32C(buffer: Buffer): number;
 }
+
+declare module 'kafkajs/src/network/requestQueue' {
+  interface RequestEntry {
+    correlationId: number;
+    apiKey: number;
+    apiName: string;
+    apiVersion: number;
+    resolve(response: unknown): void;
+    reject(error: Error): void;
+  }
+  /** One connection's queue of requests: in flight, and pending behind the in-flight limit or a broker's throttle. */
+  export default class RequestQueue {
+    constructor(options: { maxInFlightRequests: number | null; requestTimeout: number; enforceRequestTimeout: boolean; clientId: string; broker: string; logger: unknown });
+    readonly pending: unknown[];
+    push(request: { entry: RequestEntry; expectResponse: boolean; sendRequest(): void }): void;
+    fulfillRequest(response: { correlationId: number; payload: Buffer | null; size: number }): void;
+    maybeThrottle(clientSideThrottleTimeMs: number | null): void;
+    destroy(): void;
+  }
+}
