@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { EventEnvelope } from '@bpc/events';
+import { botRequestEnvelope, botRequestTuple, encodeBotRequests, EventEnvelope } from '@bpc/events';
 import type { EventLog, LogBatch, LogRecord, Subscription, SubscriptionSpec } from './event-log.port';
 
 /**
@@ -39,6 +39,29 @@ export function describeEventLogContract(adapterName: string, factory: EventLogF
         expect(sortById(records.map((r) => r.event))).toEqual(sortById(events));
         for (const batch of seen.batches) expect(batch.records.every((r) => r.topic === topic && r.partition === batch.partition)).toBe(true);
         for (const offsets of offsetsByPartition(records).values()) expect(offsets).toEqual(offsets.map((_, i) => String(i)));
+      }),
+      TEST_TIMEOUT_MS,
+    );
+
+    it.concurrent(
+      'delivers events appended encoded (a batch encoder\'s bytes) as their envelopes, on the partitions append would use',
+      withLog(factory, async ({ log, name }) => {
+        const [encodedTopic, plainTopic] = [name('encoded'), name('plain')];
+        const tuples = range(0, 30).map((n) =>
+          botRequestTuple(
+            { websiteId: `site-${n % 7}`, host: 'www.example.com', url: `https://www.example.com/p${n}?q="x"`, pageTitle: 'Prix — « été »', statusCode: 200, botName: 'Googlebot', userAgent: 'Googlebot/2.1', dimensionId: 1, dimensionName: 'desktop', cacheStatus: 'hit', serveTimeMs: n, snapshotAgeS: n % 3 === 0 ? null : n, bytes: 100 + n, servedAt: new Date(Date.UTC(2025, 0, 1) + n).toISOString(), requestId: `r${n}` },
+            { id: `e${n}`, occurredAt: new Date(Date.UTC(2025, 0, 1) + n).toISOString() },
+          ),
+        );
+        const envelopes = tuples.map(botRequestEnvelope);
+        await log.appendEncoded(encodedTopic, encodeBotRequests(tuples));
+        await log.append(plainTopic, envelopes);
+        const [encoded, plain] = [new Collector(), new Collector()];
+        await encoded.subscribe(log, { groupId: name('group-encoded'), topics: [encodedTopic] });
+        await plain.subscribe(log, { groupId: name('group-plain'), topics: [plainTopic] });
+        const placed = (records: readonly LogRecord[]) => sortById(records.map((r) => r.event)).map((e) => [e, records.find((r) => r.event.id === e.id)!.partition]);
+        expect(placed(await encoded.waitForCount(30))).toEqual(placed(await plain.waitForCount(30)));
+        expect(sortById(encoded.records.map((r) => r.event))).toEqual(sortById(envelopes));
       }),
       TEST_TIMEOUT_MS,
     );

@@ -1,7 +1,8 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { LogSink, silentLog } from '@bpc/domain';
-import type { EventEnvelope } from '@bpc/events';
+import type { EncodedEvent, EventEnvelope } from '@bpc/events';
+import { appendEnvelopes } from './append-envelopes';
 import { BackoffOptions, DEFAULT_HANDLER_BACKOFF } from './backoff';
 import type { EventLog, Subscription, SubscriptionSpec } from './event-log.port';
 import { fsyncDir } from '@bpc/durable-fs';
@@ -96,6 +97,10 @@ export class FileEventLog implements EventLog {
    * fsyncs. Encoding problems reject before anything is stored.
    */
   append(topic: string, events: readonly EventEnvelope[]): Promise<void> {
+    return appendEnvelopes(this, topic, events);
+  }
+
+  appendEncoded(topic: string, events: readonly EncodedEvent[]): Promise<void> {
     if (this.closing) return Promise.reject(new Error('file event log is closed'));
     if (events.length === 0) return Promise.resolve();
     const run = this.appendNow(topic, events);
@@ -163,9 +168,9 @@ export class FileEventLog implements EventLog {
     return deleted;
   }
 
-  private async appendNow(topic: string, events: readonly EventEnvelope[]): Promise<void> {
+  private async appendNow(topic: string, events: readonly EncodedEvent[]): Promise<void> {
     const byPartition = new Map<number, Buffer[]>();
-    const payloads = events.map(encodeEvent);
+    const payloads = events.map(recordPayload);
     // Awaited by every append, so appends continue in call order.
     const target = await this.topic(topic);
     payloads.forEach((payload, i) => {
@@ -277,11 +282,9 @@ export class FileEventLog implements EventLog {
   }
 }
 
-function encodeEvent(event: EventEnvelope): Buffer {
-  if (typeof event.key !== 'string') throw new Error(`event ${event.id} has no string key`);
-  const payload = Buffer.from(JSON.stringify(event), 'utf8');
-  if (payload.length > MAX_PAYLOAD_BYTES) throw new Error(`event ${event.id} is ${payload.length} bytes; the limit is ${MAX_PAYLOAD_BYTES}`);
-  return payload;
+function recordPayload(event: EncodedEvent): Buffer {
+  if (event.json.length > MAX_PAYLOAD_BYTES) throw new Error(`event ${event.id} is ${event.json.length} bytes; the limit is ${MAX_PAYLOAD_BYTES}`);
+  return event.json;
 }
 
 function validateOptions(options: { partitions: number; segmentBytes: number; retentionMs?: number }): void {

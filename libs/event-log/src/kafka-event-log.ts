@@ -1,6 +1,7 @@
 import { Admin, Kafka, logLevel, Message, Producer } from 'kafkajs';
 import { LogSink, silentLog } from '@bpc/domain';
-import type { EventEnvelope } from '@bpc/events';
+import type { EncodedEvent, EventEnvelope } from '@bpc/events';
+import { appendEnvelopes } from './append-envelopes';
 import { BackoffOptions, DEFAULT_HANDLER_BACKOFF, sleep } from './backoff';
 import type { EventLog, Subscription, SubscriptionSpec } from './event-log.port';
 import { describeError, isConnectionError, isTopicNotReady } from './kafka/kafka-errors';
@@ -87,6 +88,11 @@ export class KafkaEventLog implements EventLog {
 
   /** Resolves once every partition leader acknowledged with acks=-1. */
   append(topic: string, events: readonly EventEnvelope[]): Promise<void> {
+    return appendEnvelopes(this, topic, events);
+  }
+
+  /** `append` of events already serialised. */
+  appendEncoded(topic: string, events: readonly EncodedEvent[]): Promise<void> {
     if (this.closing) return Promise.reject(new Error('kafka event log is closed'));
     if (events.length === 0) return Promise.resolve();
     const run = this.send(topic, events);
@@ -168,7 +174,7 @@ export class KafkaEventLog implements EventLog {
    * errors get a few more attempts here. A retried send may store a batch
    * twice, which at-least-once consumers (deduplicating by event id) absorb.
    */
-  private async send(topic: string, events: readonly EventEnvelope[]): Promise<void> {
+  private async send(topic: string, events: readonly EncodedEvent[]): Promise<void> {
     assertTopicName(topic);
     const messages = events.map(toMessage);
     for (let attempt = 1; ; attempt += 1) {
@@ -216,11 +222,6 @@ export class KafkaEventLog implements EventLog {
   }
 }
 
-function toMessage(event: EventEnvelope): Message {
-  if (typeof event.key !== 'string') throw new Error(`event ${event.id} has no string key`);
-  return {
-    key: event.key,
-    value: JSON.stringify(event),
-    headers: { type: event.type, version: String(event.version), id: event.id },
-  };
+function toMessage(event: EncodedEvent): Message {
+  return { key: event.key, value: event.json, headers: { type: event.type, version: String(event.version), id: event.id } };
 }

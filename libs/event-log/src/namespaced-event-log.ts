@@ -1,4 +1,4 @@
-import type { EventEnvelope } from '@bpc/events';
+import type { EncodedEvent, EventEnvelope } from '@bpc/events';
 import type { EventLog, LogBatch, Subscription, SubscriptionSpec } from './event-log.port';
 import { assertTopicName } from './topic-name';
 
@@ -20,6 +20,10 @@ export class NamespacedEventLog implements EventLog {
 
   append(topic: string, events: readonly EventEnvelope[]): Promise<void> {
     return this.inner.append(this.prefix + topic, events);
+  }
+
+  appendEncoded(topic: string, events: readonly EncodedEvent[]): Promise<void> {
+    return this.inner.appendEncoded(this.prefix + topic, events);
   }
 
   subscribe(spec: SubscriptionSpec): Promise<Subscription> {

@@ -1,4 +1,5 @@
 export * from './envelope';
+export * from './encoded-event';
 export * from './topics';
 export * from './json-schema';
 export * from './event-definition';
@@ -15,6 +16,7 @@ export * from './queue/autorecache-scheduled.event';
 export * from './explorer/explorer-events';
 export * from './explorer/bot-request-recorded.event';
 export * from './explorer/bot-request-tuple';
+export * from './explorer/bot-request-json';
 export * from './event-tuples';
 export * from './explorer/search-performance-recorded.event';
 export * from './identity/identity-events';

@@ -1,6 +1,6 @@
 import type { AppConfig } from '@bpc/config';
 import { EventLog, OffThreadKafkaAppender } from '@bpc/event-log';
-import { BOT_REQUEST_RECORDED, botRequestEnvelope, BotRequestTuple } from '@bpc/events';
+import { BOT_REQUEST_RECORDED, BotRequestTuple, encodeBotRequests } from '@bpc/events';
 import type { Logger } from 'pino';
 
 /** Appends batches of recorded bot requests to the event log; `close` releases what the appender itself opened. */
@@ -16,8 +16,9 @@ export const BOT_REQUEST_APPENDER = Symbol('BOT_REQUEST_APPENDER');
  * On Kafka, bot requests are appended from a worker thread with its own
  * producer (kafkajs' per-message encoding would otherwise take a large share
  * of the serving thread at bot traffic rates); they cross as tuples, and the
- * worker rebuilds the envelopes. The file log has one writer, in this thread,
- * so there the recorder appends the envelopes to it directly.
+ * worker serialises them. The file log has one writer, in this thread, so
+ * there the recorder appends to it directly. Either way a batch is
+ * serialised by `encodeBotRequests`, not envelope by envelope.
  */
 export function botRequestAppender(config: AppConfig, log: EventLog, logger: Logger): BotRequestAppender {
   if (config.adapters.event_log === 'kafka') {
@@ -25,5 +26,5 @@ export function botRequestAppender(config: AppConfig, log: EventLog, logger: Log
     const offThread = new OffThreadKafkaAppender({ brokers: kafka.brokers, clientId: `${kafka.client_id}-bot-requests`, namespace: kafka.namespace }, logger.child({ component: 'bot-request-appender' }));
     return { append: (topic, requests) => offThread.appendTuples(topic, BOT_REQUEST_RECORDED, requests), close: () => offThread.close() };
   }
-  return { append: (topic, requests) => log.append(topic, requests.map(botRequestEnvelope)), close: async () => undefined };
+  return { append: (topic, requests) => log.appendEncoded(topic, encodeBotRequests(requests)), close: async () => undefined };
 }

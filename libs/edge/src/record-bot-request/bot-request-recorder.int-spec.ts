@@ -19,6 +19,9 @@ class SwappableLog implements EventLog {
   append(topic: string, events: Parameters<EventLog['append']>[1]): Promise<void> {
     return this.current.append(topic, events);
   }
+  appendEncoded(topic: string, events: Parameters<EventLog['appendEncoded']>[1]): Promise<void> {
+    return this.current.appendEncoded(topic, events);
+  }
   subscribe(spec: SubscriptionSpec): ReturnType<EventLog['subscribe']> {
     return this.current.subscribe(spec);
   }

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { LogSink } from '@bpc/domain';
-import { TUPLE_EVENT_DECODERS } from '@bpc/events';
+import { TUPLE_EVENT_ENCODERS } from '@bpc/events';
 import { describeError } from '../kafka/kafka-errors';
 import { openKafkaEventLog } from '../open-kafka-event-log';
 import type { FromWorker, KafkaAppendWorkerOptions, ToWorker } from './off-thread-protocol';
@@ -28,6 +28,16 @@ const log: LogSink = { info: forward('info'), warn: forward('warn'), error: forw
 
 const eventLog = openKafkaEventLog({ brokers: options.brokers, clientId: options.clientId, namespace: options.namespace, log });
 
+/** Envelopes as they are; tuples serialised by their type's batch encoder (which may throw: that rejects the append). */
+function appendBatch(message: Extract<ToWorker, { kind: 'append' }>): Promise<void> {
+  if ('events' in message) return eventLog.append(message.topic, message.events);
+  try {
+    return eventLog.appendEncoded(message.topic, TUPLE_EVENT_ENCODERS[message.type](message.tuples));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 port.on('message', (message: ToWorker) => {
   if (message.kind === 'close') {
     eventLog
@@ -36,8 +46,7 @@ port.on('message', (message: ToWorker) => {
       .finally(() => port.close());
     return;
   }
-  const events = 'events' in message ? message.events : message.tuples.map(TUPLE_EVENT_DECODERS[message.type]);
-  eventLog.append(message.topic, events).then(
+  appendBatch(message).then(
     () => post({ kind: 'appended', id: message.id }),
     (error: unknown) => post({ kind: 'appended', id: message.id, error: error instanceof Error ? error.message : String(error) }),
   );

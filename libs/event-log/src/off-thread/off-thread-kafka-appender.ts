@@ -43,7 +43,7 @@ export class OffThreadKafkaAppender {
     return this.send(topic, events.length, { events });
   }
 
-  /** `append` for events of one type handed over as tuples (see `BotRequestTuple`): the worker rebuilds the envelopes. */
+  /** `append` for events of one type handed over as tuples (see `BotRequestTuple`): the worker serialises them with the type's batch encoder (`TUPLE_EVENT_ENCODERS`). */
   appendTuples<T extends TupleEventType>(topic: string, type: T, tuples: readonly EventTuple<T>[]): Promise<void> {
     return this.send(topic, tuples.length, { type, tuples });
   }

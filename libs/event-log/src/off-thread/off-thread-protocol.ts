@@ -7,7 +7,7 @@ export interface KafkaAppendWorkerOptions {
   readonly namespace?: string;
 }
 
-/** Events to append: envelopes, or tuples of one type that the worker turns back into envelopes (cheaper to clone). */
+/** Events to append: envelopes, or tuples of one type that the worker serialises with the type's batch encoder (cheaper to clone and to encode). */
 export type AppendBatch = { readonly events: readonly EventEnvelope[] } | { readonly type: TupleEventType; readonly tuples: readonly EventTuple<TupleEventType>[] };
 
 export type ToWorker = ({ readonly kind: 'append'; readonly id: number; readonly topic: string } & AppendBatch) | { readonly kind: 'close' };
