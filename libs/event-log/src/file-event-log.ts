@@ -1,8 +1,8 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { LogSink, silentLog } from '@bpc/domain';
-import type { EncodedEvent, EventEnvelope } from '@bpc/events';
-import { appendEnvelopes } from './append-envelopes';
+import { EncodedEvent, encodeEnvelope, EventEnvelope } from '@bpc/events';
+import { appendEncodedFrom } from './append-encoded-from';
 import { BackoffOptions, DEFAULT_HANDLER_BACKOFF } from './backoff';
 import type { EventLog, Subscription, SubscriptionSpec } from './event-log.port';
 import { fsyncDir } from '@bpc/durable-fs';
@@ -97,7 +97,7 @@ export class FileEventLog implements EventLog {
    * fsyncs. Encoding problems reject before anything is stored.
    */
   append(topic: string, events: readonly EventEnvelope[]): Promise<void> {
-    return appendEnvelopes(this, topic, events);
+    return appendEncodedFrom(this, topic, () => events.map(encodeEnvelope));
   }
 
   appendEncoded(topic: string, events: readonly EncodedEvent[]): Promise<void> {

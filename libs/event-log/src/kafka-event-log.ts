@@ -1,7 +1,7 @@
 import { Admin, Kafka, logLevel, Message, Producer } from 'kafkajs';
 import { LogSink, silentLog } from '@bpc/domain';
-import type { EncodedEvent, EventEnvelope } from '@bpc/events';
-import { appendEnvelopes } from './append-envelopes';
+import { EncodedEvent, encodeEnvelope, EventEnvelope } from '@bpc/events';
+import { appendEncodedFrom } from './append-encoded-from';
 import { BackoffOptions, DEFAULT_HANDLER_BACKOFF, sleep } from './backoff';
 import type { EventLog, Subscription, SubscriptionSpec } from './event-log.port';
 import { describeError, isConnectionError, isTopicNotReady } from './kafka/kafka-errors';
@@ -88,7 +88,7 @@ export class KafkaEventLog implements EventLog {
 
   /** Resolves once every partition leader acknowledged with acks=-1. */
   append(topic: string, events: readonly EventEnvelope[]): Promise<void> {
-    return appendEnvelopes(this, topic, events);
+    return appendEncodedFrom(this, topic, () => events.map(encodeEnvelope));
   }
 
   /** `append` of events already serialised. */

@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { LogSink } from '@bpc/domain';
 import { TUPLE_EVENT_ENCODERS } from '@bpc/events';
+import { appendEncodedFrom } from '../append-encoded-from';
 import { describeError } from '../kafka/kafka-errors';
 import { openKafkaEventLog } from '../open-kafka-event-log';
 import type { FromWorker, KafkaAppendWorkerOptions, ToWorker } from './off-thread-protocol';
@@ -31,11 +32,7 @@ const eventLog = openKafkaEventLog({ brokers: options.brokers, clientId: options
 /** Envelopes as they are; tuples serialised by their type's batch encoder (which may throw: that rejects the append). */
 function appendBatch(message: Extract<ToWorker, { kind: 'append' }>): Promise<void> {
   if ('events' in message) return eventLog.append(message.topic, message.events);
-  try {
-    return eventLog.appendEncoded(message.topic, TUPLE_EVENT_ENCODERS[message.type](message.tuples));
-  } catch (error) {
-    return Promise.reject(error);
-  }
+  return appendEncodedFrom(eventLog, message.topic, () => TUPLE_EVENT_ENCODERS[message.type](message.tuples));
 }
 
 port.on('message', (message: ToWorker) => {
