@@ -16,6 +16,12 @@ describe('toJsonEachRow', () => {
     expect(bytes.toString('utf8')).toBe('{"tss":["2024-01-02 00:00:00.000"]}\n');
   });
 
+  it('writes rows of any size and script byte for byte as their JSON lines, growing its buffer as needed', () => {
+    const texts = ['Título «quoted» "page"', '中文标题', 'emoji 😀 and \u2028', 'x'.repeat(5_000), '\\ back\\slash'];
+    const rows = Array.from({ length: 3_000 }, (_, i) => ({ n: i, title: texts[i % texts.length], big: i % 500 === 0 ? 'é'.repeat(20_000) : '' }));
+    expect(toJsonEachRow(rows).toString('utf8')).toBe(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  });
+
   it('gives empty bytes for no rows', () => {
     expect(toJsonEachRow([]).length).toBe(0);
   });

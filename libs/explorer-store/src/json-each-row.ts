@@ -5,10 +5,31 @@
  * `bigint` becomes its exact decimal digits.
  */
 export function toJsonEachRow(rows: readonly Record<string, unknown>[]): Buffer {
-  let out = '';
-  // A replacer takes JSON.stringify off its fast path: rows of plain scalars skip it.
-  for (const row of rows) out += (needsReplacer(row) ? JSON.stringify(row, replaceValue) : JSON.stringify(row)) + '\n';
-  return Buffer.from(out, 'utf8');
+  // Each row's JSON is written into one growing buffer as it is made: joining
+  // the strings first and encoding the whole text at the end costs about as
+  // much again (the joined text is flattened, then transcoded in one piece).
+  let out = Buffer.allocUnsafe(Math.min(MAX_INITIAL_BYTES, rows.length * INITIAL_BYTES_PER_ROW));
+  let used = 0;
+  for (const row of rows) {
+    // A replacer takes JSON.stringify off its fast path: rows of plain scalars skip it.
+    const json = needsReplacer(row) ? JSON.stringify(row, replaceValue) : JSON.stringify(row);
+    // Worst case: 3 UTF-8 bytes per UTF-16 unit (a surrogate pair is 2 units for 4 bytes), and the newline.
+    const room = json.length * 3 + 1;
+    if (used + room > out.length) out = grown(out, used, used + room);
+    used += out.write(json, used);
+    out[used++] = NEWLINE;
+  }
+  return out.subarray(0, used);
+}
+
+const NEWLINE = 0x0a;
+const INITIAL_BYTES_PER_ROW = 512;
+const MAX_INITIAL_BYTES = 8 * 1024 * 1024;
+
+function grown(out: Buffer, used: number, needed: number): Buffer {
+  const next = Buffer.allocUnsafe(Math.max(needed, out.length * 2));
+  out.copy(next, 0, 0, used);
+  return next;
 }
 
 function needsReplacer(row: Record<string, unknown>): boolean {
