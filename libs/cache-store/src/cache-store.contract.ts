@@ -85,6 +85,19 @@ export function describeCacheStoreContract(name: string, factory: (options: Cach
         expect(await store.get(1, entry().url, 3)).toBeUndefined();
       });
 
+      it('answers every get with the entry stored at that moment, however often the key was read before', async () => {
+        await store.put(entry(), html('first'));
+        for (let i = 0; i < 3; i += 1) expect(await bodyOf()).toContain('first');
+        const second = await store.put(entry({ createdAt: T + 1, headers: { 'content-type': 'text/html', 'content-language': 'de' } }), html('second'));
+        const hit = await store.get(1, entry().url, 1);
+        expect(hit?.entry).toEqual(second.stored ? second.entry : undefined);
+        expect(await bodyOf()).toContain('second');
+        await store.put(entry({ createdAt: T }), html('first again'));
+        expect((await store.get(1, entry().url, 1))?.entry.headers).toEqual(entry().headers);
+        await store.invalidate(1, [entry().url], [1]);
+        expect(await store.get(1, entry().url, 1)).toBeUndefined();
+      });
+
       it('keeps URLs with the field separator apart', async () => {
         await store.put(entry({ url: 'https://a.test/x|1' }), html('one'));
         await store.put(entry({ url: 'https://a.test/x|2' }), html('two'));

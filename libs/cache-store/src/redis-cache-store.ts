@@ -1,4 +1,4 @@
-import { silentLog, type LogSink } from '@bpc/domain';
+import { BoundedMemo, silentLog, type LogSink } from '@bpc/domain';
 import { BodyFiles, DEFAULT_BODY_REMOVAL_DELAY_MS } from './body-files';
 import { assertKey, assertStorable, entryField, invalidationFields, newBodyBase, putDecision } from './cache-entry-rules';
 import type { CacheEntry, CacheHit, CacheStore, NewCacheEntry, ProjectionPosition, PutResult, StoreResult } from './cache-store.port';
@@ -40,6 +40,10 @@ function decodeEntry(value: string): CacheEntry {
   return JSON.parse(value.slice(second + 1)) as CacheEntry;
 }
 
+/** Stored values whose decoded entries are kept (at most 16 MB of values). */
+const DECODED_CAPACITY = 1_024;
+const DECODED_MAX_VALUE = 16 * 1024;
+
 /**
  * Cache store for cluster mode: metadata in Redis (atomic Lua for
  * put-with-render-wins and invalidate-with-count, see
@@ -57,6 +61,12 @@ export class RedisCacheStore implements CacheStore {
   private readonly log: LogSink;
   private readonly resultTtlMs: number;
   private readonly files: BodyFiles;
+  /**
+   * A stored value is the whole entry, so an equal value decodes to an equal
+   * entry: a hot page's entry is parsed once while it stays the same, not on
+   * every bot request (a put or an invalidation stores a different value).
+   */
+  private readonly decoded = new BoundedMemo(decodeEntry, DECODED_CAPACITY, DECODED_MAX_VALUE);
 
   constructor(options: RedisCacheStoreOptions) {
     this.prefix = `{${options.keyPrefix ?? 'bpc'}}:`;
@@ -70,7 +80,7 @@ export class RedisCacheStore implements CacheStore {
   async get(hostId: number, url: string, dimensionId: number): Promise<CacheHit | undefined> {
     assertKey(hostId, url, dimensionId);
     const value = await this.redis.call((r) => r.hget(this.hostKey(hostId), entryField(dimensionId, url)));
-    return value === null ? undefined : this.files.hit(decodeEntry(value));
+    return value === null ? undefined : this.files.hit(this.decoded.get(value));
   }
 
   async put(incoming: NewCacheEntry, body: Buffer): Promise<PutResult> {

@@ -14,3 +14,4 @@ export * from './queue/purge-priorities';
 export * from './queue/host-pause';
 export * from './hosts/resolve-targets';
 export * from './queue/decide-invalidate';
+export * from './shared/bounded-memo';

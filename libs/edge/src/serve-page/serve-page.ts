@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { Inject, Injectable } from '@nestjs/common';
 import { CACHE_STORE, CacheBodyGoneError, CacheHit, CacheStore, isFresh } from '@bpc/cache-store';
 import type { AppConfig } from '@bpc/config';
-import { Clock, DimensionDefinition, digestsEqual, HostCatalog, normalizeHttpUrl, sha256Digest } from '@bpc/domain';
+import { BoundedMemo, Clock, DimensionDefinition, digestsEqual, HostCatalog, normalizeHttpUrl, sha256Digest } from '@bpc/domain';
 import type { CacheStatus } from '@bpc/events';
 import { APP_CONFIG, CLOCK, LOGGER } from '@bpc/platform';
 import { PAGE_REFRESHER, PageRefresher, RefreshOutcome } from '@bpc/renderer';
@@ -11,7 +11,6 @@ import type { Logger } from 'pino';
 import { botNameOf } from '../bot-name/bot-name';
 import { BotRequestRecorder } from '../record-bot-request/bot-request-recorder';
 import { ScheduleAutorecacheWhenPageServed } from '../schedule-autorecache/schedule-autorecache-when-page-served';
-import { BoundedMemo } from './bounded-memo';
 import { PageBodies, PageBody } from './page-bodies';
 
 /** A bot request as the customer's middleware forwards it. */

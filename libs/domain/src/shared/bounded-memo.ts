@@ -2,7 +2,9 @@
  * Remembers the results of a pure function of a string, for at most
  * `capacity` keys (the oldest forgotten first) and only for keys up to
  * `maxKeyLength`: bots repeat the same URLs and User-Agents, so the edge
- * parses and matches each once instead of once per request.
+ * parses and matches each once instead of once per request (and decodes each
+ * stored cache entry once while it stays the same). Results are shared
+ * between callers: they must not be mutated.
  */
 export class BoundedMemo<V> {
   private readonly values = new Map<string, V>();
