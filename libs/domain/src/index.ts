@@ -15,3 +15,4 @@ export * from './queue/host-pause';
 export * from './hosts/resolve-targets';
 export * from './queue/decide-invalidate';
 export * from './shared/bounded-memo';
+export * from './shared/grown-buffer';

@@ -1,3 +1,5 @@
+import { grownBuffer } from '@bpc/domain';
+
 /**
  * Serialises rows as JSONEachRow bytes for an insert: the engine parses them,
  * so no per-row SQL is ever built. A `Date` becomes `YYYY-MM-DD hh:mm:ss.sss`
@@ -15,7 +17,7 @@ export function toJsonEachRow(rows: readonly Record<string, unknown>[]): Buffer 
     const json = needsReplacer(row) ? JSON.stringify(row, replaceValue) : JSON.stringify(row);
     // Worst case: 3 UTF-8 bytes per UTF-16 unit (a surrogate pair is 2 units for 4 bytes), and the newline.
     const room = json.length * 3 + 1;
-    if (used + room > out.length) out = grown(out, used, used + room);
+    if (used + room > out.length) out = grownBuffer(out, used, used + room);
     used += out.write(json, used);
     out[used++] = NEWLINE;
   }
@@ -25,12 +27,6 @@ export function toJsonEachRow(rows: readonly Record<string, unknown>[]): Buffer 
 const NEWLINE = 0x0a;
 const INITIAL_BYTES_PER_ROW = 512;
 const MAX_INITIAL_BYTES = 8 * 1024 * 1024;
-
-function grown(out: Buffer, used: number, needed: number): Buffer {
-  const next = Buffer.allocUnsafe(Math.max(needed, out.length * 2));
-  out.copy(next, 0, 0, used);
-  return next;
-}
 
 function needsReplacer(row: Record<string, unknown>): boolean {
   for (const key in row) {

@@ -1,3 +1,4 @@
+import { grownBuffer } from '@bpc/domain';
 import type { EncodedEvent } from '../encoded-event';
 import { BOT_REQUEST_RECORDED } from './bot-request-recorded.event';
 import type { BotRequestTuple } from './bot-request-tuple';
@@ -69,7 +70,7 @@ export function encodeBotRequests(tuples: readonly BotRequestTuple[]): EncodedEv
       pieces[f] = piece;
       size += TEXTS[f].length + (typeof piece === 'string' ? piece.length + 2 : piece.length);
     }
-    if (offset + size > out.length) out = grown(out, offset, offset + size);
+    if (offset + size > out.length) out = grownBuffer(out, offset, offset + size);
     for (let f = 0; f < FIELDS.length; f++) {
       offset = copyBytes(out, offset, TEXTS[f]);
       const piece = pieces[f];
@@ -104,10 +105,4 @@ function copyBytes(out: Buffer, offset: number, bytes: Buffer): number {
   if (n > 32) out.set(bytes, offset);
   else for (let i = 0; i < n; i++) out[offset + i] = bytes[i];
   return offset + n;
-}
-
-function grown(out: Buffer, used: number, needed: number): Buffer {
-  const next = Buffer.allocUnsafe(Math.max(needed, out.length * 2));
-  out.copy(next, 0, 0, used);
-  return next;
 }
