@@ -1,5 +1,6 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
+import { until } from '@bpc/testing';
 import type { CacheStore, NewCacheEntry, ProjectionPosition } from './cache-store.port';
 
 export interface CacheStoreUnderTest {
@@ -54,13 +55,7 @@ export function describeCacheStoreContract(name: string, factory: (options: Cach
         () => true,
         () => false,
       );
-    async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-      const deadline = Date.now() + 5_000;
-      while (!(await check())) {
-        if (Date.now() > deadline) throw new Error(`${what} did not happen within 5 s`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    }
+    const eventually = (check: () => Promise<boolean>, what: string): Promise<void> => until(check, { timeoutMs: 5_000, intervalMs: 20, what });
 
     describe('put and get', () => {
       it('stores an entry and serves it with its metadata and body', async () => {

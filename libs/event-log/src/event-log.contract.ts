@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { botRequestEnvelope, botRequestTuple, encodeBotRequests, EventEnvelope } from '@bpc/events';
+import { until } from '@bpc/testing';
 import type { EventLog, LogBatch, LogRecord, Subscription, SubscriptionSpec } from './event-log.port';
 
 /**
@@ -347,7 +348,7 @@ class Collector {
   }
 
   async waitForCount(count: number): Promise<LogRecord[]> {
-    await eventually(() => this.records.length >= count, `${count} records (got ${this.records.length})`);
+    await eventually(() => this.records.length >= count, () => `${count} records (got ${this.records.length})`);
     return this.records;
   }
 
@@ -356,12 +357,8 @@ class Collector {
   }
 }
 
-async function eventually(condition: () => boolean | Promise<boolean>, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + WAIT_MS;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${WAIT_MS} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+function eventually(condition: () => boolean | Promise<boolean>, what?: string | (() => string)): Promise<void> {
+  return until(condition, { timeoutMs: WAIT_MS, intervalMs: 20, what });
 }
 
 function event(key: string, n: number): EventEnvelope<'ContractEventHappened', { n: number }> {
