@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { RedisUnavailableError } from '@bpc/redis-support';
-import { startRedis, testEngines } from '@bpc/testing';
+import Redis from 'ioredis';
+import { startRedis, testEngines, until } from '@bpc/testing';
 import { describeCacheStoreContract } from './cache-store.contract';
 import { FileCacheStore } from './file-cache-store';
 import { RedisCacheStore } from './redis-cache-store';
@@ -68,4 +69,115 @@ describe('RedisCacheStore reads (auto-pipelined)', () => {
       throw error;
     }
   }, 30_000);
+});
+
+describe('RedisCacheStore local entries (replicas on one Redis)', () => {
+  const t = Date.now();
+  const page = { hostId: 1, url: 'https://www.example.com/p', dimensionId: 1, kind: 'render' as const, statusCode: 200, headers: { 'content-type': 'text/html' }, createdAt: t, expiresAt: t + 60_000, durationMs: 5 };
+  let redis: Awaited<ReturnType<typeof startRedis>>;
+  let admin: Redis;
+  let writer: RedisCacheStore;
+  let reader: RedisCacheStore;
+
+  beforeEach(async () => {
+    redis = await startRedis();
+    admin = new Redis(redis.url);
+    const keyPrefix = `test-${randomUUID()}`;
+    const directory = tempDirectory();
+    writer = new RedisCacheStore({ url: redis.url, keyPrefix, directory });
+    reader = new RedisCacheStore({ url: redis.url, keyPrefix, directory });
+  });
+  afterEach(async () => {
+    await Promise.all([writer.close(), reader.close()]);
+    admin.disconnect();
+    await redis.stop();
+  });
+
+  const hgets = async (): Promise<number> => Number(/cmdstat_hget:calls=(\d+)/.exec(await admin.info('commandstats'))?.[1] ?? 0);
+  /** Waits until the reader answers 20 reads of the page without asking Redis. */
+  const servedLocally = (): Promise<void> =>
+    until(
+      async () => {
+        const before = await hgets();
+        for (let i = 0; i < 20; i += 1) await reader.get(page.hostId, page.url, page.dimensionId);
+        return (await hgets()) === before;
+      },
+      { timeoutMs: 5_000, intervalMs: 20, what: 'reads of a followed entry answered without Redis' },
+    );
+  const readerSees = (accept: (statusCode: number | undefined) => boolean, what: string): Promise<number | undefined> =>
+    until(async () => (await reader.get(page.hostId, page.url, page.dimensionId))?.entry.statusCode, accept, { timeoutMs: 5_000, intervalMs: 5, what });
+
+  it("keeps read entries in the replica, and every other replica's put and invalidation reaches it", async () => {
+    await writer.put(page, Buffer.from('<html>v1</html>'));
+    await servedLocally();
+    expect((await (await reader.get(1, page.url, 1))!.readBody()).toString()).toBe('<html>v1</html>');
+
+    await writer.put({ ...page, statusCode: 203, createdAt: t + 1 }, Buffer.from('<html>v2</html>'));
+    await readerSees((s) => s === 203, "the writer's put");
+    expect((await (await reader.get(1, page.url, 1))!.readBody()).toString()).toBe('<html>v2</html>');
+    await servedLocally();
+
+    await writer.invalidate(1, [page.url], [1]);
+    await readerSees((s) => s === undefined, "the writer's invalidation");
+  });
+
+  it("drops a replica's copy at once on its own writes", async () => {
+    await reader.put(page, Buffer.from('<html>v1</html>'));
+    await servedLocally();
+    await reader.put({ ...page, statusCode: 203, createdAt: t + 1 }, Buffer.from('<html>v2</html>'));
+    expect((await reader.get(1, page.url, 1))?.entry.statusCode).toBe(203);
+    await reader.invalidate(1, [page.url], [1]);
+    expect(await reader.get(1, page.url, 1)).toBeUndefined();
+  });
+
+  /** Changes the stored page's status code directly in Redis, as no cache store would (and so unreported while tracking is down). */
+  const changeBehindItsBack = async (statusCode: number): Promise<void> => {
+    const [key, field] = [(await admin.keys('*cache:e:1'))[0], `1|${page.url}`];
+    const stored = (await admin.hget(key, field))!;
+    await admin.hset(key, field, stored.replace(/"statusCode":\d+/, `"statusCode":${statusCode}`));
+  };
+
+  it('stops serving its copies as soon as the tracking connection drops', async () => {
+    await writer.put(page, Buffer.from('<html>v1</html>'));
+    await servedLocally();
+    // A password keeps the tracking connection from coming back (the stores' own connections are already in).
+    await admin.config('SET', 'requirepass', 'secret');
+    await admin.client('KILL', 'TYPE', 'pubsub');
+    await changeBehindItsBack(299);
+    await readerSees((s) => s === 299, 'the change made while tracking was down');
+    await admin.config('SET', 'requirepass', '');
+  });
+
+  it('follows again once the tracking connection is back', async () => {
+    await writer.put(page, Buffer.from('<html>v1</html>'));
+    await servedLocally();
+    await admin.client('KILL', 'TYPE', 'pubsub');
+    await changeBehindItsBack(299);
+    await readerSees((s) => s === 299, 'the change made while tracking was down');
+    await servedLocally();
+    await writer.invalidate(1, [page.url], [1]);
+    await readerSees((s) => s === undefined, 'the invalidation after tracking came back');
+  });
+
+  it('forgets every copy when Redis is flushed', async () => {
+    await writer.put(page, Buffer.from('<html>v1</html>'));
+    await servedLocally();
+    await admin.flushall();
+    await readerSees((s) => s === undefined, 'the flush');
+  });
+
+  it('asks Redis every time with localEntries: 0', async () => {
+    const direct = new RedisCacheStore({ url: redis.url, keyPrefix: `test-${randomUUID()}`, directory: tempDirectory(), localEntries: 0 });
+    try {
+      await direct.put(page, Buffer.from('<html>v1</html>'));
+      await direct.get(1, page.url, 1);
+      await new Promise((r) => setTimeout(r, 200));
+      const before = await hgets();
+      for (let i = 0; i < 10; i += 1) await direct.get(1, page.url, 1);
+      expect((await hgets()) - before).toBe(10);
+      expect(await admin.client('LIST')).not.toMatch(/cmd=subscribe/);
+    } finally {
+      await direct.close();
+    }
+  });
 });

@@ -4,7 +4,8 @@ import { assertKey, assertStorable, entryField, invalidationFields, newBodyBase,
 import type { CacheEntry, CacheHit, CacheStore, NewCacheEntry, ProjectionPosition, PutResult, StoreResult } from './cache-store.port';
 import { DEFAULT_RESULT_TTL_MS, assertOffset, offsetAfter } from '@bpc/projection-state';
 import { CACHE_SCRIPTS, type CacheScriptName } from './redis-cache-scripts';
-import { FailFastRedis } from '@bpc/redis-support';
+import { FailFastRedis, RedisKeyTracking } from '@bpc/redis-support';
+import { LocalEntries } from './local-entries';
 
 export interface RedisCacheStoreOptions {
   /** `redis://[user:password@]host:port[/db]` */
@@ -24,6 +25,8 @@ export interface RedisCacheStoreOptions {
   readonly resultTtlMs?: number;
   /** Grace period before a replaced or invalidated body file is removed (default 30 s). */
   readonly bodyRemovalDelayMs?: number;
+  /** Entries kept in this process while Redis reports their changes (default 10,000; 0: every read asks Redis). */
+  readonly localEntries?: number;
 }
 
 /** Redis is unreachable or did not answer in time; the message names the URL and the cause. */
@@ -43,6 +46,7 @@ function decodeEntry(value: string): CacheEntry {
 /** Stored values whose decoded entries are kept (at most 16 MB of values). */
 const DECODED_CAPACITY = 1_024;
 const DECODED_MAX_VALUE = 16 * 1024;
+const DEFAULT_LOCAL_ENTRIES = 10_000;
 
 /**
  * Cache store for cluster mode: metadata in Redis (atomic Lua for
@@ -58,6 +62,8 @@ const DECODED_MAX_VALUE = 16 * 1024;
 export class RedisCacheStore implements CacheStore {
   private readonly redis: FailFastRedis;
   private readonly prefix: string;
+  /** Every host's entries are one hash under this prefix. */
+  private readonly entryKeys: string;
   private readonly log: LogSink;
   private readonly resultTtlMs: number;
   private readonly files: BodyFiles;
@@ -67,20 +73,41 @@ export class RedisCacheStore implements CacheStore {
    * every bot request (a put or an invalidation stores a different value).
    */
   private readonly decoded = new BoundedMemo(decodeEntry, DECODED_CAPACITY, DECODED_MAX_VALUE);
+  /** Hits by entry key and field, kept while their changes are followed. */
+  private readonly local: LocalEntries<CacheHit>;
+  private readonly tracking?: RedisKeyTracking;
 
   constructor(options: RedisCacheStoreOptions) {
     this.prefix = `{${options.keyPrefix ?? 'bpc'}}:`;
+    this.entryKeys = `${this.prefix}cache:e:`;
     this.log = options.log ?? silentLog;
     this.resultTtlMs = options.resultTtlMs ?? DEFAULT_RESULT_TTL_MS;
     this.files = new BodyFiles(options.directory, this.log, options.bodyRemovalDelayMs ?? DEFAULT_BODY_REMOVAL_DELAY_MS);
     // Every bot request reads an entry: concurrent reads share one round trip.
     this.redis = new FailFastRedis({ ...options, label: 'cache store', scripts: CACHE_SCRIPTS, autoPipelining: true });
+    this.local = new LocalEntries(options.localEntries ?? DEFAULT_LOCAL_ENTRIES);
+    if (options.localEntries !== 0) {
+      const local = this.local;
+      this.tracking = new RedisKeyTracking(
+        { ...options, prefix: this.entryKeys, label: 'cache store', log: this.log },
+        { following: (live) => local.follow(live), changed: (keys) => (keys ? keys.forEach((key) => local.drop(key)) : local.dropAll()) },
+      );
+    }
   }
 
   async get(hostId: number, url: string, dimensionId: number): Promise<CacheHit | undefined> {
     assertKey(hostId, url, dimensionId);
-    const value = await this.redis.call((r) => r.hget(this.hostKey(hostId), entryField(dimensionId, url)));
-    return value === null ? undefined : this.files.hit(this.decoded.get(value));
+    const key = this.hostKey(hostId);
+    const field = entryField(dimensionId, url);
+    const known = this.local.get(key, field);
+    if (known) return known;
+    this.tracking?.start();
+    const ticket = this.local.ticket();
+    const value = await this.redis.call((r) => r.hget(key, field));
+    if (value === null) return undefined;
+    const hit = this.files.hit(this.decoded.get(value));
+    if (value.length <= DECODED_MAX_VALUE) this.local.set(key, field, hit, ticket);
+    return hit;
   }
 
   async put(incoming: NewCacheEntry, body: Buffer): Promise<PutResult> {
@@ -94,7 +121,7 @@ export class RedisCacheStore implements CacheStore {
     const bodyPath = await this.files.write(newBodyBase(incoming, incoming.createdAt), body);
     const entry: CacheEntry = { ...incoming, headers: { ...incoming.headers }, bytes: body.length, bodyPath };
     // If the script fails, whether the switch happened is unknown (e.g. a timeout after Redis ran it): the file is kept, removing it could break a live entry.
-    const reply = (await this.runScript('bpcCachePut', this.hostKey(incoming.hostId), [field, incoming.kind, incoming.createdAt, encodeEntry(entry)])) as [number, string];
+    const reply = (await this.writeEntries('bpcCachePut', this.hostKey(incoming.hostId), [field, incoming.kind, incoming.createdAt, encodeEntry(entry)])) as [number, string];
     const [stored, replaced] = reply;
     if (Number(stored) !== 1) {
       void this.files.removeNow([bodyPath]);
@@ -108,7 +135,7 @@ export class RedisCacheStore implements CacheStore {
     for (const url of urls) for (const dimensionId of dimensionIds) assertKey(hostId, url, dimensionId);
     if (position) assertOffset(position.offset);
     const positionArgs = position ? [position.stream, position.offset, this.resultKey(position.eventId), this.resultTtlMs] : ['', '', '', this.resultTtlMs];
-    const reply = (await this.runScript('bpcCacheInvalidate', this.hostKey(hostId), [
+    const reply = (await this.writeEntries('bpcCacheInvalidate', this.hostKey(hostId), [
       this.prefix,
       ...positionArgs,
       ...invalidationFields(urls, dimensionIds),
@@ -143,12 +170,13 @@ export class RedisCacheStore implements CacheStore {
   }
 
   async close(): Promise<void> {
+    await this.tracking?.close();
     await this.files.close();
     await this.redis.close();
   }
 
   private hostKey(hostId: number): string {
-    return `${this.prefix}cache:e:${hostId}`;
+    return `${this.entryKeys}${hostId}`;
   }
 
   private resultKey(eventId: string): string {
@@ -157,5 +185,10 @@ export class RedisCacheStore implements CacheStore {
 
   private runScript(name: CacheScriptName, key: string, args: (string | number)[]): Promise<unknown> {
     return this.redis.runScript(name, key, args);
+  }
+
+  /** A script changing a host's entries: this replica's copy is dropped once it ran (or failed), not only when Redis' report arrives. */
+  private writeEntries(name: CacheScriptName, key: string, args: (string | number)[]): Promise<unknown> {
+    return this.runScript(name, key, args).finally(() => this.local.drop(key));
   }
 }

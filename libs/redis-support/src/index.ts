@@ -1,1 +1,2 @@
 export * from './fail-fast-redis';
+export * from './redis-key-tracking';
