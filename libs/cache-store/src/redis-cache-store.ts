@@ -47,6 +47,8 @@ function decodeEntry(value: string): CacheEntry {
 const DECODED_CAPACITY = 1_024;
 const DECODED_MAX_VALUE = 16 * 1024;
 const DEFAULT_LOCAL_ENTRIES = 10_000;
+/** Larger stored values are read from Redis each time, so the kept entries stay within about 40 MB. */
+const LOCAL_MAX_VALUE = 4 * 1024;
 
 /**
  * Cache store for cluster mode: metadata in Redis (atomic Lua for
@@ -106,7 +108,7 @@ export class RedisCacheStore implements CacheStore {
     const value = await this.redis.call((r) => r.hget(key, field));
     if (value === null) return undefined;
     const hit = this.files.hit(this.decoded.get(value));
-    if (value.length <= DECODED_MAX_VALUE) this.local.set(key, field, hit, ticket);
+    if (value.length <= LOCAL_MAX_VALUE) this.local.set(key, field, hit, ticket);
     return hit;
   }
 

@@ -101,6 +101,7 @@ export class RedisKeyTracking {
     if (connection !== this.connection || this.closed || this.client.status !== 'ready') return;
     this.live = true;
     this.changes.following(true);
+    this.log.info({ url: this.safeUrl, prefix: this.options.prefix }, `redis ${this.options.label}: following key changes`);
   }
 
   private onMessage(channel: Buffer, message: Buffer[] | Buffer | null): void {
