@@ -9,3 +9,5 @@ export { NamespacedEventLog } from './namespaced-event-log';
 export { openKafkaEventLog } from './open-kafka-event-log';
 export type { OpenKafkaEventLogOptions } from './open-kafka-event-log';
 export { OffThreadKafkaAppender } from './off-thread/off-thread-kafka-appender';
+export { WorkerCalls, answerCalls, ownerLog } from './off-thread/worker-calls';
+export type { WorkerCallsOptions, Answer } from './off-thread/worker-calls';

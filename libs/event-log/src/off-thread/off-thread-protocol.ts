@@ -10,8 +10,5 @@ export interface KafkaAppendWorkerOptions {
 /** Events to append: envelopes, or tuples of one type that the worker serialises with the type's batch encoder (cheaper to clone and to encode). */
 export type AppendBatch = { readonly events: readonly EventEnvelope[] } | { readonly type: TupleEventType; readonly tuples: readonly EventTuple<TupleEventType>[] };
 
-export type ToWorker = ({ readonly kind: 'append'; readonly id: number; readonly topic: string } & AppendBatch) | { readonly kind: 'close' };
-
-export type FromWorker =
-  | { readonly kind: 'appended'; readonly id: number; readonly error?: string }
-  | { readonly kind: 'log'; readonly level: 'info' | 'warn' | 'error'; readonly fields: object; readonly message: string };
+/** One call of the worker: resolves once the brokers acknowledged the batch. */
+export type AppendRequest = { readonly topic: string } & AppendBatch;
