@@ -9,6 +9,12 @@ export interface LogRecord {
   /** Position in the partition, a decimal integer string (Kafka style); increases by one per record. */
   readonly offset: string;
   readonly event: EventEnvelope;
+  /**
+   * The event's stored JSON bytes, where the adapter read the record back
+   * (both adapters do): a consumer that hands records on as bytes need not
+   * parse them, and `event` is then parsed on first use only.
+   */
+  readonly payload?: Buffer;
 }
 
 /** Records of one partition, in offset order. */

@@ -1,6 +1,7 @@
 import type { EncodedEvent, EventEnvelope } from '@bpc/events';
 import type { EventLog, LogBatch, Subscription, SubscriptionSpec } from './event-log.port';
 import { assertTopicName } from './topic-name';
+import { StoredLogRecord } from './stored-log-record';
 
 /**
  * Prefixes topic and consumer-group names with `<namespace>.`, so several
@@ -51,6 +52,6 @@ export class NamespacedEventLog implements EventLog {
 
   private localBatch(batch: LogBatch): LogBatch {
     const topic = this.local(batch.topic);
-    return { topic, partition: batch.partition, records: batch.records.map((record) => ({ ...record, topic })) };
+    return { topic, partition: batch.partition, records: batch.records.map((record) => (record instanceof StoredLogRecord ? record.inTopic(topic) : { ...record, topic })) };
   }
 }

@@ -1,8 +1,8 @@
 import type { LogSink } from '@bpc/domain';
-import type { EventEnvelope } from '@bpc/events';
 import { backoffDelay, BackoffOptions } from '../backoff';
 import type { LogBatch, LogRecord, Subscription, SubscriptionSpec } from '../event-log.port';
 import type { GroupOffsetStore } from './group-offset-store';
+import { StoredLogRecord } from '../stored-log-record';
 import type { PartitionCursor, PartitionLog, StoredRecord } from './partition-log';
 import { WakeSignal } from './wake-signal';
 
@@ -169,12 +169,7 @@ export class FileSubscription implements Subscription {
 }
 
 function toBatch(log: PartitionLog, stored: readonly StoredRecord[]): LogBatch {
-  const records: LogRecord[] = stored.map((record) => ({
-    topic: log.topic,
-    partition: log.partition,
-    offset: String(record.offset),
-    event: JSON.parse(record.payload.toString('utf8')) as EventEnvelope,
-  }));
+  const records: LogRecord[] = stored.map((record) => new StoredLogRecord(log.topic, log.partition, String(record.offset), record.payload));
   return { topic: log.topic, partition: log.partition, records };
 }
 

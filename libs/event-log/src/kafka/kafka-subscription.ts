@@ -1,9 +1,9 @@
 import type { Admin, Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 import type { LogSink } from '@bpc/domain';
-import type { EventEnvelope } from '@bpc/events';
 import { backoffDelay, BackoffOptions } from '../backoff';
 import type { LogBatch, LogRecord, Subscription, SubscriptionSpec } from '../event-log.port';
 import { describeError } from './kafka-errors';
+import { StoredLogRecord } from '../stored-log-record';
 
 export const DEFAULT_MAX_BATCH_SIZE = 500;
 
@@ -191,5 +191,5 @@ export class KafkaSubscription implements Subscription {
 
 function toRecord(topic: string, partition: number, message: KafkaMessage): LogRecord {
   if (!message.value) throw new Error(`record ${topic}/${partition}@${message.offset} has no value`);
-  return { topic, partition, offset: message.offset, event: JSON.parse(message.value.toString('utf8')) as EventEnvelope };
+  return new StoredLogRecord(topic, partition, message.offset, message.value);
 }
