@@ -7,7 +7,7 @@ import { applyDdl, defaultDdlDir } from './ddl-migration';
 import { INSERT_SETTINGS, PINNED_QUERY_SETTINGS, assertDedupToken, assertTableName, quoteStringLiteral } from './engine-settings';
 import { ExplorerStoreError, toExplorerStoreError } from './explorer-store-error';
 import type { ExplorerStore, InsertBatch, QueryParams, RawFormat, WrittenFile } from './explorer-store.port';
-import { parseJsonEachRow, toJsonEachRow } from './json-each-row';
+import { jsonEachRowOf, parseJsonEachRow } from './json-each-row';
 import { normaliseQueryParams } from './query-params';
 import { assertRawFormat, createHeaderDeduplicator } from './raw-formats';
 import { assertSingleStatement } from './sql-statements';
@@ -112,8 +112,8 @@ export class ChdbExecutor implements ExplorerStore {
   async insert(batch: InsertBatch): Promise<void> {
     const table = assertTableName(batch.table);
     const token = assertDedupToken(batch.token);
-    if (batch.rows.length === 0) return;
-    const values = toJsonEachRow(batch.rows);
+    const { jsonEachRow: values, count } = jsonEachRowOf(batch.rows);
+    if (count === 0) return;
     await this.#withSession((session) =>
       session.insert({
         table,

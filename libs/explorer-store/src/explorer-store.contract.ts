@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExplorerStoreError } from './explorer-store-error';
+import { encodeRows } from './json-each-row';
 import type { ExplorerStore } from './explorer-store.port';
 
 /** A store under test plus whatever must be cleaned up after it is closed. */
@@ -286,6 +287,19 @@ export function describeExplorerStoreContract(
         expect(stored).toEqual([
           { request_id: 'req-a', ts: '2024-03-01 10:00:00.123', cache_status: 'hit', snapshot_age_s: 3600 },
           { request_id: 'req-b', ts: '2024-03-01 10:00:01.500', cache_status: 'hit', snapshot_age_s: 3600 },
+        ]);
+      });
+
+      it('stores rows serialised elsewhere (EncodedRows) as their row objects, once per token', async () => {
+        const own = `contract-${randomUUID()}`;
+        const rows = [request('c', '2024-03-01T11:00:00Z'), request('d', new Date('2024-03-01T11:00:02.25Z'))].map((row) => ({ ...row, website: own }));
+        await store().insert({ table: 'bot_requests', rows: encodeRows(rows), token: `${own}:0-1` });
+        await store().insert({ table: 'bot_requests', rows: encodeRows(rows), token: `${own}:0-1` });
+        await store().insert({ table: 'bot_requests', rows: { jsonEachRow: Buffer.alloc(0), count: 0 }, token: `${own}:2-2` });
+        const stored = await store().query('SELECT request_id, toString(ts) AS ts FROM bot_requests WHERE website = {website:String} ORDER BY ts', { website: own });
+        expect(stored).toEqual([
+          { request_id: 'req-c', ts: '2024-03-01 11:00:00.000' },
+          { request_id: 'req-d', ts: '2024-03-01 11:00:02.250' },
         ]);
       });
 

@@ -20,9 +20,16 @@ export type RawFormat =
   | 'JSONEachRow'
   | 'JSONCompactEachRow';
 
+/** Rows already serialised as JSONEachRow (`toJsonEachRow`: one JSON object per line), and how many there are. */
+export interface EncodedRows {
+  readonly jsonEachRow: Buffer;
+  readonly count: number;
+}
+
 export interface InsertBatch {
   readonly table: string;
-  readonly rows: readonly Record<string, unknown>[];
+  /** Row objects, or rows serialised elsewhere (e.g. in another thread). */
+  readonly rows: readonly Record<string, unknown>[] | EncodedRows;
   /**
    * Deduplication token: inserting the same token twice into the same table
    * stores the rows once. Derive it from the batch's content or log positions.

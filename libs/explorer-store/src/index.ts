@@ -4,3 +4,4 @@ export * from './chdb-executor';
 export * from './clickhouse-http-executor';
 export { defaultDdlDir } from './ddl-migration';
 export { settingsClause } from './engine-settings';
+export { encodeRows, toJsonEachRow } from './json-each-row';

@@ -1,4 +1,5 @@
 import { grownBuffer } from '@bpc/domain';
+import type { EncodedRows, InsertBatch } from './explorer-store.port';
 
 /**
  * Serialises rows as JSONEachRow bytes for an insert: the engine parses them,
@@ -22,6 +23,16 @@ export function toJsonEachRow(rows: readonly Record<string, unknown>[]): Buffer 
     out[used++] = NEWLINE;
   }
   return out.subarray(0, used);
+}
+
+/** Rows as `toJsonEachRow` bytes with their count. */
+export function encodeRows(rows: readonly Record<string, unknown>[]): EncodedRows {
+  return { jsonEachRow: toJsonEachRow(rows), count: rows.length };
+}
+
+/** An insert's rows as JSONEachRow bytes, serialised here unless they already are. */
+export function jsonEachRowOf(rows: InsertBatch['rows']): EncodedRows {
+  return 'jsonEachRow' in rows ? rows : encodeRows(rows);
 }
 
 const NEWLINE = 0x0a;
