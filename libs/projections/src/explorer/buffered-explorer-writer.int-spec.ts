@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { ChdbExecutor } from '@bpc/explorer-store';
+import { ChdbExecutor, encodeRows } from '@bpc/explorer-store';
 import { BufferedExplorerWriter } from './buffered-explorer-writer';
 
 /** An explorer store that is down: a real chDB executor, closed, so every insert fails. */
@@ -17,7 +17,7 @@ describe('buffered explorer writer while ClickHouse is down', () => {
   it('stops taking rows once a full buffer waits behind the failing write, and still shuts down', async () => {
     const { store, dir } = await downStore();
     const writer = new BufferedExplorerWriter(store, pino({ level: 'silent' }), { maxRows: 100, maxDelayMs: 20 });
-    const batch = new Map([['bot_requests', Array.from({ length: 100 }, (_, i) => ({ n: i }))]]);
+    const batch = new Map([['bot_requests', encodeRows(Array.from({ length: 100 }, (_, i) => ({ n: i })))]]);
     let accepted = 0;
     const feeding = (async () => {
       for (let i = 0; i < 50; i += 1) {

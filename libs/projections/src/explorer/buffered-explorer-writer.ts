@@ -1,10 +1,13 @@
 import type { Logger } from 'pino';
-import type { ExplorerStore } from '@bpc/explorer-store';
-import { SEARCH_DAY_IMPORTS_TABLE, type TableRows } from './explorer-projection';
+import type { EncodedRows, ExplorerStore } from '@bpc/explorer-store';
+import { SEARCH_DAY_IMPORTS_TABLE } from './explorer-projection';
 
 export const CHECKPOINTS_TABLE = 'explorer_projection_checkpoints';
 
-function markersLast(tables: TableRows): [string, Record<string, unknown>[]][] {
+/** A batch's rows per table, serialised (see `ExplorerRowsEncoder`). */
+export type EncodedTables = ReadonlyMap<string, EncodedRows>;
+
+function markersLast<T>(tables: ReadonlyMap<string, T>): [string, T][] {
   const entries = [...tables.entries()];
   return [...entries.filter(([t]) => t !== SEARCH_DAY_IMPORTS_TABLE), ...entries.filter(([t]) => t === SEARCH_DAY_IMPORTS_TABLE)];
 }
@@ -34,7 +37,8 @@ interface Span {
  * holds up `add`, so the log stops delivering: nothing is ever skipped.
  */
 export class BufferedExplorerWriter {
-  private tables: TableRows = new Map();
+  /** Serialised rows per table, kept as bytes (not row objects) until the insert. */
+  private tables = new Map<string, EncodedRows[]>();
   private rows = 0;
   private spans = new Map<string, Span>();
   private timer?: NodeJS.Timeout;
@@ -55,12 +59,12 @@ export class BufferedExplorerWriter {
   }
 
   /** Buffers a batch's rows; `nextOffset` is the offset after the batch's last record. */
-  async add(stream: string, firstOffset: string, nextOffset: string, tables: TableRows): Promise<void> {
+  async add(stream: string, firstOffset: string, nextOffset: string, tables: EncodedTables): Promise<void> {
     for (const [table, rows] of tables) {
       const buffered = this.tables.get(table);
-      if (buffered) for (const row of rows) buffered.push(row);
-      else this.tables.set(table, [...rows]);
-      this.rows += rows.length;
+      if (buffered) buffered.push(rows);
+      else this.tables.set(table, [rows]);
+      this.rows += rows.count;
     }
     const span = this.spans.get(stream);
     if (span) span.next = nextOffset;
@@ -122,7 +126,8 @@ export class BufferedExplorerWriter {
     return this.flushing ?? Promise.resolve();
   }
 
-  private async write(tables: TableRows, spans: Map<string, Span>): Promise<void> {
+  private async write(buffered: Map<string, EncodedRows[]>, spans: Map<string, Span>): Promise<void> {
+    const tables = new Map([...buffered].map(([table, parts]) => [table, joined(parts)]));
     // Log positions make the token: a retried write of the same rows is dropped by the engine.
     const positions = [...spans.entries()].map(([stream, s]) => `${stream}:${s.first}-${s.next}`).join(',');
     let delay = 50;
@@ -132,7 +137,7 @@ export class BufferedExplorerWriter {
         // must never point queries at an import whose rows are not there yet.
         for (const [table, rows] of markersLast(tables)) {
           await this.store.insert({ table, rows, token: `${table}@${positions}` });
-          this.onInserted(table, rows.length);
+          this.onInserted(table, rows.count);
         }
         const updatedAt = new Date().toISOString();
         await this.store.insert({
@@ -149,6 +154,11 @@ export class BufferedExplorerWriter {
       }
     }
   }
+}
+
+function joined(parts: readonly EncodedRows[]): EncodedRows {
+  if (parts.length === 1) return parts[0];
+  return { jsonEachRow: Buffer.concat(parts.map((p) => p.jsonEachRow)), count: parts.reduce((sum, p) => sum + p.count, 0) };
 }
 
 /** Where to resume a partition: the checkpoint in ClickHouse, or the beginning (an empty store is rebuilt from the log). */

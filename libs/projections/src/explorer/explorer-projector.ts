@@ -1,12 +1,13 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { Logger } from 'pino';
-import { asExplorerEvent, TOPICS } from '@bpc/events';
-import { EVENT_LOG, EventLog, LogBatch, Subscription } from '@bpc/event-log';
+import { TOPICS } from '@bpc/events';
+import { EVENT_LOG, EventLog, LogBatch, LogRecord, Subscription } from '@bpc/event-log';
 import { EXPLORER_STORE, ExplorerStore } from '@bpc/explorer-store';
 import { LOGGER, METRICS_REGISTRY, ReadinessRegistry } from '@bpc/platform';
 import { BufferedExplorerWriter, checkpointOf } from './buffered-explorer-writer';
-import { explorerRows, TableRows } from './explorer-projection';
+import { EncodedBatch, encodeExplorerRows } from './explorer-rows';
+import { OffThreadExplorerRows } from './off-thread-explorer-rows';
 
 /** One group per topic, so a slow search import never holds up bot requests (a subscription handles one batch at a time). */
 export const EXPLORER_PROJECTOR_GROUPS = { botRequests: 'explorer-projector-bot-requests', searchPerformance: 'explorer-projector-search-performance' } as const;
@@ -34,6 +35,7 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
   private subscribing?: Promise<Subscription[]>;
   private readonly projected?: Counter<'table'>;
   private readonly writers: BufferedExplorerWriter[] = [];
+  private readonly offThread: OffThreadExplorerRows;
 
   constructor(
     @Inject(EVENT_LOG) private readonly log: EventLog,
@@ -43,6 +45,7 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
     // Present when the app serves /metrics (MetricsModule); the projector works without it.
     @Optional() @Inject(METRICS_REGISTRY) registry?: Registry,
   ) {
+    this.offThread = new OffThreadExplorerRows(logger);
     readiness.add({ name: 'projection (explorer)', check: async () => ({ lag: await this.lag() }) });
     if (registry) {
       this.projected = new Counter({ name: 'bpc_explorer_projected_rows_total', help: 'Rows the explorer projector inserted into ClickHouse, per table.', labelNames: ['table'], registers: [registry] });
@@ -82,6 +85,7 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
     const subscriptions = await this.subscribing?.catch(() => []);
     await Promise.all((subscriptions ?? []).map((s) => s.stop()));
     await Promise.all(this.writers.map((w) => w.close()));
+    await this.offThread.close();
   }
 
   /** Writes what is buffered now (tests and benches that need the rows at once). */
@@ -98,16 +102,18 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
 
   private async apply(batch: LogBatch, writer: BufferedExplorerWriter): Promise<void> {
     if (batch.records.length === 0) return;
-    const tables: TableRows = new Map();
-    for (const record of batch.records) {
-      const event = asExplorerEvent(record.event);
-      if (!event) {
-        this.logger.warn({ topic: batch.topic, partition: batch.partition, offset: record.offset, type: record.event.type }, 'explorer projector: unknown event skipped');
-        continue;
-      }
-      explorerRows(event, tables);
+    const { tables, skipped } = await this.encode(batch.records);
+    for (const { index, type } of skipped) {
+      this.logger.warn({ topic: batch.topic, partition: batch.partition, offset: batch.records[index].offset, type }, 'explorer projector: unknown event skipped');
     }
     const last = batch.records[batch.records.length - 1].offset;
     await writer.add(`${batch.topic}:${batch.partition}`, batch.records[0].offset, (BigInt(last) + 1n).toString(), tables);
+  }
+
+  /** In the worker thread when the records carry their stored bytes (both log adapters give them), here otherwise. */
+  private encode(records: readonly LogRecord[]): Promise<EncodedBatch> {
+    const payloads = records.map((r) => r.payload);
+    if (payloads.every((p): p is Buffer => p !== undefined)) return this.offThread.encode(payloads);
+    return Promise.resolve(encodeExplorerRows(records.map((r) => r.event)));
   }
 }

@@ -1,0 +1,50 @@
+import path from 'node:path';
+import type { LogSink } from '@bpc/domain';
+import { WorkerCalls } from '@bpc/event-log';
+import type { EncodedBatch } from './explorer-rows';
+
+/** A batch of stored events, back to back, with where each one ends. */
+export interface RowsRequest {
+  readonly payloads: Uint8Array;
+  readonly ends: Uint32Array;
+}
+
+/** `EncodedBatch` as it crosses back (the serialised rows are transferred, not copied). */
+export interface RowsAnswer {
+  readonly tables: readonly { readonly table: string; readonly jsonEachRow: Uint8Array; readonly count: number }[];
+  readonly skipped: EncodedBatch['skipped'];
+}
+
+/**
+ * `encodeExplorerRows` in a worker thread, fed the events' stored bytes:
+ * parsing the events and serialising their rows is most of the explorer
+ * projection's work, and in standalone mode it would otherwise run on the
+ * thread that serves bot requests. This thread only copies the records'
+ * bytes into one transferred buffer and gets the rows back as bytes (which
+ * also keeps the rows waiting for the next insert off its heap).
+ */
+export class OffThreadExplorerRows {
+  private readonly worker: WorkerCalls<RowsRequest, RowsAnswer>;
+
+  constructor(log: LogSink) {
+    this.worker = new WorkerCalls({ script: path.join(__dirname, 'explorer-rows-worker'), label: 'explorer rows worker', log });
+  }
+
+  async encode(payloads: readonly Buffer[]): Promise<EncodedBatch> {
+    const bytes = Buffer.allocUnsafeSlow(payloads.reduce((sum, p) => sum + p.length, 0));
+    const ends = new Uint32Array(payloads.length);
+    let at = 0;
+    payloads.forEach((payload, i) => {
+      at += payload.copy(bytes, at);
+      ends[i] = at;
+    });
+    const answer = await this.worker.call({ payloads: bytes, ends }, [bytes.buffer, ends.buffer]);
+    const tables = answer.tables.map(({ table, jsonEachRow, count }) => [table, { jsonEachRow: Buffer.from(jsonEachRow.buffer, jsonEachRow.byteOffset, jsonEachRow.byteLength), count }] as const);
+    return { tables: new Map(tables), skipped: answer.skipped };
+  }
+
+  /** Waits for batches in flight, then ends the thread. */
+  close(): Promise<void> {
+    return this.worker.close();
+  }
+}
