@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FileEventLog } from '@bpc/event-log';
 import { TOPICS } from '@bpc/events';
-import { freePort, jsonOf, spawnService, TEST_INTERNAL_KEY, waitUntilAnswers } from '@bpc/testing';
+import { freePort, jsonOf, metricValue, spawnService, TEST_INTERNAL_KEY, until, waitUntilAnswers } from '@bpc/testing';
 
 const admin = { 'x-internal-auth': TEST_INTERNAL_KEY, 'content-type': 'application/json' };
 
@@ -43,16 +43,14 @@ describe('standalone process killed with SIGKILL while the explorer projector is
 
     const second = spawnService('apps/standalone/src/main.ts', env);
     await waitUntilAnswers(`${api}/health/ready`, {}, 60_000, second);
-    const settle = async () => {
-      let last = -1;
-      for (;;) {
-        await new Promise((r) => setTimeout(r, 700));
-        const now = await total();
-        if (now === last) return now;
-        last = now;
-      }
+    // Caught up once nothing is left unread in the log, buffered or being inserted.
+    const lag = async (): Promise<number> => {
+      const metrics = await (await fetch(`http://127.0.0.1:${ports.projector}/metrics`)).text();
+      if (!metrics.includes('bpc_explorer_projection_lag_events ')) throw new Error('the projector serves no bpc_explorer_projection_lag_events');
+      return metricValue(metrics, 'bpc_explorer_projection_lag_events');
     };
-    const settled = await settle();
+    await until(async () => (await lag()) === 0, { timeoutMs: 60_000, intervalMs: 100, what: 'the explorer projection to catch up after the restart' });
+    const settled = await total();
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
 
