@@ -9,3 +9,4 @@ export * from './test-origin';
 export * from './fuzz';
 export * from './until';
 export * from './metrics';
+export * from './bot-request-fixture';

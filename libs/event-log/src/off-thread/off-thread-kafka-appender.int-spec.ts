@@ -1,29 +1,12 @@
 import type { LogSink } from '@bpc/domain';
-import { BOT_REQUEST_RECORDED, botRequestEnvelope, BotRequestRecordedPayload, botRequestTuple } from '@bpc/events';
-import { freePort, testEngines, until } from '@bpc/testing';
+import { BOT_REQUEST_RECORDED, botRequestEnvelope, botRequestTuple } from '@bpc/events';
+import { botRequestPayload, freePort, testEngines, until } from '@bpc/testing';
 import type { LogRecord } from '../event-log.port';
 import { KafkaEventLog } from '../kafka-event-log';
 import { NamespacedEventLog } from '../namespaced-event-log';
 import { OffThreadKafkaAppender } from './off-thread-kafka-appender';
 
 const event = (n: number) => ({ type: 'OffThreadSpecHappened', version: 1, id: `id-${n}`, occurredAt: new Date(0).toISOString(), key: `k${n % 3}`, payload: { n } });
-const botRequest = (n: number): BotRequestRecordedPayload => ({
-  websiteId: `w${n % 2}`,
-  host: 'www.example.com',
-  url: `https://www.example.com/p${n}`,
-  pageTitle: n % 2 ? 'Título «quoted» "page"' : '',
-  statusCode: 200,
-  botName: 'Googlebot',
-  userAgent: 'Googlebot/2.1',
-  dimensionId: 1,
-  dimensionName: 'desktop',
-  cacheStatus: n % 2 ? 'hit' : 'miss',
-  serveTimeMs: n,
-  snapshotAgeS: n % 2 ? n : null,
-  bytes: 100 + n,
-  servedAt: new Date(n * 1000).toISOString(),
-  requestId: `r${n}`,
-});
 const unique = (prefix: string) => `${prefix}${Math.random().toString(36).slice(2, 10)}`;
 
 function capturingLog(): LogSink & { entries: { level: string; message: string }[] } {
@@ -63,7 +46,7 @@ describe('OffThreadKafkaAppender', () => {
   it('appends tuples as the envelopes they stand for', async () => {
     const namespace = unique('offthread');
     const appender = new OffThreadKafkaAppender({ brokers: testEngines().kafkaBrokers, clientId: 'off-thread-spec', namespace }, capturingLog());
-    const tuples = Array.from({ length: 50 }, (_, n) => botRequestTuple(botRequest(n), { id: `bot-${n}`, occurredAt: new Date(n * 1000).toISOString() }));
+    const tuples = Array.from({ length: 50 }, (_, n) => botRequestTuple(botRequestPayload(n), { id: `bot-${n}`, occurredAt: new Date(n * 1000).toISOString() }));
     await appender.appendTuples('spec.bots', BOT_REQUEST_RECORDED, tuples);
     await appender.close();
 

@@ -1,28 +1,13 @@
 import type { LogSink } from '@bpc/domain';
-import { botRequestEnvelope, botRequestTuple, BotRequestRecordedPayload, envelope, EventEnvelope, SEARCH_PERFORMANCE_RECORDED } from '@bpc/events';
+import { botRequestEnvelope, botRequestTuple, envelope, EventEnvelope, SEARCH_PERFORMANCE_RECORDED } from '@bpc/events';
+import { botRequestPayload } from '@bpc/testing';
 import { encodeExplorerRows } from './explorer-rows';
 import { OffThreadExplorerRows } from './off-thread-explorer-rows';
 
 const silent: LogSink = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 const botRequest = (n: number): EventEnvelope => {
-  const payload: BotRequestRecordedPayload = {
-    websiteId: `w${n % 2}`,
-    host: 'www.example.com',
-    url: `https://www.example.com/p${n}?q=${'ü'.repeat(n % 3)}`,
-    pageTitle: ['Pricing — Example', 'Título «quoted» "page"\\', '価格 😀\u2028'][n % 3],
-    statusCode: 200,
-    botName: 'Googlebot',
-    userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1)',
-    dimensionId: 1,
-    dimensionName: 'desktop',
-    cacheStatus: n % 2 ? 'hit' : 'stale',
-    serveTimeMs: n,
-    snapshotAgeS: n % 2 ? n : null,
-    bytes: 100 + n,
-    servedAt: new Date(Date.UTC(2026, 10, 1) + n * 1000).toISOString(),
-    requestId: `r${n}`,
-  };
+  const payload = botRequestPayload(n);
   return botRequestEnvelope(botRequestTuple(payload, { id: `e${n}`, occurredAt: payload.servedAt }));
 };
 const searchDay = envelope(
