@@ -4,7 +4,7 @@ import { SEARCH_DAY_IMPORTS_TABLE } from './explorer-projection';
 
 export const CHECKPOINTS_TABLE = 'explorer_projection_checkpoints';
 
-/** A batch's rows per table, serialised (see `ExplorerRowsEncoder`). */
+/** A batch's rows per table, serialised (see `encodeExplorerRows`). */
 export type EncodedTables = ReadonlyMap<string, EncodedRows>;
 
 function markersLast<T>(tables: ReadonlyMap<string, T>): [string, T][] {
