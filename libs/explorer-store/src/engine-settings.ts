@@ -10,12 +10,15 @@ export const PINNED_QUERY_SETTINGS = {
 
 /**
  * Settings of every insert besides its deduplication token: accept ISO 8601
- * timestamps as well as `YYYY-MM-DD hh:mm:ss`, and reject unknown fields
- * instead of silently dropping them (a renamed column must fail loudly).
+ * timestamps as well as `YYYY-MM-DD hh:mm:ss`, reject unknown fields instead
+ * of silently dropping them (a renamed column must fail loudly), and apply
+ * the token to the blocks a materialized view writes too (an insert into an
+ * intake table such as `bot_request_events` is deduplicated in its target).
  */
 export const INSERT_SETTINGS = {
   date_time_input_format: 'best_effort',
   input_format_skip_unknown_fields: 0,
+  deduplicate_blocks_in_dependent_materialized_views: 1,
 } as const;
 
 const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;

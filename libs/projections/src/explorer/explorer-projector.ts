@@ -6,7 +6,8 @@ import { EVENT_LOG, EventLog, LogBatch, LogRecord, Subscription } from '@bpc/eve
 import { EXPLORER_STORE, ExplorerStore } from '@bpc/explorer-store';
 import { LOGGER, METRICS_REGISTRY, ReadinessRegistry } from '@bpc/platform';
 import { BufferedExplorerWriter, checkpointOf } from './buffered-explorer-writer';
-import { EncodedBatch, encodeExplorerRows } from './explorer-rows';
+import { BOT_REQUEST_EVENTS_TABLE, BOT_REQUESTS_TABLE } from './explorer-projection';
+import { EncodedBatch, encodeExplorerRows, isStoredBotRequest, jsonLines } from './explorer-rows';
 import { OffThreadExplorerRows } from './off-thread-explorer-rows';
 
 /** One group per topic, so a slow search import never holds up bot requests (a subscription handles one batch at a time). */
@@ -24,9 +25,12 @@ export const EXPLORER_FLUSH = { maxRows: 100_000, maxDelayMs: 1_000 } as const;
 /**
  * Bot requests and search performance from the log into ClickHouse.
  *
- * Parsing the events and serialising their rows runs in a worker thread
- * (`OffThreadExplorerRows`), fed the records' stored bytes: in standalone
- * mode this process also serves bot requests.
+ * Stored bot requests (nearly every event) go to the engine as the log holds
+ * them, one JSON line each, into `bot_request_events`, whose view writes
+ * `bot_requests`: ClickHouse parses each event once, and this process never
+ * parses or re-serialises them (in standalone mode it also serves the bots).
+ * Other events are parsed and their rows serialised in a worker thread
+ * (`OffThreadExplorerRows`), fed the records' stored bytes.
  *
  * Batches are size- and time-bounded (EXPLORER_FLUSH) and span several log
  * batches; each partition resumes from the projector's own checkpoint in
@@ -74,7 +78,9 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
   onApplicationBootstrap(): void {
     this.subscribing = Promise.all(
       (['botRequests', 'searchPerformance'] as const).map((topic) => {
-        const writer = new BufferedExplorerWriter(this.store, this.logger, EXPLORER_FLUSH, (table, rows) => this.projected?.inc({ table }, rows));
+        // Rows inserted through the intake table count as the table they land in.
+        const inserted = (table: string, rows: number) => this.projected?.inc({ table: table === BOT_REQUEST_EVENTS_TABLE ? BOT_REQUESTS_TABLE : table }, rows);
+        const writer = new BufferedExplorerWriter(this.store, this.logger, EXPLORER_FLUSH, inserted);
         this.writers.push(writer);
         return this.log.subscribe({
           groupId: EXPLORER_PROJECTOR_GROUPS[topic],
@@ -119,8 +125,19 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
     await writer.add(`${batch.topic}:${batch.partition}`, batch.records[0].offset, (BigInt(last) + 1n).toString(), tables);
   }
 
+  /** A batch's rows per table: stored bot requests as they are, other records as rows (`rowsOf`); skipped records by their index in `records`. */
+  private async encode(records: readonly LogRecord[]): Promise<EncodedBatch> {
+    const stored: Buffer[] = [];
+    const rest: { readonly record: LogRecord; readonly index: number }[] = [];
+    records.forEach((record, index) => (record.payload && isStoredBotRequest(record.payload) ? stored.push(record.payload) : rest.push({ record, index })));
+    const others = rest.length > 0 ? await this.rowsOf(rest.map((r) => r.record)) : { tables: new Map(), skipped: [] };
+    const tables = new Map(others.tables);
+    if (stored.length > 0) tables.set(BOT_REQUEST_EVENTS_TABLE, jsonLines(stored));
+    return { tables, skipped: others.skipped.map(({ index, type }) => ({ index: rest[index].index, type })) };
+  }
+
   /** In the worker thread when the records carry their stored bytes (both log adapters give them), here otherwise. */
-  private encode(records: readonly LogRecord[]): Promise<EncodedBatch> {
+  private rowsOf(records: readonly LogRecord[]): Promise<EncodedBatch> {
     const payloads = records.map((r) => r.payload);
     if (payloads.every((p): p is Buffer => p !== undefined)) return this.offThread.encode(payloads);
     return Promise.resolve(encodeExplorerRows(records.map((r) => r.event)));

@@ -1,4 +1,4 @@
-import { asExplorerEvent, type EventEnvelope } from '@bpc/events';
+import { asExplorerEvent, BOT_REQUEST_RECORDED, type EventEnvelope } from '@bpc/events';
 import { encodeRows, type EncodedRows } from '@bpc/explorer-store';
 import { explorerRows, type TableRows } from './explorer-projection';
 
@@ -20,4 +20,27 @@ export function encodeExplorerRows(events: Iterable<EventEnvelope>): EncodedBatc
     index += 1;
   }
   return { tables: new Map([...rows].map(([table, list]) => [table, encodeRows(list)])), skipped };
+}
+
+/**
+ * How every stored `BotRequestRecorded` v1 event starts (`JSON.stringify` of
+ * its envelope and `encodeBotRequests` both write the envelope's keys in this
+ * order): such events go to the engine as they are stored.
+ */
+const STORED_BOT_REQUEST_START = Buffer.from(`{"type":"${BOT_REQUEST_RECORDED}","version":1,"id":`);
+
+/** True for the stored bytes of a `BotRequestRecorded` v1 event, which `bot_request_events` takes as they are. */
+export function isStoredBotRequest(payload: Buffer): boolean {
+  return payload.length > STORED_BOT_REQUEST_START.length && payload.compare(STORED_BOT_REQUEST_START, 0, STORED_BOT_REQUEST_START.length, 0, STORED_BOT_REQUEST_START.length) === 0;
+}
+
+/** Stored events one per line (JSONEachRow: each is one line of JSON). */
+export function jsonLines(payloads: readonly Buffer[]): EncodedRows {
+  const out = Buffer.allocUnsafe(payloads.reduce((sum, p) => sum + p.length + 1, 0));
+  let at = 0;
+  for (const payload of payloads) {
+    at += payload.copy(out, at);
+    out[at++] = 0x0a;
+  }
+  return { jsonEachRow: out, count: payloads.length };
 }

@@ -1,0 +1,56 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { BotRequestRecorded, botRequestEnvelope, botRequestTuple, encodeBotRequests, envelope, type CacheStatus } from '@bpc/events';
+import { ChdbExecutor, encodeRows } from '@bpc/explorer-store';
+import { botRequestPayload } from '@bpc/testing';
+import { BOT_REQUEST_EVENTS_TABLE, BOT_REQUESTS_TABLE, botRequestRow } from './explorer-projection';
+import { isStoredBotRequest, jsonLines } from './explorer-rows';
+
+const STATUSES: readonly CacheStatus[] = ['hit', 'miss', 'stale', 'bypass'];
+const events = (prefix: string): BotRequestRecorded[] =>
+  Array.from({ length: 40 }, (_, n) => {
+    const payload = { ...botRequestPayload(n), cacheStatus: STATUSES[n % 4], statusCode: [200, 301, 404, 504][n % 4] };
+    return botRequestEnvelope(botRequestTuple(payload, { id: `${prefix}-${n}`, occurredAt: payload.servedAt }));
+  });
+
+describe('bot_request_events: stored bot requests into bot_requests through the view', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bpc-bot-request-events-'));
+  let store: ChdbExecutor;
+  beforeAll(async () => {
+    store = new ChdbExecutor({ path: path.join(dir, 'chdb') });
+    await store.migrate();
+  });
+  afterAll(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const rowsOf = (prefix: string) =>
+    store.query<Record<string, unknown>>(`SELECT * EXCEPT event_id, toString(ts) AS ts FROM ${BOT_REQUESTS_TABLE} WHERE startsWith(event_id, {prefix:String}) ORDER BY request_id`, { prefix: `${prefix}-` });
+
+  it('stores exactly the rows botRequestRow gives, for events as JSON.stringify and encodeBotRequests write them, once per token', async () => {
+    const asRows = events('rows');
+    await store.insert({ table: BOT_REQUESTS_TABLE, rows: encodeRows(asRows.map(botRequestRow)), token: 'rows' });
+    const stringified = events('json');
+    const batchEncoded = encodeBotRequests(events('batch').map((e) => botRequestTuple(e.payload, { id: e.id, occurredAt: e.occurredAt })));
+    for (const [token, payloads] of [['json', stringified.map((e) => Buffer.from(JSON.stringify(e)))], ['batch', batchEncoded.map((e) => e.json)]] as const) {
+      expect(payloads.every(isStoredBotRequest)).toBe(true);
+      await store.insert({ table: BOT_REQUEST_EVENTS_TABLE, rows: jsonLines(payloads), token });
+      await store.insert({ table: BOT_REQUEST_EVENTS_TABLE, rows: jsonLines(payloads), token });
+    }
+    const expected = await rowsOf('rows');
+    expect(expected).toHaveLength(40);
+    expect(await rowsOf('json')).toEqual(expected);
+    expect(await rowsOf('batch')).toEqual(expected);
+    const ids = await store.query<{ event_id: string }>(`SELECT event_id FROM ${BOT_REQUESTS_TABLE} WHERE startsWith(event_id, 'json-') ORDER BY event_id`);
+    expect(ids.map((r) => r.event_id)).toEqual(stringified.map((e) => e.id).sort());
+  });
+
+  it('takes as they are only BotRequestRecorded v1 events', () => {
+    const [event] = events('x');
+    expect(isStoredBotRequest(Buffer.from(JSON.stringify(event)))).toBe(true);
+    expect(isStoredBotRequest(Buffer.from(JSON.stringify({ ...event, version: 2 })))).toBe(false);
+    expect(isStoredBotRequest(Buffer.from(JSON.stringify(envelope('SearchPerformanceRecorded', 1, {}, { id: 's', occurredAt: new Date(0), key: 'w' }))))).toBe(false);
+    expect(isStoredBotRequest(Buffer.from('{"type":"BotRequestRecorded","version":1,"id":'))).toBe(false);
+  });
+});
