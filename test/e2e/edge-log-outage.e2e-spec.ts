@@ -130,9 +130,11 @@ describe('event log unreachable under load (cluster mode)', () => {
     expect(new Set(served.map((s) => s.cache))).toEqual(new Set(['hit', 'bypass']));
     const during = served.filter((s) => s.phase === 'during');
     expect(duringOutage / (OUTAGE_MS / 1_000)).toBeGreaterThan(0.5 * beforeOutage);
-    // No request waited for the log: one that did would take the whole outage (4 s). The bound leaves room for a
-    // scheduling stall on a loaded 2-core machine (one request took 1,045 ms in a full-suite run there).
-    expect(Math.max(...during.map((s) => s.ms))).toBeLessThan(OUTAGE_MS / 2);
+    // No request waited for the log: the rate above says so for all of them, and one that waited would take the
+    // whole outage, ending in it or just after it. Below a whole outage, not tighter: in full-suite runs on a 2-core
+    // machine (a browser starting in a parallel suite) single requests have stalled for 1 to 3.7 s.
+    expect(Math.max(...during.map((s) => s.ms))).toBeLessThan(OUTAGE_MS);
+    expect(Math.max(...served.filter((s) => s.phase === 'after').map((s) => s.ms))).toBeLessThan(OUTAGE_MS);
     // The buffer really held the outage's requests (the log was unreachable), below its bound.
     expect(mostBuffered).toBeGreaterThan(duringOutage / 2);
     expect(mostBuffered).toBeLessThan(running.runtime.config.edge.record_buffer_max);

@@ -46,6 +46,7 @@ describe('DDL files', () => {
       ['001_bot_requests.sql', 1],
       ['002_search_performance.sql', 3],
       ['003_projection_checkpoints.sql', 1],
+      ['004_bot_request_events.sql', 2],
     ]);
   });
 });
