@@ -52,6 +52,9 @@ interface Served {
   readonly cache: string;
   readonly requestId: string;
   readonly ms: number;
+  /** When the request was sent and when its answer arrived (Date.now()). */
+  readonly startedAt: number;
+  readonly endedAt: number;
   /** When the answer arrived, relative to the outage: before, during or after. */
   readonly phase: 'before' | 'during' | 'after';
 }
@@ -97,7 +100,8 @@ describe('event log unreachable under load (cluster mode)', () => {
         const started = Date.now();
         try {
           const answer = await get(edge, `/${URLS[(w + n) % URLS.length]}`, agent);
-          served.push({ status: answer.status, cache: String(answer.headers['x-prerender-cache']), requestId: String(answer.headers['x-request-id']), ms: Date.now() - started, phase });
+          const endedAt = Date.now();
+          served.push({ status: answer.status, cache: String(answer.headers['x-prerender-cache']), requestId: String(answer.headers['x-request-id']), ms: endedAt - started, startedAt: started, endedAt, phase });
         } catch (error) {
           failures.push(`${phase}: ${error instanceof Error ? error.message : String(error)}`);
         }
@@ -110,12 +114,14 @@ describe('event log unreachable under load (cluster mode)', () => {
     await new Promise((r) => setTimeout(r, 1_000));
     const recorder = running.apps.edge!.get(BotRequestRecorder);
     process.kill(kafka.pid, 'SIGSTOP');
+    const outageStart = Date.now();
     phase = 'during';
     const beforeOutage = served.length;
     let mostBuffered = 0;
     const sampler = setInterval(() => (mostBuffered = Math.max(mostBuffered, recorder.pending())), 50);
     await new Promise((r) => setTimeout(r, OUTAGE_MS));
     const duringOutage = served.length - beforeOutage;
+    const outageEnd = Date.now();
     process.kill(kafka.pid, 'SIGCONT');
     phase = 'after';
     await new Promise((r) => setTimeout(r, 1_500));
@@ -130,11 +136,12 @@ describe('event log unreachable under load (cluster mode)', () => {
     expect(new Set(served.map((s) => s.cache))).toEqual(new Set(['hit', 'bypass']));
     const during = served.filter((s) => s.phase === 'during');
     expect(duringOutage / (OUTAGE_MS / 1_000)).toBeGreaterThan(0.5 * beforeOutage);
-    // No request waited for the log: the rate above says so for all of them, and one that waited would take the
-    // whole outage, ending in it or just after it. Below a whole outage, not tighter: in full-suite runs on a 2-core
-    // machine (a browser starting in a parallel suite) single requests have stalled for 1 to 3.7 s.
-    expect(Math.max(...during.map((s) => s.ms))).toBeLessThan(OUTAGE_MS);
-    expect(Math.max(...served.filter((s) => s.phase === 'after').map((s) => s.ms))).toBeLessThan(OUTAGE_MS);
+    // No request waited for the log: one that did could only be answered once the broker was back. Requests sent in
+    // the outage's last 2.5 s may end just after it without waiting (full-suite runs on a 2-core machine have
+    // stalled single requests for 1 to 3.7 s); every earlier one must have been answered within the outage.
+    const waited = served.filter((s) => s.startedAt >= outageStart && s.startedAt < outageEnd - 2_500 && s.endedAt > outageEnd);
+    expect(waited).toEqual([]);
+    expect(during.length).toBeGreaterThan(0);
     // The buffer really held the outage's requests (the log was unreachable), below its bound.
     expect(mostBuffered).toBeGreaterThan(duringOutage / 2);
     expect(mostBuffered).toBeLessThan(running.runtime.config.edge.record_buffer_max);

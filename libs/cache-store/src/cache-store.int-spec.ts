@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { RedisUnavailableError } from '@bpc/redis-support';
+import { createConnection, createServer, type Socket } from 'node:net';
 import Redis from 'ioredis';
 import { startRedis, testEngines, until } from '@bpc/testing';
 import { describeCacheStoreContract } from './cache-store.contract';
@@ -78,12 +79,14 @@ describe('RedisCacheStore local entries (replicas on one Redis)', () => {
   let admin: Redis;
   let writer: RedisCacheStore;
   let reader: RedisCacheStore;
+  let keyPrefix: string;
+  let directory: string;
 
   beforeEach(async () => {
     redis = await startRedis();
     admin = new Redis(redis.url);
-    const keyPrefix = `test-${randomUUID()}`;
-    const directory = tempDirectory();
+    keyPrefix = `test-${randomUUID()}`;
+    directory = tempDirectory();
     writer = new RedisCacheStore({ url: redis.url, keyPrefix, directory });
     reader = new RedisCacheStore({ url: redis.url, keyPrefix, directory });
   });
@@ -148,6 +151,29 @@ describe('RedisCacheStore local entries (replicas on one Redis)', () => {
     await admin.config('SET', 'requirepass', '');
   });
 
+  it('stops serving its copies when the tracking connection goes silent without closing', async () => {
+    const proxy = await silencingProxy(redis.port);
+    const behind = new RedisCacheStore({ url: `redis://127.0.0.1:${proxy.port}`, keyPrefix, directory });
+    try {
+      await writer.put(page, Buffer.from('<html>v1</html>'));
+      await until(
+        async () => {
+          const before = await hgets();
+          for (let i = 0; i < 20; i += 1) await behind.get(1, page.url, 1);
+          return (await hgets()) === before;
+        },
+        { timeoutMs: 5_000, intervalMs: 20, what: 'reads through the proxy answered without Redis' },
+      );
+      // The tracking connection stays open but carries nothing more (a NAT that forgot it, say): no report reaches the reader.
+      proxy.silenceSubscribers();
+      await writer.put({ ...page, statusCode: 203, createdAt: t + 1 }, Buffer.from('<html>v2</html>'));
+      await until(async () => (await behind.get(1, page.url, 1))?.entry.statusCode, (s) => s === 203, { timeoutMs: 5_000, intervalMs: 20, what: 'the put made while tracking was silent' });
+    } finally {
+      await behind.close();
+      proxy.close();
+    }
+  });
+
   it('follows again once the tracking connection is back', async () => {
     await writer.put(page, Buffer.from('<html>v1</html>'));
     await servedLocally();
@@ -181,3 +207,33 @@ describe('RedisCacheStore local entries (replicas on one Redis)', () => {
     }
   });
 });
+
+/** A TCP proxy to Redis that can silence, without closing them, the connections that subscribed (the tracking ones). */
+async function silencingProxy(redisPort: number): Promise<{ port: number; silenceSubscribers(): void; close(): void }> {
+  const sockets: Socket[] = [];
+  let silenced = false;
+  const server = createServer((client) => {
+    const upstream = createConnection(redisPort, '127.0.0.1');
+    sockets.push(client, upstream);
+    let subscriber = false;
+    client.on('data', (chunk: Buffer) => {
+      subscriber ||= /subscribe/i.test(chunk.toString('latin1'));
+      if (!(silenced && subscriber)) upstream.write(chunk);
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      if (!(silenced && subscriber)) client.write(chunk);
+    });
+    const end = () => [client, upstream].forEach((s) => s.destroy());
+    client.on('close', end).on('error', end);
+    upstream.on('close', end).on('error', end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as { port: number }).port,
+    silenceSubscribers: () => (silenced = true),
+    close: () => {
+      sockets.forEach((s) => s.destroy());
+      server.close();
+    },
+  };
+}

@@ -1,7 +1,8 @@
 /**
  * Values of Redis hash fields kept in this process while Redis reports every
  * change to their keys (client-side caching, see `RedisKeyTracking`), at most
- * `capacity` fields, the oldest forgotten first.
+ * `capacity` fields; beyond it the first kept are forgotten first (the
+ * earliest key's earliest field: first in, first out, reads refresh nothing).
  *
  * A read that was in flight when a key changed may carry the old value, so a
  * reader takes a `ticket()` before it asks Redis and `set` keeps the answer

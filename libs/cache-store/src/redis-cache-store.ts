@@ -47,7 +47,7 @@ function decodeEntry(value: string): CacheEntry {
 const DECODED_CAPACITY = 1_024;
 const DECODED_MAX_VALUE = 16 * 1024;
 const DEFAULT_LOCAL_ENTRIES = 10_000;
-/** Larger stored values are read from Redis each time, so the kept entries stay within about 40 MB. */
+/** Larger stored values are read from Redis each time, which bounds what the kept entries hold (10,000 values of up to 4 KB, decoded). */
 const LOCAL_MAX_VALUE = 4 * 1024;
 
 /**
@@ -60,6 +60,16 @@ const LOCAL_MAX_VALUE = 4 * 1024;
  * Failure behaviour, as the Redis queue store: commands fail fast while Redis
  * is unreachable (no offline queue, no retries) and the client reconnects in
  * the background with a capped backoff. Nothing connects before the first call.
+ *
+ * Reads: every bot request reads an entry, so entries read are kept in this
+ * process (`localEntries`) for as long as Redis reports every change to the
+ * entry keys on a connection of their own (`RedisKeyTracking`): a put or an
+ * invalidation by any replica or projector reaches each replica's copy as
+ * soon as that replica reads Redis' report (sent as Redis applies the
+ * change), and while that connection is down or silent nothing is kept and
+ * every read asks Redis. A replica's own writes drop its copy at once. A
+ * host's entries are one Redis hash, so any change to a host drops all of
+ * that host's copies.
  */
 export class RedisCacheStore implements CacheStore {
   private readonly redis: FailFastRedis;
@@ -87,8 +97,9 @@ export class RedisCacheStore implements CacheStore {
     this.files = new BodyFiles(options.directory, this.log, options.bodyRemovalDelayMs ?? DEFAULT_BODY_REMOVAL_DELAY_MS);
     // Every bot request reads an entry: concurrent reads share one round trip.
     this.redis = new FailFastRedis({ ...options, label: 'cache store', scripts: CACHE_SCRIPTS, autoPipelining: true });
-    this.local = new LocalEntries(options.localEntries ?? DEFAULT_LOCAL_ENTRIES);
-    if (options.localEntries !== 0) {
+    const localEntries = Math.max(0, options.localEntries ?? DEFAULT_LOCAL_ENTRIES);
+    this.local = new LocalEntries(localEntries);
+    if (localEntries > 0) {
       const local = this.local;
       this.tracking = new RedisKeyTracking(
         { ...options, prefix: this.entryKeys, label: 'cache store', log: this.log },

@@ -52,6 +52,6 @@ export class NamespacedEventLog implements EventLog {
 
   private localBatch(batch: LogBatch): LogBatch {
     const topic = this.local(batch.topic);
-    return { topic, partition: batch.partition, records: batch.records.map((record) => (record instanceof StoredLogRecord ? record.inTopic(topic) : { ...record, topic })) };
+    return { topic, partition: batch.partition, records: batch.records.map((record) => (record instanceof StoredLogRecord ? record.inTopic(topic) : { topic, partition: record.partition, offset: record.offset, event: record.event, payload: record.payload })) };
   }
 }

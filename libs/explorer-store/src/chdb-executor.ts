@@ -4,7 +4,7 @@ import type { ChdbQueryStream, ChdbResult, Session } from 'chdb';
 import { type LogSink, silentLog } from '@bpc/domain';
 import { ChdbSessionPool } from './chdb-session-pool';
 import { applyDdl, defaultDdlDir } from './ddl-migration';
-import { INSERT_SETTINGS, PINNED_QUERY_SETTINGS, assertDedupToken, assertTableName, quoteStringLiteral } from './engine-settings';
+import { PINNED_QUERY_SETTINGS, assertDedupToken, assertTableName, insertSettings, quoteStringLiteral } from './engine-settings';
 import { ExplorerStoreError, toExplorerStoreError } from './explorer-store-error';
 import type { ExplorerStore, InsertBatch, QueryParams, RawFormat, WrittenFile } from './explorer-store.port';
 import { jsonEachRowOf, parseJsonEachRow } from './json-each-row';
@@ -119,7 +119,7 @@ export class ChdbExecutor implements ExplorerStore {
         table,
         values,
         format: 'JSONEachRow',
-        settings: { insert_deduplication_token: token, ...INSERT_SETTINGS },
+        settings: { insert_deduplication_token: token, ...insertSettings(table) },
       }),
     );
   }

@@ -8,6 +8,11 @@ describe('insertStatement', () => {
     );
   });
 
+  it('skips unmapped fields only for intake tables, which take stored events as they are', () => {
+    expect(insertStatement('bot_request_events', 't')).toContain('input_format_skip_unknown_fields = 1');
+    expect(insertStatement('bot_requests', 't')).toContain('input_format_skip_unknown_fields = 0');
+  });
+
   it('escapes quotes and backslashes in the token', () => {
     expect(insertStatement('db.t', "a'b\\c")).toContain("insert_deduplication_token = 'a\\'b\\\\c'");
   });

@@ -24,19 +24,28 @@ export interface KeyChanges {
 }
 
 const INVALIDATE_CHANNEL = '__redis__:invalidate';
+/** While following, the connection is checked this often; one that does not answer within the same time is dropped. */
+const PING_EVERY_MS = 1_000;
+/** Setup errors that retrying cannot fix: the server lacks tracking (before Redis 6) or the ACL forbids it. */
+const REFUSED = /unknown (sub)?command|NOPERM|no permissions/i;
 
 /**
  * Follows every change to the keys under a prefix, with Redis' server-assisted
  * client-side caching in broadcasting mode: one connection of its own turns
  * tracking on (`CLIENT TRACKING ON REDIRECT <itself> BCAST PREFIX …`, RESP2)
  * and subscribes to the invalidation channel, so Redis reports each change
- * to a tracked key, whoever made it, before it answers the writer.
+ * to a tracked key, whoever made it. Redis sends the report before it
+ * answers the writer, but on this connection: a reader in another process
+ * learns of the change once it has read the report (typically well under a
+ * millisecond later), not before the writer's caller goes on.
  *
  * Tracking lives and dies with the connection: `following(false)` is told as
- * soon as it drops, and `following(true)` only once it is set up again (the
- * client reconnects in the background). A server that refuses tracking (no
- * `CLIENT TRACKING` before Redis 6, or an ACL without it) is logged once and
- * left alone: nothing is followed then, and readers simply keep asking Redis.
+ * soon as it drops, or stays silent to a ping for a second (a connection can
+ * die without closing, e.g. behind a NAT that forgot it), and
+ * `following(true)` only once it is set up again (the client reconnects in
+ * the background). A server that refuses tracking (no `CLIENT TRACKING`
+ * before Redis 6, or an ACL without it) is logged once and left alone:
+ * nothing is followed then, and readers simply keep asking Redis.
  */
 export class RedisKeyTracking {
   private readonly client: Redis;
@@ -47,6 +56,7 @@ export class RedisKeyTracking {
   private live = false;
   /** Bumped per connection, so a setup that outlived its connection does not go live. */
   private connection = 0;
+  private pinger?: NodeJS.Timeout;
 
   constructor(
     private readonly options: RedisKeyTrackingOptions,
@@ -92,14 +102,21 @@ export class RedisKeyTracking {
       await this.client.subscribe(INVALIDATE_CHANNEL);
     } catch (error) {
       if (connection !== this.connection || this.client.status !== 'ready') return;
-      // The server answered but refused: retrying would not help.
-      this.log.warn({ url: this.safeUrl, err: error instanceof Error ? error.message : String(error) }, `redis ${this.options.label}: key tracking refused; reading every entry from Redis`);
+      const reason = error instanceof Error ? error.message : String(error);
+      if (!REFUSED.test(reason)) {
+        // Anything else (a busy server, say) may pass: set up again on a new connection.
+        this.client.disconnect(true);
+        return;
+      }
+      this.log.warn({ url: this.safeUrl, err: reason }, `redis ${this.options.label}: key tracking refused; reading every entry from Redis`);
       this.closed = true;
       this.client.disconnect();
       return;
     }
     if (connection !== this.connection || this.closed || this.client.status !== 'ready') return;
     this.live = true;
+    this.pinger = setInterval(() => this.ping(connection), PING_EVERY_MS);
+    this.pinger.unref();
     this.changes.following(true);
     this.log.info({ url: this.safeUrl, prefix: this.options.prefix }, `redis ${this.options.label}: following key changes`);
   }
@@ -110,8 +127,19 @@ export class RedisKeyTracking {
     else this.changes.changed(message.map((key) => key.toString()));
   }
 
+  /** A connection that does not answer is dropped (and reconnected): its silence would otherwise read as "nothing changed". */
+  private ping(connection: number): void {
+    const timer = setTimeout(() => connection === this.connection && this.client.disconnect(true), PING_EVERY_MS);
+    timer.unref();
+    this.client.ping().then(
+      () => clearTimeout(timer),
+      () => clearTimeout(timer),
+    );
+  }
+
   private stopFollowing(): void {
     this.connection += 1;
+    clearInterval(this.pinger);
     if (!this.live) return;
     this.live = false;
     this.changes.following(false);

@@ -72,13 +72,14 @@ export class WorkerCalls<Q, A> {
     return this.closing;
   }
 
+  /** Calls in flight get up to CLOSE_TIMEOUT_MS to be answered and the worker as long again to finish; then it is terminated (what is still pending rejects). */
   private async shutdown(): Promise<void> {
-    await Promise.allSettled([...this.pending.values()].map((p) => p.answered));
     const worker = this.worker;
     if (!worker) return;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    const timer = setTimeout(() => void worker.terminate(), 2 * CLOSE_TIMEOUT_MS);
+    await Promise.race([Promise.allSettled([...this.pending.values()].map((p) => p.answered)), new Promise((r) => setTimeout(r, CLOSE_TIMEOUT_MS).unref())]);
     worker.postMessage({ kind: 'close' } satisfies ToCallWorker<Q>);
-    const timer = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
     await exited;
     clearTimeout(timer);
   }
@@ -144,12 +145,12 @@ export function answerCalls<Q, A>(handle: (request: Q) => Promise<Answer<A>> | A
       onClose().finally(() => port.close());
       return;
     }
+    const fail = (error: unknown): void => port.postMessage({ kind: 'answer', id: message.id, error: error instanceof Error ? error.message : String(error) } satisfies FromCallWorker<A>);
     Promise.resolve()
       .then(() => handle(message.request))
-      .then(
-        ({ answer, transfer }) => port.postMessage({ kind: 'answer', id: message.id, answer } satisfies FromCallWorker<A>, transfer),
-        (error: unknown) => port.postMessage({ kind: 'answer', id: message.id, error: error instanceof Error ? error.message : String(error) } satisfies FromCallWorker<A>),
-      );
+      .then(({ answer, transfer }) => port.postMessage({ kind: 'answer', id: message.id, answer } satisfies FromCallWorker<A>, transfer))
+      // An answer that could not be posted (not cloneable) fails its call, not the thread.
+      .catch(fail);
   });
 }
 

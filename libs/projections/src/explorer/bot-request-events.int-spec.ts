@@ -46,6 +46,15 @@ describe('bot_request_events: stored bot requests into bot_requests through the 
     expect(ids.map((r) => r.event_id)).toEqual(stringified.map((e) => e.id).sort());
   });
 
+  it('takes events whose envelope has fields it does not map (a later envelope field), and still refuses a malformed one', async () => {
+    const [event] = events('later');
+    const withMore = Buffer.from(JSON.stringify({ ...event, traceId: 't-1', payload: { ...event.payload, region: 'eu' } }));
+    await store.insert({ table: BOT_REQUEST_EVENTS_TABLE, rows: jsonLines([withMore]), token: 'later' });
+    expect(await store.query(`SELECT request_id FROM ${BOT_REQUESTS_TABLE} WHERE event_id = 'later-0'`)).toEqual([{ request_id: event.payload.requestId }]);
+    const broken = Buffer.from(JSON.stringify({ ...event, id: 'broken-0', payload: { ...event.payload, statusCode: 'two hundred' } }));
+    await expect(store.insert({ table: BOT_REQUEST_EVENTS_TABLE, rows: jsonLines([broken]), token: 'broken' })).rejects.toThrow();
+  });
+
   it('takes as they are only BotRequestRecorded v1 events', () => {
     const [event] = events('x');
     expect(isStoredBotRequest(Buffer.from(JSON.stringify(event)))).toBe(true);
