@@ -97,18 +97,18 @@ describe('RedisCacheStore local entries (replicas on one Redis)', () => {
   });
 
   const hgets = async (): Promise<number> => Number(/cmdstat_hget:calls=(\d+)/.exec(await admin.info('commandstats'))?.[1] ?? 0);
-  /** Waits until the reader answers 20 reads of the page without asking Redis. */
-  const servedLocally = (): Promise<void> =>
+  /** Waits until `store` (the reader unless said) answers 20 reads of the page without asking Redis. */
+  const servedLocally = (store = reader): Promise<void> =>
     until(
       async () => {
         const before = await hgets();
-        for (let i = 0; i < 20; i += 1) await reader.get(page.hostId, page.url, page.dimensionId);
+        for (let i = 0; i < 20; i += 1) await store.get(page.hostId, page.url, page.dimensionId);
         return (await hgets()) === before;
       },
       { timeoutMs: 5_000, intervalMs: 20, what: 'reads of a followed entry answered without Redis' },
     );
-  const readerSees = (accept: (statusCode: number | undefined) => boolean, what: string): Promise<number | undefined> =>
-    until(async () => (await reader.get(page.hostId, page.url, page.dimensionId))?.entry.statusCode, accept, { timeoutMs: 5_000, intervalMs: 5, what });
+  const readerSees = (accept: (statusCode: number | undefined) => boolean, what: string, store = reader): Promise<number | undefined> =>
+    until(async () => (await store.get(page.hostId, page.url, page.dimensionId))?.entry.statusCode, accept, { timeoutMs: 5_000, intervalMs: 5, what });
 
   it("keeps read entries in the replica, and every other replica's put and invalidation reaches it", async () => {
     await writer.put(page, Buffer.from('<html>v1</html>'));
@@ -156,18 +156,11 @@ describe('RedisCacheStore local entries (replicas on one Redis)', () => {
     const behind = new RedisCacheStore({ url: `redis://127.0.0.1:${proxy.port}`, keyPrefix, directory });
     try {
       await writer.put(page, Buffer.from('<html>v1</html>'));
-      await until(
-        async () => {
-          const before = await hgets();
-          for (let i = 0; i < 20; i += 1) await behind.get(1, page.url, 1);
-          return (await hgets()) === before;
-        },
-        { timeoutMs: 5_000, intervalMs: 20, what: 'reads through the proxy answered without Redis' },
-      );
+      await servedLocally(behind);
       // The tracking connection stays open but carries nothing more (a NAT that forgot it, say): no report reaches the reader.
       proxy.silenceSubscribers();
       await writer.put({ ...page, statusCode: 203, createdAt: t + 1 }, Buffer.from('<html>v2</html>'));
-      await until(async () => (await behind.get(1, page.url, 1))?.entry.statusCode, (s) => s === 203, { timeoutMs: 5_000, intervalMs: 20, what: 'the put made while tracking was silent' });
+      await readerSees((s) => s === 203, 'the put made while tracking was silent', behind);
     } finally {
       await behind.close();
       proxy.close();

@@ -1,4 +1,4 @@
-import Redis from 'ioredis';
+import Redis, { type RedisOptions } from 'ioredis';
 import { silentLog, type LogSink } from '@bpc/domain';
 
 export interface FailFastRedisOptions {
@@ -51,19 +51,11 @@ export class FailFastRedis {
   constructor(private readonly options: FailFastRedisOptions) {
     this.safeUrl = redactUrl(options.url);
     this.log = options.log ?? silentLog;
-    const maxDelay = options.reconnectMaxDelayMs ?? 2_000;
     this.client = new Redis(options.url, {
-      lazyConnect: true,
-      enableOfflineQueue: false,
-      // 0: a command in flight when the connection drops fails at once instead of waiting for a reconnect.
-      maxRetriesPerRequest: 0,
+      ...failFastOptions(options),
       autoResendUnfulfilledCommands: false,
-      connectTimeout: options.connectTimeoutMs ?? 1_000,
       commandTimeout: options.commandTimeoutMs ?? 2_000,
-      // Bounds how long close() keeps a timer alive for a socket that already died.
-      disconnectTimeout: 200,
       enableAutoPipelining: options.autoPipelining ?? false,
-      retryStrategy: (attempt) => Math.min(50 * 2 ** Math.min(attempt, 10), maxDelay),
     });
     for (const [name, lua] of Object.entries(options.scripts)) this.client.defineCommand(name, { numberOfKeys: 1, lua });
     this.client.on('error', (error: Error) => this.onConnectionLost(error.message));
@@ -134,6 +126,25 @@ export class FailFastRedis {
     this.unreachable = false;
     this.log.info({ url: this.safeUrl }, `redis ${this.options.label} reachable again`);
   }
+}
+
+/**
+ * ioredis options of every connection here: nothing connects before it is
+ * asked to, commands fail at once while disconnected (no offline queue, no
+ * retries), and the client reconnects in the background with a capped backoff.
+ */
+export function failFastOptions(options: { readonly connectTimeoutMs?: number; readonly reconnectMaxDelayMs?: number }): RedisOptions {
+  const maxDelay = options.reconnectMaxDelayMs ?? 2_000;
+  return {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    // 0: a command in flight when the connection drops fails at once instead of waiting for a reconnect.
+    maxRetriesPerRequest: 0,
+    connectTimeout: options.connectTimeoutMs ?? 1_000,
+    // Bounds how long close() keeps a timer alive for a socket that already died.
+    disconnectTimeout: 200,
+    retryStrategy: (attempt) => Math.min(50 * 2 ** Math.min(attempt, 10), maxDelay),
+  };
 }
 
 /** The URL without credentials, for messages and logs. */

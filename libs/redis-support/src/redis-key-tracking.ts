@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import { silentLog, type LogSink } from '@bpc/domain';
-import { redactUrl } from './fail-fast-redis';
+import { failFastOptions, redactUrl } from './fail-fast-redis';
 
 export interface RedisKeyTrackingOptions {
   /** `redis://[user:password@]host:port[/db]` */
@@ -64,16 +64,8 @@ export class RedisKeyTracking {
   ) {
     this.log = options.log ?? silentLog;
     this.safeUrl = redactUrl(options.url);
-    const maxDelay = options.reconnectMaxDelayMs ?? 2_000;
-    this.client = new Redis(options.url, {
-      lazyConnect: true,
-      enableOfflineQueue: false,
-      autoResubscribe: false,
-      maxRetriesPerRequest: 0,
-      connectTimeout: options.connectTimeoutMs ?? 1_000,
-      disconnectTimeout: 200,
-      retryStrategy: (attempt) => Math.min(50 * 2 ** Math.min(attempt, 10), maxDelay),
-    });
+    // Set up again by hand on each connection (a new client id), not resubscribed by ioredis.
+    this.client = new Redis(options.url, { ...failFastOptions(options), autoResubscribe: false });
     // Outages are logged by the store's own connection; this one only stops following.
     this.client.on('error', () => this.stopFollowing());
     this.client.on('close', () => this.stopFollowing());

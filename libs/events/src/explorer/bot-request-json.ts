@@ -4,12 +4,18 @@ import { BOT_REQUEST_RECORDED } from './bot-request-recorded.event';
 import type { BotRequestTuple } from './bot-request-tuple';
 
 /**
+ * How the JSON of every `BotRequestRecorded` v1 envelope starts, written by
+ * `encodeBotRequests` or by `JSON.stringify` (`envelope()` orders the keys so).
+ */
+export const BOT_REQUEST_JSON_START = `{"type":"${BOT_REQUEST_RECORDED}","version":1,"id":`;
+
+/**
  * The JSON of `botRequestEnvelope(tuple)`, as text between the values: the
  * envelope's keys in their order, each value taken from the tuple position
  * beside it (the website id twice: `key` and `payload.websiteId`).
  */
 const LAYOUT: readonly (readonly [text: string, field: number])[] = [
-  [`{"type":"${BOT_REQUEST_RECORDED}","version":1,"id":`, 0],
+  [BOT_REQUEST_JSON_START, 0],
   [',"occurredAt":', 1],
   [',"key":', 2],
   [',"payload":{"websiteId":', 2],

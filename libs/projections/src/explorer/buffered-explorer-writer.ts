@@ -1,11 +1,9 @@
 import type { Logger } from 'pino';
 import type { EncodedRows, ExplorerStore } from '@bpc/explorer-store';
 import { SEARCH_DAY_IMPORTS_TABLE } from './explorer-projection';
+import type { EncodedTables } from './explorer-rows';
 
 export const CHECKPOINTS_TABLE = 'explorer_projection_checkpoints';
-
-/** A batch's rows per table, serialised (see `encodeExplorerRows`). */
-export type EncodedTables = ReadonlyMap<string, EncodedRows>;
 
 function markersLast<T>(tables: ReadonlyMap<string, T>): [string, T][] {
   const entries = [...tables.entries()];

@@ -5,11 +5,11 @@ import type { RowsAnswer, RowsRequest } from './off-thread-explorer-rows';
 
 /** Worker thread of `OffThreadExplorerRows`. */
 function* eventsOf(request: RowsRequest): Generator<EventEnvelope> {
-  const bytes = Buffer.from(request.payloads.buffer, request.payloads.byteOffset, request.payloads.byteLength);
-  let start = 0;
-  for (const end of request.ends) {
+  const bytes = Buffer.from(request.lines.buffer, request.lines.byteOffset, request.lines.byteLength);
+  for (let start = 0; start < bytes.length; ) {
+    const end = bytes.indexOf(0x0a, start);
     yield JSON.parse(bytes.toString('utf8', start, end)) as EventEnvelope;
-    start = end;
+    start = end + 1;
   }
 }
 

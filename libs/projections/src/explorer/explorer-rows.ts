@@ -1,10 +1,13 @@
-import { asExplorerEvent, BOT_REQUEST_RECORDED, type EventEnvelope } from '@bpc/events';
+import { asExplorerEvent, BOT_REQUEST_JSON_START, type EventEnvelope } from '@bpc/events';
 import { encodeRows, type EncodedRows } from '@bpc/explorer-store';
 import { explorerRows, type TableRows } from './explorer-projection';
 
+/** A batch's rows per table, serialised. */
+export type EncodedTables = ReadonlyMap<string, EncodedRows>;
+
 /** Explorer rows of a batch of events, serialised per table; events that are not explorer events are reported by index. */
 export interface EncodedBatch {
-  readonly tables: ReadonlyMap<string, EncodedRows>;
+  readonly tables: EncodedTables;
   readonly skipped: readonly { readonly index: number; readonly type: unknown }[];
 }
 
@@ -22,21 +25,20 @@ export function encodeExplorerRows(events: Iterable<EventEnvelope>): EncodedBatc
   return { tables: new Map([...rows].map(([table, list]) => [table, encodeRows(list)])), skipped };
 }
 
-/**
- * How every stored `BotRequestRecorded` v1 event starts (`JSON.stringify` of
- * its envelope and `encodeBotRequests` both write the envelope's keys in this
- * order): such events go to the engine as they are stored.
- */
-const STORED_BOT_REQUEST_START = Buffer.from(`{"type":"${BOT_REQUEST_RECORDED}","version":1,"id":`);
+const STORED_BOT_REQUEST_START = Buffer.from(BOT_REQUEST_JSON_START);
 
 /** True for the stored bytes of a `BotRequestRecorded` v1 event, which `bot_request_events` takes as they are. */
 export function isStoredBotRequest(payload: Buffer): boolean {
   return payload.length > STORED_BOT_REQUEST_START.length && payload.compare(STORED_BOT_REQUEST_START, 0, STORED_BOT_REQUEST_START.length, 0, STORED_BOT_REQUEST_START.length) === 0;
 }
 
-/** Stored events one per line (JSONEachRow: each is one line of JSON). */
+/**
+ * Stored events one per line (JSONEachRow): each is one line of JSON, as
+ * `JSON.stringify` and `encodeBotRequests` write them (no raw newline). The
+ * bytes have a buffer of their own, so they can be transferred to a worker.
+ */
 export function jsonLines(payloads: readonly Buffer[]): EncodedRows {
-  const out = Buffer.allocUnsafe(payloads.reduce((sum, p) => sum + p.length + 1, 0));
+  const out = Buffer.allocUnsafeSlow(payloads.reduce((sum, p) => sum + p.length + 1, 0));
   let at = 0;
   for (const payload of payloads) {
     at += payload.copy(out, at);

@@ -1,12 +1,11 @@
 import path from 'node:path';
 import type { LogSink } from '@bpc/domain';
 import { WorkerCalls } from '@bpc/event-log';
-import type { EncodedBatch } from './explorer-rows';
+import { jsonLines, type EncodedBatch } from './explorer-rows';
 
-/** A batch of stored events, back to back, with where each one ends. */
+/** A batch of stored events, one per line (`jsonLines`). */
 export interface RowsRequest {
-  readonly payloads: Uint8Array;
-  readonly ends: Uint32Array;
+  readonly lines: Uint8Array;
 }
 
 /** `EncodedBatch` as it crosses back (the serialised rows are transferred, not copied). */
@@ -20,7 +19,7 @@ export interface RowsAnswer {
  * parsing the events and serialising their rows is most of the explorer
  * projection's work, and in standalone mode it would otherwise run on the
  * thread that serves bot requests. This thread only copies the records'
- * bytes into one transferred buffer and gets the rows back as bytes (which
+ * bytes into one transferred buffer, a line each, and gets the rows back as bytes (which
  * also keeps the rows waiting for the next insert off its heap).
  */
 export class OffThreadExplorerRows {
@@ -31,14 +30,8 @@ export class OffThreadExplorerRows {
   }
 
   async encode(payloads: readonly Buffer[]): Promise<EncodedBatch> {
-    const bytes = Buffer.allocUnsafeSlow(payloads.reduce((sum, p) => sum + p.length, 0));
-    const ends = new Uint32Array(payloads.length);
-    let at = 0;
-    payloads.forEach((payload, i) => {
-      at += payload.copy(bytes, at);
-      ends[i] = at;
-    });
-    const answer = await this.worker.call({ payloads: bytes, ends }, [bytes.buffer, ends.buffer]);
+    const lines = jsonLines(payloads).jsonEachRow;
+    const answer = await this.worker.call({ lines }, [lines.buffer as ArrayBuffer]);
     const tables = answer.tables.map(({ table, jsonEachRow, count }) => [table, { jsonEachRow: Buffer.from(jsonEachRow.buffer, jsonEachRow.byteOffset, jsonEachRow.byteLength), count }] as const);
     return { tables: new Map(tables), skipped: answer.skipped };
   }
