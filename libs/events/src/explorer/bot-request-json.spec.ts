@@ -58,6 +58,14 @@ describe('encodeBotRequests', () => {
     encoded.forEach((event, i) => expect(JSON.parse(event.json.toString('utf8'))).toEqual(botRequestEnvelope(tuples[i])));
   });
 
+  it('writes numbers as JSON.stringify does (negative, fractional, -0, NaN, beyond safe integers, null), and refuses a field without JSON', () => {
+    const odd = [-5, 1.5, -0, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60, 0, 9, 10, 1_000_000_007];
+    const tuples = odd.map((n, i) => botRequestTuple({ ...payload(i, () => 'x'), statusCode: n, serveTimeMs: odd[(i + 3) % odd.length], snapshotAgeS: i % 2 ? null : n, bytes: odd[(i + 7) % odd.length] }, { id: `e${i}`, occurredAt: 't' }));
+    encodeBotRequests(tuples).forEach((event, i) => expect(event.json.toString('utf8')).toBe(reference(tuples[i]).json.toString('utf8')));
+    const missing = botRequestTuple({ ...payload(0, () => 'x'), pageTitle: undefined as unknown as string }, { id: 'e', occurredAt: 't' });
+    expect(() => encodeBotRequests([missing])).toThrow('a bot request field has no JSON value (undefined)');
+  });
+
   it('encodes nothing for no tuples, and is the tuple encoder of its event type', () => {
     expect(encodeBotRequests([])).toEqual([]);
     expect(TUPLE_EVENT_ENCODERS[BOT_REQUEST_RECORDED]).toBe(encodeBotRequests);

@@ -1,7 +1,7 @@
-import { grownBuffer } from '@bpc/domain';
 import type { EncodedEvent } from '../encoded-event';
 import { BOT_REQUEST_RECORDED } from './bot-request-recorded.event';
 import type { BotRequestTuple } from './bot-request-tuple';
+import { JsonBatchWriter } from './json-batch-writer';
 
 /**
  * How the JSON of every `BotRequestRecorded` v1 envelope starts, written by
@@ -9,106 +9,74 @@ import type { BotRequestTuple } from './bot-request-tuple';
  */
 export const BOT_REQUEST_JSON_START = `{"type":"${BOT_REQUEST_RECORDED}","version":1,"id":`;
 
-/**
- * The JSON of `botRequestEnvelope(tuple)`, as text between the values: the
- * envelope's keys in their order, each value taken from the tuple position
- * beside it (the website id twice: `key` and `payload.websiteId`).
- */
-const LAYOUT: readonly (readonly [text: string, field: number])[] = [
-  [BOT_REQUEST_JSON_START, 0],
-  [',"occurredAt":', 1],
-  [',"key":', 2],
-  [',"payload":{"websiteId":', 2],
-  [',"host":', 3],
-  [',"url":', 4],
-  [',"pageTitle":', 5],
-  [',"statusCode":', 6],
-  [',"botName":', 7],
-  [',"userAgent":', 8],
-  [',"dimensionId":', 9],
-  [',"dimensionName":', 10],
-  [',"cacheStatus":', 11],
-  [',"serveTimeMs":', 12],
-  [',"snapshotAgeS":', 13],
-  [',"bytes":', 14],
-  [',"servedAt":', 15],
-  [',"requestId":', 16],
-];
-const TEXTS = LAYOUT.map(([text]) => Buffer.from(text, 'latin1'));
-const FIELDS = LAYOUT.map(([, field]) => field);
+/** The envelope's keys in their order: the text before each value. */
+const ID = Buffer.from(BOT_REQUEST_JSON_START, 'latin1');
+const OCCURRED_AT = Buffer.from(',"occurredAt":', 'latin1');
+const URL_ = Buffer.from(',"url":', 'latin1');
+const SERVED_AT = Buffer.from(',"servedAt":', 'latin1');
+const REQUEST_ID = Buffer.from(',"requestId":', 'latin1');
 const END = Buffer.from('}}', 'latin1');
-/** Strings up to this length that need no escaping are copied character by character (ids, timestamps). */
-const INLINE_MAX = 64;
-/** Room per event the output starts with; it doubles when an event would not fit. */
-const INITIAL_BYTES_PER_EVENT = 1_024;
-
-type Value = BotRequestTuple[number];
+/** Fields whose values repeat across a batch, each written with the text before it (see `JsonBatchWriter.field`). */
+const KEY = 0;
+const WEBSITE_ID = 1;
+const HOST = 2;
+const PAGE_TITLE = 3;
+const STATUS_CODE = 4;
+const BOT_NAME = 5;
+const USER_AGENT = 6;
+const DIMENSION_ID = 7;
+const DIMENSION_NAME = 8;
+const CACHE_STATUS = 9;
+const SERVE_TIME_MS = 10;
+const SNAPSHOT_AGE_S = 11;
+const BYTES = 12;
+const FIELD_TEXTS = [',"key":', ',"payload":{"websiteId":', ',"host":', ',"pageTitle":', ',"statusCode":', ',"botName":', ',"userAgent":', ',"dimensionId":', ',"dimensionName":', ',"cacheStatus":', ',"serveTimeMs":', ',"snapshotAgeS":', ',"bytes":'];
+/** Room per event the output starts with (a typical event takes about 600 bytes); it grows when needed. */
+const INITIAL_BYTES_PER_EVENT = 768;
 
 /**
  * `BotRequestRecorded` events as `EncodedEvent`s, byte for byte the
  * `JSON.stringify` of their envelopes (the spec checks it on hostile
- * strings), without building the envelopes: the recorder's batches repeat
- * most values (host, URL, title, user agent, bot, dimension), so each
- * distinct value is serialised once per batch and copied as bytes after
- * that, and short plain ASCII strings (ids, timestamps) are copied as they
- * are. All the events share one buffer.
+ * strings), without building the envelopes, written field by field into one
+ * buffer that all the events share. Values that repeat across a batch (host,
+ * title, user agent, bot, dimension, numbers) are serialised once per batch,
+ * with the key before them, and copied after that; ids, timestamps and URLs
+ * are copied as they are when they need no escaping.
  */
 export function encodeBotRequests(tuples: readonly BotRequestTuple[]): EncodedEvent[] {
-  const serialised = new Map<Value, Buffer>();
-  const jsonOf = (value: Value): Buffer => {
-    let bytes = serialised.get(value);
-    if (bytes === undefined) {
-      bytes = Buffer.from(JSON.stringify(value), 'utf8');
-      serialised.set(value, bytes);
-    }
-    return bytes;
-  };
-  let out: Buffer = Buffer.allocUnsafe(Math.max(1, tuples.length) * INITIAL_BYTES_PER_EVENT);
-  let offset = 0;
-  const ends: number[] = [];
-  const pieces: (Buffer | string)[] = new Array(FIELDS.length);
-  for (const tuple of tuples) {
-    // Sizes first: each value is either JSON bytes or a string copied as is between quotes.
-    let size = END.length;
-    for (let f = 0; f < FIELDS.length; f++) {
-      const value = tuple[FIELDS[f]];
-      const piece = isInlineString(value) ? value : jsonOf(value);
-      pieces[f] = piece;
-      size += TEXTS[f].length + (typeof piece === 'string' ? piece.length + 2 : piece.length);
-    }
-    if (offset + size > out.length) out = grownBuffer(out, offset, offset + size);
-    for (let f = 0; f < FIELDS.length; f++) {
-      offset = copyBytes(out, offset, TEXTS[f]);
-      const piece = pieces[f];
-      offset = typeof piece === 'string' ? copyQuoted(out, offset, piece) : copyBytes(out, offset, piece);
-    }
-    offset = copyBytes(out, offset, END);
-    ends.push(offset);
+  const n = tuples.length;
+  const w = new JsonBatchWriter(Math.max(1, n) * INITIAL_BYTES_PER_EVENT, FIELD_TEXTS);
+  const ends = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    const t = tuples[i];
+    w.bytes(ID);
+    w.string(t[0]);
+    w.bytes(OCCURRED_AT);
+    w.string(t[1]);
+    w.field(KEY, t[2]);
+    w.field(WEBSITE_ID, t[2]);
+    w.field(HOST, t[3]);
+    w.bytes(URL_);
+    w.string(t[4]);
+    w.field(PAGE_TITLE, t[5]);
+    w.field(STATUS_CODE, t[6]);
+    w.field(BOT_NAME, t[7]);
+    w.field(USER_AGENT, t[8]);
+    w.field(DIMENSION_ID, t[9]);
+    w.field(DIMENSION_NAME, t[10]);
+    w.field(CACHE_STATUS, t[11]);
+    w.field(SERVE_TIME_MS, t[12]);
+    w.field(SNAPSHOT_AGE_S, t[13]);
+    w.field(BYTES, t[14]);
+    w.bytes(SERVED_AT);
+    w.string(t[15]);
+    w.bytes(REQUEST_ID);
+    w.string(t[16]);
+    w.bytes(END);
+    ends[i] = w.offset;
   }
-  return tuples.map((tuple, i) => ({ type: BOT_REQUEST_RECORDED, version: 1, id: tuple[0], key: tuple[2], json: out.subarray(i === 0 ? 0 : ends[i - 1], ends[i]) }));
-}
-
-/** A short string of printable ASCII without `"` or `\`: its JSON is the string between quotes. */
-function isInlineString(value: Value): value is string {
-  if (typeof value !== 'string' || value.length > INLINE_MAX) return false;
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
-  }
-  return true;
-}
-
-function copyQuoted(out: Buffer, offset: number, text: string): number {
-  out[offset++] = 0x22;
-  for (let i = 0; i < text.length; i++) out[offset++] = text.charCodeAt(i);
-  out[offset++] = 0x22;
-  return offset;
-}
-
-/** Short pieces byte by byte (a native copy costs more than it saves below a few dozen bytes), longer ones with `set`. */
-function copyBytes(out: Buffer, offset: number, bytes: Buffer): number {
-  const n = bytes.length;
-  if (n > 32) out.set(bytes, offset);
-  else for (let i = 0; i < n; i++) out[offset + i] = bytes[i];
-  return offset + n;
+  const out = w.out;
+  const events = new Array<EncodedEvent>(n);
+  for (let i = 0, start = 0; i < n; start = ends[i], i++) events[i] = { type: BOT_REQUEST_RECORDED, version: 1, id: tuples[i][0], key: tuples[i][2], json: out.subarray(start, ends[i]) };
+  return events;
 }
