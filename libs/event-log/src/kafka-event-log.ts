@@ -1,5 +1,5 @@
 import { Admin, Kafka, logLevel, Message, Producer } from 'kafkajs';
-import { LogSink, silentLog } from '@bpc/domain';
+import { BoundedMemo, LogSink, silentLog } from '@bpc/domain';
 import { EncodedEvent, encodeEnvelope, EventEnvelope } from '@bpc/events';
 import { appendEncodedFrom } from './append-encoded-from';
 import { BackoffOptions, DEFAULT_HANDLER_BACKOFF, sleep } from './backoff';
@@ -222,6 +222,15 @@ export class KafkaEventLog implements EventLog {
   }
 }
 
+/**
+ * UTF-8 bytes of the keys (website ids) and header values (event types,
+ * versions) that repeat on every message: the partitioner and the record
+ * encoder copy them, instead of encoding each from its string once per message.
+ */
+const repeatedBytes = new BoundedMemo((text) => Buffer.from(text, 'utf8'), 10_000, 256);
+const VERSIONS = Array.from({ length: 16 }, (_, v) => Buffer.from(String(v)));
+
 function toMessage(event: EncodedEvent): Message {
-  return { key: event.key, value: event.json, headers: { type: event.type, version: String(event.version), id: event.id } };
+  const version = VERSIONS[event.version] ?? String(event.version);
+  return { key: repeatedBytes.get(event.key), value: event.json, headers: { type: repeatedBytes.get(event.type), version, id: event.id } };
 }

@@ -9,7 +9,9 @@ declare module 'kafkajs/src/protocol/requests/produce/v3/request' {
     timestamp?: string;
   }
   interface ProduceRequest {
-    encode(): Promise<{ buffer: Buffer }>;
+    apiKey: number;
+    apiVersion: number;
+    encode(): Promise<{ buffer: Buffer; buffers: Buffer[]; size(): number }>;
   }
   export default function produceV3(request: {
     acks: number;
@@ -68,4 +70,13 @@ declare module 'kafkajs/src/network/requestQueue' {
     maybeThrottle(clientSideThrottleTimeMs: number | null): void;
     destroy(): void;
   }
+}
+
+declare module 'kafkajs/src/protocol/request' {
+  /** A request as the connection sends it: size, header, body; `buffers` are its pieces in order (patched). */
+  export default function createRequest(args: {
+    correlationId: number;
+    clientId: string;
+    request: { apiKey: number; apiVersion: number; encode(): Promise<{ buffer: Buffer; buffers: Buffer[]; size(): number }> };
+  }): Promise<{ buffer: Buffer; buffers: Buffer[]; size(): number }>;
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import produceV3 from 'kafkajs/src/protocol/requests/produce/v3/request';
+import createRequest from 'kafkajs/src/protocol/request';
 import Decoder from 'kafkajs/src/protocol/decoder';
 import decodeRecordBatch from 'kafkajs/src/protocol/recordBatch/v0/decoder';
 import crc32C from 'kafkajs/src/protocol/recordBatch/crc32C/crc32C';
@@ -10,7 +11,8 @@ type Message = Parameters<typeof produceV3>[0]['topicData'][number]['partitions'
 
 /**
  * The patched producer path (patches/kafkajs+2.2.4.patch): uncompressed
- * records encoded in one pass, and a CRC-32C from the CPU's instruction
+ * records encoded in one pass, large pieces shared by reference between
+ * the request's encoders (not copied into each), and a CRC-32C from the CPU's instruction
  * (@node-rs/crc32) with a slicing-by-8 fallback. Checked against
  * kafkajs' own decoder and a bit-by-bit CRC, so a wrong byte cannot hide.
  */
@@ -76,6 +78,24 @@ describe('kafkajs record encoding (patched)', () => {
     const large = Array.from({ length: 300 }, (_, i) => ({ key: `k${i}`, value: 'é'.repeat(20_000 + i) }));
     const records = await encodeAndDecode(large);
     expect(records.map((r) => String(r.value))).toEqual(large.map((m) => m.value));
+  });
+
+  it('hands a large request to the connection as pieces: the records are not copied into each enclosing encoder', async () => {
+    const large = Array.from({ length: 200 }, (_, i) => ({ key: `k${i}`, value: 'é'.repeat(1_000 + i) }));
+    const produce = produceV3({ acks: -1, timeout: 30_000, compression: NONE, topicData: [{ topic: 'bot-requests', partitions: [{ partition: 3, messages: large }] }] });
+    const body = await produce.encode();
+    const request = await createRequest({ correlationId: 7, clientId: 'spec', request: { apiKey: produce.apiKey, apiVersion: produce.apiVersion, encode: async () => body } });
+    const pieces = request.buffers;
+    const whole = Buffer.concat(pieces);
+    expect(whole.equals(request.buffer)).toBe(true);
+    expect(request.size()).toBe(whole.length);
+    // The record set is one of the pieces as the partition encoder wrote it, not a copy.
+    const recordSet = body.buffers.find((b) => b.length >= 64 * 1024)!;
+    expect(pieces.some((piece) => piece.buffer === recordSet.buffer && piece.byteOffset === recordSet.byteOffset)).toBe(true);
+    // Size prefix, then api key 0 (Produce), version 3, correlation id, client id, and the body byte for byte.
+    const decoder = new Decoder(whole);
+    expect([decoder.readInt32(), decoder.readInt16(), decoder.readInt16(), decoder.readInt32(), decoder.readString()]).toEqual([whole.length - 4, 0, 3, 7, 'spec']);
+    expect(whole.subarray(decoder.offset).equals(body.buffer)).toBe(true);
   });
 
   it('computes CRC-32C as the bit-by-bit definition does, at every length around the 8-byte stride', () => {
