@@ -44,9 +44,21 @@ const INITIAL_BYTES_PER_EVENT = 768;
  * are copied as they are when they need no escaping.
  */
 export function encodeBotRequests(tuples: readonly BotRequestTuple[]): EncodedEvent[] {
+  const { bytes, ends } = encodeBotRequestBatch(tuples);
+  return botRequestEvents(tuples, bytes, ends);
+}
+
+/** The JSON of every event, one after the other in `bytes`; event `i` ends at `ends[i]` (what `encodeBotRequests` shares out). */
+export interface BotRequestBatchJson {
+  readonly bytes: Buffer;
+  readonly ends: Uint32Array;
+}
+
+/** `encodeBotRequests` without the `EncodedEvent`s: the bytes a thread that only encodes hands back. */
+export function encodeBotRequestBatch(tuples: readonly BotRequestTuple[]): BotRequestBatchJson {
   const n = tuples.length;
   const w = new JsonBatchWriter(Math.max(1, n) * INITIAL_BYTES_PER_EVENT, FIELD_TEXTS);
-  const ends = new Array<number>(n);
+  const ends = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
     const t = tuples[i];
     w.bytes(ID);
@@ -75,8 +87,12 @@ export function encodeBotRequests(tuples: readonly BotRequestTuple[]): EncodedEv
     w.bytes(END);
     ends[i] = w.offset;
   }
-  const out = w.out;
-  const events = new Array<EncodedEvent>(n);
-  for (let i = 0, start = 0; i < n; start = ends[i], i++) events[i] = { type: BOT_REQUEST_RECORDED, version: 1, id: tuples[i][0], key: tuples[i][2], json: out.subarray(start, ends[i]) };
+  return { bytes: w.out.subarray(0, w.offset), ends };
+}
+
+/** The `EncodedEvent`s of `tuples` whose JSON `encodeBotRequestBatch` wrote. */
+export function botRequestEvents(tuples: readonly BotRequestTuple[], bytes: Buffer, ends: Uint32Array): EncodedEvent[] {
+  const events = new Array<EncodedEvent>(tuples.length);
+  for (let i = 0, start = 0; i < tuples.length; start = ends[i], i++) events[i] = { type: BOT_REQUEST_RECORDED, version: 1, id: tuples[i][0], key: tuples[i][2], json: bytes.subarray(start, ends[i]) };
   return events;
 }
