@@ -2,6 +2,7 @@ import { grownBuffer } from '@bpc/domain';
 
 /** Below this many bytes a JavaScript loop copies faster than a native `set`. */
 const NATIVE_COPY_MIN = 32;
+const NULL = Buffer.from('null', 'latin1');
 
 /**
  * Writes JSON, byte for byte as `JSON.stringify` would, into one growing
@@ -64,6 +65,22 @@ export class JsonBatchWriter {
       seen.set(value, bytes);
     }
     this.bytes(bytes);
+  }
+
+  /** A number that varies from event to event (times, sizes): non-negative safe integers digit by digit, anything else as `JSON.stringify` writes it. */
+  number(value: number | null): void {
+    if (value === null) return this.bytes(NULL);
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) return this.bytes(serialised('', value));
+    let digits = 1;
+    for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+    this.ensure(digits);
+    const out = this.out;
+    let rest = value;
+    for (let o = this.offset + digits - 1; o >= this.offset; o--) {
+      out[o] = 0x30 + (rest % 10);
+      rest = Math.floor(rest / 10);
+    }
+    this.offset += digits;
   }
 
   private ensure(n: number): void {
