@@ -35,6 +35,8 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
   private failures = 0;
   private retryAt = 0;
   private droppedSinceLog = 0;
+  /** Events of the batch being appended: taken from the buffer, not yet in the log. */
+  private appending = 0;
   private readonly dropped: Counter;
   private readonly appended: Counter;
   private readonly buffered: Gauge;
@@ -48,7 +50,7 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
     this.buffer = new BoundedDeque(config.edge.record_buffer_max);
     this.dropped = new Counter({ name: 'bpc_edge_recorded_dropped_total', help: 'Bot requests dropped unrecorded because the recording buffer was full', registers: [registry] });
     this.appended = new Counter({ name: 'bpc_edge_recorded_total', help: 'Bot requests appended to the event log', registers: [registry] });
-    this.buffered = new Gauge({ name: 'bpc_edge_record_buffer_size', help: 'Bot requests waiting for the event log', registers: [registry], collect: () => this.buffered.set(this.buffer.size) });
+    this.buffered = new Gauge({ name: 'bpc_edge_record_buffer_size', help: 'Bot requests waiting for the event log', registers: [registry], collect: () => this.buffered.set(this.pending()) });
   }
 
   onModuleInit(): void {
@@ -61,9 +63,9 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
     this.countDropped(this.buffer.push(botRequestTuple(payload, { id: randomUUID(), occurredAt: payload.servedAt })));
   }
 
-  /** Events not yet appended. */
+  /** Events not yet appended: buffered, or in the batch being appended. */
   pending(): number {
-    return this.buffer.size;
+    return this.buffer.size + this.appending;
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -87,12 +89,15 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
   private async drain(): Promise<void> {
     while (this.buffer.size > 0 && Date.now() >= this.retryAt) {
       const batch = this.buffer.take(this.config.edge.record_batch_max);
+      this.appending = batch.length;
       try {
         await this.appender.append(TOPICS.botRequests, batch);
+        this.appending = 0;
         this.appended.inc(batch.length);
         if (this.failures > 0) this.logger.info({ after: this.failures }, 'event log reachable again: recording bot requests');
         this.failures = 0;
       } catch (error) {
+        this.appending = 0;
         // A rejected append may have stored part of the batch; the explorer folds duplicates by event id.
         this.countDropped(this.buffer.unshiftAll(batch));
         this.failures += 1;
