@@ -19,18 +19,10 @@ const SERVE_TIME_MS = Buffer.from(',"serveTimeMs":', 'latin1');
 const SNAPSHOT_AGE_S = Buffer.from(',"snapshotAgeS":', 'latin1');
 const BYTES = Buffer.from(',"bytes":', 'latin1');
 const END = Buffer.from('}}', 'latin1');
-/** Fields whose values repeat across a batch, each written with the text before it (see `JsonBatchWriter.field`). */
-const KEY = 0;
-const WEBSITE_ID = 1;
-const HOST = 2;
-const PAGE_TITLE = 3;
-const STATUS_CODE = 4;
-const BOT_NAME = 5;
-const USER_AGENT = 6;
-const DIMENSION_ID = 7;
-const DIMENSION_NAME = 8;
-const CACHE_STATUS = 9;
-const FIELD_TEXTS = [',"key":', ',"payload":{"websiteId":', ',"host":', ',"pageTitle":', ',"statusCode":', ',"botName":', ',"userAgent":', ',"dimensionId":', ',"dimensionName":', ',"cacheStatus":'];
+/** Fields whose values repeat across a batch, each written with its key's text before it (see `JsonBatchWriter.field`). */
+const REPEATED = ['key', 'websiteId', 'host', 'pageTitle', 'statusCode', 'botName', 'userAgent', 'dimensionId', 'dimensionName', 'cacheStatus'] as const;
+const FIELD_TEXTS = REPEATED.map((name) => (name === 'websiteId' ? ',"payload":{"websiteId":' : `,"${name}":`));
+const F = Object.fromEntries(REPEATED.map((name, index) => [name, index])) as Readonly<Record<(typeof REPEATED)[number], number>>;
 /** Room per event the output starts with (a typical event takes about 600 bytes); it grows when needed. */
 const INITIAL_BYTES_PER_EVENT = 768;
 
@@ -66,18 +58,18 @@ export function encodeBotRequestBatch(tuples: readonly BotRequestTuple[]): BotRe
     w.string(t[0]);
     w.bytes(OCCURRED_AT);
     w.string(t[1]);
-    w.field(KEY, t[2]);
-    w.field(WEBSITE_ID, t[2]);
-    w.field(HOST, t[3]);
+    w.field(F.key, t[2]);
+    w.field(F.websiteId, t[2]);
+    w.field(F.host, t[3]);
     w.bytes(URL_);
     w.string(t[4]);
-    w.field(PAGE_TITLE, t[5]);
-    w.field(STATUS_CODE, t[6]);
-    w.field(BOT_NAME, t[7]);
-    w.field(USER_AGENT, t[8]);
-    w.field(DIMENSION_ID, t[9]);
-    w.field(DIMENSION_NAME, t[10]);
-    w.field(CACHE_STATUS, t[11]);
+    w.field(F.pageTitle, t[5]);
+    w.field(F.statusCode, t[6]);
+    w.field(F.botName, t[7]);
+    w.field(F.userAgent, t[8]);
+    w.field(F.dimensionId, t[9]);
+    w.field(F.dimensionName, t[10]);
+    w.field(F.cacheStatus, t[11]);
     w.bytes(SERVE_TIME_MS);
     w.number(t[12]);
     w.bytes(SNAPSHOT_AGE_S);
