@@ -6,7 +6,7 @@ import { BotRequestRecordedPayload, TOPICS } from '@bpc/events';
 import { createLogger } from '@bpc/platform';
 import { testConfig, until } from '@bpc/testing';
 import { Registry } from 'prom-client';
-import { botRequestAppender } from './bot-request-appender';
+import { botRequestAppender, BotRequestAppender } from './bot-request-appender';
 import { BotRequestRecorder } from './bot-request-recorder';
 
 /**
@@ -80,5 +80,34 @@ describe('BotRequestRecorder against a file event log', () => {
     await recorder.onApplicationShutdown();
     expect(recorder.pending()).toBe(0);
     await back.close();
+  });
+
+  it('counts the batch being appended as pending, and at shutdown waits for it and appends it again when the log refused it', async () => {
+    const appended: string[] = [];
+    let calls = 0;
+    let refuse!: () => void;
+    const appender: BotRequestAppender = {
+      append: (_topic, requests) => {
+        calls += 1;
+        if (calls === 1) return new Promise<void>((_resolve, reject) => (refuse = () => reject(new Error('log down'))));
+        appended.push(...requests.map((r) => r[16]));
+        return Promise.resolve();
+      },
+      close: async () => undefined,
+    };
+    const registry = new Registry();
+    const config = testConfig('standalone', { edge: { record_buffer_max: 10, record_batch_max: 3, record_flush_ms: 10 } });
+    const recorder = new BotRequestRecorder(config, appender, createLogger('silent', 'recorder'), registry);
+    recorder.onModuleInit();
+    for (let n = 1; n <= 3; n += 1) recorder.record(payload(n));
+    await until(() => calls === 1, { timeoutMs: 5_000, intervalMs: 5 });
+    expect(recorder.pending()).toBe(3);
+    expect(await registry.getSingleMetricAsString('bpc_edge_record_buffer_size')).toContain('bpc_edge_record_buffer_size 3');
+
+    const stopping = recorder.onApplicationShutdown();
+    refuse();
+    await stopping;
+    expect(appended).toEqual(['r1', 'r2', 'r3']);
+    expect(recorder.pending()).toBe(0);
   });
 });

@@ -71,12 +71,14 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     const deadline = Date.now() + SHUTDOWN_FLUSH_MS;
+    // A batch being appended ends first: if the log refuses it, it is back in the buffer for the loop below.
+    await this.flushing;
     this.retryAt = 0;
-    while (Date.now() < deadline && this.buffer.size > 0) {
+    while (Date.now() < deadline && this.pending() > 0) {
       await this.flush();
-      if (this.buffer.size > 0) await new Promise((r) => setTimeout(r, Math.min(200, Math.max(0, this.retryAt - Date.now()))));
+      if (this.pending() > 0) await new Promise((r) => setTimeout(r, Math.min(200, Math.max(0, this.retryAt - Date.now()))));
     }
-    if (this.buffer.size > 0) this.logger.error({ lost: this.buffer.size }, 'event log unreachable at shutdown: bot requests not recorded');
+    if (this.pending() > 0) this.logger.error({ lost: this.pending() }, 'event log unreachable at shutdown: bot requests not recorded');
     await this.appender.close();
   }
 

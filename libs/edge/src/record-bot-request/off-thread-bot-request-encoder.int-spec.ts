@@ -22,21 +22,26 @@ describe('OffThreadBotRequestEncoder', () => {
     const encoder = new OffThreadBotRequestEncoder(silentLog);
     try {
       const broken = botRequestTuple({ ...botRequestPayload(1), host: undefined as unknown as string }, { id: 'bad', occurredAt: 't' });
-      await expect(encoder.encode([tuples[0], broken])).rejects.toThrow('a bot request field has no JSON value (undefined)');
+      await expect(encoder.encode([tuples[0], broken])).rejects.toThrow('a field has no JSON value (undefined)');
       expect((await encoder.encode(tuples.slice(0, 3))).map((e) => e.id)).toEqual(['e0', 'e1', 'e2']);
-      // The worker's error, then the same error from encoding here; the next batch is the worker's again.
-      expect(encoder.encodedHere).toBe(1);
+      // The worker's refusal, not encoded again here.
+      expect(encoder.encodedHere).toBe(0);
     } finally {
       await encoder.close();
     }
   });
 
-  it('encodes in this thread when its worker cannot take the batch (here: closed)', async () => {
-    const encoder = new OffThreadBotRequestEncoder(silentLog);
+  it('encodes in this thread when its worker cannot take the batch (here: closed), and says so once when that lasts', async () => {
+    const errors: string[] = [];
+    const encoder = new OffThreadBotRequestEncoder({ ...silentLog, error: (_fields, message) => void errors.push(message) });
     await encoder.encode(tuples.slice(0, 1));
     await encoder.close();
     const events = await encoder.encode(tuples.slice(0, 10));
     expect(events.map((e) => e.json.toString('utf8'))).toEqual(encodeBotRequests(tuples.slice(0, 10)).map((e) => e.json.toString('utf8')));
     expect(encoder.encodedHere).toBe(1);
+    for (let n = 0; n < 4; n++) await encoder.encode(tuples.slice(0, 2));
+    expect(encoder.encodedHere).toBe(5);
+    expect(errors).toEqual(['bot request encoder: worker failed repeatedly; encoding on the serving thread from now on']);
+    await expect(encoder.encode([botRequestTuple({ ...botRequestPayload(1), host: undefined as unknown as string }, { id: 'bad', occurredAt: 't' })])).rejects.toThrow('has no JSON value');
   });
 });

@@ -63,7 +63,7 @@ describe('encodeBotRequests', () => {
     const tuples = odd.map((n, i) => botRequestTuple({ ...payload(i, () => 'x'), statusCode: n, serveTimeMs: odd[(i + 3) % odd.length], snapshotAgeS: i % 2 ? null : n, bytes: odd[(i + 7) % odd.length] }, { id: `e${i}`, occurredAt: 't' }));
     encodeBotRequests(tuples).forEach((event, i) => expect(event.json.toString('utf8')).toBe(reference(tuples[i]).json.toString('utf8')));
     const missing = botRequestTuple({ ...payload(0, () => 'x'), pageTitle: undefined as unknown as string }, { id: 'e', occurredAt: 't' });
-    expect(() => encodeBotRequests([missing])).toThrow('a bot request field has no JSON value (undefined)');
+    expect(() => encodeBotRequests([missing])).toThrow('a field has no JSON value (undefined)');
   });
 
   it('encodes nothing for no tuples, and is the tuple encoder of its event type', () => {

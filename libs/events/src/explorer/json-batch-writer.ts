@@ -91,6 +91,6 @@ export class JsonBatchWriter {
 /** `text` then `JSON.stringify(value)`, as UTF-8; throws for what has no JSON (undefined, functions), as an envelope field cannot be left out. */
 function serialised(text: string, value: unknown): Buffer {
   const json = JSON.stringify(value) as string | undefined;
-  if (json === undefined) throw new Error(`a bot request field has no JSON value (${typeof value})`);
+  if (json === undefined) throw new Error(`a field has no JSON value (${typeof value})`);
   return Buffer.from(text + json, 'utf8');
 }
