@@ -91,4 +91,35 @@ describe('KafkaEventLog', () => {
     },
     30_000,
   );
+
+  it.concurrent(
+    'appends a batch larger than 64 KB per partition (sent to the broker in pieces) that a downstream consumer reads back whole, in order',
+    async () => {
+      const topic = unique('large');
+      const events = Array.from({ length: 300 }, (_, n) => ({ ...event(n), payload: { n, text: `é${'x'.repeat(1_000 + n)}` } }));
+      const log = new KafkaEventLog({ brokers: testEngines().kafkaBrokers, clientId: 'kafka-spec' });
+      await log.append(topic, events);
+      await log.close();
+
+      const consumer = new Kafka({ brokers: testEngines().kafkaBrokers, clientId: 'downstream', logLevel: logLevel.NOTHING }).consumer({ groupId: unique('group'), maxWaitTimeInMs: 100 });
+      await consumer.connect();
+      await consumer.subscribe({ topics: [topic], fromBeginning: true });
+      const seen: unknown[] = [];
+      const all = new Promise<void>((resolve) => {
+        void consumer.run({
+          eachMessage: async ({ message }) => {
+            seen.push(JSON.parse(message.value!.toString()));
+            if (seen.length === events.length) resolve();
+          },
+        });
+      });
+      try {
+        await all;
+        expect(seen).toEqual(events);
+      } finally {
+        await consumer.disconnect();
+      }
+    },
+    30_000,
+  );
 });

@@ -87,7 +87,6 @@ describe('kafkajs record encoding (patched)', () => {
     const request = await createRequest({ correlationId: 7, clientId: 'spec', request: { apiKey: produce.apiKey, apiVersion: produce.apiVersion, encode: async () => body } });
     const pieces = request.buffers;
     const whole = Buffer.concat(pieces);
-    expect(whole.equals(request.buffer)).toBe(true);
     expect(request.size()).toBe(whole.length);
     // The record set is one of the pieces as the partition encoder wrote it, not a copy.
     const recordSet = body.buffers.find((b) => b.length >= 64 * 1024)!;
