@@ -139,15 +139,19 @@ describe('RedisCacheStore local entries (replicas on one Redis)', () => {
     const stored = (await admin.hget(key, field))!;
     await admin.hset(key, field, stored.replace(/"statusCode":\d+/, `"statusCode":${statusCode}`));
   };
+  /** Kills the tracking connection, changes the page behind the reader's back, and waits until the reader serves the change. */
+  const changedWhileUntracked = async (): Promise<void> => {
+    await admin.client('KILL', 'TYPE', 'pubsub');
+    await changeBehindItsBack(299);
+    await readerSees((s) => s === 299, 'the change made while tracking was down');
+  };
 
   it('stops serving its copies as soon as the tracking connection drops', async () => {
     await writer.put(page, Buffer.from('<html>v1</html>'));
     await servedLocally();
     // A password keeps the tracking connection from coming back (the stores' own connections are already in).
     await admin.config('SET', 'requirepass', 'secret');
-    await admin.client('KILL', 'TYPE', 'pubsub');
-    await changeBehindItsBack(299);
-    await readerSees((s) => s === 299, 'the change made while tracking was down');
+    await changedWhileUntracked();
     await admin.config('SET', 'requirepass', '');
   });
 
@@ -170,9 +174,7 @@ describe('RedisCacheStore local entries (replicas on one Redis)', () => {
   it('follows again once the tracking connection is back', async () => {
     await writer.put(page, Buffer.from('<html>v1</html>'));
     await servedLocally();
-    await admin.client('KILL', 'TYPE', 'pubsub');
-    await changeBehindItsBack(299);
-    await readerSees((s) => s === 299, 'the change made while tracking was down');
+    await changedWhileUntracked();
     await servedLocally();
     await writer.invalidate(1, [page.url], [1]);
     await readerSees((s) => s === undefined, 'the invalidation after tracking came back');

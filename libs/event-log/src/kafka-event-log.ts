@@ -228,9 +228,7 @@ export class KafkaEventLog implements EventLog {
  * encoder copy them, instead of encoding each from its string once per message.
  */
 const repeatedBytes = new BoundedMemo((text) => Buffer.from(text, 'utf8'), 10_000, 256);
-const VERSIONS = Array.from({ length: 16 }, (_, v) => Buffer.from(String(v)));
 
 function toMessage(event: EncodedEvent): Message {
-  const version = VERSIONS[event.version] ?? String(event.version);
-  return { key: repeatedBytes.get(event.key), value: event.json, headers: { type: repeatedBytes.get(event.type), version, id: event.id } };
+  return { key: repeatedBytes.get(event.key), value: event.json, headers: { type: repeatedBytes.get(event.type), version: repeatedBytes.get(String(event.version)), id: event.id } };
 }

@@ -11,7 +11,8 @@ export function toJsonEachRow(rows: readonly Record<string, unknown>[]): Buffer 
   // Each row's JSON is written into one growing buffer as it is made: joining
   // the strings first and encoding the whole text at the end costs about as
   // much again (the joined text is flattened, then transcoded in one piece).
-  let out: Buffer = Buffer.allocUnsafe(Math.min(MAX_INITIAL_BYTES, rows.length * INITIAL_BYTES_PER_ROW));
+  // Not from the shared pool (as `grownBuffer`): a worker transfers the bytes instead of copying them.
+  let out: Buffer = Buffer.allocUnsafeSlow(Math.min(MAX_INITIAL_BYTES, rows.length * INITIAL_BYTES_PER_ROW));
   let used = 0;
   for (const row of rows) {
     // A replacer takes JSON.stringify off its fast path: rows of plain scalars skip it.

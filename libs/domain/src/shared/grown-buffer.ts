@@ -1,10 +1,11 @@
 /**
  * A larger buffer holding the first `used` bytes of `buffer`: at least
  * `needed` bytes, and at least twice the old size, so writers that append
- * piece by piece copy each byte a bounded number of times.
+ * piece by piece copy each byte a bounded number of times. Its memory is its
+ * own (never Node's shared pool), so it can be transferred to another thread.
  */
 export function grownBuffer(buffer: Buffer, used: number, needed: number): Buffer {
-  const next = Buffer.allocUnsafe(Math.max(needed, buffer.length * 2));
+  const next = Buffer.allocUnsafeSlow(Math.max(needed, buffer.length * 2));
   buffer.copy(next, 0, 0, used);
   return next;
 }

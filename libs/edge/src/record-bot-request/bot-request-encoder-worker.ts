@@ -10,7 +10,6 @@ answerCalls<EncodeRequest, EncodeAnswer>(({ tuples }) => {
   } catch (error) {
     return { answer: { refused: error instanceof Error ? error.message : String(error) } };
   }
-  // Copied into a buffer of its own so it can be transferred (the writer's is larger than what it wrote).
-  const bytes = new Uint8Array(encoded.bytes);
-  return { answer: { bytes, ends: encoded.ends }, transfer: [bytes.buffer, encoded.ends.buffer as ArrayBuffer] };
+  // The writer's buffer is its own (never pooled): transferred as it is, not copied.
+  return { answer: { bytes: encoded.bytes, ends: encoded.ends }, transfer: [encoded.bytes.buffer as ArrayBuffer, encoded.ends.buffer as ArrayBuffer] };
 });

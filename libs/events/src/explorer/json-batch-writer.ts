@@ -20,7 +20,8 @@ export class JsonBatchWriter {
     initialBytes: number,
     private readonly fieldTexts: readonly string[] = [],
   ) {
-    this.out = Buffer.allocUnsafe(initialBytes);
+    // Not from the shared pool (as `grownBuffer`): a worker transfers the output instead of copying it.
+    this.out = Buffer.allocUnsafeSlow(initialBytes);
     this.seen = fieldTexts.map(() => new Map());
   }
 

@@ -15,7 +15,7 @@ function* eventsOf(request: RowsRequest): Generator<EventEnvelope> {
 
 answerCalls<RowsRequest, RowsAnswer>((request) => {
   const { tables, skipped } = encodeExplorerRows(eventsOf(request));
-  // Copied into buffers of their own so they can be transferred (the serialiser's may be shared or larger).
-  const answer = { tables: [...tables].map(([table, rows]) => ({ table, jsonEachRow: new Uint8Array(rows.jsonEachRow), count: rows.count })), skipped };
-  return { answer, transfer: answer.tables.map((t) => t.jsonEachRow.buffer) };
+  // Each table's bytes have a buffer of their own (toJsonEachRow never uses the shared pool): transferred, not copied.
+  const answer = { tables: [...tables].map(([table, rows]) => ({ table, jsonEachRow: rows.jsonEachRow, count: rows.count })), skipped };
+  return { answer, transfer: answer.tables.map((t) => t.jsonEachRow.buffer as ArrayBuffer) };
 });
