@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { botRequestEnvelope, botRequestTuple, encodeBotRequests, EventEnvelope } from '@bpc/events';
+import { botRequestRecorded, encodeBotRequests, EventEnvelope } from '@bpc/events';
 import { until } from '@bpc/testing';
 import type { EventLog, LogBatch, LogRecord, Subscription, SubscriptionSpec } from './event-log.port';
 
@@ -48,14 +48,13 @@ export function describeEventLogContract(adapterName: string, factory: EventLogF
       'delivers events appended encoded (a batch encoder\'s bytes) as their envelopes, on the partitions append would use',
       withLog(factory, async ({ log, name }) => {
         const [encodedTopic, plainTopic] = [name('encoded'), name('plain')];
-        const tuples = range(0, 30).map((n) =>
-          botRequestTuple(
+        const envelopes = range(0, 30).map((n) =>
+          botRequestRecorded(
             { websiteId: `site-${n % 7}`, host: 'www.example.com', url: `https://www.example.com/p${n}?q="x"`, pageTitle: 'Prix — « été »', statusCode: 200, botName: 'Googlebot', userAgent: 'Googlebot/2.1', dimensionId: 1, dimensionName: 'desktop', cacheStatus: 'hit', serveTimeMs: n, snapshotAgeS: n % 3 === 0 ? null : n, bytes: 100 + n, servedAt: new Date(Date.UTC(2025, 0, 1) + n).toISOString(), requestId: `r${n}` },
             { id: `e${n}`, occurredAt: new Date(Date.UTC(2025, 0, 1) + n).toISOString() },
           ),
         );
-        const envelopes = tuples.map(botRequestEnvelope);
-        await log.appendEncoded(encodedTopic, encodeBotRequests(tuples));
+        await log.appendEncoded(encodedTopic, encodeBotRequests(envelopes));
         await log.append(plainTopic, envelopes);
         const [encoded, plain] = [new Collector(), new Collector()];
         await encoded.subscribe(log, { groupId: name('group-encoded'), topics: [encodedTopic] });

@@ -4,7 +4,7 @@ import type { EventEnvelope } from './envelope';
  * An event already serialised: its envelope's JSON as UTF-8 (the Kafka value,
  * the log record), with the envelope fields a log routes and labels it by.
  * Producers that record many events of one type encode them in batches,
- * cheaper than one `JSON.stringify` per envelope (see `encodeBotRequests`).
+ * cheaper than one `JSON.stringify` per envelope (see `BotRequestJsonBatch`).
  */
 export interface EncodedEvent {
   readonly type: string;
@@ -18,4 +18,28 @@ export interface EncodedEvent {
 export function encodeEnvelope(event: EventEnvelope): EncodedEvent {
   if (typeof event.key !== 'string') throw new Error(`event ${event.id} has no string key`);
   return { type: event.type, version: event.version, id: event.id, key: event.key, json: Buffer.from(JSON.stringify(event), 'utf8') };
+}
+
+/**
+ * Events of one type serialised one after the other, as a batch encoder
+ * writes them and a worker thread receives them (typed arrays and strings
+ * clone cheaply): event `i` is `bytes` from `ends[i - 1]` (0 for the first)
+ * to `ends[i]`, with id `ids[i]` and key `keys[i]`.
+ */
+export interface EncodedEventBatch {
+  readonly type: string;
+  readonly version: number;
+  readonly bytes: Uint8Array;
+  readonly ends: Uint32Array;
+  readonly ids: readonly string[];
+  readonly keys: readonly string[];
+}
+
+/** The batch's events as `EncodedEvent`s, their JSON views of its bytes. */
+export function encodedEvents(batch: EncodedEventBatch): EncodedEvent[] {
+  const { type, version, bytes, ends, ids, keys } = batch;
+  const all = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const events = new Array<EncodedEvent>(ids.length);
+  for (let i = 0, start = 0; i < ids.length; start = ends[i], i++) events[i] = { type, version, id: ids[i], key: keys[i], json: all.subarray(start, ends[i]) };
+  return events;
 }

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EventLog, FileEventLog, LogRecord, SubscriptionSpec } from '@bpc/event-log';
-import { BotRequestRecordedPayload, TOPICS } from '@bpc/events';
+import { BotRequestRecordedPayload, encodedEvents, TOPICS } from '@bpc/events';
 import { createLogger } from '@bpc/platform';
 import { testConfig, until } from '@bpc/testing';
 import { Registry } from 'prom-client';
@@ -87,10 +87,10 @@ describe('BotRequestRecorder against a file event log', () => {
     let calls = 0;
     let refuse!: () => void;
     const appender: BotRequestAppender = {
-      append: (_topic, requests) => {
+      append: (_topic, batch) => {
         calls += 1;
         if (calls === 1) return new Promise<void>((_resolve, reject) => (refuse = () => reject(new Error('log down'))));
-        appended.push(...requests.map((r) => r[16]));
+        appended.push(...encodedEvents(batch).map((e) => (JSON.parse(e.json.toString('utf8')) as { payload: BotRequestRecordedPayload }).payload.requestId));
         return Promise.resolve();
       },
       close: async () => undefined,

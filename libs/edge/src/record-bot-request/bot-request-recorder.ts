@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { AppConfig } from '@bpc/config';
-import { BotRequestRecordedPayload, botRequestTuple, BotRequestTuple, TOPICS } from '@bpc/events';
+import { BotRequestRecordedPayload, TOPICS } from '@bpc/events';
 import { APP_CONFIG, LOGGER, METRICS_REGISTRY } from '@bpc/platform';
 import type { Logger } from 'pino';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { BOT_REQUEST_APPENDER, BotRequestAppender } from './bot-request-appender';
-import { BoundedDeque } from './bounded-deque';
+import { BotRequestBuffer } from './bot-request-buffer';
 
 /** Longest the shutdown flush keeps trying an unreachable log. */
 const SHUTDOWN_FLUSH_MS = 10_000;
@@ -14,8 +14,8 @@ const MAX_RETRY_DELAY_MS = 5_000;
 
 /**
  * Records bot requests as `BotRequestRecorded` events without holding up the
- * response: `record` only buffers (each request as a `BotRequestTuple`, cheap
- * to keep and to hand to the appender's thread); a timer appends batches of
+ * response: `record` only buffers, writing the request's event JSON into the
+ * open batch (see `BotRequestBuffer`); a timer appends batches of up to
  * `edge.record_batch_max` every `edge.record_flush_ms`, one append in flight
  * at a time, so events keep their order per website.
  *
@@ -29,12 +29,13 @@ const MAX_RETRY_DELAY_MS = 5_000;
  */
 @Injectable()
 export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
-  private readonly buffer: BoundedDeque<BotRequestTuple>;
+  private readonly buffer: BotRequestBuffer;
   private timer?: NodeJS.Timeout;
   private flushing?: Promise<void>;
   private failures = 0;
   private retryAt = 0;
   private droppedSinceLog = 0;
+  private unencodableLogged = false;
   /** Events of the batch being appended: taken from the buffer, not yet in the log. */
   private appending = 0;
   private readonly dropped: Counter;
@@ -47,7 +48,7 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(METRICS_REGISTRY) registry: Registry,
   ) {
-    this.buffer = new BoundedDeque(config.edge.record_buffer_max);
+    this.buffer = new BotRequestBuffer(config.edge.record_buffer_max, config.edge.record_batch_max);
     this.dropped = new Counter({ name: 'bpc_edge_recorded_dropped_total', help: 'Bot requests dropped unrecorded because the recording buffer was full', registers: [registry] });
     this.appended = new Counter({ name: 'bpc_edge_recorded_total', help: 'Bot requests appended to the event log', registers: [registry] });
     this.buffered = new Gauge({ name: 'bpc_edge_record_buffer_size', help: 'Bot requests waiting for the event log', registers: [registry], collect: () => this.buffered.set(this.pending()) });
@@ -60,7 +61,17 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
 
   /** Buffers one request (the event occurred when it was served); never waits, never throws. */
   record(payload: BotRequestRecordedPayload): void {
-    this.countDropped(this.buffer.push(botRequestTuple(payload, { id: randomUUID(), occurredAt: payload.servedAt })));
+    let dropped: number;
+    try {
+      dropped = this.buffer.add(randomUUID(), payload.servedAt, payload);
+    } catch (error) {
+      // A payload without JSON is a bug in the edge, not the request's fault: counted as dropped, logged once.
+      this.dropped.inc();
+      if (!this.unencodableLogged) this.logger.error({ err: error }, 'bot request could not be serialised: not recorded');
+      this.unencodableLogged = true;
+      return;
+    }
+    this.countDropped(dropped);
   }
 
   /** Events not yet appended: buffered, or in the batch being appended. */
@@ -90,18 +101,18 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
 
   private async drain(): Promise<void> {
     while (this.buffer.size > 0 && Date.now() >= this.retryAt) {
-      const batch = this.buffer.take(this.config.edge.record_batch_max);
-      this.appending = batch.length;
+      const batch = this.buffer.take()!;
+      this.appending = batch.ids.length;
       try {
         await this.appender.append(TOPICS.botRequests, batch);
         this.appending = 0;
-        this.appended.inc(batch.length);
+        this.appended.inc(batch.ids.length);
         if (this.failures > 0) this.logger.info({ after: this.failures }, 'event log reachable again: recording bot requests');
         this.failures = 0;
       } catch (error) {
         this.appending = 0;
         // A rejected append may have stored part of the batch; the explorer folds duplicates by event id.
-        this.countDropped(this.buffer.unshiftAll(batch));
+        this.countDropped(this.buffer.putBack(batch));
         this.failures += 1;
         this.retryAt = Date.now() + Math.min(MAX_RETRY_DELAY_MS, 100 * 2 ** Math.min(this.failures, 6));
         if (this.failures === 1) this.logger.warn({ err: error, buffered: this.buffer.size }, 'event log refused bot requests: buffering and retrying');

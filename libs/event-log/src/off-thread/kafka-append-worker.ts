@@ -1,6 +1,5 @@
 import { workerData } from 'node:worker_threads';
-import { TUPLE_EVENT_ENCODERS } from '@bpc/events';
-import { appendEncodedFrom } from '../append-encoded-from';
+import { encodedEvents } from '@bpc/events';
 import { describeError } from '../kafka/kafka-errors';
 import { openKafkaEventLog } from '../open-kafka-event-log';
 import type { AppendRequest, KafkaAppendWorkerOptions } from './off-thread-protocol';
@@ -14,10 +13,9 @@ const options = workerData as KafkaAppendWorkerOptions;
 const log = ownerLog(describeError);
 const eventLog = openKafkaEventLog({ brokers: options.brokers, clientId: options.clientId, namespace: options.namespace, log });
 
-/** Envelopes as they are; tuples serialised by their type's batch encoder (which may throw: that rejects the append). */
 function appendBatch(request: AppendRequest): Promise<void> {
   if ('events' in request) return eventLog.append(request.topic, request.events);
-  return appendEncodedFrom(eventLog, request.topic, () => TUPLE_EVENT_ENCODERS[request.type](request.tuples));
+  return eventLog.appendEncoded(request.topic, encodedEvents(request.encoded));
 }
 
 answerCalls<AppendRequest, void>(

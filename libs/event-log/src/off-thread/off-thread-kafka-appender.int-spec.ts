@@ -1,5 +1,5 @@
 import type { LogSink } from '@bpc/domain';
-import { BOT_REQUEST_RECORDED, botRequestEnvelope, botRequestTuple } from '@bpc/events';
+import { botRequestRecorded, BotRequestJsonBatch } from '@bpc/events';
 import { botRequestPayload, freePort, testEngines, until } from '@bpc/testing';
 import type { LogRecord } from '../event-log.port';
 import { KafkaEventLog } from '../kafka-event-log';
@@ -43,15 +43,18 @@ describe('OffThreadKafkaAppender', () => {
     }
   }, 40_000);
 
-  it('appends tuples as the envelopes they stand for', async () => {
+  it('appends a serialised batch as the envelopes it holds', async () => {
     const namespace = unique('offthread');
     const appender = new OffThreadKafkaAppender({ brokers: testEngines().kafkaBrokers, clientId: 'off-thread-spec', namespace }, capturingLog());
-    const tuples = Array.from({ length: 50 }, (_, n) => botRequestTuple(botRequestPayload(n), { id: `bot-${n}`, occurredAt: new Date(n * 1000).toISOString() }));
-    await appender.appendTuples('spec.bots', BOT_REQUEST_RECORDED, tuples);
+    const events = Array.from({ length: 50 }, (_, n) => botRequestRecorded(botRequestPayload(n), { id: `bot-${n}`, occurredAt: new Date(n * 1000).toISOString() }));
+    // Room for far more events than added: the worker must get only the bytes written.
+    const batch = new BotRequestJsonBatch(1_000);
+    events.forEach((e) => batch.add(e.id, e.occurredAt, e.payload));
+    await appender.appendEncoded('spec.bots', batch.encoded());
     await appender.close();
 
-    const seen = await readBack(namespace, 'spec.bots', tuples.length);
-    expect(seen.map((r) => r.event).sort((a, b) => Number(a.id.slice(4)) - Number(b.id.slice(4)))).toEqual(tuples.map(botRequestEnvelope));
+    const seen = await readBack(namespace, 'spec.bots', events.length);
+    expect(seen.map((r) => r.event).sort((a, b) => Number(a.id.slice(4)) - Number(b.id.slice(4)))).toEqual(events);
   }, 40_000);
 
   it('rejects appends the brokers cannot take with the log adapter\'s error, then refuses appends once closed', async () => {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { LogSink } from '@bpc/domain';
-import type { EventEnvelope, EventTuple, TupleEventType } from '@bpc/events';
+import type { EncodedEventBatch, EventEnvelope } from '@bpc/events';
 import type { AppendRequest, KafkaAppendWorkerOptions } from './off-thread-protocol';
 import { WorkerCalls } from './worker-calls';
 
@@ -11,7 +11,7 @@ const WORKER_LIMITS = { maxYoungGenerationSizeMb: 96 };
  * Appends to Kafka from a worker thread: kafkajs encodes every message in
  * JavaScript (records, varints, CRC, headers), which on a busy thread costs
  * more than the request that produced the event. The caller's thread only
- * clones the envelopes (or tuples) into the worker; an append resolves once
+ * clones the envelopes (or a batch's bytes) into the worker; an append resolves once
  * the brokers acknowledged (acks -1), exactly like `KafkaEventLog.append`,
  * and rejects with its error.
  *
@@ -29,9 +29,11 @@ export class OffThreadKafkaAppender {
     return events.length === 0 ? Promise.resolve() : this.worker.call({ topic, events });
   }
 
-  /** `append` for events of one type handed over as tuples (see `BotRequestTuple`): the worker serialises them with the type's batch encoder (`TUPLE_EVENT_ENCODERS`). */
-  appendTuples<T extends TupleEventType>(topic: string, type: T, tuples: readonly EventTuple<T>[]): Promise<void> {
-    return tuples.length === 0 ? Promise.resolve() : this.worker.call({ topic, type, tuples });
+  /** `appendEncoded` for events serialised already: the worker gets a copy of just the batch's bytes (cloning a view would copy its whole buffer). */
+  appendEncoded(topic: string, batch: EncodedEventBatch): Promise<void> {
+    if (batch.ids.length === 0) return Promise.resolve();
+    const { bytes } = batch;
+    return this.worker.call({ topic, encoded: { ...batch, bytes: bytes.byteLength === bytes.buffer.byteLength ? bytes : Uint8Array.prototype.slice.call(bytes) } });
   }
 
   /** Waits for appends in flight, then disconnects the worker's producer and ends the thread. */

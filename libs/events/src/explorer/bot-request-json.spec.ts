@@ -1,8 +1,6 @@
 import { encodeEnvelope } from '../encoded-event';
-import { TUPLE_EVENT_ENCODERS } from '../event-tuples';
-import { BOT_REQUEST_RECORDED, BotRequestRecordedPayload } from './bot-request-recorded.event';
-import { encodeBotRequests } from './bot-request-json';
-import { botRequestEnvelope, botRequestTuple, BotRequestTuple } from './bot-request-tuple';
+import { botRequestRecorded, BotRequestRecordedPayload } from './bot-request-recorded.event';
+import { BotRequestJsonBatch, encodeBotRequests } from './bot-request-json';
 
 /** Strings JSON must escape or encode with care: quotes, backslashes, controls, separators, lone surrogates, astral characters. */
 const HOSTILE = ['', '"', '\\', '\\"', '\n\r\t\b\f', '\u0000\u001f\u007f', '\u2028\u2029', '\ud800', 'a\udfffb', '🤖 Бот', 'é', 'x'.repeat(64), 'y'.repeat(65), '</script>', 'Pricing — "Example"'];
@@ -27,16 +25,13 @@ function payload(i: number, text: (n: number) => string): BotRequestRecordedPayl
   };
 }
 
-/** What the envelope path writes for a tuple: the reference the batch encoder must match byte for byte. */
-const reference = (tuple: BotRequestTuple) => encodeEnvelope(botRequestEnvelope(tuple));
-
 describe('encodeBotRequests', () => {
   it('writes the JSON.stringify of each envelope, for hostile strings in every field', () => {
-    const tuples = Array.from({ length: 120 }, (_, i) => botRequestTuple(payload(i, (n) => HOSTILE[n % HOSTILE.length]), { id: `id-${HOSTILE[i % HOSTILE.length]}`, occurredAt: new Date(1_763_740_000_000 + i).toISOString() }));
-    const encoded = encodeBotRequests(tuples);
-    expect(encoded).toHaveLength(tuples.length);
+    const events = Array.from({ length: 120 }, (_, i) => botRequestRecorded(payload(i, (n) => HOSTILE[n % HOSTILE.length]), { id: `id-${HOSTILE[i % HOSTILE.length]}`, occurredAt: new Date(1_763_740_000_000 + i).toISOString() }));
+    const encoded = encodeBotRequests(events);
+    expect(encoded).toHaveLength(events.length);
     encoded.forEach((event, i) => {
-      const expected = reference(tuples[i]);
+      const expected = encodeEnvelope(events[i]);
       expect(event.json.toString('utf8')).toBe(expected.json.toString('utf8'));
       expect(Buffer.compare(event.json, expected.json)).toBe(0);
       expect({ type: event.type, version: event.version, id: event.id, key: event.key }).toEqual({ type: expected.type, version: expected.version, id: expected.id, key: expected.key });
@@ -51,24 +46,42 @@ describe('encodeBotRequests', () => {
     };
     // Code units of every kind, surrogates included, up to 3,000 of them: events far larger than the initial room.
     const text = (): string => String.fromCharCode(...Array.from({ length: random(2) === 0 ? random(40) : random(3_000) }, () => (random(4) === 0 ? random(0x10000) : random(0x80))));
-    const tuples = Array.from({ length: 100 }, (_, i) => botRequestTuple(payload(i, () => text()), { id: text(), occurredAt: text() }));
-    const encoded = encodeBotRequests(tuples);
-    encoded.forEach((event, i) => expect(Buffer.compare(event.json, reference(tuples[i]).json)).toBe(0));
+    const events = Array.from({ length: 100 }, (_, i) => botRequestRecorded(payload(i, () => text()), { id: text(), occurredAt: text() }));
+    const encoded = encodeBotRequests(events);
+    encoded.forEach((event, i) => expect(Buffer.compare(event.json, encodeEnvelope(events[i]).json)).toBe(0));
     // Every event parses back to its envelope.
-    encoded.forEach((event, i) => expect(JSON.parse(event.json.toString('utf8'))).toEqual(botRequestEnvelope(tuples[i])));
+    encoded.forEach((event, i) => expect(JSON.parse(event.json.toString('utf8'))).toEqual(events[i]));
   });
 
   it('writes numbers as JSON.stringify does (negative, fractional, -0, NaN, beyond safe integers, null), and refuses a field without JSON', () => {
     const odd = [-5, 1.5, -0, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60, 0, 9, 10, 1_000_000_007];
-    const tuples = odd.map((n, i) => botRequestTuple({ ...payload(i, () => 'x'), statusCode: n, serveTimeMs: odd[(i + 3) % odd.length], snapshotAgeS: i % 2 ? null : n, bytes: odd[(i + 7) % odd.length] }, { id: `e${i}`, occurredAt: 't' }));
-    encodeBotRequests(tuples).forEach((event, i) => expect(event.json.toString('utf8')).toBe(reference(tuples[i]).json.toString('utf8')));
-    const missing = botRequestTuple({ ...payload(0, () => 'x'), pageTitle: undefined as unknown as string }, { id: 'e', occurredAt: 't' });
+    const events = odd.map((n, i) => botRequestRecorded({ ...payload(i, () => 'x'), statusCode: n, serveTimeMs: odd[(i + 3) % odd.length], snapshotAgeS: i % 2 ? null : n, bytes: odd[(i + 7) % odd.length] }, { id: `e${i}`, occurredAt: 't' }));
+    encodeBotRequests(events).forEach((event, i) => expect(event.json.toString('utf8')).toBe(encodeEnvelope(events[i]).json.toString('utf8')));
+    const missing = botRequestRecorded({ ...payload(0, () => 'x'), pageTitle: undefined as unknown as string }, { id: 'e', occurredAt: 't' });
     expect(() => encodeBotRequests([missing])).toThrow('a field has no JSON value (undefined)');
   });
 
-  it('encodes nothing for no tuples, and is the tuple encoder of its event type', () => {
+  it('encodes nothing for no events, and refuses an event not keyed by its website', () => {
     expect(encodeBotRequests([])).toEqual([]);
-    expect(TUPLE_EVENT_ENCODERS[BOT_REQUEST_RECORDED]).toBe(encodeBotRequests);
+    const event = botRequestRecorded(payload(1, () => 'w'), { id: 'e1', occurredAt: 't' });
+    expect(() => encodeBotRequests([{ ...event, key: 'other' }])).toThrow('event e1 is keyed "other", not by its website');
+  });
+});
+
+describe('BotRequestJsonBatch', () => {
+  it('leaves the batch as it was when an event cannot be written, and grows past the events it expected', () => {
+    const batch = new BotRequestJsonBatch(1);
+    const events = [0, 1, 2].map((i) => botRequestRecorded(payload(i, (n) => HOSTILE[n % HOSTILE.length]), { id: `e${i}`, occurredAt: 't' }));
+    batch.add(events[0].id, events[0].occurredAt, events[0].payload);
+    expect(() => batch.add('bad', 't', { ...events[1].payload, host: undefined as unknown as string })).toThrow('a field has no JSON value');
+    batch.add(events[1].id, events[1].occurredAt, events[1].payload);
+    batch.add(events[2].id, events[2].occurredAt, events[2].payload);
+    const encoded = batch.encoded();
+    expect(batch.count).toBe(3);
+    expect(encoded.ids).toEqual(['e0', 'e1', 'e2']);
+    expect(encoded.keys).toEqual(events.map((e) => e.payload.websiteId));
+    expect(Buffer.from(encoded.bytes).toString('utf8')).toBe(events.map((e) => JSON.stringify(e)).join(''));
+    expect([...encoded.ends]).toEqual(events.reduce<number[]>((ends, e) => [...ends, (ends.at(-1) ?? 0) + Buffer.byteLength(JSON.stringify(e))], []));
   });
 });
 

@@ -1,11 +1,11 @@
-import type { EncodedEvent } from '../encoded-event';
-import { BOT_REQUEST_RECORDED } from './bot-request-recorded.event';
-import type { BotRequestTuple } from './bot-request-tuple';
+import type { EncodedEvent, EncodedEventBatch } from '../encoded-event';
+import { encodedEvents } from '../encoded-event';
+import { BOT_REQUEST_RECORDED, BotRequestRecorded, BotRequestRecordedPayload } from './bot-request-recorded.event';
 import { JsonBatchWriter } from './json-batch-writer';
 
 /**
  * How the JSON of every `BotRequestRecorded` v1 envelope starts, written by
- * `encodeBotRequests` or by `JSON.stringify` (`envelope()` orders the keys so).
+ * `BotRequestJsonBatch` or by `JSON.stringify` (`envelope()` orders the keys so).
  */
 export const BOT_REQUEST_JSON_START = `{"type":"${BOT_REQUEST_RECORDED}","version":1,"id":`;
 
@@ -23,72 +23,96 @@ const END = Buffer.from('}}', 'latin1');
 const REPEATED = ['key', 'websiteId', 'host', 'pageTitle', 'statusCode', 'botName', 'userAgent', 'dimensionId', 'dimensionName', 'cacheStatus'] as const;
 const FIELD_TEXTS = REPEATED.map((name) => (name === 'websiteId' ? ',"payload":{"websiteId":' : `,"${name}":`));
 const F = Object.fromEntries(REPEATED.map((name, index) => [name, index])) as Readonly<Record<(typeof REPEATED)[number], number>>;
-/** Room per event the output starts with (a typical event takes about 600 bytes); it grows when needed. */
+/** Room per event a batch starts with (a typical event takes about 600 bytes); it grows when needed. */
 const INITIAL_BYTES_PER_EVENT = 768;
 
 /**
- * `BotRequestRecorded` events as `EncodedEvent`s, byte for byte the
+ * `BotRequestRecorded` v1 events keyed by their website, serialised one after
+ * the other into one buffer as they come (the edge adds each request as it
+ * serves it, while its values are at hand): byte for byte the
  * `JSON.stringify` of their envelopes (the spec checks it on hostile
- * strings), without building the envelopes, written field by field into one
- * buffer that all the events share. Values that repeat across a batch (host,
- * title, user agent, bot, dimension, status) are serialised once per batch,
- * with the key before them, and copied after that; ids, timestamps and URLs
- * are copied as they are when they need no escaping, and times and sizes
- * written digit by digit.
+ * strings), without building the envelopes. Values that repeat across a batch
+ * (website, host, title, user agent, bot, dimension, status) are serialised
+ * once per batch, with the key before them, and copied after that; ids,
+ * timestamps and URLs are copied as they are when they need no escaping, and
+ * times and sizes written digit by digit.
  */
-export function encodeBotRequests(tuples: readonly BotRequestTuple[]): EncodedEvent[] {
-  const { bytes, ends } = encodeBotRequestBatch(tuples);
-  return botRequestEvents(tuples, bytes, ends);
-}
+export class BotRequestJsonBatch {
+  private readonly writer: JsonBatchWriter;
+  private ends: Uint32Array;
+  private readonly ids: string[] = [];
+  private readonly keys: string[] = [];
 
-/** The JSON of every event, one after the other in `bytes`; event `i` ends at `ends[i]` (what `encodeBotRequests` shares out). */
-export interface BotRequestBatchJson {
-  readonly bytes: Buffer;
-  readonly ends: Uint32Array;
-}
-
-/** `encodeBotRequests` without the `EncodedEvent`s: the bytes a thread that only encodes hands back. */
-export function encodeBotRequestBatch(tuples: readonly BotRequestTuple[]): BotRequestBatchJson {
-  const n = tuples.length;
-  const w = new JsonBatchWriter(Math.max(1, n) * INITIAL_BYTES_PER_EVENT, FIELD_TEXTS);
-  const ends = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    const t = tuples[i];
-    w.bytes(ID);
-    w.string(t[0]);
-    w.bytes(OCCURRED_AT);
-    w.string(t[1]);
-    w.field(F.key, t[2]);
-    w.field(F.websiteId, t[2]);
-    w.field(F.host, t[3]);
-    w.bytes(URL_);
-    w.string(t[4]);
-    w.field(F.pageTitle, t[5]);
-    w.field(F.statusCode, t[6]);
-    w.field(F.botName, t[7]);
-    w.field(F.userAgent, t[8]);
-    w.field(F.dimensionId, t[9]);
-    w.field(F.dimensionName, t[10]);
-    w.field(F.cacheStatus, t[11]);
-    w.bytes(SERVE_TIME_MS);
-    w.number(t[12]);
-    w.bytes(SNAPSHOT_AGE_S);
-    w.number(t[13]);
-    w.bytes(BYTES);
-    w.number(t[14]);
-    w.bytes(SERVED_AT);
-    w.string(t[15]);
-    w.bytes(REQUEST_ID);
-    w.string(t[16]);
-    w.bytes(END);
-    ends[i] = w.offset;
+  constructor(expectedEvents: number) {
+    const room = Math.max(1, expectedEvents);
+    this.writer = new JsonBatchWriter(room * INITIAL_BYTES_PER_EVENT, FIELD_TEXTS);
+    this.ends = new Uint32Array(room);
   }
-  return { bytes: w.out.subarray(0, w.offset), ends };
+
+  get count(): number {
+    return this.ids.length;
+  }
+
+  /** Appends one event; one with a field that has no JSON value (undefined) throws and leaves the batch as it was. */
+  add(id: string, occurredAt: string, p: BotRequestRecordedPayload): void {
+    const w = this.writer;
+    const start = w.offset;
+    try {
+      w.bytes(ID);
+      w.string(id);
+      w.bytes(OCCURRED_AT);
+      w.string(occurredAt);
+      w.field(F.key, p.websiteId);
+      w.field(F.websiteId, p.websiteId);
+      w.field(F.host, p.host);
+      w.bytes(URL_);
+      w.string(p.url);
+      w.field(F.pageTitle, p.pageTitle);
+      w.field(F.statusCode, p.statusCode);
+      w.field(F.botName, p.botName);
+      w.field(F.userAgent, p.userAgent);
+      w.field(F.dimensionId, p.dimensionId);
+      w.field(F.dimensionName, p.dimensionName);
+      w.field(F.cacheStatus, p.cacheStatus);
+      w.bytes(SERVE_TIME_MS);
+      w.number(p.serveTimeMs);
+      w.bytes(SNAPSHOT_AGE_S);
+      w.number(p.snapshotAgeS);
+      w.bytes(BYTES);
+      w.number(p.bytes);
+      w.bytes(SERVED_AT);
+      w.string(p.servedAt);
+      w.bytes(REQUEST_ID);
+      w.string(p.requestId);
+      w.bytes(END);
+    } catch (error) {
+      w.offset = start;
+      throw error;
+    }
+    const n = this.ids.length;
+    if (n === this.ends.length) {
+      const ends = new Uint32Array(n * 2);
+      ends.set(this.ends);
+      this.ends = ends;
+    }
+    this.ends[n] = w.offset;
+    this.ids.push(id);
+    this.keys.push(p.websiteId);
+  }
+
+  /** The events added so far (the batch keeps its buffer: add nothing after this). */
+  encoded(): EncodedEventBatch {
+    const n = this.ids.length;
+    return { type: BOT_REQUEST_RECORDED, version: 1, bytes: this.writer.out.subarray(0, this.writer.offset), ends: this.ends.subarray(0, n), ids: this.ids, keys: this.keys };
+  }
 }
 
-/** The `EncodedEvent`s of `tuples` whose JSON `encodeBotRequestBatch` wrote. */
-export function botRequestEvents(tuples: readonly BotRequestTuple[], bytes: Buffer, ends: Uint32Array): EncodedEvent[] {
-  const events = new Array<EncodedEvent>(tuples.length);
-  for (let i = 0, start = 0; i < tuples.length; start = ends[i], i++) events[i] = { type: BOT_REQUEST_RECORDED, version: 1, id: tuples[i][0], key: tuples[i][2], json: bytes.subarray(start, ends[i]) };
-  return events;
+/** Envelopes as `EncodedEvent`s through `BotRequestJsonBatch`; throws for an envelope not keyed by its website (the edge keys them so). */
+export function encodeBotRequests(events: readonly BotRequestRecorded[]): EncodedEvent[] {
+  const batch = new BotRequestJsonBatch(events.length);
+  for (const e of events) {
+    if (e.key !== e.payload.websiteId) throw new Error(`event ${e.id} is keyed ${JSON.stringify(e.key)}, not by its website`);
+    batch.add(e.id, e.occurredAt, e.payload);
+  }
+  return encodedEvents(batch.encoded());
 }

@@ -53,3 +53,8 @@ export const botRequestRecordedSchema: JsonSchema = {
     requestId: { type: 'string' },
   },
 };
+
+/** The v1 envelope of a recorded request, keyed by its website as the edge records it (keys in `envelope()`'s order). */
+export function botRequestRecorded(payload: BotRequestRecordedPayload, meta: { readonly id: string; readonly occurredAt: string }): BotRequestRecorded {
+  return { type: BOT_REQUEST_RECORDED, version: 1, id: meta.id, occurredAt: meta.occurredAt, key: payload.websiteId, payload };
+}

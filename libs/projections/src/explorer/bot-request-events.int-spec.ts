@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { BotRequestRecorded, botRequestEnvelope, botRequestTuple, encodeBotRequests, envelope, type CacheStatus } from '@bpc/events';
+import { BotRequestRecorded, botRequestRecorded, encodeBotRequests, envelope, type CacheStatus } from '@bpc/events';
 import { ChdbExecutor, encodeRows } from '@bpc/explorer-store';
 import { botRequestPayload } from '@bpc/testing';
 import { BOT_REQUEST_EVENTS_TABLE, BOT_REQUESTS_TABLE, botRequestRow } from './explorer-projection';
@@ -11,7 +11,7 @@ const STATUSES: readonly CacheStatus[] = ['hit', 'miss', 'stale', 'bypass'];
 const events = (prefix: string): BotRequestRecorded[] =>
   Array.from({ length: 40 }, (_, n) => {
     const payload = { ...botRequestPayload(n), cacheStatus: STATUSES[n % 4], statusCode: [200, 301, 404, 504][n % 4] };
-    return botRequestEnvelope(botRequestTuple(payload, { id: `${prefix}-${n}`, occurredAt: payload.servedAt }));
+    return botRequestRecorded(payload, { id: `${prefix}-${n}`, occurredAt: payload.servedAt });
   });
 
 describe('bot_request_events: stored bot requests into bot_requests through the view', () => {
@@ -32,7 +32,7 @@ describe('bot_request_events: stored bot requests into bot_requests through the 
     const asRows = events('rows');
     await store.insert({ table: BOT_REQUESTS_TABLE, rows: encodeRows(asRows.map(botRequestRow)), token: 'rows' });
     const stringified = events('json');
-    const batchEncoded = encodeBotRequests(events('batch').map((e) => botRequestTuple(e.payload, { id: e.id, occurredAt: e.occurredAt })));
+    const batchEncoded = encodeBotRequests(events('batch'));
     for (const [token, payloads] of [['json', stringified.map((e) => Buffer.from(JSON.stringify(e)))], ['batch', batchEncoded.map((e) => e.json)]] as const) {
       expect(payloads.every(isStoredBotRequest)).toBe(true);
       await store.insert({ table: BOT_REQUEST_EVENTS_TABLE, rows: jsonLines(payloads), token });

@@ -34,7 +34,7 @@ export function isStoredBotRequest(payload: Buffer): boolean {
 
 /**
  * Stored events one per line (JSONEachRow): each is one line of JSON, as
- * `JSON.stringify` and `encodeBotRequests` write them (no raw newline). The
+ * `JSON.stringify` and `BotRequestJsonBatch` write them (no raw newline). The
  * bytes have a buffer of their own, so they can be transferred to a worker.
  */
 export function jsonLines(payloads: readonly Buffer[]): EncodedRows {

@@ -1,5 +1,5 @@
 import type { LogSink } from '@bpc/domain';
-import { botRequestEnvelope, botRequestTuple, envelope, EventEnvelope, SEARCH_PERFORMANCE_RECORDED } from '@bpc/events';
+import { botRequestRecorded, envelope, EventEnvelope, SEARCH_PERFORMANCE_RECORDED } from '@bpc/events';
 import { botRequestPayload } from '@bpc/testing';
 import { encodeExplorerRows } from './explorer-rows';
 import { OffThreadExplorerRows } from './off-thread-explorer-rows';
@@ -8,7 +8,7 @@ const silent: LogSink = { info: () => undefined, warn: () => undefined, error: (
 
 const botRequest = (n: number): EventEnvelope => {
   const payload = botRequestPayload(n);
-  return botRequestEnvelope(botRequestTuple(payload, { id: `e${n}`, occurredAt: payload.servedAt }));
+  return botRequestRecorded(payload, { id: `e${n}`, occurredAt: payload.servedAt });
 };
 const searchDay = envelope(
   SEARCH_PERFORMANCE_RECORDED,
