@@ -3,6 +3,7 @@ import { encodedEvents } from '@bpc/events';
 import { describeError } from '../kafka/kafka-errors';
 import { openKafkaEventLog } from '../open-kafka-event-log';
 import type { AppendRequest, KafkaAppendWorkerOptions } from './off-thread-protocol';
+import { unpackEventBatch } from './packed-event-batch';
 import { answerCalls, ownerLog } from './worker-calls';
 
 /**
@@ -15,7 +16,7 @@ const eventLog = openKafkaEventLog({ brokers: options.brokers, clientId: options
 
 function appendBatch(request: AppendRequest): Promise<void> {
   if ('events' in request) return eventLog.append(request.topic, request.events);
-  return eventLog.appendEncoded(request.topic, encodedEvents(request.encoded));
+  return eventLog.appendEncoded(request.topic, encodedEvents(unpackEventBatch(request.encoded)));
 }
 
 answerCalls<AppendRequest, void>(

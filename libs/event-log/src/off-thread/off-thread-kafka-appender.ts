@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { LogSink } from '@bpc/domain';
 import type { EncodedEventBatch, EventEnvelope } from '@bpc/events';
 import type { AppendRequest, KafkaAppendWorkerOptions } from './off-thread-protocol';
+import { packEventBatch } from './packed-event-batch';
 import { WorkerCalls } from './worker-calls';
 
 /** A roomy young generation: encoding leaves short-lived garbage per message, and fewer scavenges cost less. */
@@ -29,11 +30,9 @@ export class OffThreadKafkaAppender {
     return events.length === 0 ? Promise.resolve() : this.worker.call({ topic, events });
   }
 
-  /** `appendEncoded` for events serialised already: the worker gets a copy of just the batch's bytes (cloning a view would copy its whole buffer). */
+  /** `appendEncoded` for events serialised already, packed for the crossing (see `PackedEventBatch`). */
   appendEncoded(topic: string, batch: EncodedEventBatch): Promise<void> {
-    if (batch.ids.length === 0) return Promise.resolve();
-    const { bytes } = batch;
-    return this.worker.call({ topic, encoded: { ...batch, bytes: bytes.byteLength === bytes.buffer.byteLength ? bytes : Uint8Array.prototype.slice.call(bytes) } });
+    return batch.ids.length === 0 ? Promise.resolve() : this.worker.call({ topic, encoded: packEventBatch(batch) });
   }
 
   /** Waits for appends in flight, then disconnects the worker's producer and ends the thread. */

@@ -1,4 +1,5 @@
-import type { EncodedEventBatch, EventEnvelope } from '@bpc/events';
+import type { EventEnvelope } from '@bpc/events';
+import type { PackedEventBatch } from './packed-event-batch';
 
 /** What the worker needs to open its own Kafka event log. */
 export interface KafkaAppendWorkerOptions {
@@ -8,7 +9,7 @@ export interface KafkaAppendWorkerOptions {
 }
 
 /** Events to append: envelopes, or events serialised already (cheaper to clone and nothing left to encode). */
-export type AppendBatch = { readonly events: readonly EventEnvelope[] } | { readonly encoded: EncodedEventBatch };
+export type AppendBatch = { readonly events: readonly EventEnvelope[] } | { readonly encoded: PackedEventBatch };
 
 /** One call of the worker: resolves once the brokers acknowledged the batch. */
 export type AppendRequest = { readonly topic: string } & AppendBatch;

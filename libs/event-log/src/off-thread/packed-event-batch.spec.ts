@@ -1,0 +1,27 @@
+import { encodedEvents, EncodedEventBatch } from '@bpc/events';
+import { packEventBatch, unpackEventBatch } from './packed-event-batch';
+
+const json = ['{"a":1}', '{"b":"ü"}', '{}', '{"c":[1,2]}'].map((s) => Buffer.from(s, 'utf8'));
+/** Four events in the middle of a larger buffer, as a batch writer's view leaves them. */
+function batch(): EncodedEventBatch {
+  const all = Buffer.concat([Buffer.from('xx'), ...json, Buffer.from('tail')]);
+  const ends = new Uint32Array(json.reduce<number[]>((acc, b) => [...acc, (acc.at(-1) ?? 0) + b.length], []));
+  return { type: 'T', version: 2, bytes: all.subarray(2, 2 + ends[3]), ends, ids: ['id-1', '', 'ïd-3', 'id-4-longer'], keys: ['k1', 'k2', 'k1', ''] };
+}
+
+describe('packEventBatch / unpackEventBatch', () => {
+  it('gives back the same events, keys deduplicated, ids of any length, only the batch bytes kept', () => {
+    const packed = packEventBatch(batch());
+    expect(packed.keys).toEqual(['k1', 'k2', '']);
+    expect(packed.bytes.buffer.byteLength).toBe(packed.bytes.byteLength);
+    const events = encodedEvents(unpackEventBatch(structuredClone(packed)));
+    expect(events.map((e) => [e.type, e.version, e.id, e.key, e.json.toString('utf8')])).toEqual(
+      encodedEvents(batch()).map((e) => [e.type, e.version, e.id, e.key, e.json.toString('utf8')]),
+    );
+  });
+
+  it('packs an empty batch', () => {
+    const empty: EncodedEventBatch = { type: 'T', version: 1, bytes: new Uint8Array(0), ends: new Uint32Array(0), ids: [], keys: [] };
+    expect(encodedEvents(unpackEventBatch(packEventBatch(empty)))).toEqual([]);
+  });
+});
