@@ -22,9 +22,8 @@ export function encodeEnvelope(event: EventEnvelope): EncodedEvent {
 
 /**
  * Events of one type serialised one after the other, as a batch encoder
- * writes them and a worker thread receives them (typed arrays and strings
- * clone cheaply): event `i` is `bytes` from `ends[i - 1]` (0 for the first)
- * to `ends[i]`, with id `ids[i]` and key `keys[i]`.
+ * writes them: event `i` is `bytes` from `ends[i - 1]` (0 for the first) to
+ * `ends[i]`, with id `ids[i]` and key `keys[i]`.
  */
 export interface EncodedEventBatch {
   readonly type: string;
