@@ -15,8 +15,9 @@ interface Waiting {
  * batch while its values are at hand (cheaper than keeping objects alive
  * until the append and cloning them into another thread), and a batch is
  * sealed at `batchMax` events or when taken. Adding beyond `capacity` drops
- * the oldest event and says so, in O(1), so a long outage under load costs
- * no copying; a batch the log refused goes back to the front.
+ * the oldest event and says so, without copying (a dropped event's bytes go
+ * with its batch), so a long outage under load costs no copying; a batch the
+ * log refused goes back to the front.
  */
 export class BotRequestBuffer {
   /** Sealed batches, oldest first. */

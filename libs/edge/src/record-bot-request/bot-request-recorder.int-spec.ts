@@ -82,6 +82,25 @@ describe('BotRequestRecorder against a file event log', () => {
     await back.close();
   });
 
+  it('never throws for a request it cannot serialise: counts it as dropped and records the next ones', async () => {
+    const appended: string[] = [];
+    const appender: BotRequestAppender = {
+      append: async (_topic, batch) => void appended.push(...encodedEvents(batch).map((e) => (JSON.parse(e.json.toString('utf8')) as { payload: BotRequestRecordedPayload }).payload.requestId)),
+      close: async () => undefined,
+    };
+    const registry = new Registry();
+    const config = testConfig('standalone', { edge: { record_buffer_max: 10, record_batch_max: 3, record_flush_ms: 10 } });
+    const recorder = new BotRequestRecorder(config, appender, createLogger('silent', 'recorder'), registry);
+    recorder.onModuleInit();
+    recorder.record(payload(1));
+    expect(() => recorder.record({ ...payload(2), pageTitle: undefined as unknown as string })).not.toThrow();
+    recorder.record(payload(3));
+    expect(recorder.pending()).toBe(2);
+    await recorder.onApplicationShutdown();
+    expect(appended).toEqual(['r1', 'r3']);
+    expect(await registry.getSingleMetricAsString('bpc_edge_recorded_dropped_total')).toContain('bpc_edge_recorded_dropped_total 1');
+  });
+
   it('counts the batch being appended as pending, and at shutdown waits for it and appends it again when the log refused it', async () => {
     const appended: string[] = [];
     let calls = 0;

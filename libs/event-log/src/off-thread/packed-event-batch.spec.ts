@@ -14,6 +14,10 @@ describe('packEventBatch / unpackEventBatch', () => {
     const packed = packEventBatch(batch());
     expect(packed.keys).toEqual(['k1', 'k2', '']);
     expect(packed.bytes.buffer.byteLength).toBe(packed.bytes.byteLength);
+    const roomy = batch();
+    const ends = new Uint32Array(16);
+    ends.set(roomy.ends);
+    expect(packEventBatch({ ...roomy, ends: ends.subarray(0, 4) }).ends.buffer.byteLength).toBe(16);
     const events = encodedEvents(unpackEventBatch(structuredClone(packed)));
     expect(events.map((e) => [e.type, e.version, e.id, e.key, e.json.toString('utf8')])).toEqual(
       encodedEvents(batch()).map((e) => [e.type, e.version, e.id, e.key, e.json.toString('utf8')]),

@@ -5,8 +5,8 @@ import type { EncodedEventBatch } from '@bpc/events';
  * into one string and its keys as indexes into the distinct keys. A batch of
  * a thousand events cloned thousands of small strings, which cost the sending
  * thread more than copying the batch's bytes; this clones two strings, the
- * distinct keys and three typed arrays. Only the batch's own bytes are
- * copied (cloning a view copies its whole buffer).
+ * distinct keys and three typed arrays. Only the batch's own bytes and ends
+ * are copied (cloning a view copies its whole buffer).
  */
 export interface PackedEventBatch {
   readonly type: string;
@@ -36,9 +36,15 @@ export function packEventBatch(batch: EncodedEventBatch): PackedEventBatch {
     }
     keyIndexes[i] = index;
   }
-  const { bytes } = batch;
-  const ownBytes = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : Uint8Array.prototype.slice.call(bytes);
-  return { type: batch.type, version: batch.version, bytes: ownBytes, ends: batch.ends, ids: batch.ids.join(''), idEnds, keys, keyIndexes };
+  return { type: batch.type, version: batch.version, bytes: own(batch.bytes), ends: own(batch.ends), ids: batch.ids.join(''), idEnds, keys, keyIndexes };
+}
+
+/** %TypedArray%.prototype.slice, which copies (`Buffer#slice` does not). */
+const copyOf = (Object.getPrototypeOf(Uint8Array.prototype) as { slice(this: ArrayBufferView): ArrayBufferView }).slice;
+
+/** The view itself when it spans its whole buffer, else a copy of just its elements. */
+function own<T extends Uint8Array | Uint32Array>(view: T): T {
+  return view.byteOffset === 0 && view.byteLength === view.buffer.byteLength ? view : (copyOf.call(view) as T);
 }
 
 export function unpackEventBatch(packed: PackedEventBatch): EncodedEventBatch {

@@ -1,5 +1,6 @@
 import { encodeEnvelope } from '../encoded-event';
-import { botRequestRecorded, BotRequestRecordedPayload } from './bot-request-recorded.event';
+import { envelope } from '../envelope';
+import { BOT_REQUEST_RECORDED, botRequestRecorded, BotRequestRecordedPayload } from './bot-request-recorded.event';
 import { BotRequestJsonBatch, encodeBotRequests } from './bot-request-json';
 
 /** Strings JSON must escape or encode with care: quotes, backslashes, controls, separators, lone surrogates, astral characters. */
@@ -59,6 +60,12 @@ describe('encodeBotRequests', () => {
     encodeBotRequests(events).forEach((event, i) => expect(event.json.toString('utf8')).toBe(encodeEnvelope(events[i]).json.toString('utf8')));
     const missing = botRequestRecorded({ ...payload(0, () => 'x'), pageTitle: undefined as unknown as string }, { id: 'e', occurredAt: 't' });
     expect(() => encodeBotRequests([missing])).toThrow('a field has no JSON value (undefined)');
+  });
+
+  it('takes as reference the envelope envelope() builds, keys in the same order', () => {
+    const p = payload(3, (n) => HOSTILE[n % HOSTILE.length]);
+    const at = new Date(1_763_740_000_123);
+    expect(JSON.stringify(botRequestRecorded(p, { id: 'e3', occurredAt: at.toISOString() }))).toBe(JSON.stringify(envelope(BOT_REQUEST_RECORDED, 1, p, { id: 'e3', occurredAt: at, key: p.websiteId })));
   });
 
   it('encodes nothing for no events, and refuses an event not keyed by its website', () => {

@@ -20,7 +20,7 @@ export class JsonBatchWriter {
     initialBytes: number,
     private readonly fieldTexts: readonly string[] = [],
   ) {
-    // Not from the shared pool (as `grownBuffer`): a worker transfers the output instead of copying it.
+    // Its own memory (as `grownBuffer`), not a slice of Node's shared pool that a kept batch would hold on to.
     this.out = Buffer.allocUnsafeSlow(initialBytes);
     this.seen = fieldTexts.map(() => new Map());
   }
