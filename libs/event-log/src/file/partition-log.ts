@@ -70,6 +70,11 @@ export interface PartitionLogOptions {
  * fsync the partition refuses further appends: what the kernel did with the
  * dirty pages is unknown, so only a reopen (which re-validates the tail) can
  * be trusted.
+ *
+ * The bytes of the last write stay in memory once acknowledged: a reader
+ * keeping up (a projector following the edge's bot requests, in the process
+ * that serves the bots) decodes them from there instead of reading back from
+ * the file what was just written.
  */
 export class PartitionLog {
   private readonly segments: Segment[];
@@ -78,6 +83,8 @@ export class PartitionLog {
   private round?: Promise<void>;
   private failure?: Error;
   private closed = false;
+  /** The last acknowledged write: its segment, where it starts in it, and its bytes. */
+  private lastWrite?: { readonly segment: Segment; readonly start: number; readonly buffer: Buffer };
 
   private constructor(
     private readonly dir: string,
@@ -238,6 +245,7 @@ export class PartitionLog {
     await writeFully(this.activeHandle, buffer, segment.size);
     await this.activeHandle.datasync();
     starts.forEach((start, i) => addIndexEntry(segment, segment.end + i, segment.size + start));
+    this.lastWrite = { segment, start: segment.size, buffer };
     segment.size += buffer.length;
     segment.end += payloads.length;
     segment.lastWriteMs = Date.now();
@@ -302,6 +310,11 @@ export class PartitionLog {
   private async readFrames(cursor: PartitionCursor, segment: Segment, maxRecords: number): Promise<StoredRecord[]> {
     const limit = Math.min(maxRecords, this.endOffset - cursor.nextOffset);
     let result = cursor.decodeCached(limit, segment.size);
+    const lastWrite = this.lastWrite;
+    if (!result && lastWrite?.segment === segment && cursor.position >= lastWrite.start && cursor.position < lastWrite.start + lastWrite.buffer.length) {
+      cursor.remember(lastWrite);
+      result = cursor.decodeCached(limit, segment.size);
+    }
     if (!result) {
       result = await this.decodeAt(cursor.file, segment, cursor.position, cursor.nextOffset, limit, (bytes) => cursor.remember(bytes));
     }
