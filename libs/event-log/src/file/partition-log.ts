@@ -83,8 +83,8 @@ export class PartitionLog {
   private round?: Promise<void>;
   private failure?: Error;
   private closed = false;
-  /** The last acknowledged write: its segment, where it starts in it, and its bytes. */
-  private lastWrite?: { readonly segment: Segment; readonly start: number; readonly buffer: Buffer };
+  /** The last acknowledged write: its segment, where it starts in it, and its bytes (framed here, so their CRCs need no check). */
+  private lastWrite?: { readonly segment: Segment } & CursorBytes;
 
   private constructor(
     private readonly dir: string,
@@ -245,7 +245,7 @@ export class PartitionLog {
     await writeFully(this.activeHandle, buffer, segment.size);
     await this.activeHandle.datasync();
     starts.forEach((start, i) => addIndexEntry(segment, segment.end + i, segment.size + start));
-    this.lastWrite = { segment, start: segment.size, buffer };
+    this.lastWrite = { segment, start: segment.size, buffer, inMemoryOnly: true };
     segment.size += buffer.length;
     segment.end += payloads.length;
     segment.lastWriteMs = Date.now();
@@ -327,7 +327,7 @@ export class PartitionLog {
    * for a frame larger than a chunk); anything else is corruption, because
    * only acknowledged bytes are read.
    */
-  private async decodeAt(handle: FileHandle, segment: Segment, position: number, offset: number, max: number, keep?: (bytes: { start: number; buffer: Buffer }) => void): Promise<DecodeResult> {
+  private async decodeAt(handle: FileHandle, segment: Segment, position: number, offset: number, max: number, keep?: (bytes: CursorBytes) => void): Promise<DecodeResult> {
     let length = Math.min(READ_CHUNK, segment.size - position);
     for (;;) {
       const buffer = await readAt(handle, position, length);
@@ -353,12 +353,19 @@ export class PartitionLog {
  * A consumer's position in one partition. It keeps the segment file it reads
  * open, which also lets it finish a segment that retention deletes meanwhile.
  */
+/** Bytes of a segment from `start` on; `inMemoryOnly` when they were framed in this process and never read from the file. */
+interface CursorBytes {
+  readonly start: number;
+  readonly buffer: Buffer;
+  readonly inMemoryOnly?: boolean;
+}
+
 export class PartitionCursor {
   segment?: Segment;
   position = 0;
   private handle?: FileHandle;
-  /** The last bytes read, so a batch smaller than a chunk does not re-read the rest of the chunk. */
-  private cache?: { readonly start: number; readonly buffer: Buffer };
+  /** The last bytes read (or written), so a batch smaller than a chunk does not re-read the rest of the chunk. */
+  private cache?: CursorBytes;
 
   constructor(public nextOffset: number) {}
 
@@ -379,7 +386,7 @@ export class PartitionCursor {
     this.nextOffset = nextOffset;
   }
 
-  remember(bytes: { start: number; buffer: Buffer }): void {
+  remember(bytes: CursorBytes): void {
     this.cache = bytes;
   }
 
@@ -390,7 +397,7 @@ export class PartitionCursor {
   decodeCached(limit: number, segmentSize: number): DecodeResult | undefined {
     const cache = this.cache;
     if (!cache || this.position < cache.start || this.position >= cache.start + cache.buffer.length) return undefined;
-    const result = decodeFrames(cache.buffer, this.position - cache.start, this.nextOffset, limit);
+    const result = decodeFrames(cache.buffer, this.position - cache.start, this.nextOffset, limit, !cache.inMemoryOnly);
     const cacheEnd = cache.start + cache.buffer.length;
     if (result.frames.length === 0 || (result.stop.kind !== 'limit' && cacheEnd < segmentSize)) return undefined;
     return { ...result, nextPosition: result.nextPosition - (this.position - cache.start) };

@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib';
 import { decodeFrames, encodeFrame, FRAME_HEADER_BYTES, MAX_PAYLOAD_BYTES } from './record-framing';
 
 const payload = (text: string) => Buffer.from(text, 'utf8');
@@ -18,6 +19,22 @@ describe('record framing', () => {
     ]);
     expect(result.nextPosition).toBe(buffer.length);
     expect(result.nextOffset).toBe(10);
+  });
+
+  it('lays a frame out as on disk: length, CRC32 of the offset bytes then the payload, offset, payload', () => {
+    const frame = encodeFrame(2 ** 33 + 3, payload('{"é":1}'));
+    const header = Buffer.from([0, 0, 0, 2, 0, 0, 0, 3]);
+    expect(frame.readUInt32BE(0)).toBe(payload('{"é":1}').length);
+    expect(frame.readUInt32BE(4)).toBe(crc32(payload('{"é":1}'), crc32(header)));
+    expect(frame.subarray(8, 16)).toEqual(header);
+    expect(frame.subarray(FRAME_HEADER_BYTES).toString()).toBe('{"é":1}');
+  });
+
+  it('skips the CRC check only when told the bytes never left memory', () => {
+    const buffer = frames(0, ['a', 'b']);
+    buffer[buffer.length - 1] ^= 1;
+    expect(decodeFrames(buffer, 0, 0).stop).toEqual({ kind: 'corrupt', reason: 'CRC mismatch at offset 1' });
+    expect(decodeFrames(buffer, 0, 0, Number.POSITIVE_INFINITY, false).frames).toHaveLength(2);
   });
 
   it('keeps offsets above 2^32 exact', () => {

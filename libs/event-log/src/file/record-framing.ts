@@ -33,10 +33,11 @@ export function writeFrame(target: Buffer, at: number, offset: number, payload: 
   target.writeUInt32BE(payload.length, at);
   target.writeUInt32BE(Math.floor(offset / TWO_POW_32), at + 8);
   target.writeUInt32BE(offset % TWO_POW_32, at + 12);
-  const crc = crc32(payload, crc32(target.subarray(at + 8, at + 16)));
-  target.writeUInt32BE(crc, at + 4);
   payload.copy(target, at + FRAME_HEADER_BYTES);
-  return at + FRAME_HEADER_BYTES + payload.length;
+  const end = at + FRAME_HEADER_BYTES + payload.length;
+  // The offset and the payload lie side by side: one CRC call covers both.
+  target.writeUInt32BE(crc32(target.subarray(at + 8, end)), at + 4);
+  return end;
 }
 
 /** One frame as one buffer (tests and tools; the writer frames a whole round into one buffer). */
@@ -74,9 +75,10 @@ export interface DecodeResult {
  * Decodes consecutive frames from `buffer`, starting at `start`, expecting the
  * first to carry `expectedOffset` and each next one the following offset.
  * Stops after `maxFrames` frames (`limit`) or at the first frame it cannot
- * accept. Payload buffers are views into `buffer` (no copy).
+ * accept. Payload buffers are views into `buffer` (no copy). `checkCrc`
+ * false skips the CRCs, for bytes that never left this process's memory.
  */
-export function decodeFrames(buffer: Buffer, start: number, expectedOffset: number, maxFrames = Number.POSITIVE_INFINITY): DecodeResult {
+export function decodeFrames(buffer: Buffer, start: number, expectedOffset: number, maxFrames = Number.POSITIVE_INFINITY, checkCrc = true): DecodeResult {
   const frames: DecodedFrame[] = [];
   let position = start;
   let nextOffset = expectedOffset;
@@ -88,9 +90,7 @@ export function decodeFrames(buffer: Buffer, start: number, expectedOffset: numb
     const length = buffer.readUInt32BE(position);
     if (length > MAX_PAYLOAD_BYTES) return { frames, nextPosition: position, nextOffset, stop: corrupt(`frame length ${length} exceeds ${MAX_PAYLOAD_BYTES}`) };
     if (remaining < FRAME_HEADER_BYTES + length) return { frames, nextPosition: position, nextOffset, stop: { kind: 'incomplete', needBytes: FRAME_HEADER_BYTES + length } };
-    const expectedCrc = buffer.readUInt32BE(position + 4);
-    const actualCrc = crc32(buffer.subarray(position + 16, position + 16 + length), crc32(buffer.subarray(position + 8, position + 16)));
-    if (actualCrc !== expectedCrc) return { frames, nextPosition: position, nextOffset, stop: corrupt(`CRC mismatch at offset ${nextOffset}`) };
+    if (checkCrc && crc32(buffer.subarray(position + 8, position + FRAME_HEADER_BYTES + length)) !== buffer.readUInt32BE(position + 4)) return { frames, nextPosition: position, nextOffset, stop: corrupt(`CRC mismatch at offset ${nextOffset}`) };
     const offset = buffer.readUInt32BE(position + 8) * TWO_POW_32 + buffer.readUInt32BE(position + 12);
     if (offset !== nextOffset) return { frames, nextPosition: position, nextOffset, stop: corrupt(`frame carries offset ${offset}, expected ${nextOffset}`) };
     frames.push({ offset, payload: buffer.subarray(position + FRAME_HEADER_BYTES, position + FRAME_HEADER_BYTES + length), position });
