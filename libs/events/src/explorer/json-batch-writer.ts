@@ -14,6 +14,9 @@ export class JsonBatchWriter {
   offset = 0;
   /** Per field: the bytes written for each value met (the field's text, then the value's JSON). */
   private readonly seen: Map<unknown, Buffer>[];
+  /** Per field: the value written last and its bytes (consecutive events mostly repeat it: no map lookup then). */
+  private readonly lastValue: unknown[];
+  private readonly lastBytes: (Buffer | undefined)[];
 
   /** `fieldTexts[f]` is what `field(f, value)` writes before the value (`,"name":`). */
   constructor(
@@ -23,6 +26,8 @@ export class JsonBatchWriter {
     // Its own memory (as `grownBuffer`), not a slice of Node's shared pool that a kept batch would hold on to.
     this.out = Buffer.allocUnsafeSlow(initialBytes);
     this.seen = fieldTexts.map(() => new Map());
+    this.lastValue = fieldTexts.map(() => undefined);
+    this.lastBytes = fieldTexts.map(() => undefined);
   }
 
   /** Bytes as they are. */
@@ -59,11 +64,16 @@ export class JsonBatchWriter {
 
   /** Field `f` with a value that repeats across the batch: its text and the value's JSON are serialised once, then copied. */
   field(f: number, value: unknown): void {
-    const seen = this.seen[f];
-    let bytes = seen.get(value);
-    if (bytes === undefined) {
-      bytes = serialised(this.fieldTexts[f], value);
-      seen.set(value, bytes);
+    let bytes = this.lastBytes[f];
+    if (bytes === undefined || value !== this.lastValue[f]) {
+      const seen = this.seen[f];
+      bytes = seen.get(value);
+      if (bytes === undefined) {
+        bytes = serialised(this.fieldTexts[f], value);
+        seen.set(value, bytes);
+      }
+      this.lastValue[f] = value;
+      this.lastBytes[f] = bytes;
     }
     this.bytes(bytes);
   }
