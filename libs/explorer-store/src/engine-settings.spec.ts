@@ -4,7 +4,7 @@ describe('insertStatement', () => {
   it('puts the token and insert settings in the statement itself', () => {
     expect(insertStatement('bot_requests', 'p0:10-20')).toBe(
       "INSERT INTO bot_requests SETTINGS insert_deduplication_token = 'p0:10-20', " +
-        "date_time_input_format = 'best_effort', input_format_skip_unknown_fields = 0, deduplicate_blocks_in_dependent_materialized_views = 1, input_format_parallel_parsing = 0 FORMAT JSONEachRow",
+        "date_time_input_format = 'best_effort', input_format_skip_unknown_fields = 0, deduplicate_blocks_in_dependent_materialized_views = 1 FORMAT JSONEachRow",
     );
   });
 

@@ -11,19 +11,14 @@ export const PINNED_QUERY_SETTINGS = {
 /**
  * Settings of every insert besides its deduplication token: accept ISO 8601
  * timestamps as well as `YYYY-MM-DD hh:mm:ss`, reject unknown fields instead
- * of silently dropping them (a renamed column must fail loudly), apply the
- * token to the blocks a materialized view writes too (an insert into an
- * intake table such as `bot_request_events` is deduplicated in its target),
- * and parse in one thread: the projector's inserts (about a second of bot
- * requests each) cost about 10 % more CPU per row when the engine split them
- * across parser threads (chDB, 20,000 events per insert), and in standalone
- * mode that CPU is taken from serving.
+ * of silently dropping them (a renamed column must fail loudly), and apply
+ * the token to the blocks a materialized view writes too (an insert into an
+ * intake table such as `bot_request_events` is deduplicated in its target).
  */
 export const INSERT_SETTINGS = {
   date_time_input_format: 'best_effort',
   input_format_skip_unknown_fields: 0,
   deduplicate_blocks_in_dependent_materialized_views: 1,
-  input_format_parallel_parsing: 0,
 } as const;
 
 /**

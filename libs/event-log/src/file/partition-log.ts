@@ -71,10 +71,10 @@ export interface PartitionLogOptions {
  * dirty pages is unknown, so only a reopen (which re-validates the tail) can
  * be trusted.
  *
- * The bytes of the last write stay in memory once acknowledged: a reader
- * keeping up (a projector following the edge's bot requests, in the process
- * that serves the bots) decodes them from there instead of reading back from
- * the file what was just written.
+ * The bytes of the last write (up to 1 MB) stay in memory once acknowledged:
+ * a reader keeping up (a projector following the edge's bot requests, in the
+ * process that serves the bots) decodes them from there, without their CRCs,
+ * instead of reading back from the file what was just written.
  */
 export class PartitionLog {
   private readonly segments: Segment[];
@@ -157,7 +157,10 @@ export class PartitionLog {
    * Reads up to `maxRecords` consecutive acknowledged records at the cursor
    * and advances it; returns [] when the cursor is at the end. A cursor below
    * the earliest retained offset jumps to the earliest (the skip is logged).
-   * Corruption inside acknowledged data throws: it is never skipped.
+   * Corruption inside acknowledged data throws: it is never skipped (records
+   * of the last write, decoded from memory, are not read from the file, so
+   * damage to them on disk is found by a later reader of the file). Payloads
+   * are views shared with other readers: read them, never change them.
    */
   async read(cursor: PartitionCursor, maxRecords: number): Promise<StoredRecord[]> {
     for (;;) {
@@ -245,7 +248,8 @@ export class PartitionLog {
     await writeFully(this.activeHandle, buffer, segment.size);
     await this.activeHandle.datasync();
     starts.forEach((start, i) => addIndexEntry(segment, segment.end + i, segment.size + start));
-    this.lastWrite = { segment, start: segment.size, buffer, inMemoryOnly: true };
+    // Kept up to one read's worth: a bigger round (an import) is read back like older data, so memory stays bounded per partition.
+    this.lastWrite = buffer.length <= READ_CHUNK ? { segment, start: segment.size, buffer, inMemoryOnly: true } : undefined;
     segment.size += buffer.length;
     segment.end += payloads.length;
     segment.lastWriteMs = Date.now();
@@ -349,16 +353,17 @@ export class PartitionLog {
   }
 }
 
-/**
- * A consumer's position in one partition. It keeps the segment file it reads
- * open, which also lets it finish a segment that retention deletes meanwhile.
- */
 /** Bytes of a segment from `start` on; `inMemoryOnly` when they were framed in this process and never read from the file. */
 interface CursorBytes {
   readonly start: number;
   readonly buffer: Buffer;
   readonly inMemoryOnly?: boolean;
 }
+
+/**
+ * A consumer's position in one partition. It keeps the segment file it reads
+ * open, which also lets it finish a segment that retention deletes meanwhile.
+ */
 
 export class PartitionCursor {
   segment?: Segment;
@@ -399,7 +404,8 @@ export class PartitionCursor {
     if (!cache || this.position < cache.start || this.position >= cache.start + cache.buffer.length) return undefined;
     const result = decodeFrames(cache.buffer, this.position - cache.start, this.nextOffset, limit, !cache.inMemoryOnly);
     const cacheEnd = cache.start + cache.buffer.length;
-    if (result.frames.length === 0 || (result.stop.kind !== 'limit' && cacheEnd < segmentSize)) return undefined;
+    // Bytes read from the file may end inside a frame: read the file for a full batch. A write kept in memory ends on a frame; the next one follows it.
+    if (result.frames.length === 0 || (result.stop.kind !== 'limit' && cacheEnd < segmentSize && !cache.inMemoryOnly)) return undefined;
     return { ...result, nextPosition: result.nextPosition - (this.position - cache.start) };
   }
 
