@@ -1,4 +1,4 @@
-import type { BotRequestRecordedPayload } from '@bpc/events';
+import type { BotRequestRecordedPayload, RecordedBotRequest } from '@bpc/events';
 
 /** The n-th of a varied run of recorded bot requests: titles and URLs with quotes, backslashes, accents, CJK, emoji and U+2028; hits and misses; null and set snapshot ages. */
 export function botRequestPayload(n: number): BotRequestRecordedPayload {
@@ -19,4 +19,10 @@ export function botRequestPayload(n: number): BotRequestRecordedPayload {
     servedAt: new Date(Date.UTC(2026, 10, 1) + n * 1000).toISOString(),
     requestId: `r${n}`,
   };
+}
+
+/** `botRequestPayload(n)` as the edge hands it to its recorder: the time it was served in milliseconds. */
+export function recordedBotRequest(n: number): RecordedBotRequest {
+  const { servedAt, ...rest } = botRequestPayload(n);
+  return { ...rest, servedAtMs: Date.parse(servedAt) };
 }

@@ -10,7 +10,6 @@ export * from './shared/app-error';
 export * from './shared/log-sink';
 export * from './shared/secret-hash';
 export * from './shared/clock';
-export * from './shared/iso-timestamp';
 export * from './queue/purge-priorities';
 export * from './queue/host-pause';
 export * from './hosts/resolve-targets';

@@ -1,13 +1,12 @@
 import { BotRequestRecordedPayload, EncodedEventBatch, encodedEvents } from '@bpc/events';
-import { botRequestPayload } from '@bpc/testing';
+import { recordedBotRequest } from '@bpc/testing';
 import { BotRequestBuffer } from './bot-request-buffer';
 
 /** Adds requests r<from>…r<to> (the event id is the request id, the event occurred when served). */
 function addRange(buffer: BotRequestBuffer, from: number, to: number): number {
   let dropped = 0;
   for (let n = from; n <= to; n += 1) {
-    const payload = { ...botRequestPayload(n), requestId: `r${n}` };
-    dropped += buffer.add(`r${n}`, payload.servedAt, payload);
+    dropped += buffer.add(`r${n}`, { ...recordedBotRequest(n), requestId: `r${n}` });
   }
   return dropped;
 }
@@ -63,7 +62,7 @@ describe('BotRequestBuffer', () => {
   it('adds nothing for a request that has no JSON', () => {
     const buffer = new BotRequestBuffer(5, 3);
     addRange(buffer, 1, 1);
-    expect(() => buffer.add('bad', 't', { ...botRequestPayload(2), pageTitle: undefined as unknown as string })).toThrow('a field has no JSON value');
+    expect(() => buffer.add('bad', { ...recordedBotRequest(2), pageTitle: undefined as unknown as string })).toThrow('a field has no JSON value');
     expect(buffer.size).toBe(1);
     addRange(buffer, 3, 3);
     expect(requestIds(buffer.take())).toEqual(['r1', 'r3']);

@@ -1,4 +1,4 @@
-import { BotRequestJsonBatch, BotRequestRecordedPayload, EncodedEventBatch } from '@bpc/events';
+import { BotRequestJsonBatch, EncodedEventBatch, RecordedBotRequest } from '@bpc/events';
 
 /** Events a new batch has room for before its buffer grows (doubling). */
 const BATCH_ROOM_EVENTS = 64;
@@ -36,11 +36,11 @@ export class BotRequestBuffer {
     return this.count;
   }
 
-  /** Adds one request's event; answers the number of events dropped from the front (0 or 1). Throws, adding nothing, for a payload that has no JSON. */
-  add(id: string, occurredAt: string, payload: BotRequestRecordedPayload): number {
+  /** Adds one request's event; answers the number of events dropped from the front (0 or 1). Throws, adding nothing, for a request that has no JSON. */
+  add(id: string, request: RecordedBotRequest): number {
     // Room for a few events first: at low traffic a batch sealed every flush holds only a handful.
     const open = (this.open ??= new BotRequestJsonBatch(Math.min(this.batchMax, BATCH_ROOM_EVENTS)));
-    open.add(id, occurredAt, payload);
+    open.add(id, request);
     this.count += 1;
     if (open.count === this.batchMax) this.seal();
     return this.dropOverflow();

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EventLog, FileEventLog, LogRecord, SubscriptionSpec } from '@bpc/event-log';
-import { BotRequestRecordedPayload, encodedEvents, TOPICS } from '@bpc/events';
+import { BotRequestRecordedPayload, encodedEvents, RecordedBotRequest, TOPICS } from '@bpc/events';
 import { createLogger } from '@bpc/platform';
 import { testConfig, until } from '@bpc/testing';
 import { Registry } from 'prom-client';
@@ -33,7 +33,7 @@ class SwappableLog implements EventLog {
   }
 }
 
-const payload = (n: number): BotRequestRecordedPayload => ({
+const payload = (n: number): RecordedBotRequest => ({
   websiteId: 'demo',
   host: 'www.example.com',
   url: `https://www.example.com/p${n}`,
@@ -47,7 +47,7 @@ const payload = (n: number): BotRequestRecordedPayload => ({
   serveTimeMs: 1,
   snapshotAgeS: 0,
   bytes: 10,
-  servedAt: new Date().toISOString(),
+  servedAtMs: Date.now(),
   requestId: `r${n}`,
 });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { AppConfig } from '@bpc/config';
-import { BotRequestRecordedPayload, TOPICS } from '@bpc/events';
+import { RecordedBotRequest, TOPICS } from '@bpc/events';
 import { APP_CONFIG, LOGGER, METRICS_REGISTRY } from '@bpc/platform';
 import type { Logger } from 'pino';
 import { Counter, Gauge, Registry } from 'prom-client';
@@ -60,10 +60,10 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** Buffers one request (the event occurred when it was served); never waits, never throws. */
-  record(payload: BotRequestRecordedPayload): void {
+  record(request: RecordedBotRequest): void {
     let dropped: number;
     try {
-      dropped = this.buffer.add(randomUUID(), payload.servedAt, payload);
+      dropped = this.buffer.add(randomUUID(), request);
     } catch (error) {
       // A payload without JSON is a bug in the edge, not the request's fault: counted as dropped, logged once.
       this.dropped.inc();

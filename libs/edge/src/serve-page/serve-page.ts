@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { Inject, Injectable } from '@nestjs/common';
 import { CACHE_STORE, CacheBodyGoneError, CacheHit, CacheStore, isFresh } from '@bpc/cache-store';
 import type { AppConfig } from '@bpc/config';
-import { BoundedMemo, Clock, DimensionDefinition, digestsEqual, HostCatalog, isoTimestamp, normalizeHttpUrl, sha256Digest } from '@bpc/domain';
+import { BoundedMemo, Clock, DimensionDefinition, digestsEqual, HostCatalog, normalizeHttpUrl, sha256Digest } from '@bpc/domain';
 import type { CacheStatus } from '@bpc/events';
 import { APP_CONFIG, CLOCK, LOGGER } from '@bpc/platform';
 import { PAGE_REFRESHER, PageRefresher, RefreshOutcome } from '@bpc/renderer';
@@ -206,7 +206,7 @@ export class ServePage {
       serveTimeMs: Math.round(performance.now() - page.started),
       snapshotAgeS: served.snapshotAgeS,
       bytes: served.bytes,
-      servedAt: isoTimestamp(this.clock.now()),
+      servedAtMs: this.clock.now(),
       requestId: page.requestId,
     });
   }

@@ -46,10 +46,10 @@ describe('OffThreadKafkaAppender', () => {
   it('appends a serialised batch as the envelopes it holds', async () => {
     const namespace = unique('offthread');
     const appender = new OffThreadKafkaAppender({ brokers: testEngines().kafkaBrokers, clientId: 'off-thread-spec', namespace }, capturingLog());
-    const events = Array.from({ length: 50 }, (_, n) => botRequestRecorded(botRequestPayload(n), { id: `bot-${n}`, occurredAt: new Date(n * 1000).toISOString() }));
+    const events = Array.from({ length: 50 }, (_, n) => botRequestRecorded(botRequestPayload(n), { id: `bot-${n}`, occurredAt: botRequestPayload(n).servedAt }));
     // Room for far more events than added: the worker must get only the bytes written.
     const batch = new BotRequestJsonBatch(1_000);
-    events.forEach((e) => batch.add(e.id, e.occurredAt, e.payload));
+    events.forEach((e) => batch.add(e.id, { ...e.payload, servedAtMs: Date.parse(e.payload.servedAt) }));
     await appender.appendEncoded('spec.bots', batch.encoded());
     await appender.close();
 

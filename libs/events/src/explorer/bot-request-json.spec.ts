@@ -26,6 +26,9 @@ function payload(i: number, text: (n: number) => string): BotRequestRecordedPayl
   };
 }
 
+/** The event the edge records for `p`: it occurred when served. */
+const served = (p: BotRequestRecordedPayload, id: string) => botRequestRecorded(p, { id, occurredAt: p.servedAt });
+
 describe('encodeBotRequests', () => {
   it('writes the JSON.stringify of each envelope, for hostile strings in every field', () => {
     const events = Array.from({ length: 120 }, (_, i) => botRequestRecorded(payload(i, (n) => HOSTILE[n % HOSTILE.length]), { id: `id-${HOSTILE[i % HOSTILE.length]}`, occurredAt: new Date(1_763_740_000_000 + i).toISOString() }));
@@ -47,7 +50,7 @@ describe('encodeBotRequests', () => {
     };
     // Code units of every kind, surrogates included, up to 3,000 of them: events far larger than the initial room.
     const text = (): string => String.fromCharCode(...Array.from({ length: random(2) === 0 ? random(40) : random(3_000) }, () => (random(4) === 0 ? random(0x10000) : random(0x80))));
-    const events = Array.from({ length: 100 }, (_, i) => botRequestRecorded(payload(i, () => text()), { id: text(), occurredAt: text() }));
+    const events = Array.from({ length: 100 }, (_, i) => served(payload(i, () => text()), text()));
     const encoded = encodeBotRequests(events);
     encoded.forEach((event, i) => expect(Buffer.compare(event.json, encodeEnvelope(events[i]).json)).toBe(0));
     // Every event parses back to its envelope.
@@ -56,9 +59,9 @@ describe('encodeBotRequests', () => {
 
   it('writes numbers as JSON.stringify does (negative, fractional, -0, NaN, beyond safe integers, null), and refuses a field without JSON', () => {
     const odd = [-5, 1.5, -0, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60, 0, 9, 10, 1_000_000_007];
-    const events = odd.map((n, i) => botRequestRecorded({ ...payload(i, () => 'x'), statusCode: n, serveTimeMs: odd[(i + 3) % odd.length], snapshotAgeS: i % 2 ? null : n, bytes: odd[(i + 7) % odd.length] }, { id: `e${i}`, occurredAt: 't' }));
+    const events = odd.map((n, i) => served({ ...payload(i, () => 'x'), statusCode: n, serveTimeMs: odd[(i + 3) % odd.length], snapshotAgeS: i % 2 ? null : n, bytes: odd[(i + 7) % odd.length] }, `e${i}`));
     encodeBotRequests(events).forEach((event, i) => expect(event.json.toString('utf8')).toBe(encodeEnvelope(events[i]).json.toString('utf8')));
-    const missing = botRequestRecorded({ ...payload(0, () => 'x'), pageTitle: undefined as unknown as string }, { id: 'e', occurredAt: 't' });
+    const missing = served({ ...payload(0, () => 'x'), pageTitle: undefined as unknown as string }, 'e');
     expect(() => encodeBotRequests([missing])).toThrow('a field has no JSON value (undefined)');
   });
 
@@ -68,21 +71,28 @@ describe('encodeBotRequests', () => {
     expect(JSON.stringify(botRequestRecorded(p, { id: 'e3', occurredAt: at.toISOString() }))).toBe(JSON.stringify(envelope(BOT_REQUEST_RECORDED, 1, p, { id: 'e3', occurredAt: at, key: p.websiteId })));
   });
 
-  it('encodes nothing for no events, and refuses an event not keyed by its website', () => {
+  it('encodes nothing for no events, and refuses an event the edge would not write: not keyed by its website, or not occurring when served', () => {
     expect(encodeBotRequests([])).toEqual([]);
-    const event = botRequestRecorded(payload(1, () => 'w'), { id: 'e1', occurredAt: 't' });
+    const event = served(payload(1, () => 'w'), 'e1');
     expect(() => encodeBotRequests([{ ...event, key: 'other' }])).toThrow('event e1 is keyed "other", not by its website');
+    for (const occurredAt of ['2026-11-21T00:00:00.000Z', '2025-11-21T10:26:40.001+00:00', 'soon']) {
+      expect(() => encodeBotRequests([{ ...event, occurredAt }])).toThrow('event e1 does not occur when served');
+    }
+    const notIso = { ...event, occurredAt: '2025-11-21T10:26:40.001+00:00', payload: { ...event.payload, servedAt: '2025-11-21T10:26:40.001+00:00' } };
+    expect(() => encodeBotRequests([notIso])).toThrow('event e1 does not occur when served');
   });
 });
 
 describe('BotRequestJsonBatch', () => {
   it('leaves the batch as it was when an event cannot be written, and grows past the events it expected', () => {
     const batch = new BotRequestJsonBatch(1);
-    const events = [0, 1, 2].map((i) => botRequestRecorded(payload(i, (n) => HOSTILE[n % HOSTILE.length]), { id: `e${i}`, occurredAt: 't' }));
-    batch.add(events[0].id, events[0].occurredAt, events[0].payload);
-    expect(() => batch.add('bad', 't', { ...events[1].payload, host: undefined as unknown as string })).toThrow('a field has no JSON value');
-    batch.add(events[1].id, events[1].occurredAt, events[1].payload);
-    batch.add(events[2].id, events[2].occurredAt, events[2].payload);
+    const events = [0, 1, 2].map((i) => served(payload(i, (n) => HOSTILE[n % HOSTILE.length]), `e${i}`));
+    const recorded = events.map((e) => ({ ...e.payload, servedAtMs: Date.parse(e.payload.servedAt) }));
+    batch.add(events[0].id, recorded[0]);
+    expect(() => batch.add('bad', { ...recorded[1], host: undefined as unknown as string })).toThrow('a field has no JSON value');
+    expect(() => batch.add('bad', { ...recorded[1], servedAtMs: Number.NaN })).toThrow(RangeError);
+    batch.add(events[1].id, recorded[1]);
+    batch.add(events[2].id, recorded[2]);
     const encoded = batch.encoded();
     expect(batch.count).toBe(3);
     expect(encoded.ids).toEqual(['e0', 'e1', 'e2']);

@@ -23,19 +23,28 @@ const END = Buffer.from('}}', 'latin1');
 const REPEATED = ['key', 'websiteId', 'host', 'pageTitle', 'statusCode', 'botName', 'userAgent', 'dimensionId', 'dimensionName', 'cacheStatus'] as const;
 const FIELD_TEXTS = REPEATED.map((name) => (name === 'websiteId' ? ',"payload":{"websiteId":' : `,"${name}":`));
 const F = Object.fromEntries(REPEATED.map((name, index) => [name, index])) as Readonly<Record<(typeof REPEATED)[number], number>>;
+/**
+ * A served request as the edge records it: the event's payload, with the
+ * time it was served in milliseconds (written as the event's `occurredAt`
+ * and the payload's `servedAt`, both ISO 8601).
+ */
+export type RecordedBotRequest = Omit<BotRequestRecordedPayload, 'servedAt'> & { readonly servedAtMs: number };
+
 /** Room per event a batch starts with (a typical event takes about 600 bytes); it grows when needed. */
 const INITIAL_BYTES_PER_EVENT = 768;
 
 /**
- * `BotRequestRecorded` v1 events keyed by their website, serialised one after
- * the other into one buffer as they come (the edge adds each request as it
- * serves it, while its values are at hand): byte for byte the
+ * `BotRequestRecorded` v1 events keyed by their website, which occurred when
+ * the request was served, serialised one after the other into one buffer as
+ * they come (the edge adds each request as it serves it, while its values are
+ * at hand): byte for byte the
  * `JSON.stringify` of their envelopes (the spec checks it on hostile
  * strings), without building the envelopes. Values that repeat across a batch
  * (website, host, title, user agent, bot, dimension, status) are serialised
- * once per batch, with the key before them, and copied after that; ids,
- * timestamps and URLs are copied as they are when they need no escaping, and
- * times and sizes written digit by digit.
+ * once per batch, with the key before them, and copied after that; ids and
+ * URLs are copied as they are when they need no escaping, timestamps written
+ * from the milliseconds (see `JsonBatchWriter.isoTimestamp`), and times and
+ * sizes digit by digit.
  */
 export class BotRequestJsonBatch {
   private readonly writer: JsonBatchWriter;
@@ -53,15 +62,15 @@ export class BotRequestJsonBatch {
     return this.ids.length;
   }
 
-  /** Appends one event; one with a field that has no JSON value (undefined) throws and leaves the batch as it was. */
-  add(id: string, occurredAt: string, p: BotRequestRecordedPayload): void {
+  /** Appends one request's event; one with a field that has no JSON value (undefined), or an invalid time, throws and leaves the batch as it was. */
+  add(id: string, p: RecordedBotRequest): void {
     const w = this.writer;
     const start = w.offset;
     try {
       w.bytes(ID);
       w.string(id);
       w.bytes(OCCURRED_AT);
-      w.string(occurredAt);
+      w.isoTimestamp(p.servedAtMs);
       w.field(F.key, p.websiteId);
       w.field(F.websiteId, p.websiteId);
       w.field(F.host, p.host);
@@ -81,7 +90,7 @@ export class BotRequestJsonBatch {
       w.bytes(BYTES);
       w.number(p.bytes);
       w.bytes(SERVED_AT);
-      w.string(p.servedAt);
+      w.isoTimestamp(p.servedAtMs);
       w.bytes(REQUEST_ID);
       w.string(p.requestId);
       w.bytes(END);
@@ -107,12 +116,20 @@ export class BotRequestJsonBatch {
   }
 }
 
-/** Envelopes as `EncodedEvent`s through `BotRequestJsonBatch`; throws for an envelope not keyed by its website (the edge keys them so). */
+/**
+ * Envelopes as `EncodedEvent`s through `BotRequestJsonBatch`; throws for an
+ * envelope the edge would not write: not keyed by its website, or not
+ * occurring when served (one ISO 8601 time, as `toISOString` writes it).
+ */
 export function encodeBotRequests(events: readonly BotRequestRecorded[]): EncodedEvent[] {
   const batch = new BotRequestJsonBatch(events.length);
   for (const e of events) {
     if (e.key !== e.payload.websiteId) throw new Error(`event ${e.id} is keyed ${JSON.stringify(e.key)}, not by its website`);
-    batch.add(e.id, e.occurredAt, e.payload);
+    const servedAtMs = Date.parse(e.payload.servedAt);
+    if (e.occurredAt !== e.payload.servedAt || !(Math.abs(servedAtMs) <= 8.64e15) || new Date(servedAtMs).toISOString() !== e.occurredAt) {
+      throw new Error(`event ${e.id} does not occur when served, at one ISO 8601 time (${JSON.stringify(e.occurredAt)}, ${JSON.stringify(e.payload.servedAt)})`);
+    }
+    batch.add(e.id, { ...e.payload, servedAtMs });
   }
   return encodedEvents(batch.encoded());
 }

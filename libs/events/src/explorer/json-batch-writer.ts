@@ -3,6 +3,8 @@ import { grownBuffer } from '@bpc/domain';
 /** Below this many bytes a JavaScript loop copies faster than a native `set`. */
 const NATIVE_COPY_MIN = 32;
 const NULL = Buffer.from('null', 'latin1');
+/** Largest time a `Date` holds, in ms either side of 1970. */
+const MAX_TIME_MS = 8.64e15;
 
 /**
  * Writes JSON, byte for byte as `JSON.stringify` would, into one growing
@@ -17,6 +19,9 @@ export class JsonBatchWriter {
   /** Per field: the value written last and its bytes (consecutive events mostly repeat it: no map lookup then). */
   private readonly lastValue: unknown[];
   private readonly lastBytes: (Buffer | undefined)[];
+  /** The second `isoTimestamp` wrote last, and its text up to the milliseconds (`"2026-11-22T03:10:59.`). */
+  private timestampSecond = Number.NaN;
+  private timestampPrefix = Buffer.alloc(0);
 
   /** `fieldTexts[f]` is what `field(f, value)` writes before the value (`,"name":`). */
   constructor(
@@ -92,6 +97,33 @@ export class JsonBatchWriter {
       rest = Math.floor(rest / 10);
     }
     this.offset += digits;
+  }
+
+  /**
+   * `JSON.stringify(new Date(ms).toISOString())` without building the string:
+   * the text up to the second is kept from the previous call (consecutive
+   * requests share it) and the milliseconds are written as digits. Throws a
+   * RangeError for a time `Date` cannot hold, as `toISOString` does.
+   */
+  isoTimestamp(ms: number): void {
+    const time = Math.trunc(ms);
+    if (!(Math.abs(time) <= MAX_TIME_MS)) throw new RangeError('Invalid time value');
+    const second = Math.floor(time / 1_000);
+    if (second !== this.timestampSecond) {
+      this.timestampPrefix = Buffer.from(`"${new Date(second * 1_000).toISOString().slice(0, -4)}`, 'latin1');
+      this.timestampSecond = second;
+    }
+    this.bytes(this.timestampPrefix);
+    const millis = time - second * 1_000;
+    this.ensure(5);
+    const out = this.out;
+    const o = this.offset;
+    out[o] = 0x30 + Math.floor(millis / 100);
+    out[o + 1] = 0x30 + (Math.floor(millis / 10) % 10);
+    out[o + 2] = 0x30 + (millis % 10);
+    out[o + 3] = 0x5a; // Z
+    out[o + 4] = 0x22;
+    this.offset = o + 5;
   }
 
   private ensure(n: number): void {
