@@ -126,7 +126,7 @@ export function encodeBotRequests(events: readonly BotRequestRecorded[]): Encode
   for (const e of events) {
     if (e.key !== e.payload.websiteId) throw new Error(`event ${e.id} is keyed ${JSON.stringify(e.key)}, not by its website`);
     const servedAtMs = Date.parse(e.payload.servedAt);
-    if (e.occurredAt !== e.payload.servedAt || !(Math.abs(servedAtMs) <= 8.64e15) || new Date(servedAtMs).toISOString() !== e.occurredAt) {
+    if (e.occurredAt !== e.payload.servedAt || Number.isNaN(servedAtMs) || new Date(servedAtMs).toISOString() !== e.occurredAt) {
       throw new Error(`event ${e.id} does not occur when served, at one ISO 8601 time (${JSON.stringify(e.occurredAt)}, ${JSON.stringify(e.payload.servedAt)})`);
     }
     batch.add(e.id, { ...e.payload, servedAtMs });
