@@ -16,7 +16,7 @@ interface Waiting {
  * until the append and cloning them into another thread), and a batch is
  * sealed at `batchMax` events or when taken. Adding beyond `capacity` drops
  * the oldest event and says so, without copying (a dropped event's bytes go
- * with its batch), so a long outage under load costs no copying; a batch the
+ * when its batch does), so a long outage under load stays cheap; a batch the
  * log refused goes back to the front.
  */
 export class BotRequestBuffer {
