@@ -65,7 +65,7 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
     try {
       dropped = this.buffer.add(randomUUID(), request);
     } catch (error) {
-      // A payload without JSON is a bug in the edge, not the request's fault: counted as dropped, logged once.
+      // A request without JSON is a bug in the edge, not the request's fault: counted as dropped, logged once.
       this.dropped.inc();
       if (!this.unencodableLogged) this.logger.error({ err: error }, 'bot request could not be serialised: not recorded');
       this.unencodableLogged = true;
@@ -105,18 +105,18 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
       this.appending = batch.ids.length;
       try {
         await this.appender.append(TOPICS.botRequests, batch);
-        this.appending = 0;
         this.appended.inc(batch.ids.length);
         if (this.failures > 0) this.logger.info({ after: this.failures }, 'event log reachable again: recording bot requests');
         this.failures = 0;
       } catch (error) {
-        this.appending = 0;
         // A rejected append may have stored part of the batch; the explorer folds duplicates by event id.
         this.countDropped(this.buffer.putBack(batch));
         this.failures += 1;
         this.retryAt = Date.now() + Math.min(MAX_RETRY_DELAY_MS, 100 * 2 ** Math.min(this.failures, 6));
         if (this.failures === 1) this.logger.warn({ err: error, buffered: this.buffer.size }, 'event log refused bot requests: buffering and retrying');
         return;
+      } finally {
+        this.appending = 0;
       }
     }
   }

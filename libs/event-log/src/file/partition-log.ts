@@ -364,7 +364,6 @@ interface CursorBytes {
  * A consumer's position in one partition. It keeps the segment file it reads
  * open, which also lets it finish a segment that retention deletes meanwhile.
  */
-
 export class PartitionCursor {
   segment?: Segment;
   position = 0;

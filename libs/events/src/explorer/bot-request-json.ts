@@ -37,14 +37,13 @@ const INITIAL_BYTES_PER_EVENT = 768;
  * `BotRequestRecorded` v1 events keyed by their website, which occurred when
  * the request was served, serialised one after the other into one buffer as
  * they come (the edge adds each request as it serves it, while its values are
- * at hand): byte for byte the
- * `JSON.stringify` of their envelopes (the spec checks it on hostile
- * strings), without building the envelopes. Values that repeat across a batch
- * (website, host, title, user agent, bot, dimension, status) are serialised
- * once per batch, with the key before them, and copied after that; ids and
- * URLs are copied as they are when they need no escaping, timestamps written
- * from the milliseconds (see `JsonBatchWriter.isoTimestamp`), and times and
- * sizes digit by digit.
+ * at hand): byte for byte the `JSON.stringify` of their envelopes (the spec
+ * checks it on hostile strings), without building the envelopes. Values that
+ * repeat across a batch (website, host, title, user agent, bot, dimension,
+ * status) are serialised once per batch, with the key before them, and
+ * copied after that; ids and URLs are copied as they are when they need no
+ * escaping, timestamps written from the milliseconds (see
+ * `JsonBatchWriter.isoTimestamp`), and durations and sizes digit by digit.
  */
 export class BotRequestJsonBatch {
   private readonly writer: JsonBatchWriter;

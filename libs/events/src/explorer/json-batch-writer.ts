@@ -47,7 +47,7 @@ export class JsonBatchWriter {
   }
 
   /**
-   * A value that differs from event to event (ids, timestamps, URLs): a
+   * A value that differs from event to event (ids, URLs): a
    * string of printable ASCII without `"` or `\` is copied between quotes in
    * one pass; anything else goes through `JSON.stringify`.
    */
@@ -83,7 +83,7 @@ export class JsonBatchWriter {
     this.bytes(bytes);
   }
 
-  /** A number that varies from event to event (times, sizes): non-negative safe integers digit by digit, anything else as `JSON.stringify` writes it. */
+  /** A number that varies from event to event (durations, sizes): non-negative safe integers digit by digit, anything else as `JSON.stringify` writes it. */
   number(value: number | null): void {
     if (value === null) return this.bytes(NULL);
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) return this.bytes(serialised('', value));
