@@ -1,12 +1,13 @@
 import { open, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { ChdbQueryStream, ChdbResult, Session } from 'chdb';
 import { type LogSink, silentLog } from '@bpc/domain';
 import { ChdbSessionPool } from './chdb-session-pool';
 import { applyDdl, defaultDdlDir } from './ddl-migration';
-import { PINNED_QUERY_SETTINGS, assertDedupToken, assertTableName, insertSettings, quoteStringLiteral } from './engine-settings';
+import { PINNED_QUERY_SETTINGS, assertDedupToken, assertTableName, insertStatement, quoteStringLiteral } from './engine-settings';
 import { ExplorerStoreError, toExplorerStoreError } from './explorer-store-error';
 import type { ExplorerStore, InsertBatch, QueryParams, RawFormat, WrittenFile } from './explorer-store.port';
+import { InsertSpool } from './insert-spool';
 import { jsonEachRowOf, parseJsonEachRow } from './json-each-row';
 import { normaliseQueryParams } from './query-params';
 import { assertRawFormat, createHeaderDeduplicator } from './raw-formats';
@@ -59,9 +60,11 @@ export class ChdbExecutor implements ExplorerStore {
   readonly #pool: ChdbSessionPool;
   readonly #ddlDir: string | undefined;
   readonly #log: LogSink;
+  readonly #spool: InsertSpool;
 
   constructor(options: ChdbExecutorOptions) {
     this.#pool = new ChdbSessionPool(options.path, CONNECTION_ARGS);
+    this.#spool = new InsertSpool(join(this.#pool.path, 'insert-spool'));
     this.#ddlDir = options.ddlDir;
     this.#log = options.log ?? silentLog;
   }
@@ -117,19 +120,14 @@ export class ChdbExecutor implements ExplorerStore {
     await this.#withSession((session) => this.#oneShot(session, sql, params, 'JSONEachRow'));
   }
 
+  /** The rows reach the engine through a file (see `InsertSpool`). */
   async insert(batch: InsertBatch): Promise<void> {
     const table = assertTableName(batch.table);
     const token = assertDedupToken(batch.token);
-    const { jsonEachRow: values, count } = jsonEachRowOf(batch.rows);
+    const { jsonEachRow, count } = jsonEachRowOf(batch.rows);
     if (count === 0) return;
-    await this.#withSession((session) =>
-      session.insert({
-        table,
-        values,
-        format: 'JSONEachRow',
-        settings: { insert_deduplication_token: token, ...insertSettings(table), ...CHDB_INSERT_SETTINGS },
-      }),
-    );
+    const statement = (file: string) => insertStatement(table, token, { file, settings: CHDB_INSERT_SETTINGS });
+    await this.#spool.with(jsonEachRow, (file) => this.#withSession((session) => this.#oneShot(session, statement(file), undefined, 'JSONEachRow')));
   }
 
   async check(): Promise<void> {

@@ -13,6 +13,13 @@ describe('insertStatement', () => {
     expect(insertStatement('bot_requests', 't')).toContain('input_format_skip_unknown_fields = 0');
   });
 
+  it('reads the rows from a file when given one, uncompressed, with extra settings last', () => {
+    expect(insertStatement('bot_requests', 't', { file: "/d/it's.jsonl", settings: { input_format_parallel_parsing: 0 } })).toBe(
+      "INSERT INTO bot_requests FROM INFILE '/d/it\\'s.jsonl' COMPRESSION 'none' SETTINGS insert_deduplication_token = 't', " +
+        "date_time_input_format = 'best_effort', input_format_skip_unknown_fields = 0, deduplicate_blocks_in_dependent_materialized_views = 1, input_format_parallel_parsing = 0 FORMAT JSONEachRow",
+    );
+  });
+
   it('escapes quotes and backslashes in the token', () => {
     expect(insertStatement('db.t', "a'b\\c")).toContain("insert_deduplication_token = 'a\\'b\\\\c'");
   });

@@ -50,10 +50,14 @@ export function quoteStringLiteral(value: string): string {
 /**
  * `INSERT INTO t SETTINGS … FORMAT JSONEachRow` with the token in the query's
  * own SETTINGS clause: per-request settings would leak into later statements
- * on chDB's connection, where they become session `SET`s.
+ * on chDB's connection, where they become session `SET`s. With `file`, the
+ * rows are read from that file (`FROM INFILE`, uncompressed whatever its
+ * name) instead of following the statement; `settings` come on top of the
+ * insert's own.
  */
-export function insertStatement(table: string, token: string): string {
-  return `INSERT INTO ${assertTableName(table)} SETTINGS ${settingsClause({ insert_deduplication_token: token, ...insertSettings(table) })} FORMAT JSONEachRow`;
+export function insertStatement(table: string, token: string, options: { readonly file?: string; readonly settings?: Readonly<Record<string, string | number>> } = {}): string {
+  const source = options.file === undefined ? '' : ` FROM INFILE ${quoteStringLiteral(options.file)} COMPRESSION 'none'`;
+  return `INSERT INTO ${assertTableName(table)}${source} SETTINGS ${settingsClause({ insert_deduplication_token: token, ...insertSettings(table), ...options.settings })} FORMAT JSONEachRow`;
 }
 
 /** The body of a SETTINGS clause, `name = value, …`, strings as quoted literals (names are the caller's constants). */
