@@ -21,16 +21,20 @@ function requestIds(batch: EncodedEventBatch | undefined): string[] {
 }
 
 describe('BotRequestBuffer', () => {
-  it('hands out batches of at most batchMax events in the order they were added, sealing the open batch when nothing else waits', () => {
+  it('hands out sealed batches of at most batchMax events in the order they were added; the open batch once sealed', () => {
     const buffer = new BotRequestBuffer(100, 3);
+    buffer.seal();
     expect(buffer.take()).toBeUndefined();
     expect(addRange(buffer, 1, 7)).toBe(0);
     expect(buffer.size).toBe(7);
     expect(requestIds(buffer.take())).toEqual(['r1', 'r2', 'r3']);
     expect(requestIds(buffer.take())).toEqual(['r4', 'r5', 'r6']);
+    expect(buffer.take()).toBeUndefined();
     expect(buffer.size).toBe(1);
+    buffer.seal();
     expect(requestIds(buffer.take())).toEqual(['r7']);
     expect(buffer.size).toBe(0);
+    buffer.seal();
     expect(buffer.take()).toBeUndefined();
   });
 
@@ -39,12 +43,14 @@ describe('BotRequestBuffer', () => {
     expect(addRange(buffer, 1, 4)).toBe(0);
     expect(addRange(buffer, 5, 9)).toBe(5);
     expect(buffer.size).toBe(4);
+    buffer.seal();
     expect(requestIds(buffer.take())).toEqual(['r6']);
     expect(requestIds(buffer.take())).toEqual(['r7', 'r8', 'r9']);
 
     const small = new BotRequestBuffer(2, 10);
     expect(addRange(small, 1, 5)).toBe(3);
     expect(small.size).toBe(2);
+    small.seal();
     expect(requestIds(small.take())).toEqual(['r4', 'r5']);
   });
 
@@ -65,6 +71,7 @@ describe('BotRequestBuffer', () => {
     expect(() => buffer.add('bad', { ...recordedBotRequest(2), pageTitle: undefined as unknown as string })).toThrow('a field has no JSON value');
     expect(buffer.size).toBe(1);
     addRange(buffer, 3, 3);
+    buffer.seal();
     expect(requestIds(buffer.take())).toEqual(['r1', 'r3']);
   });
 });

@@ -14,7 +14,7 @@ interface Waiting {
  * them, already serialised: `add` writes each request's event into the open
  * batch while its values are at hand (cheaper than keeping objects alive
  * until the append and cloning them into another thread), and a batch is
- * sealed at `batchMax` events or when taken. Adding beyond `capacity` drops
+ * sealed at `batchMax` events or by `seal`; only sealed batches are taken. Adding beyond `capacity` drops
  * the oldest event and says so, without copying (a dropped event's bytes go
  * when its batch does), so a long outage under load stays cheap; a batch the
  * log refused goes back to the front.
@@ -46,9 +46,8 @@ export class BotRequestBuffer {
     return this.dropOverflow();
   }
 
-  /** Removes and answers the oldest batch (up to `batchMax` events), sealing the open one when nothing else waits. */
+  /** Removes and answers the oldest sealed batch (up to `batchMax` events); the open batch stays open (see `seal`). */
   take(): EncodedEventBatch | undefined {
-    if (this.sealed.length === 0) this.seal();
     const next = this.sealed.shift();
     if (next === undefined) return undefined;
     this.count -= next.batch.ids.length - next.first;
@@ -62,7 +61,8 @@ export class BotRequestBuffer {
     return this.dropOverflow();
   }
 
-  private seal(): void {
+  /** Seals the open batch (if it holds events), so that `take` hands it out after those sealed before it. */
+  seal(): void {
     if (this.open && this.open.count > this.openFirst) this.sealed.push({ batch: this.open.encoded(), first: this.openFirst });
     this.open = undefined;
     this.openFirst = 0;

@@ -129,4 +129,30 @@ describe('BotRequestRecorder against a file event log', () => {
     expect(appended).toEqual(['r1', 'r2', 'r3']);
     expect(recorder.pending()).toBe(0);
   });
+
+  it('appends per flush what was buffered when it started and batches filled meanwhile, not each request served during an append', async () => {
+    const batches: string[][] = [];
+    let release!: () => void;
+    const appender: BotRequestAppender = {
+      append: (_topic, batch) => {
+        batches.push(encodedEvents(batch).map((e) => (JSON.parse(e.json.toString('utf8')) as { payload: BotRequestRecordedPayload }).payload.requestId));
+        return batches.length === 1 ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
+      },
+      close: async () => undefined,
+    };
+    // The timer never fires here: flushes are called by hand.
+    const config = testConfig('standalone', { edge: { record_buffer_max: 100, record_batch_max: 3, record_flush_ms: 60_000 } });
+    const recorder = new BotRequestRecorder(config, appender, createLogger('silent', 'recorder'), new Registry());
+    recorder.onModuleInit();
+    recorder.record(payload(1));
+    const first = recorder.flush();
+    for (let n = 2; n <= 6; n += 1) recorder.record(payload(n));
+    release();
+    await first;
+    expect(batches).toEqual([['r1'], ['r2', 'r3', 'r4']]);
+    expect(recorder.pending()).toBe(2);
+    await recorder.flush();
+    expect(batches).toEqual([['r1'], ['r2', 'r3', 'r4'], ['r5', 'r6']]);
+    await recorder.onApplicationShutdown();
+  });
 });
