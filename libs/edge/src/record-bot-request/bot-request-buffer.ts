@@ -1,6 +1,6 @@
 import { BotRequestJsonBatch, EncodedEventBatch, RecordedBotRequest } from '@bpc/events';
 
-/** Events a new batch has room for before its buffer grows (doubling). */
+/** Events a new batch has room for at least before its buffer grows (doubling). */
 const BATCH_ROOM_EVENTS = 64;
 
 /** A batch waiting for the log; its events before `first` were dropped. */
@@ -26,6 +26,8 @@ export class BotRequestBuffer {
   /** Events of the open batch dropped for room. */
   private openFirst = 0;
   private count = 0;
+  /** Events the batch sealed last held. */
+  private lastSealed = 0;
 
   constructor(
     readonly capacity: number,
@@ -38,8 +40,8 @@ export class BotRequestBuffer {
 
   /** Adds one request's event; answers the number of events dropped from the front (0 or 1). Throws, adding nothing, for a request that has no JSON. */
   add(id: string, request: RecordedBotRequest): number {
-    // Room for a few events first: at low traffic a batch sealed every flush holds only a handful.
-    const open = (this.open ??= new BotRequestJsonBatch(Math.min(this.batchMax, BATCH_ROOM_EVENTS)));
+    // Room for as many events as the last batch held (a few at first): at low traffic a batch holds only a handful, under load growing it by doubling copied each event about once more.
+    const open = (this.open ??= new BotRequestJsonBatch(Math.min(this.batchMax, Math.max(BATCH_ROOM_EVENTS, this.lastSealed))));
     open.add(id, request);
     this.count += 1;
     if (open.count === this.batchMax) this.seal();
@@ -63,7 +65,10 @@ export class BotRequestBuffer {
 
   /** Seals the open batch (if it holds events), so that `take` hands it out after those sealed before it. */
   seal(): void {
-    if (this.open && this.open.count > this.openFirst) this.sealed.push({ batch: this.open.encoded(), first: this.openFirst });
+    if (this.open && this.open.count > this.openFirst) {
+      this.sealed.push({ batch: this.open.encoded(), first: this.openFirst });
+      this.lastSealed = this.open.count;
+    }
     this.open = undefined;
     this.openFirst = 0;
   }
