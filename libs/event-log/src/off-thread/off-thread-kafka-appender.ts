@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { LogSink } from '@bpc/domain';
 import type { EncodedEventBatch, EventEnvelope } from '@bpc/events';
 import type { AppendRequest, KafkaAppendWorkerOptions } from './off-thread-protocol';
-import { packEventBatch } from './packed-event-batch';
+import { packEventBatch, transferables } from './packed-event-batch';
 import { WorkerCalls } from './worker-calls';
 
 /** A roomy young generation: encoding leaves short-lived garbage per message, and fewer scavenges cost less. */
@@ -32,7 +32,9 @@ export class OffThreadKafkaAppender {
 
   /** `appendEncoded` for events serialised already, packed for the crossing (see `PackedEventBatch`). */
   appendEncoded(topic: string, batch: EncodedEventBatch): Promise<void> {
-    return batch.ids.length === 0 ? Promise.resolve() : this.worker.call({ topic, encoded: packEventBatch(batch) });
+    if (batch.ids.length === 0) return Promise.resolve();
+    const encoded = packEventBatch(batch);
+    return this.worker.call({ topic, encoded }, transferables(encoded));
   }
 
   /** Waits for appends in flight, then disconnects the worker's producer and ends the thread. */

@@ -4,9 +4,11 @@ import type { EncodedEventBatch } from '@bpc/events';
  * An `EncodedEventBatch` as it crosses to a worker thread: its ids joined
  * into one string and its keys as indexes into the distinct keys. A batch of
  * a thousand events cloned thousands of small strings, which cost the sending
- * thread more than copying the batch's bytes; this clones two strings, the
- * distinct keys and three typed arrays. Only the batch's own bytes and ends
- * are copied (cloning a view copies its whole buffer).
+ * thread more than copying the batch's bytes; this clones two strings and the
+ * distinct keys. Its typed arrays are its own copies (of just the batch's
+ * bytes and ends: cloning a view copies its whole buffer), which
+ * `transferables` hands over without copying them again; the batch packed
+ * keeps its own memory (it is appended again if the log refuses it).
  */
 export interface PackedEventBatch {
   readonly type: string;
@@ -36,15 +38,20 @@ export function packEventBatch(batch: EncodedEventBatch): PackedEventBatch {
     }
     keyIndexes[i] = index;
   }
-  return { type: batch.type, version: batch.version, bytes: own(batch.bytes), ends: own(batch.ends), ids: batch.ids.join(''), idEnds, keys, keyIndexes };
+  return { type: batch.type, version: batch.version, bytes: copyOf(batch.bytes), ends: copyOf(batch.ends), ids: batch.ids.join(''), idEnds, keys, keyIndexes };
+}
+
+/** The memory of a packed batch's typed arrays, to transfer rather than clone (they are its own). */
+export function transferables(packed: PackedEventBatch): ArrayBuffer[] {
+  return [packed.bytes.buffer, packed.ends.buffer, packed.idEnds.buffer, packed.keyIndexes.buffer] as ArrayBuffer[];
 }
 
 /** %TypedArray%.prototype.slice, which copies (`Buffer#slice` does not). */
-const copyOf = (Object.getPrototypeOf(Uint8Array.prototype) as { slice(this: ArrayBufferView): ArrayBufferView }).slice;
+const typedArraySlice = (Object.getPrototypeOf(Uint8Array.prototype) as { slice(this: ArrayBufferView): ArrayBufferView }).slice;
 
-/** The view itself when it spans its whole buffer, else a copy of just its elements. */
-function own<T extends Uint8Array | Uint32Array>(view: T): T {
-  return view.byteOffset === 0 && view.byteLength === view.buffer.byteLength ? view : (copyOf.call(view) as T);
+/** A copy of just the view's elements, in memory of its own. */
+function copyOf<T extends Uint8Array | Uint32Array>(view: T): T {
+  return typedArraySlice.call(view) as T;
 }
 
 export function unpackEventBatch(packed: PackedEventBatch): EncodedEventBatch {
