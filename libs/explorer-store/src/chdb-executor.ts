@@ -127,7 +127,12 @@ export class ChdbExecutor implements ExplorerStore {
     const { jsonEachRow, count } = jsonEachRowOf(batch.rows);
     if (count === 0) return;
     const statement = (file: string) => insertStatement(table, token, { file, settings: CHDB_INSERT_SETTINGS });
-    await this.#spool.with(jsonEachRow, (file) => this.#withSession((session) => this.#oneShot(session, statement(file), undefined, 'JSONEachRow')));
+    try {
+      await this.#spool.with(jsonEachRow, (file) => this.#withSession((session) => this.#oneShot(session, statement(file), undefined, 'JSONEachRow')));
+    } catch (err) {
+      // A spool file that cannot be written (a full disk) fails the insert like an engine error.
+      throw toExplorerStoreError(err);
+    }
   }
 
   async check(): Promise<void> {

@@ -14,10 +14,10 @@ interface Waiting {
  * them, already serialised: `add` writes each request's event into the open
  * batch while its values are at hand (cheaper than keeping objects alive
  * until the append and cloning them into another thread), and a batch is
- * sealed at `batchMax` events or by `seal`; only sealed batches are taken. Adding beyond `capacity` drops
- * the oldest event and says so, without copying (a dropped event's bytes go
- * when its batch does), so a long outage under load stays cheap; a batch the
- * log refused goes back to the front.
+ * sealed at `batchMax` events or by `seal`; only sealed batches are taken.
+ * Adding beyond `capacity` drops the oldest event and says so, without
+ * copying (a dropped event's bytes go when its batch does), so a long outage
+ * under load stays cheap; a batch the log refused goes back to the front.
  */
 export class BotRequestBuffer {
   /** Sealed batches, oldest first. */
@@ -40,7 +40,7 @@ export class BotRequestBuffer {
 
   /** Adds one request's event; answers the number of events dropped from the front (0 or 1). Throws, adding nothing, for a request that has no JSON. */
   add(id: string, request: RecordedBotRequest): number {
-    // Room for as many events as the last batch held (a few at first): at low traffic a batch holds only a handful, under load growing it by doubling copied each event about once more.
+    // Room for as many events as the last batch held, at least a few: at low traffic a batch holds a handful; under load, growing it by doubling copied every event about once more.
     const open = (this.open ??= new BotRequestJsonBatch(Math.min(this.batchMax, Math.max(BATCH_ROOM_EVENTS, this.lastSealed))));
     open.add(id, request);
     this.count += 1;

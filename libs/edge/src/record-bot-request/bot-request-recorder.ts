@@ -107,10 +107,10 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
    * short, and an append costs nearly as much for 100 events as for 1,000.
    */
   private async drain(): Promise<void> {
+    // While backing off, the open batch stays open: an outage at low traffic would otherwise leave a tiny batch per tick to append one by one.
+    if (Date.now() < this.retryAt) return;
     this.buffer.seal();
-    while (Date.now() >= this.retryAt) {
-      const batch = this.buffer.take();
-      if (batch === undefined) return;
+    for (let batch = this.buffer.take(); batch !== undefined; batch = this.buffer.take()) {
       this.appending = batch.ids.length;
       try {
         await this.appender.append(TOPICS.botRequests, batch);
