@@ -127,12 +127,8 @@ export class ChdbExecutor implements ExplorerStore {
     const { jsonEachRow, count } = jsonEachRowOf(batch.rows);
     if (count === 0) return;
     const statement = (file: string) => insertStatement(table, token, { file, settings: CHDB_INSERT_SETTINGS });
-    try {
-      await this.#spool.with(jsonEachRow, (file) => this.#withSession((session) => this.#oneShot(session, statement(file), undefined, 'JSONEachRow')));
-    } catch (err) {
-      // A spool file that cannot be written (a full disk) fails the insert like an engine error.
-      throw toExplorerStoreError(err);
-    }
+    // A rows file that cannot be written (a full disk) fails the insert like an engine error.
+    await this.#withSession((session) => this.#spool.withRowsFile(jsonEachRow, (file) => this.#oneShot(session, statement(file), undefined, 'JSONEachRow')));
   }
 
   async check(): Promise<void> {

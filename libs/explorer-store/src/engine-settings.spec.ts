@@ -13,10 +13,10 @@ describe('insertStatement', () => {
     expect(insertStatement('bot_requests', 't')).toContain('input_format_skip_unknown_fields = 0');
   });
 
-  it('reads the rows from a file when given one, uncompressed, with extra settings last', () => {
-    expect(insertStatement('bot_requests', 't', { file: "/d/it's.jsonl", settings: { input_format_parallel_parsing: 0 } })).toBe(
-      "INSERT INTO bot_requests FROM INFILE '/d/it\\'s.jsonl' COMPRESSION 'none' SETTINGS insert_deduplication_token = 't', " +
-        "date_time_input_format = 'best_effort', input_format_skip_unknown_fields = 0, deduplicate_blocks_in_dependent_materialized_views = 1, input_format_parallel_parsing = 0 FORMAT JSONEachRow",
+  it("reads the rows from a file when given one, uncompressed, with an adapter's settings that cannot change the insert's own", () => {
+    expect(insertStatement('bot_requests', 't', { file: "/d/it's.jsonl", settings: { input_format_parallel_parsing: 0, insert_deduplication_token: 'other' } })).toBe(
+      "INSERT INTO bot_requests FROM INFILE '/d/it\\'s.jsonl' COMPRESSION 'none' SETTINGS input_format_parallel_parsing = 0, insert_deduplication_token = 't', " +
+        "date_time_input_format = 'best_effort', input_format_skip_unknown_fields = 0, deduplicate_blocks_in_dependent_materialized_views = 1 FORMAT JSONEachRow",
     );
   });
 

@@ -30,7 +30,7 @@ export const INSERT_SETTINGS = {
 const INTAKE_TABLES: ReadonlySet<string> = new Set(['bot_request_events']);
 
 /** The settings of an insert into `table` (besides its token). */
-export function insertSettings(table: string): Readonly<Record<string, string | number>> {
+function insertSettings(table: string): Readonly<Record<string, string | number>> {
   return INTAKE_TABLES.has(table) ? { ...INSERT_SETTINGS, input_format_skip_unknown_fields: 1 } : INSERT_SETTINGS;
 }
 
@@ -52,12 +52,12 @@ export function quoteStringLiteral(value: string): string {
  * own SETTINGS clause: per-request settings would leak into later statements
  * on chDB's connection, where they become session `SET`s. With `file`, the
  * rows are read from that file (`FROM INFILE`, uncompressed whatever its
- * name) instead of following the statement; `settings` come on top of the
- * insert's own.
+ * name) instead of following the statement; `settings` are an adapter's
+ * own, and cannot change the insert's (token, formats, deduplication).
  */
 export function insertStatement(table: string, token: string, options: { readonly file?: string; readonly settings?: Readonly<Record<string, string | number>> } = {}): string {
   const source = options.file === undefined ? '' : ` FROM INFILE ${quoteStringLiteral(options.file)} COMPRESSION 'none'`;
-  return `INSERT INTO ${assertTableName(table)}${source} SETTINGS ${settingsClause({ insert_deduplication_token: token, ...insertSettings(table), ...options.settings })} FORMAT JSONEachRow`;
+  return `INSERT INTO ${assertTableName(table)}${source} SETTINGS ${settingsClause({ ...options.settings, insert_deduplication_token: token, ...insertSettings(table) })} FORMAT JSONEachRow`;
 }
 
 /** The body of a SETTINGS clause, `name = value, …`, strings as quoted literals (names are the caller's constants). */

@@ -1,6 +1,6 @@
 import { BotRequestJsonBatch, EncodedEventBatch, RecordedBotRequest } from '@bpc/events';
 
-/** Events a new batch has room for at least before its buffer grows (doubling). */
+/** Least room, in events, a new batch starts with (it grows by doubling). */
 const BATCH_ROOM_EVENTS = 64;
 
 /** A batch waiting for the log; its events before `first` were dropped. */

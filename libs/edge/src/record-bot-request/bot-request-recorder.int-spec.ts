@@ -155,4 +155,33 @@ describe('BotRequestRecorder against a file event log', () => {
     expect(batches).toEqual([['r1'], ['r2', 'r3', 'r4'], ['r5', 'r6']]);
     await recorder.onApplicationShutdown();
   });
+
+  it('while backing off after a refused append, keeps the requests served meanwhile in one open batch, appended after the refused one', async () => {
+    const batches: string[][] = [];
+    let calls = 0;
+    const appender: BotRequestAppender = {
+      append: (_topic, batch) => {
+        calls += 1;
+        if (calls === 1) return Promise.reject(new Error('log down'));
+        batches.push(encodedEvents(batch).map((e) => (JSON.parse(e.json.toString('utf8')) as { payload: BotRequestRecordedPayload }).payload.requestId));
+        return Promise.resolve();
+      },
+      close: async () => undefined,
+    };
+    const config = testConfig('standalone', { edge: { record_buffer_max: 100, record_batch_max: 10, record_flush_ms: 60_000 } });
+    const recorder = new BotRequestRecorder(config, appender, createLogger('silent', 'recorder'), new Registry());
+    recorder.onModuleInit();
+    recorder.record(payload(1));
+    await recorder.flush();
+    // Flushes during the backoff (about 200 ms after a first failure) append nothing and seal nothing.
+    for (let n = 2; n <= 4; n += 1) {
+      recorder.record(payload(n));
+      await recorder.flush();
+    }
+    expect(calls).toBe(1);
+    await new Promise((r) => setTimeout(r, 300));
+    await recorder.flush();
+    expect(batches).toEqual([['r1'], ['r2', 'r3', 'r4']]);
+    await recorder.onApplicationShutdown();
+  });
 });

@@ -93,7 +93,7 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
     await this.appender.close();
   }
 
-  /** Appends what is buffered, one batch after the other; a running flush is joined. */
+  /** Appends what is buffered, one batch after the other; a running flush is joined (what was recorded after it began waits for the next). */
   flush(): Promise<void> {
     this.flushing ??= this.drain().finally(() => (this.flushing = undefined));
     return this.flushing;

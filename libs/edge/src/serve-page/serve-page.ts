@@ -176,7 +176,7 @@ export class ServePage {
     const gzip = body.raw.length > 0 && this.gzipAccepted.get(page.request.acceptEncoding ?? '');
     const sent = gzip ? this.bodies.gzipped(body) : body.raw;
     // Copied, then added to: as an object spread with these keys, V8 (Node 20) took about 3 µs per answer, more than all the rest of a hit.
-    const headers: Record<string, string> = Object.assign({}, entry.headers as Record<string, string>);
+    const headers: Record<string, string> = Object.assign({}, entry.headers);
     headers.vary = 'Accept-Encoding';
     headers['x-prerender-cache'] = cacheStatus;
     headers['x-request-id'] = page.requestId;

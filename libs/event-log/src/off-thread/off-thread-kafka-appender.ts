@@ -12,7 +12,8 @@ const WORKER_LIMITS = { maxYoungGenerationSizeMb: 96 };
  * Appends to Kafka from a worker thread: kafkajs encodes every message in
  * JavaScript (records, varints, CRC, headers), which on a busy thread costs
  * more than the request that produced the event. The caller's thread only
- * clones the envelopes (or a batch's bytes) into the worker; an append resolves once
+ * clones the envelopes into the worker, or copies a batch's bytes once and
+ * transfers them (see `PackedEventBatch`); an append resolves once
  * the brokers acknowledged (acks -1), exactly like `KafkaEventLog.append`,
  * and rejects with its error.
  *
