@@ -108,7 +108,7 @@ describe('ChdbExecutor in one process', () => {
       // One engine thread each: on a 2-core machine, engine threads on every core would starve this
       // thread of CPU (a scheduling gap, not a blocked loop), which is not what this test measures.
       await Promise.all([
-        store.query('SELECT sum(cityHash64(number)) AS s FROM numbers({n:UInt64}) SETTINGS max_threads = 1', { n: 1_000_000_000 }),
+        store.query('SELECT sum(cityHash64(number)) AS s FROM numbers({n:UInt64}) SETTINGS max_threads = 1', { n: 2_000_000_000 }),
         drain(store.stream('SELECT number FROM numbers({n:UInt64}) ORDER BY number DESC LIMIT 3 SETTINGS max_threads = 1', { n: 50_000_000 })),
       ]);
     } finally {
