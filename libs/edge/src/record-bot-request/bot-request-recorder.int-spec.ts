@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EventLog, FileEventLog, LogRecord, SubscriptionSpec } from '@bpc/event-log';
-import { BotRequestRecordedPayload, encodedEvents, RecordedBotRequest, TOPICS } from '@bpc/events';
+import { BotRequestRecordedPayload, EncodedEventBatch, encodedEvents, RecordedBotRequest, TOPICS } from '@bpc/events';
 import { createLogger } from '@bpc/platform';
 import { testConfig, until } from '@bpc/testing';
 import { Registry } from 'prom-client';
@@ -51,6 +51,11 @@ const payload = (n: number): RecordedBotRequest => ({
   requestId: `r${n}`,
 });
 
+/** The request ids a batch holds, read back from its JSON. */
+function requestIdsOf(batch: EncodedEventBatch): string[] {
+  return encodedEvents(batch).map((e) => (JSON.parse(e.json.toString('utf8')) as { payload: BotRequestRecordedPayload }).payload.requestId);
+}
+
 describe('BotRequestRecorder against a file event log', () => {
   it('buffers while the log refuses appends, drops the oldest beyond the bound, and records the rest once the log is back', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'bpc-recorder-'));
@@ -85,7 +90,7 @@ describe('BotRequestRecorder against a file event log', () => {
   it('never throws for a request it cannot serialise: counts it as dropped and records the next ones', async () => {
     const appended: string[] = [];
     const appender: BotRequestAppender = {
-      append: async (_topic, batch) => void appended.push(...encodedEvents(batch).map((e) => (JSON.parse(e.json.toString('utf8')) as { payload: BotRequestRecordedPayload }).payload.requestId)),
+      append: async (_topic, batch) => void appended.push(...requestIdsOf(batch)),
       close: async () => undefined,
     };
     const registry = new Registry();
@@ -109,7 +114,7 @@ describe('BotRequestRecorder against a file event log', () => {
       append: (_topic, batch) => {
         calls += 1;
         if (calls === 1) return new Promise<void>((_resolve, reject) => (refuse = () => reject(new Error('log down'))));
-        appended.push(...encodedEvents(batch).map((e) => (JSON.parse(e.json.toString('utf8')) as { payload: BotRequestRecordedPayload }).payload.requestId));
+        appended.push(...requestIdsOf(batch));
         return Promise.resolve();
       },
       close: async () => undefined,
@@ -135,7 +140,7 @@ describe('BotRequestRecorder against a file event log', () => {
     let release!: () => void;
     const appender: BotRequestAppender = {
       append: (_topic, batch) => {
-        batches.push(encodedEvents(batch).map((e) => (JSON.parse(e.json.toString('utf8')) as { payload: BotRequestRecordedPayload }).payload.requestId));
+        batches.push(requestIdsOf(batch));
         return batches.length === 1 ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
       },
       close: async () => undefined,
@@ -163,7 +168,7 @@ describe('BotRequestRecorder against a file event log', () => {
       append: (_topic, batch) => {
         calls += 1;
         if (calls === 1) return Promise.reject(new Error('log down'));
-        batches.push(encodedEvents(batch).map((e) => (JSON.parse(e.json.toString('utf8')) as { payload: BotRequestRecordedPayload }).payload.requestId));
+        batches.push(requestIdsOf(batch));
         return Promise.resolve();
       },
       close: async () => undefined,

@@ -315,7 +315,7 @@ export class PartitionLog {
     const limit = Math.min(maxRecords, this.endOffset - cursor.nextOffset);
     let result = cursor.decodeCached(limit, segment.size);
     const lastWrite = this.lastWrite;
-    if (!result && lastWrite?.segment === segment && cursor.position >= lastWrite.start && cursor.position < lastWrite.start + lastWrite.buffer.length) {
+    if (!result && lastWrite?.segment === segment && covers(lastWrite, cursor.position)) {
       cursor.remember(lastWrite);
       result = cursor.decodeCached(limit, segment.size);
     }
@@ -360,6 +360,11 @@ interface CursorBytes {
   readonly inMemoryOnly?: boolean;
 }
 
+/** Whether `position` in the segment lies within `bytes`. */
+function covers(bytes: CursorBytes, position: number): boolean {
+  return position >= bytes.start && position < bytes.start + bytes.buffer.length;
+}
+
 /**
  * A consumer's position in one partition. It keeps the segment file it reads
  * open, which also lets it finish a segment that retention deletes meanwhile.
@@ -400,7 +405,7 @@ export class PartitionCursor {
    */
   decodeCached(limit: number, segmentSize: number): DecodeResult | undefined {
     const cache = this.cache;
-    if (!cache || this.position < cache.start || this.position >= cache.start + cache.buffer.length) return undefined;
+    if (!cache || !covers(cache, this.position)) return undefined;
     const result = decodeFrames(cache.buffer, this.position - cache.start, this.nextOffset, limit, !cache.inMemoryOnly);
     const cacheEnd = cache.start + cache.buffer.length;
     // Bytes read from the file may end inside a frame: read the file for a full batch. A write kept in memory ends on a frame; the next one follows it.
