@@ -21,7 +21,7 @@ interface Engines {
 
 function config(mode: 'standalone' | 'cluster', engines: Engines | undefined, extra: Record<string, unknown>): AppConfig {
   const cluster = mode === 'cluster' && engines
-    ? { adapters: { event_log: 'kafka', queue_store: 'redis', explorer_store: 'chdb' }, kafka: { brokers: engines.kafka.url.split(','), namespace: `b${Date.now()}` }, redis: { url: engines.redis.url, key_prefix: `b${Date.now()}` } }
+    ? { adapters: { event_log: 'kafka', queue_store: 'redis', explorer_store: 'chdb' }, kafka: { brokers: engines.kafka.url.split(','), namespace: `b${Date.now()}` }, redis: { url: engines.redis.url, key_prefix: `b${Date.now()}` }, exports: { signing_key: 'bench-link-signing-key-0123456789abcdef' } }
     : {};
   return validateConfig(
     {

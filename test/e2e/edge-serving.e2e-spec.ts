@@ -141,6 +141,10 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('edge serving (%s mode)', 
     expect(answer.status).toBe(504);
     expect(JSON.parse(answer.body.toString()).code).toBe('RENDER_TIMEOUT');
     expect(Date.now() - started).toBeLessThan(2_900);
+    // The render goes on and is cached: the next bot gets the page without another origin fetch.
+    await until(async () => (await running.runtime.ports.cacheStore!.get(1, page('/slow'), 1)) !== undefined, { timeoutMs: 10_000 });
+    const next = await get(edge, `/${page('/slow')}`, bot());
+    expect([next.status, next.headers['x-prerender-cache'], origin.hitsOf('/slow')]).toEqual([200, 'hit', 1]);
   });
 
   it('makes the next request render after an invalidate', async () => {
@@ -174,16 +178,17 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('edge serving (%s mode)', 
   it('records every served request in the events explorer, with bot names', async () => {
     await get(edge, `/${page('/rec')}`, bot());
     await get(edge, `/${page('/rec')}`, bot('Mozilla/5.0 (compatible; bingbot/2.0)'));
-    await get(edge, `/${page('/rec')}`, bot('curl/8.0'));
+    const curl = await get(edge, `/${page('/rec')}`, bot('curl/8.0'));
+    await get(edge, `/${page('/rec')}`, bot('Mozilla/5.0 (compatible; YandexBot/3.0)'), 'HEAD');
     const store = running.runtime.ports.explorerStore!;
-    type Row = { bot_name: string; cache_status: string; status_code: number; page_title: string; dimension_name: string; snapshot_age_s: number | null };
+    type Row = { bot_name: string; cache_status: string; status_code: number; page_title: string; dimension_name: string; snapshot_age_s: number | null; bytes: number };
     let rows: Row[] = [];
     await until(async () => {
       rows = await store.query<Row>(
-        "SELECT bot_name, cache_status, status_code, page_title, dimension_name, snapshot_age_s FROM bot_requests FINAL WHERE website = 'demo' AND url = {u:String} ORDER BY ts",
+        "SELECT bot_name, cache_status, status_code, page_title, dimension_name, snapshot_age_s, bytes FROM bot_requests FINAL WHERE website = 'demo' AND url = {u:String} ORDER BY ts",
         { u: page('/rec') },
       );
-      return rows.length === 3;
+      return rows.length === 4;
     });
     // The test clock stands still, so every row has the same ts: sort on the bot name.
     rows.sort((a, b) => a.bot_name.localeCompare(b.bot_name));
@@ -191,8 +196,12 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('edge serving (%s mode)', 
       ['Bingbot', 'hit', 200, 'desktop'],
       ['Googlebot', 'bypass', 200, 'desktop'],
       ['other', 'hit', 200, 'desktop'],
+      ['YandexBot', 'hit', 200, 'desktop'],
     ]);
-    expect(rows.map((r) => r.page_title)).toEqual(Array(3).fill('Page /rec v1'));
+    expect(rows.map((r) => r.page_title)).toEqual(Array(4).fill('Page /rec v1'));
+    // A HEAD answer sends no body: 0 bytes.
+    expect(rows.map((r) => Number(r.bytes))).toEqual([curl.body.length, expect.any(Number), curl.body.length, 0]);
+    expect(curl.headers.vary).toBe('Accept-Encoding, User-Agent');
     expect(rows[1].snapshot_age_s).toBeNull();
     expect(Number(rows[0].snapshot_age_s)).toBeGreaterThanOrEqual(0);
     const timedOut = await store.query<{ n: number }>("SELECT count() AS n FROM bot_requests FINAL WHERE website = 'demo' AND status_code = 504", {});

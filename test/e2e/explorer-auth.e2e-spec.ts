@@ -100,6 +100,9 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('public API authentication
     const response = await fetch(`${api}/internal/admin/tokens`, { headers: { 'x-internal-auth': 'wrong' } });
     expect(response.status).toBe(401);
     expect(await jsonOf(response)).toEqual({ code: 'UNAUTHENTICATED', message: 'missing or invalid X-Internal-Auth' });
+    // Before the body is read: broken JSON without the key is a 401, not a 400.
+    const broken = await fetch(`${api}/internal/admin/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{bad' });
+    expect({ status: broken.status, body: await jsonOf(broken) }).toEqual({ status: 401, body: { code: 'UNAUTHENTICATED', message: 'missing or invalid X-Internal-Auth' } });
   });
 
   it('answers unknown paths with 404 in the same envelope', async () => {

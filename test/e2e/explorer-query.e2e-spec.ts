@@ -154,6 +154,10 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('Data Explorer discovery a
     ['unknown column', 'events', { columns: ['nope'] }, 'columns[0]'],
     ['_-prefixed column', 'events', { columns: ['_title'] }, 'columns[0]'],
     ['empty columns', 'events', { columns: [] }, 'columns'],
+    ['null columns (null is not "omitted")', 'events', { columns: null }, 'columns'],
+    ['a column that is not a string', 'events', { columns: ['page', 5] }, 'columns[1]'],
+    ['null compPeriod in comparison mode', 'events', { mode: 'comparison', compPeriod: null }, 'compPeriod'],
+    ['null period', 'events', { period: null }, 'period'],
     ['period entry in filters', 'events', { filters: [{ field: 'period', val: '7d' }] }, 'filters[0].field'],
     ['invalid sortDir', 'events', { sortDir: 'up' }, 'sortDir'],
     ['unsortable column', 'events', { sort: 'user_agent' }, 'sort'],
@@ -206,6 +210,9 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('Data Explorer discovery a
     let deep: unknown = 'x';
     for (let i = 0; i < 200; i++) deep = { val: deep };
     expect((await query('events', { filters: [{ field: 'url', val: deep }] })).status).toBe(400);
+    // Sent as text: 5,000 levels overflowed the stack of the recursive checks (a 500).
+    const deeper = await query('events', `{"filters":[{"field":"url","val":${'{"val":'.repeat(5_000)}1${'}'.repeat(5_000)}}]}`);
+    expect(deeper).toEqual({ status: 400, body: { code: 'VALIDATION_FAILED', message: 'request body nests deeper than 32 levels', field: 'body' } });
     expect((await query('events', '{"columns": ')).status).toBe(400);
   });
 

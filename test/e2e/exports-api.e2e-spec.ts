@@ -164,6 +164,12 @@ describe('Data Explorer CSV exports', () => {
       const other = await jsonOf(await exportCall(ann, 'small', { ...body, maxRows: 3 }));
       expect(other.exportId).not.toBe(record.exportId);
       expect(other).toMatchObject({ status: 'completed', rowCount: 3, maxRows: 3 });
+      // The default compPeriod (the window before a rolling period) moves with the clock; the question does not.
+      const comparison = { mode: 'comparison', period: '7d', filename: 'comparison' };
+      const first = await jsonOf(await exportCall(ann, 'small', comparison));
+      expect(first.status).toBe('completed');
+      clock.advance(1);
+      expect((await jsonOf(await exportCall(ann, 'small', comparison))).exportId).toBe(first.exportId);
     });
 
     it('mints a fresh link on every status read; another user and another website get 404 EXPORT_NOT_FOUND', async () => {

@@ -1,9 +1,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { sha256Hex } from '@bpc/domain';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { jsonOf, RunningEngine, startKafkaMock, startRedis, TEST_INTERNAL_KEY, testConfig, testEngines } from '@bpc/testing';
+import { jsonOf, rawRequest, RunningEngine, startKafkaMock, startRedis, TEST_INTERNAL_KEY, testConfig, testEngines, until } from '@bpc/testing';
 import { daemonApp } from '../../apps/daemon/src/daemon.app';
+import { edgeApp } from '../../apps/edge/src/edge.app';
 import { projectorApp } from '../../apps/projector/src/projector.app';
 
 const headers = { 'x-internal-auth': TEST_INTERNAL_KEY, 'content-type': 'application/json' };
@@ -57,6 +59,8 @@ describe('Redis unreachable (cluster mode)', () => {
     const during = await recache(daemon, 'https://www.example.com/during');
     expect(during.status).toBe(500);
     expect(await jsonOf(during)).toEqual({ status: 'error', message: expect.stringMatching(/^queue store unavailable, nothing was changed/) });
+    const statusDuring = await fetch(`${daemon}/status`, { headers });
+    expect({ status: statusDuring.status, body: await jsonOf(statusDuring) }).toEqual({ status: 500, body: { status: 'error', message: expect.stringMatching(/^queue store unavailable: redis unreachable at /) } });
 
     redis = await startRedis({ port: redis.port, durableDir });
     const readyAgain = await eventually(() => fetch(`${daemon}/health/ready`).then((r) => r.status), (s) => s === 200);
@@ -89,6 +93,38 @@ describe('Redis unreachable (cluster mode)', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect((await jsonOf(await fetch(`${daemon}/status`, { headers }))).data.queues['1']).toEqual(before);
     expect(after.data.queues['1'].paused).toBe(false);
+  }, 60_000);
+});
+
+describe('Redis unreachable: the edge (cluster mode)', () => {
+  const token = 'outage-prerender-token';
+  let redis: RunningEngine;
+  let running: RunningApps;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    const config = testConfig('cluster', {
+      redis: { url: redis.url, key_prefix: 'edge-outage' },
+      scheduler: { enabled: false },
+      edge: { record_flush_ms: 50 },
+      websites: [{ id: 'demo', host_id: 1, account_id: 'acme', prerender_token_sha256: sha256Hex(token) }],
+    });
+    running = await startApps([projectorApp, edgeApp], config, createLogger('silent', 'edge-outage'));
+  });
+
+  afterAll(async () => {
+    await running?.close();
+    await redis?.stop();
+  });
+
+  it('answers 503 UNAVAILABLE with Retry-After and a request id, and records the request', async () => {
+    await redis.stop();
+    const answer = await rawRequest(running.urls.edge!, '/https://www.example.com/during-outage', { headers: { 'x-prerender-token': token, 'user-agent': 'Googlebot/2.1' } });
+    expect([answer.status, JSON.parse(answer.body.toString()).code, answer.headers['retry-after']]).toEqual([503, 'UNAVAILABLE', '10']);
+    const requestId = answer.headers['x-request-id'];
+    expect(requestId).toEqual(expect.any(String));
+    const store = running.runtime.ports.explorerStore!;
+    await until(async () => (await store.query('SELECT 1 FROM bot_requests WHERE request_id = {id:String} AND status_code = 503', { id: requestId })).length === 1, { timeoutMs: 20_000 });
   }, 60_000);
 });
 

@@ -30,6 +30,7 @@ export function testConfig(mode: RuntimeMode, overrides: Record<string, unknown>
         adapters: { event_log: 'kafka', queue_store: 'redis', explorer_store: 'chdb' },
         kafka: { brokers: clusterEngines.kafkaBrokers, client_id: `test-${unique}`, namespace: `t${unique}` },
         redis: { url: clusterEngines.redisUrl, key_prefix: `t${unique}` },
+        exports: { signing_key: `test-link-signing-key-${unique}-0123456789` },
       }
     : { adapters: { event_log: 'file', queue_store: 'memory', explorer_store: 'chdb' } };
   return validateConfig(
@@ -53,6 +54,8 @@ export function testConfig(mode: RuntimeMode, overrides: Record<string, unknown>
       websites: [{ id: 'demo', host_id: 1, account_id: 'acme' }],
       ...cluster,
       ...overrides,
+      // Merged, not replaced: a test setting other export options keeps the cluster's signing key.
+      ...(cluster && isRecord(overrides.exports) ? { exports: { ...cluster.exports, ...overrides.exports } } : {}),
     },
     `test config (${mode})`,
   );
@@ -69,4 +72,8 @@ export function bypassHost(originUrl: string) {
       { id: 2, name: 'mobile', match: { user_agent: 'Mobile' }, action: 'bypass' },
     ],
   };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

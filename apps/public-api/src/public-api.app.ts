@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { systemClock } from '@bpc/domain';
 import { IdentityIndex } from '@bpc/identity';
 import { AppSpec, RuntimeModule, serveOpenApi } from '@bpc/platform';
-import { installBearerAuthentication, PUBLIC_OPENAPI, PublicApiModule, TokenRateLimiter } from '@bpc/public-api';
+import { installAdminAuthentication, installBearerAuthentication, PUBLIC_OPENAPI, PublicApiModule, TokenRateLimiter } from '@bpc/public-api';
 import { ExportsModule } from '@bpc/exports';
 
 @Module({})
@@ -19,7 +19,9 @@ export const publicApiApp: AppSpec = {
       const website = runtime.config.websites.find((w) => w.id === id);
       return website && { id: website.id, accountId: website.account_id, platformModule: website.platform_module };
     };
-    installBearerAuthentication(app.getHttpAdapter().getInstance(), app.get(IdentityIndex), runtime.clock ?? systemClock, limiter, websiteFacts);
+    const fastify = app.getHttpAdapter().getInstance();
+    installBearerAuthentication(fastify, app.get(IdentityIndex), runtime.clock ?? systemClock, limiter, websiteFacts);
+    installAdminAuthentication(fastify, runtime.config.internal_auth_key_sha256);
     serveOpenApi(app, PUBLIC_OPENAPI);
   },
 };

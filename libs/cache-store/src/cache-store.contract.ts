@@ -237,6 +237,15 @@ export function describeCacheStoreContract(name: string, factory: (options: Cach
         expect(await store.resultOf('never-seen')).toBeUndefined();
       });
 
+      it('passes the same event stored again at a later offset (a producer retry), moving the checkpoint past it', async () => {
+        await store.put(entry(), html('first'));
+        expect(await store.invalidate(1, [entry().url], [1], pos(5, 'inv-1'))).toEqual({ applied: true, value: 1 });
+        await store.put(entry({ createdAt: T + 1 }), html('rendered since'));
+        expect(await store.invalidate(1, [entry().url], [1], pos(8, 'inv-1'))).toEqual({ applied: false, value: 1 });
+        expect(await bodyOf()).toContain('rendered since');
+        expect(await store.nextOffset('bpc.queue.v1:0')).toBe('9');
+      });
+
       it('advance moves a stream past events that changed nothing, never back', async () => {
         await store.advance('queue:7', '41');
         expect(await store.nextOffset('queue:7')).toBe('42');

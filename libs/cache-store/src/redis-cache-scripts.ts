@@ -1,3 +1,5 @@
+import { POSITIONED_MUTATION_LUA } from '@bpc/redis-support';
+
 /**
  * Lua scripts of the Redis cache store. Each runs atomically inside Redis, so
  * render-wins and the switch, or an invalidation, its count and its
@@ -37,13 +39,9 @@ return { 1, current or '' }
    */
   bpcCacheInvalidate: `
 local CHECKPOINTS = ARGV[1] .. 'cache:checkpoints'
-local stream = ARGV[2]
-if stream ~= '' then
-  local applied = redis.call('HGET', CHECKPOINTS, stream)
-  if applied and (#ARGV[3] < #applied or (#ARGV[3] == #applied and ARGV[3] <= applied)) then
-    return { 0, redis.call('GET', ARGV[4]) }
-  end
-end
+${POSITIONED_MUTATION_LUA}
+local replay = alreadyApplied()
+if replay then return replay end
 local dropped = { 1, 0 }
 for i = 6, #ARGV do
   local value = redis.call('HGET', KEYS[1], ARGV[i])
@@ -53,10 +51,7 @@ for i = 6, #ARGV do
   end
 end
 dropped[2] = #dropped - 2
-if stream ~= '' then
-  redis.call('HSET', CHECKPOINTS, stream, ARGV[3])
-  redis.call('SET', ARGV[4], tostring(dropped[2]), 'PX', ARGV[5])
-end
+appliedWith(tostring(dropped[2]))
 return dropped
 `,
   /**

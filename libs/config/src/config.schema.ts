@@ -46,7 +46,7 @@ export class DimensionConfig {
 export class UrlRuleConfig {
   /** Regular expression on the URL path and query (e.g. `^/api/`). */
   @IsString() @IsNotEmpty() pattern!: string;
-  /** `ignore`: never cached, never queued. */
+  /** `ignore`: never queued for recache (by a request or by autorecache); a bot asking for it is still served. */
   @IsIn(URL_RULE_ACTIONS) action!: UrlRuleAction;
   /** Cache TTL in seconds for matching URLs; absent = the host's. */
   @IsOptional() @IsInt() @Min(1) cache_ttl?: number;
@@ -55,7 +55,7 @@ export class UrlRuleConfig {
 export class HostConfig {
   @IsInt() @Min(1) host_id!: number;
   @IsArray() @ArrayMinSize(1) @ArrayUnique() @IsString({ each: true }) @IsNotEmpty({ each: true }) hostnames!: string[];
-  /** Origin base URL fetched on bypass and rendered from; absent = https://<first hostname>. */
+  /** Origin base URL fetched on bypass and rendered from; absent = https://<the page's hostname> on the default port. */
   @IsOptional() @Matches(/^https?:\/\/[^/\s]+$/, { message: 'must be an http(s) origin without a path' }) origin?: string;
   @IsArray() @ArrayMinSize(1) @ValidateNested({ each: true }) @Type(() => DimensionConfig) dimensions!: DimensionConfig[];
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => UrlRuleConfig) url_rules: UrlRuleConfig[] = [];
@@ -203,7 +203,18 @@ export class ExportsConfig {
   @IsInt() @Min(1) @Max(720) retention_hours: number = 24;
   /** Seconds a minted download link stays valid; never beyond the file's retention. */
   @IsInt() @Min(10) @Max(604_800) link_ttl_seconds: number = 3600;
-  /** HMAC-SHA256 key of download links (32+ characters); absent, it is derived from the internal auth key. */
+  /**
+   * Where clients reach the public API (`https://api.example.com`, optionally
+   * with a path prefix), the base of every `downloadUrl`. Absent, it is taken
+   * from the request (its protocol and `Host` header): right for direct access,
+   * not behind a TLS-terminating proxy.
+   */
+  @IsOptional() @Matches(/^https?:\/\/[^/\s]+(\/\S*[^/\s])?$/, { message: 'must be an http(s) URL without a trailing slash' }) public_base_url?: string;
+  /**
+   * HMAC-SHA256 key of download links (32+ characters). Required with the
+   * Kafka event log (replicas must share it); absent in standalone mode, a
+   * random key is made once and kept in the data directory.
+   */
   @IsOptional() @IsString() @Matches(/^.{32,}$/s, { message: 'must be at least 32 characters' }) signing_key?: string;
 }
 

@@ -3,7 +3,7 @@ import type { ConfigIssue } from './config-error';
 
 /** Rules that span several keys; field-level rules live on the schema. */
 export function crossCheck(config: AppConfigSchema): ConfigIssue[] {
-  return [...checkHosts(config), ...checkWebsites(config), ...checkAccounts(config), ...checkAdapters(config), ...checkAuth(config), ...checkListen(config)];
+  return [...checkHosts(config), ...checkWebsites(config), ...checkAccounts(config), ...checkAdapters(config), ...checkAuth(config), ...checkListen(config), ...checkLinkSigning(config)];
 }
 
 function duplicates<T>(values: readonly T[]): T[] {
@@ -76,6 +76,12 @@ function checkAuth(config: AppConfigSchema): ConfigIssue[] {
   const given = [config.internal_auth_key, config.internal_auth_key_sha256].filter((v) => v !== undefined).length;
   if (given === 1) return [];
   return [{ key: 'internal_auth_key', reason: given === 0 ? 'required (or internal_auth_key_sha256)' : 'give internal_auth_key or internal_auth_key_sha256, not both' }];
+}
+
+/** Public-api replicas on Kafka check each other's download links: they need one key, and nothing else they share is secret enough. */
+function checkLinkSigning(config: AppConfigSchema): ConfigIssue[] {
+  if (config.adapters.event_log !== 'kafka' || config.exports.signing_key !== undefined) return [];
+  return [{ key: 'exports.signing_key', reason: 'required with event_log kafka (replicas sign and check download links with it): 32 or more random characters' }];
 }
 
 function checkListen(config: AppConfigSchema): ConfigIssue[] {

@@ -61,6 +61,14 @@ describe('configuration', () => {
     expect(issuesOf({ ...minimal, colour: 'blue' })).toContain('colour: unknown key');
   });
 
+  it('takes a public base URL for download links without a trailing slash', () => {
+    expect(issuesOf({ ...minimal, exports: { public_base_url: 'https://api.example.com' } })).toEqual([]);
+    expect(issuesOf({ ...minimal, exports: { public_base_url: 'https://example.com/bpc' } })).toEqual([]);
+    for (const bad of ['https://api.example.com/', 'api.example.com', 'ftp://x.example', 'https://a b.example']) {
+      expect(issuesOf({ ...minimal, exports: { public_base_url: bad } })).toEqual(['exports.public_base_url: must be an http(s) URL without a trailing slash']);
+    }
+  });
+
   it('refuses invalid values with the key and the reason', () => {
     expect(issuesOf({ ...minimal, recache: { max_concurrent: 0 } })).toEqual(['recache.max_concurrent: must not be less than 1']);
     expect(issuesOf({ ...minimal, recache: { max_concurrent: 'five' } })[0]).toMatch(/^recache\.max_concurrent: .*must be an integer/);
@@ -80,6 +88,9 @@ describe('configuration', () => {
     const token = 'a'.repeat(64);
     const sharedToken = { ...minimal, websites: [{ id: 'w1', host_id: 1, account_id: 'a', prerender_token_sha256: token }, { id: 'w2', host_id: 1, account_id: 'a', prerender_token_sha256: token }] };
     expect(issuesOf(sharedToken)).toEqual(['websites: two websites have the same prerender_token_sha256 (each website needs its own token)']);
+    const onKafka = { ...minimal, adapters: { event_log: 'kafka' }, kafka: { brokers: ['k:9092'] } };
+    expect(issuesOf(onKafka)).toEqual(['exports.signing_key: required with event_log kafka (replicas sign and check download links with it): 32 or more random characters']);
+    expect(issuesOf({ ...onKafka, exports: { signing_key: 'x'.repeat(32) } })).toEqual([]);
   });
 
   it('names the file when it cannot be read or parsed', () => {

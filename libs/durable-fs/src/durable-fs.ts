@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
+import { link, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -51,20 +51,46 @@ const TEMP_RANDOM = /^[0-9a-f]{8}$/;
 /** Replaces `file` atomically and durably with `data`, through a temporary file beside it (the directory is created durably if missing). */
 export async function writeFileAtomic(file: string, data: Buffer | string): Promise<void> {
   await mkdirDurably(path.dirname(file));
-  const temp = `${file}${TEMP_INFIX}${randomBytes(4).toString('hex')}`;
-  const handle = await open(temp, 'w');
-  try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  const temp = await writeTemp(file, data, 0o666);
   try {
     await renameDurably(temp, file);
   } catch (error) {
     await unlink(temp).catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * Creates `file` with `data` (and `mode`) atomically and durably unless it
+ * exists: written beside it, then linked into place, which, unlike a rename,
+ * never replaces a file. Answers false, writing nothing, when `file` existed.
+ */
+export async function createFileAtomic(file: string, data: Buffer | string, mode = 0o666): Promise<boolean> {
+  await mkdirDurably(path.dirname(file));
+  const temp = await writeTemp(file, data, mode);
+  try {
+    await link(temp, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    await unlink(temp).catch(() => undefined);
+  }
+  await fsyncDir(path.dirname(file));
+  return true;
+}
+
+/** `data` in a new synced temporary file beside `file` (see `removeAtomicWriteLeftovers`); answers its path. */
+async function writeTemp(file: string, data: Buffer | string, mode: number): Promise<string> {
+  const temp = `${file}${TEMP_INFIX}${randomBytes(4).toString('hex')}`;
+  const handle = await open(temp, 'w', mode);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  return temp;
 }
 
 /**

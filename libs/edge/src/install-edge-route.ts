@@ -38,6 +38,7 @@ export function installEdgeRoute(app: NestFastifyApplication, logger: Logger): v
         token: Array.isArray(token) ? token[0] : token,
         userAgent: request.headers['user-agent'] ?? '',
         acceptEncoding: request.headers['accept-encoding'],
+        headOnly: request.method === 'HEAD',
       });
     } catch (error) {
       logger.error({ err: error, url: request.url }, 'edge request failed');

@@ -270,6 +270,30 @@ export function describeEventLogContract(adapterName: string, factory: EventLogF
     );
 
     it.concurrent(
+      'counts a replay from startAt in lag, although its group already handled everything (a restarted reader replaying from 0)',
+      withLog(factory, async ({ log, name }) => {
+        const topic = name('topic');
+        const groupId = name('group');
+        await log.append(topic, range(0, 8).map((n) => event(`key-${n}`, n)));
+        const first = new Collector();
+        const done = await first.subscribe(log, { groupId, topics: [topic] });
+        await first.waitForCount(8);
+        await eventually(async () => (await done.lag()) === 0);
+        await first.stop();
+
+        let open!: () => void;
+        const gate = new Promise<void>((resolve) => (open = resolve));
+        const replay = new Collector(() => gate);
+        const subscription = await replay.subscribe(log, { groupId, topics: [topic], startAt: async () => '0' });
+        expect(await subscription.lag()).toBe(8);
+        open();
+        await replay.waitForCount(8);
+        await eventually(async () => (await subscription.lag()) === 0);
+      }),
+      TEST_TIMEOUT_MS,
+    );
+
+    it.concurrent(
       'close() waits for concurrent appends: every acknowledged event survives a reopen',
       withLog(factory, async ({ log, name, reopen }) => {
         const topic = name('topic');

@@ -6,6 +6,7 @@ import type { LogSink } from '@bpc/domain';
 import type { EventEnvelope } from '@bpc/events';
 import { until } from '@bpc/testing';
 import type { LogRecord, SubscriptionSpec } from './event-log.port';
+import { EventTooLargeError } from './event-too-large';
 import { FileEventLog, FileEventLogOptions } from './file-event-log';
 import { encodeFrame } from './file/record-framing';
 import { KEYS_PER_APPENDER, KILL_TEST_TOPIC } from './fixtures/append-until-killed';
@@ -239,6 +240,22 @@ describe('FileEventLog: segments and retention', () => {
   });
 });
 
+describe('FileEventLog: retention of some topics', () => {
+  it('deletes old segments only of the topics retention applies to', async () => {
+    // Long enough that the appends (slow under a loaded full-suite run) roll segments before any is old enough.
+    const events = await openLog({ partitions: 1, segmentBytes: 2048, retentionMs: 1_500, retentionTopics: ['requests'] });
+    for (const topic of ['requests', 'tokens']) {
+      for (let i = 0; i < 5; i += 1) await events.append(topic, range(i * 10, 10).map((n) => event('k', n)));
+    }
+    const before = { requests: await segmentFiles(segmentDir('requests', 'k', 1)), tokens: await segmentFiles(segmentDir('tokens', 'k', 1)) };
+    expect(before.requests.length).toBeGreaterThan(2);
+    await new Promise((resolve) => setTimeout(resolve, 1_600));
+    await events.enforceRetention();
+    expect(await segmentFiles(segmentDir('requests', 'k', 1))).toEqual([before.requests[before.requests.length - 1]]);
+    expect(await segmentFiles(segmentDir('tokens', 'k', 1))).toEqual(before.tokens);
+  });
+});
+
 describe('FileEventLog: lock', () => {
   it('refuses a second open of the same directory until the first is closed', async () => {
     const first = await openLog();
@@ -291,6 +308,16 @@ describe('FileEventLog: appends', () => {
     await expect(log.append('orders', [event('k', 0), { ...event('k', 1), payload: circular }])).rejects.toThrow();
     await log.append('orders', [event('k', 2)]);
     expect((await readAll(log, ['orders'])).map((r) => r.offset)).toEqual(['0']);
+  });
+
+  it('refuses a batch holding an event over 16 MiB with EventTooLargeError, storing none of it', async () => {
+    const log = await openLog();
+    const huge = { ...event('k', 1), payload: { n: 1, text: 'x'.repeat(16 * 1024 * 1024) } };
+    const refused = log.append('orders', [event('k', 0), huge]);
+    await expect(refused).rejects.toBeInstanceOf(EventTooLargeError);
+    await expect(refused).rejects.toMatchObject({ limitBytes: 16 * 1024 * 1024, bytes: expect.any(Number) });
+    await log.append('orders', [event('k', 2)]);
+    expect((await readAll(log, ['orders'])).map(seq)).toEqual([2]);
   });
 
   it('refuses appends and subscriptions after close()', async () => {

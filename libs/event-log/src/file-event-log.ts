@@ -6,6 +6,7 @@ import { appendEncodedFrom } from './append-encoded-from';
 import { BackoffOptions, DEFAULT_HANDLER_BACKOFF } from './backoff';
 import type { EventLog, Subscription, SubscriptionSpec } from './event-log.port';
 import { fsyncDir } from '@bpc/durable-fs';
+import { EventTooLargeError } from './event-too-large';
 import { FileSubscription } from './file/file-subscription';
 import { GroupOffsetStore } from './file/group-offset-store';
 import { PartitionLog } from './file/partition-log';
@@ -23,6 +24,8 @@ export interface FileEventLogOptions {
   readonly segmentBytes?: number;
   /** Closed segments whose last record is older than this are deleted; undefined keeps everything. */
   readonly retentionMs?: number;
+  /** The topics retention applies to; undefined: every topic. Topics that are state of record (tokens, queue) belong outside it. */
+  readonly retentionTopics?: readonly string[];
   /** Delays between retries of a partition whose handler failed. */
   readonly handlerBackoff?: BackoffOptions;
   readonly log?: LogSink;
@@ -61,7 +64,7 @@ export class FileEventLog implements EventLog {
   private closing?: Promise<void>;
 
   private constructor(
-    private readonly options: Required<Omit<FileEventLogOptions, 'retentionMs'>> & Pick<FileEventLogOptions, 'retentionMs'>,
+    private readonly options: Required<Omit<FileEventLogOptions, 'retentionMs' | 'retentionTopics'>> & Pick<FileEventLogOptions, 'retentionMs' | 'retentionTopics'>,
     private readonly lock: PidLock,
   ) {}
 
@@ -72,6 +75,7 @@ export class FileEventLog implements EventLog {
       partitions: options.partitions ?? DEFAULT_PARTITIONS,
       segmentBytes: options.segmentBytes ?? DEFAULT_SEGMENT_BYTES,
       retentionMs: options.retentionMs,
+      retentionTopics: options.retentionTopics,
       handlerBackoff: options.handlerBackoff ?? DEFAULT_HANDLER_BACKOFF,
       log: options.log ?? silentLog,
     };
@@ -154,15 +158,16 @@ export class FileEventLog implements EventLog {
   }
 
   /**
-   * Deletes closed segments older than `retentionMs` in every partition; runs
-   * on a timer and after each segment roll. Never touches an active segment,
-   * so offsets never restart.
+   * Deletes closed segments older than `retentionMs` in every partition of
+   * the retained topics; runs on a timer and after each segment roll. Never
+   * touches an active segment, so offsets never restart.
    */
   async enforceRetention(now = Date.now()): Promise<number> {
-    const retentionMs = this.options.retentionMs;
+    const { retentionMs, retentionTopics } = this.options;
     if (retentionMs === undefined) return 0;
     let deleted = 0;
-    for (const topic of this.topics.values()) {
+    for (const [name, topic] of this.topics) {
+      if (retentionTopics && !retentionTopics.includes(name)) continue;
       for (const partition of (await topic).partitions) deleted += await partition.deleteSegmentsOlderThan(now - retentionMs);
     }
     return deleted;
@@ -283,7 +288,7 @@ export class FileEventLog implements EventLog {
 }
 
 function recordPayload(event: EncodedEvent): Buffer {
-  if (event.json.length > MAX_PAYLOAD_BYTES) throw new Error(`event ${event.id} is ${event.json.length} bytes; the limit is ${MAX_PAYLOAD_BYTES}`);
+  if (event.json.length > MAX_PAYLOAD_BYTES) throw new EventTooLargeError(event.json.length, MAX_PAYLOAD_BYTES);
   return event.json;
 }
 

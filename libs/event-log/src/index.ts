@@ -1,4 +1,5 @@
 export * from './event-log.port';
+export { EventTooLargeError } from './event-too-large';
 export { FileEventLog } from './file-event-log';
 export type { FileEventLogOptions } from './file-event-log';
 export { KafkaEventLog } from './kafka-event-log';

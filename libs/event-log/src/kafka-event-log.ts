@@ -1,10 +1,11 @@
-import { Admin, Kafka, logLevel, Message, Producer } from 'kafkajs';
+import { Admin, CompressionTypes, Kafka, logLevel, Message, Producer } from 'kafkajs';
 import { BoundedMemo, LogSink, silentLog } from '@bpc/domain';
 import { EncodedEvent, encodeEnvelope, EventEnvelope } from '@bpc/events';
 import { appendEncodedFrom } from './append-encoded-from';
 import { BackoffOptions, DEFAULT_HANDLER_BACKOFF, sleep } from './backoff';
 import type { EventLog, Subscription, SubscriptionSpec } from './event-log.port';
-import { describeError, isConnectionError, isTopicNotReady } from './kafka/kafka-errors';
+import { EventTooLargeError } from './event-too-large';
+import { describeError, isConnectionError, isMessageTooLarge, isTopicNotReady } from './kafka/kafka-errors';
 import { keyedPartitioner } from './kafka/keyed-partitioner';
 import { kafkaLogCreator } from './kafka/kafka-log-creator';
 import { KafkaSubscription } from './kafka/kafka-subscription';
@@ -36,6 +37,9 @@ export interface KafkaEventLogOptions {
   /** Delays between retries of a partition whose handler failed. */
   readonly handlerBackoff?: BackoffOptions;
 }
+
+/** Appends holding an event at least this large are sent GZIP-compressed (a URL list shrinks about tenfold). */
+const COMPRESS_FROM_BYTES = 64 * 1024;
 
 /** Sends to a topic that is still being auto-created are retried this many times, on top of kafkajs' retries. */
 const TOPIC_NOT_READY_ATTEMPTS = 10;
@@ -177,12 +181,15 @@ export class KafkaEventLog implements EventLog {
   private async send(topic: string, events: readonly EncodedEvent[]): Promise<void> {
     assertTopicName(topic);
     const messages = events.map(toMessage);
+    const largest = events.reduce((max, e) => Math.max(max, e.json.length), 0);
+    const compression = compressionFor(largest);
     for (let attempt = 1; ; attempt += 1) {
       const producer = await this.producer();
       try {
-        await producer.send({ topic, messages, acks: -1 });
+        await producer.send({ topic, messages, acks: -1, compression });
         return;
       } catch (error) {
+        if (isMessageTooLarge(error)) throw new EventTooLargeError(largest, undefined, { cause: error });
         if (!isTopicNotReady(error) || attempt >= TOPIC_NOT_READY_ATTEMPTS) throw this.appendError(topic, error);
         this.log.info({ topic, attempt, err: describeError(error) }, 'kafka event log: topic not ready yet, retrying the send');
         await sleep(Math.min(1_000, 50 * 2 ** attempt));
@@ -228,6 +235,11 @@ export class KafkaEventLog implements EventLog {
  * encoder copy them, instead of encoding each from its string once per message.
  */
 const repeatedBytes = new BoundedMemo((text) => Buffer.from(text, 'utf8'), 10_000, 256);
+
+/** Large events (a recache of thousands of URLs) go GZIP-compressed, to fit under the brokers' message size limit; small ones as they are. */
+export function compressionFor(largestEventBytes: number): CompressionTypes {
+  return largestEventBytes >= COMPRESS_FROM_BYTES ? CompressionTypes.GZIP : CompressionTypes.None;
+}
 
 function toMessage(event: EncodedEvent): Message {
   return { key: repeatedBytes.get(event.key), value: event.json, headers: { type: repeatedBytes.get(event.type), version: repeatedBytes.get(String(event.version)), id: event.id } };

@@ -34,3 +34,33 @@ export function asQueueEvent(event: { type: string; version: number }): QueueEve
   const definition = (QUEUE_EVENT_CATALOG as Record<string, EventDefinition | undefined>)[event.type];
   return definition && definition.version === event.version ? (event as QueueEvent) : undefined;
 }
+
+/**
+ * A record of a type or version this build does not know, met by a reader
+ * that must apply every event of its topic: it stops there (the log retries
+ * the batch) instead of skipping it, so the event is applied once the reader
+ * runs a build that knows it. Upgrade readers before writers.
+ */
+export class UnknownEventError extends Error {
+  override readonly name = 'UnknownEventError';
+
+  constructor(reader: string, event: { readonly type: string; readonly version: number }, where: string) {
+    super(`${reader}: ${where} holds ${event.type} v${event.version}, which this build does not know; stopped there until a build that knows it runs`);
+  }
+}
+
+/** A batch of records read from the log, as far as `knownEventsOf` needs it. */
+interface RecordBatch {
+  readonly topic: string;
+  readonly partition: number;
+  readonly records: readonly { readonly offset: string; readonly event: { readonly type: string; readonly version: number } }[];
+}
+
+/** Every event of the batch, narrowed by `narrow`; throws UnknownEventError at the first it does not know, before anything is applied. */
+export function knownEventsOf<E>(reader: string, batch: RecordBatch, narrow: (event: { type: string; version: number }) => E | undefined): E[] {
+  return batch.records.map((record) => {
+    const event = narrow(record.event);
+    if (event === undefined) throw new UnknownEventError(reader, record.event, `${batch.topic}:${batch.partition}@${record.offset}`);
+    return event;
+  });
+}

@@ -26,11 +26,19 @@ export class ProjectionLedger {
     this.results = new RecordedResults(resultTtlMs, maxResults);
   }
 
-  /** The recorded answer when `position` was applied already; undefined when it is new. */
+  /**
+   * The recorded answer when `position` was applied already, at this offset or
+   * (the same event id stored twice by a producer's retry) at an earlier one,
+   * whose checkpoint then moves past it; undefined when it is new.
+   */
   replayed(position: LedgerPosition, now: number): { applied: false; value: unknown } | undefined {
     assertOffset(position.offset);
     const last = this.checkpoints.get(position.stream);
-    return last !== undefined && isAtOrBelow(position.offset, last) ? { applied: false, value: this.results.get(position.eventId, now) } : undefined;
+    if (last !== undefined && isAtOrBelow(position.offset, last)) return { applied: false, value: this.results.get(position.eventId, now) };
+    const earlier = this.results.get(position.eventId, now);
+    if (earlier === undefined) return undefined;
+    this.checkpoints.set(position.stream, position.offset);
+    return { applied: false, value: earlier };
   }
 
   record(position: LedgerPosition, value: unknown, now: number): void {

@@ -414,6 +414,15 @@ export function describeQueueStoreContract(name: string, factory: () => Promise<
         expect(await store.resultOf('ev-1')).toBe(3);
       });
 
+      it('passes the same event stored again at a later offset (a producer retry), moving the checkpoint past it', async () => {
+        await enqueue({ items: itemsOf(urls(3)) });
+        expect(await store.purge(1, ['normal'], pos(4, 'purge-1'))).toEqual({ applied: true, value: 3 });
+        await enqueue({ items: itemsOf(urls(2)) }, pos(5, 'queued-between'));
+        expect(await store.purge(1, ['normal'], pos(6, 'purge-1'))).toEqual({ applied: false, value: 3 });
+        expect((await countsOf(1)).normal.total).toBe(2);
+        expect(await store.nextOffset('queue-events:0')).toBe('7');
+      });
+
       it('keeps one applied offset per stream and answers the next one to read', async () => {
         expect(await store.nextOffset('queue-events:0')).toBeUndefined();
         await enqueue({ items: itemsOf(['a']) });

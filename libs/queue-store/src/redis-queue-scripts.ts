@@ -1,3 +1,5 @@
+import { POSITIONED_MUTATION_LUA } from '@bpc/redis-support';
+
 /**
  * Lua scripts of the Redis queue store. Each runs atomically inside Redis, so
  * a mutation and its projection checkpoint change together or not at all.
@@ -47,32 +49,6 @@ local function decode(value)
 end
 `;
 
-const POSITIONS = `
--- Offsets are decimal strings that may exceed 2^53: compare length, then text.
-local function atOrBelow(offset, applied)
-  if #offset ~= #applied then return #offset < #applied end
-  return offset <= applied
-end
-
-local function alreadyApplied()
-  local stream = ARGV[2]
-  if stream == '' then return nil end
-  local applied = redis.call('HGET', CHECKPOINTS, stream)
-  if applied and atOrBelow(ARGV[3], applied) then
-    return { 0, redis.call('GET', ARGV[4]) }
-  end
-  return nil
-end
-
-local function appliedWith(result)
-  local stream = ARGV[2]
-  if stream ~= '' then
-    redis.call('HSET', CHECKPOINTS, stream, ARGV[3])
-    redis.call('SET', ARGV[4], result, 'PX', ARGV[5])
-  end
-  return { 1, result }
-end
-`;
 
 /**
  * One entry per key: when a claimed entry returns (retry or expired lease)
@@ -109,7 +85,7 @@ end
  * HSET per chunk and queue, instead of one call per item (unpack is bounded
  * by Lua's C stack, about 8000 values).
  */
-const ENQUEUE = `${PRELUDE}${POSITIONS}
+const ENQUEUE = `${PRELUDE}${POSITIONED_MUTATION_LUA}
 local done = alreadyApplied()
 if done then return done end
 
@@ -176,7 +152,7 @@ return appliedWith('{"enqueued":' .. enqueued .. ',"created":' .. created .. ',"
 `;
 
 /** ARGV[6] host, [7..] priorities (repeats ignored). */
-const PURGE = `${PRELUDE}${POSITIONS}
+const PURGE = `${PRELUDE}${POSITIONED_MUTATION_LUA}
 local done = alreadyApplied()
 if done then return done end
 
@@ -201,7 +177,7 @@ return appliedWith(tostring(removed))
 `;
 
 /** ARGV[6] host, [7] deadline (ms). */
-const PAUSE = `${PRELUDE}${POSITIONS}
+const PAUSE = `${PRELUDE}${POSITIONED_MUTATION_LUA}
 local done = alreadyApplied()
 if done then return done end
 redis.call('HSET', PAUSES, ARGV[6], ARGV[7])
@@ -209,7 +185,7 @@ return appliedWith('null')
 `;
 
 /** ARGV[6] host, [7] entry key, [8] entry id: removes the queued entry only while it is that entry. */
-const SETTLE = `${PRELUDE}${POSITIONS}
+const SETTLE = `${PRELUDE}${POSITIONED_MUTATION_LUA}
 local done = alreadyApplied()
 if done then return done end
 local host = ARGV[6]
@@ -228,7 +204,7 @@ return appliedWith('false')
 `;
 
 /** ARGV[6] host. */
-const RESUME = `${PRELUDE}${POSITIONS}
+const RESUME = `${PRELUDE}${POSITIONED_MUTATION_LUA}
 local done = alreadyApplied()
 if done then return done end
 redis.call('HDEL', PAUSES, ARGV[6])
@@ -241,10 +217,12 @@ local now = tonumber(ARGV[2])
 local all = redis.call('HGETALL', PAUSES)
 local paused = {}
 for i = 1, #all, 2 do
-  if tonumber(all[i + 1]) > now then
+  local untilMs = tonumber(all[i + 1])
+  -- An unreadable deadline is not a pause: the host drains (the claim reports it).
+  if untilMs and untilMs > now then
     paused[#paused + 1] = all[i]
     paused[#paused + 1] = all[i + 1]
-  else
+  elseif untilMs then
     redis.call('HDEL', PAUSES, all[i])
   end
 end
@@ -306,10 +284,13 @@ for _, claimId in ipairs(expired) do
 end
 if #expired > 0 then redis.call('ZREMRANGEBYSCORE', LEASES, '-inf', now) end
 
-local eligible = {}
+local eligible, unreadable = {}, {}
 for _, host in ipairs(redis.call('SMEMBERS', HOSTS)) do
   local pausedUntil = redis.call('HGET', PAUSES, host)
-  if not pausedUntil or tonumber(pausedUntil) <= tonumber(now) then eligible[#eligible + 1] = tonumber(host) end
+  local untilMs = pausedUntil and tonumber(pausedUntil)
+  -- A pause that cannot be read does not stop draining (the daemon logs it).
+  if pausedUntil and not untilMs then unreadable[#unreadable + 1] = host end
+  if not untilMs or untilMs <= tonumber(now) then eligible[#eligible + 1] = tonumber(host) end
 end
 table.sort(eligible)
 local start = 1
@@ -323,7 +304,7 @@ local order = {}
 for i = start, #eligible do order[#order + 1] = eligible[i] end
 for i = 1, start - 1 do order[#order + 1] = eligible[i] end
 
-local out, taken, touched = { #expired }, 0, {}
+local out, taken, touched = { #expired, table.concat(unreadable, ',') }, 0, {}
 local served = nil
 local function take(host, priority, key, score)
   local ek = ekey(host)

@@ -1,3 +1,4 @@
+import Redis from 'ioredis';
 import { startRedis, testEngines, type RunningEngine } from '@bpc/testing';
 import type { LogSink } from '@bpc/domain';
 import { QueueStoreUnavailableError, RedisQueueStore } from './redis-queue-store';
@@ -9,6 +10,32 @@ describe('RedisQueueStore connection', () => {
       const answers = await Promise.all([store.check(), store.counts(0), store.pausedHosts(0), store.nextOffset('s:0')]);
       expect(answers).toEqual([undefined, new Map(), new Map(), undefined]);
     } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('RedisQueueStore with a pause it cannot read', () => {
+  it('drains the host and logs an error on each claim, and reports it as not paused (daemon spec: a failed pause read keeps draining)', async () => {
+    const T = 1_700_000_000_000;
+    const keyPrefix = `unreadable-pause-${Date.now()}`;
+    const errors: object[] = [];
+    const log = { info: () => undefined, warn: () => undefined, error: (fields: object, message: string) => void errors.push({ ...fields, message }) };
+    const store = new RedisQueueStore({ url: testEngines().redisUrl, keyPrefix, log });
+    const raw = new Redis(testEngines().redisUrl);
+    try {
+      await store.enqueue({ hostId: 1, priority: 'normal', dueAt: T, items: [{ url: 'https://a.example/1', dimensionId: 1 }], entryId: 'e1' });
+      await store.enqueue({ hostId: 2, priority: 'normal', dueAt: T, items: [{ url: 'https://b.example/1', dimensionId: 1 }], entryId: 'e2' });
+      await store.pause(1, T + 60_000);
+      await store.pause(2, T + 60_000);
+      expect([...(await store.pausedHosts(T)).keys()]).toEqual([1, 2]);
+      await raw.hset(`{${keyPrefix}}:pauses`, '1', 'not a deadline');
+
+      expect([...(await store.pausedHosts(T)).keys()]).toEqual([2]);
+      expect((await store.claim({ now: T, limit: 5, leaseMs: 1_000 })).map((c) => c.url)).toEqual(['https://a.example/1']);
+      expect(errors).toEqual([{ hosts: [1], message: 'host pause unreadable (not a deadline): draining the host this tick' }]);
+    } finally {
+      raw.disconnect();
       await store.close();
     }
   });

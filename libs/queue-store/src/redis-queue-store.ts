@@ -159,13 +159,16 @@ export class RedisQueueStore implements QueueStore {
    * entries of hosts not paused at `now`, high before normal before
    * autorecache, round-robin across hosts starting after the host served last
    * by the previous claim. Each claim gets a unique id (a per-call random base
-   * plus a counter) and is leased until `now + leaseMs`.
+   * plus a counter) and is leased until `now + leaseMs`. A host whose pause
+   * cannot be read (its stored deadline is not a number) is drained and logged
+   * as an error, as the daemon specification asks of a failed pause read.
    */
   async claim(request: ClaimRequest): Promise<ClaimedEntry[]> {
     assertClaimRequest(request);
     const leaseUntil = request.now + request.leaseMs;
-    const [requeued, ...flat] = (await this.runScript('bpcQueueClaim', [request.now, request.limit, leaseUntil, randomUUID()])) as (string | number)[];
+    const [requeued, unreadablePauses, ...flat] = (await this.runScript('bpcQueueClaim', [request.now, request.limit, leaseUntil, randomUUID()])) as (string | number)[];
     if (Number(requeued) > 0) this.log.warn({ requeued: Number(requeued) }, 'queue claim leases expired; entries returned to their queues');
+    if (unreadablePauses !== '') this.log.error({ hosts: String(unreadablePauses).split(',').map(Number) }, 'host pause unreadable (not a deadline): draining the host this tick');
     const claimed: ClaimedEntry[] = [];
     for (let i = 0; i < flat.length; i += CLAIM_FIELDS) claimed.push(this.toClaimedEntry(flat.slice(i, i + CLAIM_FIELDS)));
     return claimed;

@@ -9,7 +9,7 @@ export interface FailFastRedisOptions {
   /** Lua scripts defined as commands, each taking one key (the hash-tagged prefix's key). */
   readonly scripts: Readonly<Record<string, string>>;
   readonly log?: LogSink;
-  /** Give up a connection attempt after this long (default 1,000 ms). */
+  /** Give up a connection attempt after this long (default 3,000 ms). */
   readonly connectTimeoutMs?: number;
   /** Reject a command that got no answer within this long, e.g. from a hung server (default 2,000 ms). */
   readonly commandTimeoutMs?: number;
@@ -140,7 +140,11 @@ export function failFastOptions(options: { readonly connectTimeoutMs?: number; r
     enableOfflineQueue: false,
     // 0: a command in flight when the connection drops fails at once instead of waiting for a reconnect.
     maxRetriesPerRequest: 0,
-    connectTimeout: options.connectTimeoutMs ?? 1_000,
+    // A refused connection fails at once whatever this is; the timeout only ends
+    // attempts nothing answers. At 1 s an event loop stalled that long by a busy
+    // host (the timer runs before the socket's connect event) failed a first
+    // request against a Redis that was up.
+    connectTimeout: options.connectTimeoutMs ?? 3_000,
     // Bounds how long close() keeps a timer alive for a socket that already died.
     disconnectTimeout: 200,
     retryStrategy: (attempt) => Math.min(50 * 2 ** Math.min(attempt, 10), maxDelay),

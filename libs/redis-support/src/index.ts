@@ -1,2 +1,3 @@
 export * from './fail-fast-redis';
 export * from './redis-key-tracking';
+export * from './positioned-mutation-lua';

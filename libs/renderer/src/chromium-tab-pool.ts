@@ -37,7 +37,8 @@ export interface TabPool {
    * Runs `work` on a fresh tab for `purpose`, waiting for a tab the purpose
    * may use (bounded by `signal`); the tab is closed afterwards, whatever happened.
    */
-  withTab<T>(purpose: TabPurpose, signal: AbortSignal, work: (page: Page) => Promise<T>): Promise<T>;
+  /** `signal` ends the wait for a tab and the work; `waitSignal`, when given, ends the wait too. */
+  withTab<T>(purpose: TabPurpose, signal: AbortSignal, work: (page: Page) => Promise<T>, waitSignal?: AbortSignal): Promise<T>;
   capacity(): TabCapacity;
   close(): Promise<void>;
 }
@@ -63,9 +64,9 @@ export class ChromiumTabPool implements TabPool {
     this.log = options.log ?? silentLog;
   }
 
-  async withTab<T>(purpose: TabPurpose, signal: AbortSignal, work: (page: Page) => Promise<T>): Promise<T> {
+  async withTab<T>(purpose: TabPurpose, signal: AbortSignal, work: (page: Page) => Promise<T>, waitSignal?: AbortSignal): Promise<T> {
     this.assertOpen();
-    const slot = await this.slots.acquire(purpose, signal);
+    const slot = await this.slots.acquire(purpose, waitSignal ? AbortSignal.any([signal, waitSignal]) : signal);
     let context: BrowserContext | undefined;
     try {
       this.assertOpen();

@@ -1,5 +1,5 @@
 import { isRedirect } from '@bpc/cache-store';
-import { PageFailure, type FetchedPage } from './fetched-page';
+import { MAX_PAGE_BYTES, PageFailure, type FetchedPage } from './fetched-page';
 import { publicLocation, storedHeaders, unstorableStatus } from './refresh-rules';
 
 export interface OriginFetch {
@@ -16,7 +16,8 @@ export interface OriginFetch {
  * Redirects are not followed: a 3xx is stored as it is, with its Location.
  * The body is stored decoded (fetch undoes the content encoding).
  * Throws `PageFailure` for answers not worth storing (see `unstorableStatus`,
- * an empty body other than a redirect's).
+ * an empty body other than a redirect's) and for a body that decodes to more
+ * than `MAX_PAGE_BYTES`.
  */
 export async function fetchOrigin(request: OriginFetch): Promise<FetchedPage> {
   const response = await fetch(request.url, {
@@ -24,7 +25,7 @@ export async function fetchOrigin(request: OriginFetch): Promise<FetchedPage> {
     signal: request.signal,
     headers: { 'user-agent': request.userAgent, accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
   });
-  const body = Buffer.from(await response.arrayBuffer());
+  const body = await readBody(response, MAX_PAGE_BYTES);
   const unstorable = unstorableStatus(response.status);
   if (unstorable) throw new PageFailure(unstorable);
   const raw: Record<string, string> = {};
@@ -33,4 +34,24 @@ export async function fetchOrigin(request: OriginFetch): Promise<FetchedPage> {
   const page: FetchedPage = { statusCode: response.status, headers: storedHeaders(raw), body };
   if (body.length === 0 && !isRedirect(page)) throw new PageFailure(`empty body (status ${response.status})`);
   return page;
+}
+
+/** The decoded body, read chunk by chunk so that at most `limit` bytes are ever held. */
+async function readBody(response: Response, limit: number): Promise<Buffer> {
+  if (!response.body) return Buffer.alloc(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return Buffer.concat(chunks, size);
+    size += value.byteLength;
+    if (size > limit) {
+      const failure = new PageFailure(`body larger than ${limit / (1024 * 1024)} MiB`);
+      // Cancelling a fetch body aborts the fetch: the connection is closed, the rest is neither downloaded nor decoded.
+      await reader.cancel(failure).catch(() => undefined);
+      throw failure;
+    }
+    chunks.push(value);
+  }
 }

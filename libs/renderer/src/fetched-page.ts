@@ -8,6 +8,13 @@ export interface FetchedPage {
   readonly body: Buffer;
 }
 
+/**
+ * Largest page body produced, in bytes: an origin answer as decoded (a small
+ * gzip body can decode to gigabytes) or a render's serialised HTML. A larger
+ * page fails rather than being held in memory and stored.
+ */
+export const MAX_PAGE_BYTES = 16 * 1024 * 1024;
+
 /** The page could not be produced (timeout, network error, empty render …); the message is the reason reported. */
 export class PageFailure extends Error {
   override readonly name = 'PageFailure';

@@ -39,9 +39,17 @@ export interface TabCapacity {
  * - A bypass never replaces a fresh render (`kept`, render-wins).
  * - `signal` bounds the whole call, waiting for a tab included.
  */
+export interface RefreshOptions {
+  /** Ends the refresh, the wait for a tab included. */
+  readonly signal: AbortSignal;
+  /** Ends only the wait for a render tab, when sooner (an online miss whose bot stopped waiting need not queue for one). */
+  readonly tabWaitSignal?: AbortSignal;
+  readonly purpose: 'recache' | 'online';
+}
+
 export interface PageRefresher {
   /** Renders or fetches one page and stores it; never throws for page failures (returns 'failed'). */
-  refresh(job: RefreshJob, options: { signal: AbortSignal; purpose: 'recache' | 'online' }): Promise<RefreshOutcome>;
+  refresh(job: RefreshJob, options: RefreshOptions): Promise<RefreshOutcome>;
   capacity(): TabCapacity;
   close(): Promise<void>;
 }

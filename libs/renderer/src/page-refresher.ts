@@ -3,7 +3,7 @@ import { putDecision, type CacheStore } from '@bpc/cache-store';
 import { silentLog, systemClock, type Clock, type HostCatalog, type LogSink, type RecacheMode } from '@bpc/domain';
 import { failureReason, type FetchedPage } from './fetched-page';
 import { fetchOrigin } from './fetch-origin';
-import type { PageRefresher, RefreshJob, RefreshOutcome, TabCapacity } from './page-refresher.port';
+import type { PageRefresher, RefreshJob, RefreshOptions, RefreshOutcome, TabCapacity } from './page-refresher.port';
 import { emulationFor, expiresAt, originUrl, resolveMode } from './refresh-rules';
 import { renderPage } from './render-page';
 import type { TabPool } from './chromium-tab-pool';
@@ -41,7 +41,7 @@ export class CachingPageRefresher implements PageRefresher {
     this.log = options.log ?? silentLog;
   }
 
-  async refresh(job: RefreshJob, options: { signal: AbortSignal; purpose: 'recache' | 'online' }): Promise<RefreshOutcome> {
+  async refresh(job: RefreshJob, options: RefreshOptions): Promise<RefreshOutcome> {
     const started = performance.now();
     const elapsed = (): number => Math.round(performance.now() - started);
     const resolved = this.resolve(job);
@@ -115,13 +115,16 @@ export class CachingPageRefresher implements PageRefresher {
     };
   }
 
-  private produce(job: ResolvedJob, options: { signal: AbortSignal; purpose: 'recache' | 'online' }): Promise<FetchedPage> {
+  private produce(job: ResolvedJob, options: RefreshOptions): Promise<FetchedPage> {
     const { signal } = options;
     if (job.mode === 'bypass') {
       return fetchOrigin({ url: job.fetchUrl, publicUrl: job.publicUrl, userAgent: job.emulation.userAgent, signal });
     }
-    return this.options.pool.withTab(options.purpose, signal, (page) =>
-      renderPage(page, { url: job.fetchUrl, publicUrl: job.publicUrl, emulation: job.emulation, signal }),
+    return this.options.pool.withTab(
+      options.purpose,
+      signal,
+      (page) => renderPage(page, { url: job.fetchUrl, publicUrl: job.publicUrl, emulation: job.emulation, signal }),
+      options.tabWaitSignal,
     );
   }
 }

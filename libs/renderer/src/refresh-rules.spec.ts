@@ -1,5 +1,5 @@
 import type { DimensionDefinition, UrlRuleDefinition } from '@bpc/domain';
-import { emulationFor, expiresAt, originUrl, publicLocation, resolveMode, storedHeaders, unstorableStatus } from './refresh-rules';
+import { emulationFor, expiresAt, originUrl, publicLocation, resolveMode, signalledStatus, storedHeaders, unstorableStatus } from './refresh-rules';
 
 const dimension = (overrides: Partial<DimensionDefinition> = {}): DimensionDefinition => ({
   id: 1,
@@ -20,6 +20,26 @@ describe('refresh rules', () => {
     });
   });
 
+  describe('signalledStatus', () => {
+    const page = new URL('https://www.example.com/app/item?id=1');
+    it.each<[string | null, string[], ReturnType<typeof signalledStatus>]>([
+      ['404', [], { statusCode: 404 }],
+      [' 410 ', [], { statusCode: 410 }],
+      ['503', [], { statusCode: 503 }],
+      ['301', ['Location: /new'], { statusCode: 301, location: '/new' }],
+      ['302', ['X-Other: 1', 'location:https://other.example/x'], { statusCode: 302, location: 'https://other.example/x' }],
+      ['301', [], undefined],
+      ['301', ['Location: http://['], undefined],
+      [null, ['Location: /new'], undefined],
+      ['abc', [], undefined],
+      ['99', [], undefined],
+      ['600', [], undefined],
+      ['4040', [], undefined],
+    ])('%j with headers %j → %j', (statusCode, headers, expected) => {
+      expect(signalledStatus({ statusCode, headers }, page)).toEqual(expected);
+    });
+  });
+
   describe('originUrl', () => {
     it('replaces scheme, host and port with the origin, keeping path and query', () => {
       const url = new URL('https://www.example.com/a/b?x=1&y=2');
@@ -27,6 +47,26 @@ describe('refresh rules', () => {
       expect(originUrl(new URL('https://www.example.com:8443/p'), 'https://origin.internal').toString()).toBe('https://origin.internal/p');
       expect(originUrl(url, undefined).toString()).toBe(url.toString());
     });
+
+    it('without an origin fetches https://<the page hostname> on its default port, whatever port or scheme the page URL names', () => {
+      expect(originUrl(new URL('https://www.example.com:6379/p?q=1'), undefined).toString()).toBe('https://www.example.com/p?q=1');
+      expect(originUrl(new URL('http://www.example.com/p'), undefined).toString()).toBe('https://www.example.com/p');
+      expect(originUrl(new URL('https://[::1]:8443/p'), undefined).toString()).toBe('https://[::1]/p');
+    });
+
+    // Each of these page paths resolves, as a relative reference, to another host.
+    it.each(['//127.0.0.1:18081/x', '/\\127.0.0.1:18081/x', '/%2F%2F127.0.0.1:18081/x', '/..//127.0.0.1:18081', '/a/../..//127.0.0.1:18081/x?y=1', '/?x=//127.0.0.1:18081/'])(
+      'keeps the hostile path %j a path on the origin',
+      (hostile) => {
+        const publicUrl = new URL(`https://www.example.com${hostile}`);
+        const fetched = originUrl(publicUrl, 'http://origin.internal:8080');
+        expect(fetched.origin).toBe('http://origin.internal:8080');
+        expect(`${fetched.pathname}${fetched.search}`).toBe(`${publicUrl.pathname}${publicUrl.search}`);
+        // fetch and Chromium are handed the serialised URL: parsed again, it still names the origin.
+        expect(new URL(fetched.href).origin).toBe('http://origin.internal:8080');
+        expect(originUrl(publicUrl, undefined).origin).toBe('https://www.example.com');
+      },
+    );
   });
 
   describe('publicLocation', () => {
@@ -35,6 +75,11 @@ describe('refresh rules', () => {
     it('resolves relative locations and points the origin back to the public host', () => {
       expect(publicLocation('/new', fetched, publicUrl)).toBe('https://www.example.com/new');
       expect(publicLocation('http://127.0.0.1:8080/x', fetched, publicUrl)).toBe('https://www.example.com/x');
+    });
+    it('keeps an origin location whose path starts with // on the public host', () => {
+      const hostile = new URL('http://127.0.0.1:8080//evil.test/old');
+      expect(publicLocation('http://127.0.0.1:8080//evil.test/new?q=//x#//y', hostile, publicUrl)).toBe('https://www.example.com//evil.test/new?q=//x#//y');
+      expect(publicLocation('/..//evil.test/', fetched, publicUrl)).toBe('https://www.example.com//evil.test/');
     });
     it('leaves other hosts alone', () => {
       expect(publicLocation('https://elsewhere.test/y', fetched, publicUrl)).toBe('https://elsewhere.test/y');

@@ -9,11 +9,14 @@ export function resolveMode(jobMode: RecacheMode | undefined, rule: UrlRuleDefin
   return dimension.action;
 }
 
-/** Where to fetch a page: the public URL with scheme, host and port replaced by the host's origin, when one is configured. */
+/**
+ * Where to fetch a page: the public URL with scheme, host and port replaced by
+ * the host's origin, or without one by `https://<the page's hostname>` (the
+ * default port: a port in a bot's URL must not pick which service of the
+ * customer's host is fetched).
+ */
 export function originUrl(publicUrl: URL, origin: string | undefined): URL {
-  if (!origin) return new URL(publicUrl);
-  // Built anew rather than by setting `host`: that setter keeps an old port when the origin has none.
-  return new URL(`${publicUrl.pathname}${publicUrl.search}`, new URL(origin).origin);
+  return onOrigin(origin ? new URL(origin).origin : `https://${publicUrl.hostname}`, publicUrl, { hash: false });
 }
 
 /**
@@ -23,9 +26,24 @@ export function originUrl(publicUrl: URL, origin: string | undefined): URL {
 export function publicLocation(location: string, fetchedUrl: URL, publicUrl: URL): string {
   const resolved = new URL(location, fetchedUrl);
   if (resolved.origin === fetchedUrl.origin && fetchedUrl.origin !== publicUrl.origin) {
-    return new URL(`${resolved.pathname}${resolved.search}${resolved.hash}`, publicUrl.origin).toString();
+    return onOrigin(publicUrl.origin, resolved, { hash: true }).toString();
   }
   return resolved.toString();
+}
+
+/**
+ * `origin` (scheme, host and port only) with the path and query of `source`.
+ * They are assigned, never resolved as a reference against the origin: a path
+ * such as `//other-host/x` would read as protocol-relative and leave the origin.
+ * Built anew rather than by setting `host` on `source`: that setter keeps an
+ * old port when the origin has none.
+ */
+function onOrigin(origin: string, source: URL, keep: { hash: boolean }): URL {
+  const url = new URL(origin);
+  url.pathname = source.pathname;
+  url.search = source.search;
+  if (keep.hash) url.hash = source.hash;
+  return url;
 }
 
 /** Expiry of a stored entry: now + the URL rule's `cache_ttl` if set, else the host's (seconds). */
@@ -96,6 +114,36 @@ function isSendableHeaderValue(name: string, value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** What a rendered page says of itself through `<meta name="prerender-status-code">` and `<meta name="prerender-header">`. */
+export interface PageSignals {
+  readonly statusCode: string | null;
+  /** Contents of every `prerender-header` meta tag (`Location: https://…`). */
+  readonly headers: readonly string[];
+}
+
+/**
+ * The status and Location a single-page app asks bots to get (the prerender
+ * convention: a soft 404 says `prerender-status-code` 404, a client-side
+ * redirect 301 plus `prerender-header` `Location: …`, as written: resolve it
+ * with `publicLocation`). Undefined when the page sets no valid status; a 3xx
+ * without a valid Location is ignored, as is a status outside 200–599.
+ */
+export function signalledStatus(signals: PageSignals, publicUrl: URL): { statusCode: number; location?: string } | undefined {
+  const raw = signals.statusCode?.trim() ?? '';
+  if (!/^\d{3}$/.test(raw)) return undefined;
+  const statusCode = Number(raw);
+  if (statusCode < 200 || statusCode > 599) return undefined;
+  if (statusCode < 300 || statusCode > 399) return { statusCode };
+  const header = signals.headers.map((h) => /^\s*location\s*:\s*(\S.*?)\s*$/i.exec(h)).find((m) => m !== null);
+  if (!header) return undefined;
+  try {
+    new URL(header[1], publicUrl);
+  } catch {
+    return undefined;
+  }
+  return { statusCode, location: header[1] };
 }
 
 /**

@@ -110,6 +110,20 @@ describe('renderer against a real origin and a real Chromium', () => {
     expect((await stored(job('/moved')))!.entry.headers).toEqual({ location: `${PUBLIC}/js` });
   });
 
+  it('stores the status a single-page app signals with prerender meta tags: a soft 404 with its page, a client-side redirect with its Location', async () => {
+    expect(await refresh(job('/soft-404'))).toMatchObject({ kind: 'stored', cacheKind: 'render', statusCode: 404 });
+    const notFound = await stored(job('/soft-404'));
+    expect(notFound!.entry.statusCode).toBe(404);
+    expect(notFound!.body).toContain('No such product');
+    expect(await refresh(job('/soft-moved'))).toMatchObject({ kind: 'stored', cacheKind: 'render', statusCode: 301, bytes: 0 });
+    expect((await stored(job('/soft-moved')))!.entry).toMatchObject({ statusCode: 301, headers: { location: `${PUBLIC}/js?from=soft` } });
+    // The scripts run at the origin's address: a Location naming it points back to the public host.
+    expect(await refresh(job('/soft-moved-here'))).toMatchObject({ kind: 'stored', statusCode: 302 });
+    expect((await stored(job('/soft-moved-here')))!.entry.headers).toEqual({ location: `${PUBLIC}/js` });
+    // An origin failure stands, whatever the page signals.
+    expect(await refresh(job('/broken-says-ok'))).toMatchObject({ kind: 'failed', reason: 'origin answered 503' });
+  });
+
   it('fails an empty 200 page and a 503 in both modes, storing nothing', async () => {
     expect(await refresh(job('/empty'))).toMatchObject({ kind: 'failed', reason: 'empty render (status 200)' });
     expect(await refresh(job('/empty', { mode: 'bypass' }))).toMatchObject({ kind: 'failed', reason: 'empty body (status 200)' });
@@ -117,6 +131,37 @@ describe('renderer against a real origin and a real Chromium', () => {
     expect(await refresh(job('/broken'))).toMatchObject({ kind: 'failed', reason: 'origin answered 503' });
     expect(await store.get(1, `${PUBLIC}/empty`, 1)).toBeUndefined();
     expect(await store.get(1, `${PUBLIC}/broken`, 1)).toBeUndefined();
+  });
+
+  it('loads a page whose path reads as another host from the origin, with that path, in both modes', async () => {
+    const other = await startTestOrigin();
+    try {
+      const hostilePath = `//${new URL(other.url).host}/js`;
+      const hostile = job(hostilePath);
+      // The origin has no such route: its 404 page is the real answer.
+      expect(await refresh(hostile)).toMatchObject({ kind: 'stored', cacheKind: 'render', statusCode: 404 });
+      expect((await stored(hostile))!.body).toContain('no such route');
+      expect(await refresh({ ...hostile, dimensionId: 2 })).toMatchObject({ kind: 'stored', cacheKind: 'bypass', statusCode: 404 });
+      expect(hitsOf(hostilePath)).toHaveLength(2);
+      expect(other.hits).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('fails a render larger than 16 MiB, storing nothing', async () => {
+    expect(await refresh(job('/huge'))).toMatchObject({ kind: 'failed', reason: 'render larger than 16 MiB' });
+    expect(await store.get(1, `${PUBLIC}/huge`, 1)).toBeUndefined();
+  });
+
+  it('gives up waiting for a tab at tabWaitSignal, while a render that has its tab keeps the longer signal', async () => {
+    const busy = [1, 2].map((n) => refresher.refresh(job(`/hold?ms=1500&who=busy${n}`), { signal: AbortSignal.timeout(20_000), purpose: 'online' }));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Without the tab wait's own end it would get a tab once a busy render ends, and be stored.
+    const waiting = await refresher.refresh(job('/hold?ms=10&who=late'), { signal: AbortSignal.timeout(20_000), tabWaitSignal: AbortSignal.timeout(200), purpose: 'online' });
+    expect(waiting.kind).toBe('failed');
+    expect((await Promise.all(busy)).map((o) => o.kind)).toEqual(['stored', 'stored']);
+    expect(origin.hits.some((h) => h.path.endsWith('who=late'))).toBe(false);
   });
 
   it('runs recache renders one at a time on the unreserved tab while an online render gets the reserved one', async () => {

@@ -31,6 +31,11 @@ type Route = (req: IncomingMessage, res: ServerResponse, query: URLSearchParams)
  *   /empty     200 with an empty body
  *   /broken    503
  *   /hold?ms=N a page answered after N ms
+ *   /soft-404  200, but a script adds <meta name="prerender-status-code" content="404">
+ *   /soft-moved 200, but a script adds prerender-status-code 301 and prerender-header Location: /js?from=soft
+ *   /soft-moved-here 200, but a script signals 302 to location.origin + /js (the origin's own address)
+ *   /broken-says-ok 503, whose script signals prerender-status-code 200
+ *   /huge      a script fills the DOM with 17 MiB of text (hidden: serialised, never laid out)
  */
 export async function startTestOrigin(): Promise<TestOrigin> {
   const hits: OriginHit[] = [];
@@ -58,10 +63,19 @@ export async function startTestOrigin(): Promise<TestOrigin> {
     '/empty': (_req, res) => html(res, 200, ''),
     '/broken': (_req, res) => html(res, 503, page('down')),
     '/hold': (_req, res, query) => void setTimeout(() => html(res, 200, page(`<p>held ${query.get('who')}</p>`)), Number(query.get('ms') ?? 500)),
+    '/soft-404': (_req, res) => html(res, 200, page('<h1>No such product</h1>', `const m = document.createElement('meta'); m.name = 'prerender-status-code'; m.content = '404'; document.head.append(m);`)),
+    '/soft-moved': (_req, res) =>
+      html(res, 200, page('<p>moving</p>', `document.head.insertAdjacentHTML('beforeend', '<meta name="prerender-status-code" content="301"><meta name="prerender-header" content="Location: /js?from=soft">');`)),
+    '/soft-moved-here': (_req, res) =>
+      html(res, 200, page('<p>moving</p>', `document.head.insertAdjacentHTML('beforeend', '<meta name="prerender-status-code" content="302"><meta name="prerender-header" content="Location: ' + location.origin + '/js">');`)),
+    '/broken-says-ok': (_req, res) =>
+      html(res, 503, page('<p>down</p>', `document.head.insertAdjacentHTML('beforeend', '<meta name="prerender-status-code" content="200">');`)),
+    '/huge': (_req, res) => html(res, 200, page('<p>small</p><div id="out" hidden></div>', `document.getElementById('out').textContent = 'x'.repeat(17 * 1024 * 1024);`)),
   };
 
   const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://origin');
+    // The request target is a path: resolved against a base instead, `//host/x` would read as another host.
+    const url = new URL(`http://origin${req.url ?? '/'}`);
     const hit: OriginHit = { path: `${url.pathname}${url.search}`, userAgent: req.headers['user-agent'] ?? '', startedAt: Date.now() };
     hits.push(hit);
     res.on('finish', () => (hit.endedAt = Date.now()));

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import type { AppConfig } from '@bpc/config';
-import { Clock, emptyHostQueueCounts, HostCatalog } from '@bpc/domain';
+import { AppError, Clock, emptyHostQueueCounts, HostCatalog } from '@bpc/domain';
 import { APP_CONFIG, CLOCK } from '@bpc/platform';
 import { QUEUE_STORE, QueueStore } from '@bpc/queue-store';
 import { DAEMON_ID } from '../shared/daemon-id';
@@ -26,7 +26,9 @@ export class GetStatusHandler implements IQueryHandler<GetStatus, StatusSnapshot
   async execute(): Promise<StatusSnapshot> {
     const now = this.clock.now();
     const hostIds = this.hosts.hostIds();
-    const [counts, paused] = await Promise.all([this.store.counts(now, hostIds), this.store.pausedHosts(now)]);
+    const [counts, paused] = await Promise.all([this.store.counts(now, hostIds), this.store.pausedHosts(now)]).catch((error: Error) => {
+      throw new AppError('STORE_UNAVAILABLE', `queue store unavailable: ${error.message}`);
+    });
     const queues: Record<string, HostQueueStatus> = {};
     for (const hostId of new Set([...hostIds, ...counts.keys()])) {
       queues[hostId] = { ...(counts.get(hostId) ?? emptyHostQueueCounts()), paused: paused.has(hostId) };

@@ -28,7 +28,7 @@ export function ApiDaemonEndpoint(data: Record<string, SchemaObject>): MethodDec
     }),
     ApiResponse({ status: 400, description: 'Rejected input; the message names the field', schema: ERROR }),
     ApiResponse({ status: 401, description: 'Missing or wrong X-Internal-Auth', schema: ERROR }),
-    ApiResponse({ status: 500, description: 'Queue store or event log unavailable: nothing was changed', schema: ERROR }),
+    ApiResponse({ status: 500, description: 'Queue store unavailable (nothing was changed), event log unavailable (not acknowledged), or recorded but not yet applied (applied later); the message says which', schema: ERROR }),
   );
 }
 

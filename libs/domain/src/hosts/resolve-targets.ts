@@ -31,7 +31,7 @@ export function resolveTargets(input: TargetsInput, hosts: HostCatalog, maxUrls:
   const configured = host.dimensions.map((d) => d.id);
   const requested = input.dimensionIds ?? [];
   requested.forEach((id, i) => {
-    if (!configured.includes(id)) throw validationError(`dimension_ids[${i}]`, `dimension ${id} is not configured for host ${host.host_id}`);
+    if (!configured.includes(id)) throw validationError(`dimension_ids[${i}]`, `dimension_ids[${i}]: dimension ${id} is not configured for host ${host.host_id}`);
   });
   const hostnames = new Set(host.hostnames.map((n) => n.toLowerCase()));
   const urls = new Map<string, URL>();

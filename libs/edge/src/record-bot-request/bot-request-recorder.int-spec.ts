@@ -5,6 +5,7 @@ import { EventLog, FileEventLog, LogRecord, SubscriptionSpec } from '@bpc/event-
 import { BotRequestRecordedPayload, EncodedEventBatch, encodedEvents, RecordedBotRequest, TOPICS } from '@bpc/events';
 import { createLogger } from '@bpc/platform';
 import { testConfig, until } from '@bpc/testing';
+import pino from 'pino';
 import { Registry } from 'prom-client';
 import { botRequestAppender, BotRequestAppender } from './bot-request-appender';
 import { BotRequestRecorder } from './bot-request-recorder';
@@ -133,6 +134,30 @@ describe('BotRequestRecorder against a file event log', () => {
     await stopping;
     expect(appended).toEqual(['r1', 'r2', 'r3']);
     expect(recorder.pending()).toBe(0);
+  });
+
+  it('stops waiting at the shutdown deadline for an append that never answers, and logs how many requests it lost', async () => {
+    let calls = 0;
+    const appender: BotRequestAppender = {
+      append: () => {
+        calls += 1;
+        return new Promise<void>(() => undefined);
+      },
+      close: () => new Promise<void>(() => undefined),
+    };
+    const lines: { lost?: number; msg: string }[] = [];
+    const logger = pino({ level: 'error' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const config = testConfig('standalone', { edge: { record_buffer_max: 10, record_batch_max: 3, record_flush_ms: 10 } });
+    const recorder = new BotRequestRecorder(config, appender, logger, new Registry(), 300);
+    recorder.onModuleInit();
+    for (let n = 1; n <= 5; n += 1) recorder.record(payload(n));
+    await until(() => calls === 1, { timeoutMs: 5_000, intervalMs: 5 });
+
+    const started = Date.now();
+    await recorder.onApplicationShutdown();
+    // 300 ms of flushing, then at most 2 s for closing the appender.
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(lines).toEqual([expect.objectContaining({ lost: 5, msg: 'event log unreachable at shutdown: bot requests not recorded' })]);
   });
 
   it('appends per flush what was buffered when it started and batches filled meanwhile, not each request served during an append', async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown, OnModuleInit, Optional } from '@nestjs/common';
 import type { AppConfig } from '@bpc/config';
 import { RecordedBotRequest, TOPICS } from '@bpc/events';
 import { APP_CONFIG, LOGGER, METRICS_REGISTRY } from '@bpc/platform';
@@ -10,6 +10,10 @@ import { BotRequestBuffer } from './bot-request-buffer';
 
 /** Longest the shutdown flush keeps trying an unreachable log. */
 const SHUTDOWN_FLUSH_MS = 10_000;
+/** Longest closing the appender may take after that (its worker thread, its producer). */
+const CLOSE_APPENDER_MS = 2_000;
+/** Overrides the 10 s of the shutdown flush (tests). */
+export const RECORDER_SHUTDOWN_FLUSH_MS = Symbol('RECORDER_SHUTDOWN_FLUSH_MS');
 const MAX_RETRY_DELAY_MS = 5_000;
 
 /**
@@ -47,6 +51,7 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
     @Inject(BOT_REQUEST_APPENDER) private readonly appender: BotRequestAppender,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(METRICS_REGISTRY) registry: Registry,
+    @Optional() @Inject(RECORDER_SHUTDOWN_FLUSH_MS) private readonly shutdownFlushMs: number = SHUTDOWN_FLUSH_MS,
   ) {
     this.buffer = new BotRequestBuffer(config.edge.record_buffer_max, config.edge.record_batch_max);
     this.dropped = new Counter({ name: 'bpc_edge_recorded_dropped_total', help: 'Bot requests dropped unrecorded because the recording buffer was full', registers: [registry] });
@@ -79,18 +84,23 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
     return this.buffer.size + this.appending;
   }
 
+  /**
+   * Every wait ends by the deadline: an append to a log that does not answer
+   * at all (a black-holed broker) would otherwise hold the shutdown until the
+   * process is killed, and the loss would go unreported.
+   */
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
-    const deadline = Date.now() + SHUTDOWN_FLUSH_MS;
+    const deadline = Date.now() + this.shutdownFlushMs;
     // A batch being appended ends first: if the log refuses it, it is back in the buffer for the loop below.
-    await this.flushing;
+    await settledBy(this.flushing, deadline);
     this.retryAt = 0;
     while (Date.now() < deadline && this.pending() > 0) {
-      await this.flush();
-      if (this.pending() > 0) await new Promise((r) => setTimeout(r, Math.min(200, Math.max(0, this.retryAt - Date.now()))));
+      await settledBy(this.flush(), deadline);
+      if (this.pending() > 0) await settledBy(new Promise((r) => setTimeout(r, Math.min(200, Math.max(0, this.retryAt - Date.now())))), deadline);
     }
     if (this.pending() > 0) this.logger.error({ lost: this.pending() }, 'event log unreachable at shutdown: bot requests not recorded');
-    await this.appender.close();
+    await settledBy(this.appender.close(), Math.max(deadline, Date.now()) + CLOSE_APPENDER_MS);
   }
 
   /** Appends what is buffered, one batch after the other; a running flush is joined (what was recorded after it began waits for the next). */
@@ -143,3 +153,14 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
     }
   }
 }
+
+/** Waits for `work` to settle (its outcome is the caller's business) or for `deadline`, whichever comes first. */
+async function settledBy(work: Promise<unknown> | undefined, deadline: number): Promise<void> {
+  if (work === undefined) return;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()))));
+  await Promise.race([work.then(noop, noop), expired]);
+  clearTimeout(timer);
+}
+
+function noop(): void {}

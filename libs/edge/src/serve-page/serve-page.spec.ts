@@ -10,6 +10,12 @@ describe('pageUrlOf', () => {
     expect(pageUrlOf('/https:/www.example.com/p')?.href).toBe('https://www.example.com/p');
   });
 
+  it('takes a page URL percent-encoded as a whole, as some integrations send it', () => {
+    expect(pageUrlOf('/https%3A%2F%2Fwww.example.com%2Fpricing%3Fplan%3Dpro')?.href).toBe('https://www.example.com/pricing?plan=pro');
+    expect(pageUrlOf('/HTTP%3a%2f%2fwww.example.com%2F')?.href).toBe('http://www.example.com/');
+    expect(pageUrlOf('/https%3A%2F%2Fwww.example.com%2F%E0%A4%A')).toBeUndefined();
+  });
+
   it('refuses anything but an absolute http(s) URL', () => {
     for (const target of ['/', '/pricing', '/ftp://www.example.com/', '/https://', 'https://www.example.com/', '//www.example.com/p']) {
       expect(pageUrlOf(target)).toBeUndefined();
@@ -23,6 +29,11 @@ describe('acceptsGzip', () => {
     ['br;q=1.0, gzip;q=0.8', true],
     ['*', true],
     ['gzip;q=0', false],
+    ['gzip;q=0, *', false],
+    ['*, gzip;q=0', false],
+    ['br, *;q=0', false],
+    ['identity, *;q=0.5', true],
+    ['X-GZIP', true],
     ['br', false],
     [undefined, false],
   ])('%s → %s', (header, expected) => {

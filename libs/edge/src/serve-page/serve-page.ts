@@ -20,6 +20,8 @@ export interface BotPageRequest {
   readonly token: string | undefined;
   readonly userAgent: string;
   readonly acceptEncoding: string | undefined;
+  /** HEAD: the answer's headers only (its body is not sent, and not counted as sent). */
+  readonly headOnly?: boolean;
 }
 
 export interface EdgeAnswer {
@@ -54,8 +56,14 @@ interface Flight {
   settledAt?: number;
 }
 
+/** The cache store or a body file could not be read (not a page that is missing). */
+class CacheUnreadableError extends Error {}
+
 /** How long a finished render is kept for requests that started before it finished. */
 const FLIGHT_GRACE_MS = 5_000;
+/** `Retry-After` of a failed render, and of a cache that could not be read (a store outage is usually shorter). */
+const RENDER_RETRY_AFTER_S = '60';
+const CACHE_RETRY_AFTER_S = '10';
 
 /**
  * Serves one bot request: website by token, page URL, dimension by
@@ -71,6 +79,9 @@ const FLIGHT_GRACE_MS = 5_000;
 @Injectable()
 export class ServePage {
   private readonly websites: readonly Website[];
+  /** Tokens that matched a website: at most one per website, as each has one token hash. */
+  private readonly websiteByToken = new Map<string, Website>();
+  private cacheErrorLoggedAt = Number.NEGATIVE_INFINITY;
   private readonly flights = new Map<string, Flight>();
   private readonly bodies = new PageBodies();
   private readonly pageUrls = new BoundedMemo<PageUrl | undefined>(pageUrlOf, MEMO_CAPACITY, MEMO_MAX_KEY);
@@ -105,40 +116,68 @@ export class ServePage {
     if (!host || host.host_id !== website.hostId) return problem(404, 'NOT_FOUND', `${url.hostname} is not a host of this website`, requestId);
     const dimension = this.dimensions.get(host.host_id)!.get(request.userAgent);
     const page = { website, hostId: host.host_id, url: url.href, hostname: url.hostname, dimension, request, requestId, started };
+    try {
+      return await this.servePage(page);
+    } catch (error) {
+      if (!(error instanceof CacheUnreadableError)) throw error;
+      // The cache (its store, its files) could not be read: a 503 the bot retries, recorded like any answer.
+      this.logCacheUnreadable(error.cause);
+      return this.failed(page, 503, 'UNAVAILABLE', 'the cache could not be read', CACHE_RETRY_AFTER_S);
+    }
+  }
 
-    const cached = await this.servable(await this.cache.get(host.host_id, url.href, dimension.id));
+  private async servePage(page: PageContext): Promise<EdgeAnswer> {
+    const { hostId, url, dimension, started } = page;
+    const cached = await this.cached(page);
     if (cached) {
       const now = this.clock.now();
       return this.answer(page, cached.hit, cached.body, isFresh(cached.hit.entry, now) ? 'hit' : 'stale');
     }
-    const outcome = await this.renderShared(host.host_id, url.href, dimension.id, started);
-    if (outcome === 'timeout') return this.failed(page, 504, 'RENDER_TIMEOUT', `the page was not rendered within ${this.config.edge.render_timeout_ms} ms`);
+    const outcome = await this.renderShared(hostId, url, dimension.id, started);
+    if (outcome === 'timeout') return this.renderFailed(page, 504, 'RENDER_TIMEOUT', `the page was not rendered within ${this.config.edge.render_timeout_ms} ms`);
     if (outcome.kind === 'failed') {
       const status = outcome.reason === 'timed out' ? 504 : 503;
-      return this.failed(page, status, status === 504 ? 'RENDER_TIMEOUT' : 'RENDER_FAILED', `the page could not be rendered: ${outcome.reason}`);
+      return this.renderFailed(page, status, status === 504 ? 'RENDER_TIMEOUT' : 'RENDER_FAILED', `the page could not be rendered: ${outcome.reason}`);
     }
-    const fresh = await this.servable(await this.cache.get(host.host_id, url.href, dimension.id));
-    if (!fresh) return this.failed(page, 503, 'RENDER_FAILED', 'the rendered page was invalidated before it could be served');
+    const fresh = await this.cached(page);
+    if (!fresh) return this.renderFailed(page, 503, 'RENDER_FAILED', 'the rendered page was invalidated before it could be served');
     const status: CacheStatus = outcome.kind === 'kept' ? 'hit' : fresh.hit.entry.kind === 'bypass' ? 'bypass' : 'miss';
     return this.answer(page, fresh.hit, fresh.body, status);
   }
 
-  /** Constant-time comparison of the token's hash with every website's (a handful per deployment). */
+  /** At most one line a second: during a store outage every request fails the same way. */
+  private logCacheUnreadable(error: unknown): void {
+    const now = performance.now();
+    if (now - this.cacheErrorLoggedAt < 1_000) return;
+    this.cacheErrorLoggedAt = now;
+    this.logger.error({ err: error }, 'edge cache unreadable: answering 503');
+  }
+
+  /**
+   * A token is hashed and compared with every website's hash in constant time;
+   * one that matched is remembered, so a website's bots cost one SHA-256, not
+   * one per request (it was the largest item of a cache hit after the socket
+   * write). Answering a known token faster tells nothing its 200 does not.
+   */
   private websiteOf(token: string | undefined): Website | undefined {
     if (!token) return undefined;
+    const known = this.websiteByToken.get(token);
+    if (known) return known;
     const digest = sha256Digest(token);
     let found: Website | undefined;
     for (const website of this.websites) if (digestsEqual(digest, website.tokenSha256) && !found) found = website;
+    if (found) this.websiteByToken.set(token, found);
     return found;
   }
 
-  private async servable(hit: CacheHit | undefined): Promise<{ hit: CacheHit; body: PageBody } | undefined> {
-    if (!hit) return undefined;
+  /** The page's servable entry and body; throws CacheUnreadableError when the store or the body file cannot be read. */
+  private async cached(page: PageContext): Promise<{ hit: CacheHit; body: PageBody } | undefined> {
     try {
-      return { hit, body: await this.bodies.of(hit) };
+      const hit = await this.cache.get(page.hostId, page.url, page.dimension.id);
+      return hit && { hit, body: await this.bodies.of(hit) };
     } catch (error) {
       if (error instanceof CacheBodyGoneError) return undefined;
-      throw error;
+      throw new CacheUnreadableError('the cache could not be read', { cause: error });
     }
   }
 
@@ -146,9 +185,12 @@ export class ServePage {
     const key = `${hostId}\n${dimensionId}\n${url}`;
     let flight = this.flights.get(key);
     if (!flight || (flight.settledAt !== undefined && flight.settledAt < started)) {
-      const signal = AbortSignal.timeout(this.config.edge.render_timeout_ms);
+      // The bot waits at most render_timeout_ms (below); a render that started may take as long as a recache, so a slow page is cached for the next bot
+      // instead of being abandoned at every miss. Waiting for a tab ends with the bot's wait: renders nobody waits for must not queue for tabs.
+      const signal = AbortSignal.timeout(Math.max(this.config.edge.render_timeout_ms, this.config.recache.timeout_per_url * 1_000));
+      const tabWaitSignal = AbortSignal.timeout(this.config.edge.render_timeout_ms);
       const created: Flight = {
-        done: this.refresher.refresh({ hostId, url, dimensionId }, { signal, purpose: 'online' }).catch(
+        done: this.refresher.refresh({ hostId, url, dimensionId }, { signal, tabWaitSignal, purpose: 'online' }).catch(
           (error: unknown): RefreshOutcome => ({ kind: 'failed', reason: error instanceof Error ? error.message : String(error), durationMs: 0 }),
         ),
       };
@@ -177,21 +219,27 @@ export class ServePage {
     const sent = gzip ? this.bodies.gzipped(body) : body.raw;
     // Copied, then added to: as an object spread with these keys, V8 (Node 20) took about 3 µs per answer, more than all the rest of a hit.
     const headers: Record<string, string> = Object.assign({}, entry.headers);
-    headers.vary = 'Accept-Encoding';
+    // The body depends on the dimension, chosen from the User-Agent.
+    headers.vary = 'Accept-Encoding, User-Agent';
     headers['x-prerender-cache'] = cacheStatus;
     headers['x-request-id'] = page.requestId;
     headers['content-length'] = String(sent.length);
     if (gzip) headers['content-encoding'] = 'gzip';
     const snapshotAgeS = cacheStatus === 'hit' || cacheStatus === 'stale' ? Math.max(0, Math.floor((now - entry.createdAt) / 1000)) : null;
-    this.record(page, { statusCode: entry.statusCode, cacheStatus, title: body.title, snapshotAgeS, bytes: sent.length });
+    this.record(page, { statusCode: entry.statusCode, cacheStatus, title: body.title, snapshotAgeS, bytes: page.request.headOnly ? 0 : sent.length });
     return { statusCode: entry.statusCode, headers, body: sent };
   }
 
-  private failed(page: PageContext, statusCode: number, code: EdgeErrorCode, message: string): EdgeAnswer {
-    const answer = problem(statusCode, code, message, page.requestId);
-    if (statusCode === 503) answer.headers['retry-after'] = '60';
+  private renderFailed(page: PageContext, statusCode: number, code: EdgeErrorCode, message: string): EdgeAnswer {
     this.logger.warn({ url: page.url, dimension: page.dimension.id, code, message }, 'online render failed');
-    this.record(page, { statusCode, cacheStatus: 'miss', title: '', snapshotAgeS: null, bytes: answer.body.length });
+    return this.failed(page, statusCode, code, message, statusCode === 503 ? RENDER_RETRY_AFTER_S : undefined);
+  }
+
+  /** An error answer for a page request, recorded as a `miss` with its status. */
+  private failed(page: PageContext, statusCode: number, code: EdgeErrorCode, message: string, retryAfterS?: string): EdgeAnswer {
+    const answer = problem(statusCode, code, message, page.requestId);
+    if (retryAfterS !== undefined) answer.headers['retry-after'] = retryAfterS;
+    this.record(page, { statusCode, cacheStatus: 'miss', title: '', snapshotAgeS: null, bytes: page.request.headOnly ? 0 : answer.body.length });
     return answer;
   }
 
@@ -234,21 +282,37 @@ interface PageContext {
  */
 export function pageUrlOf(target: string): PageUrl | undefined {
   if (!target.startsWith('/')) return undefined;
-  const raw = target.slice(1).replace(/^(https?):\/(?!\/)/i, '$1://');
+  const raw = encodedWhole(target.slice(1)).replace(/^(https?):\/(?!\/)/i, '$1://');
   if (!/^https?:\/\//i.test(raw)) return undefined;
   const url = normalizeHttpUrl(raw);
   return url && { href: url.href, hostname: url.hostname };
 }
 
-/** True when `Accept-Encoding` lists gzip (or `*`) without `q=0`. */
+/** A page URL some integrations send percent-encoded as a whole (`https%3A%2F%2Fhost%2Fp%3Fq%3D1`), decoded; anything else as it is. */
+function encodedWhole(raw: string): string {
+  if (!/^https?%3A/i.test(raw)) return raw;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** True when `Accept-Encoding` accepts gzip: an explicit gzip entry without `q=0`, or else `*` without `q=0`. */
 export function acceptsGzip(header: string | undefined): boolean {
   if (!header) return false;
-  return header.split(',').some((part) => {
+  // An explicit gzip (or x-gzip) entry decides, `*` only when there is none (RFC 9110 §12.5.3): `gzip;q=0, *` refuses gzip.
+  let wildcard: boolean | undefined;
+  for (const part of header.split(',')) {
     const [coding, ...params] = part.trim().toLowerCase().split(';');
-    if (coding.trim() !== 'gzip' && coding.trim() !== '*' && coding.trim() !== 'x-gzip') return false;
+    const name = coding.trim();
+    if (name !== 'gzip' && name !== 'x-gzip' && name !== '*') continue;
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return !q || Number(q.slice(2)) > 0;
-  });
+    const accepted = !q || Number(q.slice(2)) > 0;
+    if (name !== '*') return accepted;
+    wildcard ??= accepted;
+  }
+  return wildcard ?? false;
 }
 
 /** An error answer of the edge: `{ code, message }` as JSON, with the request id when there is one. */

@@ -4,20 +4,20 @@ const TOPIC_NOT_READY_NAMES = new Set(['KafkaJSTopicMetadataNotLoaded', 'KafkaJS
 
 /** Whether `error` (or what caused it, through kafkajs' retry wrapper) says the topic is not usable yet. */
 export function isTopicNotReady(error: unknown): boolean {
-  for (let current = error as { type?: string; name?: string; cause?: unknown } | undefined, depth = 0; current && depth < 5; depth += 1) {
-    if ((current.type && TOPIC_NOT_READY.has(current.type)) || (current.name && TOPIC_NOT_READY_NAMES.has(current.name))) return true;
-    current = current.cause as typeof current;
-  }
-  return false;
+  return someCause(error, (e) => (e.type !== undefined && TOPIC_NOT_READY.has(e.type)) || (e.name !== undefined && TOPIC_NOT_READY_NAMES.has(e.name)));
+}
+
+/** Protocol errors of a produce request whose message or batch is above the brokers' size limit. */
+const TOO_LARGE = new Set(['MESSAGE_TOO_LARGE', 'RECORD_LIST_TOO_LARGE']);
+
+/** Whether `error` (or its cause) is the brokers refusing a message for its size. */
+export function isMessageTooLarge(error: unknown): boolean {
+  return someCause(error, (e) => e.type !== undefined && TOO_LARGE.has(e.type));
 }
 
 /** Whether `error` (or its cause) is kafkajs failing to reach a broker at all. */
 export function isConnectionError(error: unknown): boolean {
-  for (let current = error as { name?: string; cause?: unknown } | undefined, depth = 0; current && depth < 5; depth += 1) {
-    if (current.name === 'KafkaJSConnectionError' || current.name === 'KafkaJSBrokerNotFound' || current.name === 'KafkaJSNoBrokerAvailableError') return true;
-    current = current.cause as typeof current;
-  }
-  return false;
+  return someCause(error, (e) => e.name === 'KafkaJSConnectionError' || e.name === 'KafkaJSBrokerNotFound' || e.name === 'KafkaJSNoBrokerAvailableError');
 }
 
 export function describeError(error: unknown): string {
@@ -26,4 +26,20 @@ export function describeError(error: unknown): string {
     return cause instanceof Error && cause.message !== error.message ? `${error.message} (${cause.message})` : error.message;
   }
   return String(error);
+}
+
+interface KafkaErrorLike {
+  readonly type?: string;
+  readonly name?: string;
+  readonly cause?: unknown;
+}
+
+/** Whether `error` or one of its causes (kafkajs wraps the broker's error in its retry errors) matches. */
+function someCause(error: unknown, matches: (error: KafkaErrorLike) => boolean): boolean {
+  let current = error as KafkaErrorLike | undefined;
+  for (let depth = 0; current && depth < 5; depth += 1) {
+    if (matches(current)) return true;
+    current = current.cause as KafkaErrorLike | undefined;
+  }
+  return false;
 }

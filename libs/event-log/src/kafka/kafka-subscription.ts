@@ -39,6 +39,13 @@ export class KafkaSubscription implements Subscription {
   private readonly consumer: Consumer;
   /** Per "topic|partition" of the current assignment: startAt being applied (see `assigned`). */
   private positioning = new Map<string, Promise<void>>();
+  /**
+   * Next offset to handle per assigned partition, as this process knows it:
+   * where `startAt` positioned it, then after each handled chunk. The group's
+   * committed offset is a previous run's when `startAt` seeks back (a replay
+   * from '0' would otherwise count as caught up before it began).
+   */
+  private readonly positions = new Map<string, bigint>();
   private readonly failures = new Map<string, number>();
   private readonly resumeTimers = new Set<NodeJS.Timeout>();
   private stopped?: Promise<void>;
@@ -90,8 +97,13 @@ export class KafkaSubscription implements Subscription {
     return this.stopped;
   }
 
-  /** High watermark minus the group's committed offset (or the low watermark when none), summed. */
+  /**
+   * High watermark minus the next offset to handle, summed: this process's
+   * position where it has one (see `positions`), else the group's committed
+   * offset (or the low watermark when none).
+   */
   async lag(): Promise<number> {
+    await Promise.allSettled(this.positioning.values());
     const admin = await this.options.admin();
     const topics = [...new Set(this.options.spec.topics)];
     const committed = await admin.fetchOffsets({ groupId: this.options.spec.groupId, topics });
@@ -100,7 +112,8 @@ export class KafkaSubscription implements Subscription {
       const watermarks = await admin.fetchTopicOffsets(topic);
       const group = committed.find((c) => c.topic === topic)?.partitions ?? [];
       for (const { partition, high, low } of watermarks) {
-        const offset = Number(group.find((p) => p.partition === partition)?.offset ?? -1);
+        const position = this.positions.get(`${topic}|${partition}`);
+        const offset = position !== undefined ? Number(position) : Number(group.find((p) => p.partition === partition)?.offset ?? -1);
         lag += Math.max(0, Number(high) - Math.max(offset, Number(low)));
       }
     }
@@ -115,11 +128,14 @@ export class KafkaSubscription implements Subscription {
   private assigned(assignment: Record<string, number[]>): void {
     const startAt = this.options.spec.startAt;
     this.positioning = new Map();
+    this.positions.clear();
     if (!startAt) return;
     for (const [topic, partitions] of Object.entries(assignment)) {
       for (const partition of partitions) {
         const positioned = startAt(topic, partition).then((offset) => {
-          if (offset !== undefined) this.consumer.seek({ topic, partition, offset });
+          if (offset === undefined) return;
+          this.positions.set(`${topic}|${partition}`, BigInt(offset));
+          this.consumer.seek({ topic, partition, offset });
         });
         positioned.catch(() => undefined);
         this.positioning.set(`${topic}|${partition}`, positioned);
@@ -160,6 +176,8 @@ export class KafkaSubscription implements Subscription {
       return false;
     }
     const last = chunk[chunk.length - 1].offset;
+    // A batch that went stale in a rebalance is no longer this process's to count.
+    if (!payload.isStale()) this.positions.set(key, BigInt(last) + 1n);
     const next = String(BigInt(last) + 1n);
     await payload.commitOffsetsIfNecessary({ topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: next }] }] });
     payload.resolveOffset(last);

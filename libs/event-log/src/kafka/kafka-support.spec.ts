@@ -1,5 +1,6 @@
-import { logLevel } from 'kafkajs';
-import { describeError, isTopicNotReady } from './kafka-errors';
+import { CompressionTypes, logLevel } from 'kafkajs';
+import { compressionFor } from '../kafka-event-log';
+import { describeError, isMessageTooLarge, isTopicNotReady } from './kafka-errors';
 import { kafkaLogCreator } from './kafka-log-creator';
 
 describe('kafkaLogCreator', () => {
@@ -21,6 +22,20 @@ describe('kafkaLogCreator', () => {
       ['warn', { groupId: 'g', component: 'kafkajs', namespace: 'Consumer' }, 'kafkajs: slow'],
       ['info', { groupId: 'g', component: 'kafkajs', namespace: 'Consumer' }, 'kafkajs: joined'],
     ]);
+  });
+});
+
+describe('message size', () => {
+  it('recognises the brokers refusing a message or batch for its size, also behind kafkajs wrappers', () => {
+    expect(isMessageTooLarge({ type: 'MESSAGE_TOO_LARGE' })).toBe(true);
+    expect(isMessageTooLarge({ name: 'KafkaJSNonRetriableError', cause: { type: 'RECORD_LIST_TOO_LARGE' } })).toBe(true);
+    expect(isMessageTooLarge({ type: 'LEADER_NOT_AVAILABLE' })).toBe(false);
+    expect(isMessageTooLarge(undefined)).toBe(false);
+  });
+
+  it('compresses appends holding an event of 64 KiB or more', () => {
+    expect(compressionFor(64 * 1024 - 1)).toBe(CompressionTypes.None);
+    expect(compressionFor(64 * 1024)).toBe(CompressionTypes.GZIP);
   });
 });
 

@@ -36,7 +36,7 @@ export class ImportSearchPerformanceHandler implements ICommandHandler<ImportSea
     try {
       await this.log.append(TOPICS.searchPerformance, events);
     } catch (error) {
-      throw new AppError('LOG_UNAVAILABLE', `event log unavailable, nothing was imported: ${(error as Error).message}`);
+      throw new AppError('LOG_UNAVAILABLE', `event log unavailable, the import was not acknowledged (most likely not recorded: send it again, a day's later import replaces it): ${(error as Error).message}`);
     }
     return { websiteId: input.websiteId, days: days.map((d) => ({ date: d.date, grain: d.grain, rows: d.rows.length })) };
   }

@@ -37,7 +37,7 @@ describe('resolveQuery', () => {
 
   it('resolves the comparison defaults: previous window and category new', () => {
     const q = resolve({ mode: 'comparison', period: '2026-02-01,2026-02-28' });
-    expect(q.comparison).toEqual({ period: '2026-01-04,2026-01-31', window: { start: new Date('2026-01-04T00:00:00Z'), end: new Date('2026-02-01T00:00:00Z') }, category: 'new' });
+    expect(q.comparison).toEqual({ period: '2026-01-04,2026-01-31', asked: false, window: { start: new Date('2026-01-04T00:00:00Z'), end: new Date('2026-02-01T00:00:00Z') }, category: 'new' });
   });
 
   it('gives each filter its default operator and checks values by type', () => {

@@ -35,7 +35,8 @@ export interface ResolvedQuery {
   readonly filters: readonly ResolvedFilter[];
   readonly period: string;
   readonly window: TimeWindow;
-  readonly comparison?: { readonly period: string; readonly window: TimeWindow; readonly category: CompCategory };
+  /** `asked`: false when `compPeriod` was omitted and `period` is the window just before the main one. */
+  readonly comparison?: { readonly period: string; readonly asked: boolean; readonly window: TimeWindow; readonly category: CompCategory };
   readonly sort: string;
   readonly sortDir: SortDir;
   readonly page: number;
@@ -97,7 +98,8 @@ function resolveColumns(explorer: ExplorerDef, mode: ModeDef, requested: readonl
   if (requested.length === 0) throw validationError('columns', 'columns must not be empty (omit it for the defaults)');
   const known = new Set(columnsOf(explorer, mode.key).map((c) => c.key));
   const seen = new Set<string>();
-  requested.forEach((column, i) => {
+  requested.forEach((column: unknown, i) => {
+    if (typeof column !== 'string') throw validationError(`columns[${i}]`, 'each column must be a string');
     if (column.startsWith('_')) throw validationError(`columns[${i}]`, `${column} is an extra value rows carry; it cannot be requested`);
     if (!known.has(column)) throw validationError(`columns[${i}]`, `unknown column ${column} for the ${mode.key} mode`);
     if (seen.has(column)) throw validationError(`columns[${i}]`, `column ${column} is requested twice`);
@@ -118,9 +120,9 @@ function resolveComparison(explorer: ExplorerDef, mode: ModeDef, body: QueryBody
   const category = (body.compCategory as CompCategory | undefined) ?? DEFAULT_COMP_CATEGORY;
   if (body.compPeriod === undefined) {
     const previous = previousWindow(window);
-    return { period: describeWindow(previous), window: previous, category };
+    return { period: describeWindow(previous), asked: false, window: previous, category };
   }
-  return { period: body.compPeriod, window: resolvePeriod(body.compPeriod, explorer.periods, nowMs, 'compPeriod', true), category };
+  return { period: body.compPeriod, asked: true, window: resolvePeriod(body.compPeriod, explorer.periods, nowMs, 'compPeriod', true), category };
 }
 
 function resolveFilter(explorer: ExplorerDef, mode: ModeDef, input: QueryFilterInput, at: string): ResolvedFilter {

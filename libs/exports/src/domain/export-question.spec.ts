@@ -17,6 +17,15 @@ describe('the same question', () => {
     expect(hashOf({ period: '30d' }, NOW)).toBe(hashOf({ period: '30d' }, NOW + 3_600_000));
   });
 
+  it('keeps a comparison with the default compPeriod the same question a moment later (its window moves with the clock)', () => {
+    expect(hashOf({ mode: 'comparison' }, NOW)).toBe(hashOf({ mode: 'comparison' }, NOW + 1));
+    expect(hashOf({ mode: 'comparison', period: '7d' }, NOW)).toBe(hashOf({ mode: 'comparison', period: '7d' }, NOW + 3_600_000));
+    const asked = '2026-10-01,2026-10-07';
+    expect(hashOf({ mode: 'comparison', compPeriod: asked }, NOW)).toBe(hashOf({ mode: 'comparison', compPeriod: asked }, NOW + 1));
+    expect(hashOf({ mode: 'comparison', compPeriod: asked })).not.toBe(hashOf({ mode: 'comparison' }));
+    expect(hashOf({ mode: 'comparison', compCategory: 'lost' })).not.toBe(hashOf({ mode: 'comparison' }));
+  });
+
   it('differs in anything that changes the rows or the file: columns order, filters, maxRows, filename, user, website', () => {
     const base = hashOf({});
     expect(hashOf({ columns: ['event_date_time', 'page', 'bot_name', 'serve_time'] })).not.toBe(base);

@@ -11,7 +11,9 @@ import type { ResolvedQuery } from '@bpc/explorer';
  * it (it changes how long the call waits, not the file).
  *
  * The period enters as the string asked (`30d`, `2026-11-01,2026-11-07`), not
- * as the window it resolves to: the window is frozen when the export is
+ * as the window it resolves to, and so does `compPeriod` (left out when it
+ * was omitted: the window before `period` then follows from `period`, while
+ * the window it resolves to moves with the clock): the window is frozen when the export is
  * created, so repeating a relative period rejoins that export (running, or
  * completed and still retained) and gets its frozen window back. A caller who
  * wants a fresh `30d` after that changes the body (another filename) or waits
@@ -41,7 +43,7 @@ export function exportQuestion(query: ResolvedQuery, maxRows: number, filename: 
     columns: [...query.columns],
     filters,
     period: query.period,
-    ...(query.comparison ? { compPeriod: query.comparison.period, compCategory: query.comparison.category } : {}),
+    ...(query.comparison ? { compPeriod: query.comparison.asked ? query.comparison.period : undefined, compCategory: query.comparison.category } : {}),
     sort: query.sort,
     sortDir: query.sortDir,
     maxRows,

@@ -2,11 +2,10 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import type { AppConfig } from '@bpc/config';
 import { AppError, type Clock } from '@bpc/domain';
-import { APP_CONFIG, CLOCK } from '@bpc/platform';
+import { CLOCK } from '@bpc/platform';
 import { checkDownload, DOWNLOAD_PATH } from '../domain/download-link';
-import { linkSigningKey } from '../http/link-signing';
+import { LINK_SIGNING_KEY } from '../http/link-signing';
 import { ExportRunner } from '../start-export/export-runner';
 import { ExportIndex } from '../state/export-index';
 
@@ -18,16 +17,12 @@ import { ExportIndex } from '../state/export-index';
  */
 @Controller(DOWNLOAD_PATH.slice(1))
 export class DownloadController {
-  private readonly key: Buffer;
-
   constructor(
+    @Inject(LINK_SIGNING_KEY) private readonly key: Buffer,
     private readonly runner: ExportRunner,
     private readonly index: ExportIndex,
-    @Inject(APP_CONFIG) config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
-  ) {
-    this.key = linkSigningKey(config);
-  }
+  ) {}
 
   @Get(':exportId')
   async download(@Param('exportId') exportId: string, @Query('expires') expires: string | undefined, @Query('sig') sig: string | undefined, @Res() reply: FastifyReply): Promise<void> {

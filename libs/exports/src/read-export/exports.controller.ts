@@ -4,7 +4,7 @@ import { AppError, type Clock } from '@bpc/domain';
 import { APP_CONFIG, BodyPipe, CLOCK } from '@bpc/platform';
 import { AuthorizedRequest, RequiresWebsite } from '@bpc/public-api';
 import type { ExportState } from '../domain/export-record';
-import { linkSigningKey } from '../http/link-signing';
+import { LINK_SIGNING_KEY } from '../http/link-signing';
 import { ExportRunner } from '../start-export/export-runner';
 import { StartExportDto } from '../start-export/start-export.dto';
 import { ExportIndex } from '../state/export-index';
@@ -14,16 +14,13 @@ import { exportRecordView, ExportRecordView } from './export-record.view';
 @Controller('api/websites/:website/data-explorer')
 @RequiresWebsite({ role: 'readonly', platformModule: true })
 export class ExportsController {
-  private readonly key: Buffer;
-
   constructor(
+    @Inject(LINK_SIGNING_KEY) private readonly key: Buffer,
     private readonly runner: ExportRunner,
     private readonly index: ExportIndex,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
-  ) {
-    this.key = linkSigningKey(config);
-  }
+  ) {}
 
   @Post(':explorerKey/export')
   @HttpCode(200)
@@ -51,7 +48,7 @@ export class ExportsController {
   private view(request: AuthorizedRequest, record: ExportState): ExportRecordView {
     return exportRecordView(record, {
       key: this.key,
-      baseUrl: `${request.protocol}://${request.headers.host ?? 'localhost'}`,
+      baseUrl: this.config.exports.public_base_url ?? `${request.protocol}://${request.headers.host ?? 'localhost'}`,
       nowMs: this.clock.now(),
       ttlSeconds: this.config.exports.link_ttl_seconds,
       retainedUntilMs: this.runner.retainedUntil(record),

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Inject, Injectable } from '@nestjs/common';
-import type { Logger } from 'pino';
 import type { AppConfig } from '@bpc/config';
 import { AppError, Clock } from '@bpc/domain';
-import { asExportEvent, envelope, EXPORT_COMPLETED, EXPORT_EXPIRED, EXPORT_FAILED, EXPORT_STARTED, ExportEvent, ExportStarted, TOPICS } from '@bpc/events';
+import { asExportEvent, envelope, EXPORT_COMPLETED, EXPORT_EXPIRED, EXPORT_FAILED, EXPORT_STARTED, ExportEvent, ExportStarted, knownEventsOf, TOPICS } from '@bpc/events';
 import { EVENT_LOG, EventLog, Subscription } from '@bpc/event-log';
 import { EXPORT_SLOTS, ExportSlots } from '@bpc/export-slots';
-import { APP_CONFIG, CLOCK, LOGGER } from '@bpc/platform';
+import { APP_CONFIG, CLOCK } from '@bpc/platform';
 import { emptyExportsState, evolveExports, ExportState, ExportsState } from '../domain/export-record';
 
 const CATCH_UP_DEADLINE_MS = 30_000;
@@ -48,7 +47,6 @@ export class ExportIndex {
     @Inject(EXPORT_SLOTS) private readonly slots: ExportSlots,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   /** Whether other replicas write the topic too (the index then follows it). */
@@ -161,13 +159,11 @@ export class ExportIndex {
       groupId: this.follows ? `exports-index-${this.owner.replace(/[^A-Za-z0-9._-]/g, '-')}` : `exports-index-${hostname()}-${this.config.listen.public_api}`,
       topics: [TOPICS.exports],
       startAt: async () => '0',
+      // All or nothing per batch: a batch holding an unknown event is refused whole, and retried by the log as it is.
       handleBatch: async (batch) => {
-        for (const { event: raw } of batch.records) {
-          const event = asExportEvent(raw);
-          if (event) {
-            evolveExports(this.state, event);
-            this.waiting.get(event.id)?.();
-          } else this.logger.warn({ type: raw.type, version: raw.version }, 'export index: unknown event skipped');
+        for (const event of knownEventsOf('export index', batch, asExportEvent)) {
+          evolveExports(this.state, event);
+          this.waiting.get(event.id)?.();
         }
       },
       maxBatchSize: 1000,

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { AppError } from '@bpc/domain';
-import { asIdentityEvent, TOPICS } from '@bpc/events';
+import { asIdentityEvent, knownEventsOf, TOPICS } from '@bpc/events';
 import { EVENT_LOG, EventLog, LogBatch, Subscription } from '@bpc/event-log';
 import type { AppConfig } from '@bpc/config';
 import { APP_CONFIG, LOGGER } from '@bpc/platform';
@@ -89,13 +89,11 @@ export class IdentityIndex implements OnApplicationBootstrap, OnApplicationShutd
     }
   }
 
+  /** All or nothing per batch: a batch holding an unknown event is refused whole, and retried by the log as it is. */
   private apply(batch: LogBatch): void {
-    for (const record of batch.records) {
-      const event = asIdentityEvent(record.event);
-      if (!event) {
-        this.logger.warn({ offset: record.offset, type: record.event.type, version: record.event.version }, 'identity index: unknown event skipped');
-        continue;
-      }
+    for (const event of knownEventsOf('identity index', batch, asIdentityEvent)) {
+      // Once per event id: a producer's retry can store an event again later (a second grant after a revoke would restore the role).
+      if (this.applied.has(event.id)) continue;
       evolveIdentity(this.state, event);
       this.applied.add(event.id);
     }

@@ -32,7 +32,7 @@ export class IssueApiTokenHandler implements ICommandHandler<IssueApiToken, Issu
     try {
       await this.log.append(TOPICS.identity, [granted, issued]);
     } catch (error) {
-      throw new AppError('LOG_UNAVAILABLE', `event log unavailable, no token was issued: ${(error as Error).message}`);
+      throw new AppError('LOG_UNAVAILABLE', `event log unavailable, the token was not issued (the append was not acknowledged): ${(error as Error).message}`);
     }
     await this.index.waitFor(issued.id);
     return { tokenId, token, userId: input.userId, websiteId: input.websiteId, role: input.role, expiresAt };

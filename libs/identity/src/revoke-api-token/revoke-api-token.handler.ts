@@ -23,7 +23,7 @@ export class RevokeApiTokenHandler implements ICommandHandler<RevokeApiToken, { 
     try {
       await this.log.append(TOPICS.identity, [event]);
     } catch (error) {
-      throw new AppError('LOG_UNAVAILABLE', `event log unavailable, the token is not revoked: ${(error as Error).message}`);
+      throw new AppError('LOG_UNAVAILABLE', `event log unavailable, the revocation was not acknowledged (most likely not recorded: revoke again): ${(error as Error).message}`);
     }
     await this.index.waitFor(event.id);
     return { tokenId, revoked: true };

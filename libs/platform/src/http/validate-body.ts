@@ -16,6 +16,7 @@ export function validateBody<T extends object>(dto: new () => T, body: unknown, 
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new AppError('VALIDATION_FAILED', 'request body must be a JSON object', 'body');
   }
+  assertNestingDepth(body);
   if (options.forbidUnknownKeys) refuseReservedKeys(body, '');
   const instance = plainToInstance(dto, body, { enableImplicitConversion: false });
   const errors = validateSync(instance, {
@@ -37,6 +38,25 @@ function firstIssue(error: ValidationError, parent: string): AppError {
   }
   const child = error.children?.[0];
   return child ? firstIssue(child, field) : validationError(field, `${field} is invalid`);
+}
+
+/** No body of the APIs nests deeper than a few levels; anything past this is refused. */
+export const MAX_BODY_DEPTH = 32;
+
+/**
+ * Refuses a body nesting arrays or objects deeper than MAX_BODY_DEPTH, walking
+ * it without recursion: the recursive walks after this one (reserved keys,
+ * class-transformer, class-validator) overflowed the stack on 5,000 levels
+ * (a 10 KB body) and answered 500.
+ */
+function assertNestingDepth(body: object): void {
+  const pending: [unknown, number][] = [[body, 1]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [value, depth] = next;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > MAX_BODY_DEPTH) throw new AppError('VALIDATION_FAILED', `request body nests deeper than ${MAX_BODY_DEPTH} levels`, 'body');
+    for (const child of Object.values(value)) pending.push([child, depth + 1]);
+  }
 }
 
 /** Keys class-transformer drops before the whitelist could see them: refused as unknown wherever they appear. */

@@ -5,6 +5,7 @@ import { ChdbExecutor, ClickhouseHttpExecutor, ExplorerStore } from '@bpc/explor
 import { MemoryQueueStoreSnapshots, QueueStore, RedisQueueStore } from '@bpc/queue-store';
 import { CacheStore, FileCacheStore, RedisCacheStore } from '@bpc/cache-store';
 import { HostCatalog } from '@bpc/domain';
+import { TOPICS } from '@bpc/events';
 import { CachingPageRefresher, ChromiumTabPool, PageRefresher } from '@bpc/renderer';
 import { MemoryRateLimitStore, RateLimitStore, RedisRateLimitStore } from '@bpc/rate-limit';
 import { ExportSlots, MemoryExportSlots, RedisExportSlots } from '@bpc/export-slots';
@@ -75,6 +76,8 @@ async function openEventLog(config: AppConfig, log: Logger): Promise<EventLog> {
         dir: path.join(config.data_dir, 'event-log'),
         partitions: config.event_log_file.partitions,
         retentionMs: config.event_log_file.retention_hours > 0 ? config.event_log_file.retention_hours * HOUR_MS : undefined,
+        // Only the bot requests: the other topics are state of record (queue, tokens, exports, search imports).
+        retentionTopics: [TOPICS.botRequests],
         log,
       });
     case 'kafka': {

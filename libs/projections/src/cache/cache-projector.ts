@@ -1,9 +1,9 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import type { Logger } from 'pino';
 import { CACHE_STORE, CacheStore } from '@bpc/cache-store';
 import { TOPICS } from '@bpc/events';
 import { EVENT_LOG, EventLog, Subscription } from '@bpc/event-log';
 import { LOGGER, ReadinessRegistry } from '@bpc/platform';
+import type { Logger } from 'pino';
 import { subscribeCheckpointed } from '../shared/checkpointed-projection';
 import { applyCacheEvent } from './cache-projection';
 
@@ -28,13 +28,14 @@ export class CacheProjector implements OnApplicationBootstrap, OnApplicationShut
       this.log,
       {
         groupId: CACHE_PROJECTOR_GROUP,
+        onStoreLost: (stream) => this.logger.error({ stream }, 'cache store lost its data (its checkpoint is gone): rebuilding it from the beginning of the log'),
+        onRestartFailed: (error) => this.logger.error({ err: error }, 'cache projection: starting again after the store lost its data failed; retrying'),
         topic: TOPICS.queue,
         nextOffset: (stream) => this.store.nextOffset(stream),
         apply: (event, position) => applyCacheEvent(this.store, event, position),
         // Most queue events change no cache entry: move past them so a restart does not replay them.
         afterBatch: (stream, lastOffset) => this.store.advance(stream, lastOffset),
       },
-      this.logger,
     );
   }
 

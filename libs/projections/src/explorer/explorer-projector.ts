@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { Logger } from 'pino';
-import { TOPICS } from '@bpc/events';
+import { TOPICS, UnknownEventError } from '@bpc/events';
 import { EVENT_LOG, EventLog, LogBatch, LogRecord, Subscription } from '@bpc/event-log';
 import { EXPLORER_STORE, ExplorerStore } from '@bpc/explorer-store';
 import { LOGGER, METRICS_REGISTRY, ReadinessRegistry } from '@bpc/platform';
@@ -118,8 +118,9 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
   private async apply(batch: LogBatch, writer: BufferedExplorerWriter): Promise<void> {
     if (batch.records.length === 0) return;
     const { tables, skipped } = await this.encode(batch.records);
-    for (const { index, type } of skipped) {
-      this.logger.warn({ topic: batch.topic, partition: batch.partition, offset: batch.records[index].offset, type }, 'explorer projector: unknown event skipped');
+    if (skipped.length > 0) {
+      const record = batch.records[skipped[0].index];
+      throw new UnknownEventError('explorer projector', record.event, `${batch.topic}:${batch.partition}@${record.offset}`);
     }
     const last = batch.records[batch.records.length - 1].offset;
     await writer.add(`${batch.topic}:${batch.partition}`, batch.records[0].offset, (BigInt(last) + 1n).toString(), tables);

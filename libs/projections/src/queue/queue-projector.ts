@@ -1,8 +1,8 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import type { Logger } from 'pino';
 import { TOPICS } from '@bpc/events';
 import { EVENT_LOG, EventLog, Subscription } from '@bpc/event-log';
 import { LOGGER, ReadinessRegistry } from '@bpc/platform';
+import type { Logger } from 'pino';
 import { QUEUE_STORE, QueueStore } from '@bpc/queue-store';
 import { subscribeCheckpointed } from '../shared/checkpointed-projection';
 import { applyQueueEvent } from './queue-projection';
@@ -28,11 +28,12 @@ export class QueueProjector implements OnApplicationBootstrap, OnApplicationShut
       this.log,
       {
         groupId: QUEUE_PROJECTOR_GROUP,
+        onStoreLost: (stream) => this.logger.error({ stream }, 'queue store lost its data (its checkpoint is gone): rebuilding it from the beginning of the log'),
+        onRestartFailed: (error) => this.logger.error({ err: error }, 'queue projection: starting again after the store lost its data failed; retrying'),
         topic: TOPICS.queue,
         nextOffset: (stream) => this.store.nextOffset(stream),
         apply: (event, position) => applyQueueEvent(this.store, event, position),
       },
-      this.logger,
     );
   }
 

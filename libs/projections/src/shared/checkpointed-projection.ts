@@ -1,5 +1,5 @@
-import type { Logger } from 'pino';
-import { asQueueEvent, QueueEvent } from '@bpc/events';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { asQueueEvent, QueueEvent, UnknownEventError } from '@bpc/events';
 import type { EventLog, LogBatch, Subscription } from '@bpc/event-log';
 import type { ProjectionPosition } from '@bpc/queue-store';
 
@@ -11,34 +11,104 @@ export interface CheckpointedProjection {
   apply(event: QueueEvent, position: ProjectionPosition): Promise<void>;
   /** After each batch: lets a store that ignores most events move its checkpoint past them. */
   afterBatch?(stream: string, lastOffset: string): Promise<void>;
+  /** Told when the store lost its checkpoints while running (once per loss), before the replay from the beginning. */
+  onStoreLost?(stream: string): void;
+  /** Told when starting the subscription again after a loss failed; it is tried again with backoff. */
+  onRestartFailed?(error: unknown): void;
+}
+
+/** The store no longer holds the checkpoint of a stream it had applied events of: it lost its data (a Redis restarted empty, flushed, failed over). */
+export class ProjectionStoreLostError extends Error {
+  override readonly name = 'ProjectionStoreLostError';
 }
 
 /**
  * Subscribes a projection that keeps its checkpoint in its store. An empty
  * store (a fresh memory store, a Redis that lost its data) replays from the
- * beginning; a failed write rejects the batch, which the log retries — an
- * event is never logged and skipped, except one of a type or version this
- * build does not know.
+ * beginning; a failed write rejects the batch, which the log retries, and so
+ * does an event of a type or version this build does not know
+ * (UnknownEventError): no event is ever skipped.
+ *
+ * A store that loses its data while the projection runs is noticed at the
+ * next batch (its checkpoint of the stream is gone): applying that batch
+ * would record a checkpoint past everything lost, so the subscription is
+ * started again instead, and the store is rebuilt from the beginning of the
+ * log. The returned subscription stands for whichever is current.
  */
-export function subscribeCheckpointed(log: EventLog, projection: CheckpointedProjection, logger: Logger): Promise<Subscription> {
-  const apply = async (batch: LogBatch): Promise<void> => {
-    const stream = `${batch.topic}:${batch.partition}`;
-    for (const record of batch.records) {
-      const event = asQueueEvent(record.event);
-      if (!event) {
-        logger.warn({ stream, offset: record.offset, type: record.event.type, version: record.event.version }, `${projection.groupId}: unknown event skipped`);
-        continue;
+export async function subscribeCheckpointed(log: EventLog, projection: CheckpointedProjection): Promise<Subscription> {
+  let current: Subscription;
+  let restarting: Promise<void> | undefined;
+  let stopped = false;
+  const wakeStop = new AbortController();
+  const start = async (): Promise<Subscription> => {
+    // Streams the store was seen holding a checkpoint of in this subscription (not every event writes one): from then on, a missing one means lost data.
+    const held = new Set<string>();
+    const checkHeld = async (stream: string): Promise<void> => {
+      if ((await projection.nextOffset(stream)) !== undefined) {
+        held.add(stream);
+        return;
       }
-      await projection.apply(event, { stream, offset: record.offset, eventId: event.id });
-    }
-    const last = batch.records.at(-1);
-    if (last && projection.afterBatch) await projection.afterBatch(stream, last.offset);
+      if (!held.has(stream)) return;
+      if (restarting === undefined) {
+        projection.onStoreLost?.(stream);
+        restarting = restart();
+      }
+      throw new ProjectionStoreLostError(`${projection.groupId}: the store lost its checkpoint of ${stream}; replaying the log from the beginning`);
+    };
+    const apply = async (batch: LogBatch): Promise<void> => {
+      const stream = `${batch.topic}:${batch.partition}`;
+      await checkHeld(stream);
+      for (const record of batch.records) {
+        const event = asQueueEvent(record.event);
+        if (!event) throw new UnknownEventError(projection.groupId, record.event, `${stream}@${record.offset}`);
+        await projection.apply(event, { stream, offset: record.offset, eventId: event.id });
+      }
+      const last = batch.records.at(-1);
+      if (last && projection.afterBatch) await projection.afterBatch(stream, last.offset);
+      // Again after the batch: a loss while it was applied left a checkpoint past what was lost, unless it is noticed now.
+      await checkHeld(stream);
+    };
+    return log.subscribe({
+      groupId: projection.groupId,
+      topics: [projection.topic],
+      startAt: async (topic, partition) => {
+        const stream = `${topic}:${partition}`;
+        const next = await projection.nextOffset(stream);
+        if (next !== undefined) held.add(stream);
+        return next ?? '0';
+      },
+      handleBatch: apply,
+      maxBatchSize: 500,
+    });
   };
-  return log.subscribe({
-    groupId: projection.groupId,
-    topics: [projection.topic],
-    startAt: async (topic, partition) => (await projection.nextOffset(`${topic}:${partition}`)) ?? '0',
-    handleBatch: apply,
-    maxBatchSize: 500,
-  });
+  // Not awaited by the batch that found the loss: stopping waits for that batch to end. Never rejects.
+  const restart = async (): Promise<void> => {
+    await new Promise((r) => setImmediate(r));
+    try {
+      await current.stop().catch((error: unknown) => projection.onRestartFailed?.(error));
+      for (let attempt = 1; !stopped; attempt += 1) {
+        try {
+          current = await start();
+          return;
+        } catch (error) {
+          // The store or the log is still down: try again, as the log retries a failed batch.
+          projection.onRestartFailed?.(error);
+          // Cut short by stop(): the rejection it then gives is the end of the wait, nothing more.
+          await sleep(Math.min(5_000, 100 * 2 ** attempt), undefined, { signal: wakeStop.signal }).catch(() => undefined);
+        }
+      }
+    } finally {
+      restarting = undefined;
+    }
+  };
+  current = await start();
+  return {
+    stop: async () => {
+      stopped = true;
+      wakeStop.abort();
+      await restarting;
+      await current.stop();
+    },
+    lag: () => current.lag(),
+  };
 }
