@@ -219,6 +219,16 @@ export class ExportsConfig {
 }
 
 /** Rate limits of the public API, per API token, in fixed windows (shared through Redis in cluster mode). */
+export class ExplorerConfig {
+  /**
+   * Longest one Data Explorer query statement (the page, its count, its
+   * companions) may run; then the query answers 504 QUERY_TIMEOUT. Keeps a
+   * query over a huge window from holding the engine's threads (in standalone
+   * mode, this process's) for minutes.
+   */
+  @IsInt() @Min(1) @Max(600_000) query_timeout_ms: number = 30_000;
+}
+
 export class RateLimitConfig {
   @IsBoolean() enabled: boolean = true;
   /** Requests one token may make per window, across every `/api/` endpoint. */
@@ -241,6 +251,7 @@ export class AppConfigSchema {
   @ValidateNested() @Type(() => RenderServiceConfig) render_service: RenderServiceConfig = new RenderServiceConfig();
   @ValidateNested() @Type(() => DaemonConfig) daemon: DaemonConfig = new DaemonConfig();
   @ValidateNested() @Type(() => EdgeConfig) edge: EdgeConfig = new EdgeConfig();
+  @ValidateNested() @Type(() => ExplorerConfig) explorer: ExplorerConfig = new ExplorerConfig();
   @ValidateNested() @Type(() => ExportsConfig) exports: ExportsConfig = new ExportsConfig();
   @ValidateNested() @Type(() => RateLimitConfig) rate_limit: RateLimitConfig = new RateLimitConfig();
   @ValidateNested() @Type(() => AdaptersConfig) adapters: AdaptersConfig = new AdaptersConfig();

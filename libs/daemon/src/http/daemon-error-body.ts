@@ -26,7 +26,8 @@ export function daemonStatusFor(code: ErrorCode): number {
     case 'LOG_UNAVAILABLE':
     case 'PROJECTION_TIMEOUT':
       return 500;
-    // The daemon has no exports: these never reach it.
+    // The daemon has no exports and no Data Explorer: these never reach it.
+    case 'QUERY_TIMEOUT':
     case 'EXPORT_SLOT_BUSY':
     case 'EXPORT_NOT_FOUND':
     case 'DOWNLOAD_LINK_INVALID':

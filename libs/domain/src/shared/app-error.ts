@@ -11,6 +11,8 @@ export const ERROR_CODES = [
   'STORE_UNAVAILABLE',
   'LOG_UNAVAILABLE',
   'PROJECTION_TIMEOUT',
+  // Public API Data Explorer.
+  'QUERY_TIMEOUT',
   // Public API exports.
   'EXPORT_SLOT_BUSY',
   'EXPORT_NOT_FOUND',

@@ -28,6 +28,7 @@ export class DataExplorerController {
   @ApiParam({ name: 'explorerKey', type: String, enum: ['events', 'search-pages', 'search-keywords'] })
   @ApiOkResponse({ description: '`{data: [row], meta}`', schema: { type: 'object', properties: { data: { type: 'array', items: { type: 'object', additionalProperties: true } }, meta: { type: 'object' } } } })
   @ApiResponse({ status: 404, description: 'NOT_FOUND: unknown explorerKey', type: PublicErrorDto })
+  @ApiResponse({ status: 504, description: 'QUERY_TIMEOUT: a statement of the query ran longer than `explorer.query_timeout_ms`', type: PublicErrorDto })
   @HttpCode(200)
   query(
     @Req() request: AuthorizedRequest,

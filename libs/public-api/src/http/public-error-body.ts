@@ -36,6 +36,7 @@ export function publicStatusFor(code: ErrorCode): number {
     case 'LOG_UNAVAILABLE':
       return 503;
     case 'PROJECTION_TIMEOUT':
+    case 'QUERY_TIMEOUT':
       return 504;
     default:
       return assertNever(code);
