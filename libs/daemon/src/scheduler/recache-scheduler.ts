@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { AppConfig } from '@bpc/config';
-import type { Clock } from '@bpc/domain';
+import { type Clock, FailureStreakLog } from '@bpc/domain';
 import { newQueueEvent, QueueEvent, RECACHE_GAVE_UP, RECACHE_RETRY_SCHEDULED, RECACHE_SUCCEEDED, RecacheAttemptSubject, TOPICS } from '@bpc/events';
 import { EVENT_LOG, EventLog } from '@bpc/event-log';
 import { APP_CONFIG, CLOCK, LOGGER } from '@bpc/platform';
@@ -49,6 +49,7 @@ export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationSh
   private timer?: NodeJS.Timeout;
   private lastTickAt: Date | null = null;
   private readonly stopListening: () => void;
+  private readonly claimFailures: FailureStreakLog;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -62,6 +63,7 @@ export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationSh
     activity: QueueActivity,
   ) {
     this.stopListening = activity.onWorkQueued(() => void this.pull());
+    this.claimFailures = new FailureStreakLog(logger, 'error', 'scheduler: pulling due entries failed', 'scheduler: pulling due entries works again', () => clock.now());
     this.limits = {
       maxConcurrent: config.recache.max_concurrent,
       maxRetries: config.internal_queue.max_retries,
@@ -130,8 +132,9 @@ export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationSh
       const now = this.clock.now();
       const claims = await this.store.claim({ now, limit: room, leaseMs: claimLeaseMs(this.limits) });
       for (const claim of claims) this.pulled.push({ claim, attempts: 0, readyAt: now, running: false });
+      this.claimFailures.succeeded();
     } catch (error) {
-      this.logger.error({ err: error }, 'scheduler: pulling due entries failed');
+      this.claimFailures.failed(error);
     }
     this.dispatch();
   }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CacheEntry } from '@bpc/cache-store';
 import { CLOCK, LOGGER } from '@bpc/platform';
-import { Clock, HostCatalog } from '@bpc/domain';
+import { Clock, FailureStreakLog, HostCatalog } from '@bpc/domain';
 import { EVENT_LOG, EventLog } from '@bpc/event-log';
 import { AUTORECACHE_SCHEDULED, newQueueEvent, TOPICS } from '@bpc/events';
 import type { Logger } from 'pino';
@@ -36,13 +36,16 @@ export const RESCHEDULE_STALE_AFTER_MS = 15 * 60_000;
 export class ScheduleAutorecacheWhenPageServed {
   /** Entry version → when this process last scheduled it. */
   private readonly scheduled = new Map<string, number>();
+  private readonly appendFailures: FailureStreakLog;
 
   constructor(
     @Inject(EVENT_LOG) private readonly log: EventLog,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) logger: Logger,
     private readonly hosts: HostCatalog,
-  ) {}
+  ) {
+    this.appendFailures = new FailureStreakLog(logger, 'warn', 'autorecache not scheduled: event log refused the append', 'autorecache scheduling works again', () => clock.now());
+  }
 
   /** Never waits for the log and never throws. */
   served(entry: CacheEntry): void {
@@ -63,9 +66,12 @@ export class ScheduleAutorecacheWhenPageServed {
       String(entry.hostId),
       now,
     );
-    this.log.append(TOPICS.queue, [event]).catch((error: unknown) => {
-      this.scheduled.delete(key);
-      this.logger.warn({ err: error, url: entry.url }, 'autorecache not scheduled: event log refused the append');
-    });
+    this.log.append(TOPICS.queue, [event]).then(
+      () => this.appendFailures.succeeded(),
+      (error: unknown) => {
+        this.scheduled.delete(key);
+        this.appendFailures.failed(error, { url: entry.url });
+      },
+    );
   }
 }

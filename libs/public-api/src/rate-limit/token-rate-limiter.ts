@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '@bpc/config';
+import { FailureStreakLog } from '@bpc/domain';
 import type { RateLimitStore } from '@bpc/rate-limit';
 import type { PublicErrorBody } from '../http/public-error-body';
 
@@ -13,11 +14,15 @@ import type { PublicErrorBody } from '../http/public-error-body';
  * not take the API down with it.
  */
 export class TokenRateLimiter {
+  private readonly storeFailures: FailureStreakLog;
+
   constructor(
     private readonly store: RateLimitStore,
     private readonly config: AppConfig['rate_limit'],
-    private readonly logger: Logger,
-  ) {}
+    logger: Logger,
+  ) {
+    this.storeFailures = new FailureStreakLog(logger, 'error', 'rate limit store unavailable; requests let through', 'rate limit store reachable again');
+  }
 
   /** Counts the request; answers true when it was refused (the reply is sent). */
   async refuse(tokenId: string, nowMs: number, reply: FastifyReply): Promise<boolean> {
@@ -26,8 +31,9 @@ export class TokenRateLimiter {
     let window;
     try {
       window = await this.store.hit(tokenId, windowSeconds * 1000, nowMs);
+      this.storeFailures.succeeded();
     } catch (error) {
-      this.logger.error({ err: error }, 'rate limit store unavailable; request let through');
+      this.storeFailures.failed(error);
       return false;
     }
     const resetSeconds = Math.max(1, Math.ceil((window.resetAtMs - nowMs) / 1000));
