@@ -1,25 +1,17 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FileEventLog, LogRecord } from '@bpc/event-log';
 import { RECACHE_REQUESTED, RecacheRequestedPayload, TOPICS } from '@bpc/events';
-import { freePort, jsonOf, spawnService, TEST_INTERNAL_KEY, TestOrigin, waitUntilAnswers } from '@bpc/testing';
+import { jsonOf, spawnService, standaloneDir, TEST_INTERNAL_KEY, TestOrigin, waitUntilAnswers, writeStandaloneConfig } from '@bpc/testing';
 
 const headers = { 'x-internal-auth': TEST_INTERNAL_KEY, 'content-type': 'application/json' };
 
+/** A standalone config with two dimensions (each URL queues two entries); returns the daemon's base URL too. */
 async function writeConfig(dir: string, extra: Record<string, unknown> = {}): Promise<{ file: string; daemon: string }> {
-  const ports = { public_api: await freePort(), daemon: await freePort(), edge: await freePort(), projector: await freePort() };
-  const config = {
-    data_dir: path.join(dir, 'data'),
-    internal_auth_key: TEST_INTERNAL_KEY,
-    logging: { level: 'warn' },
-    listen: { host: '127.0.0.1', ...ports },
+  const { file, listen } = await writeStandaloneConfig(dir, {
     hosts: [{ host_id: 1, hostnames: ['www.example.com'], dimensions: [{ id: 1, name: 'desktop' }, { id: 2, name: 'mobile', match: { user_agent: 'Mobile' } }] }],
     ...extra,
-  };
-  const file = path.join(dir, 'config.json');
-  writeFileSync(file, JSON.stringify(config));
-  return { file, daemon: `http://127.0.0.1:${ports.daemon}` };
+  });
+  return { file, daemon: `http://127.0.0.1:${listen.daemon}` };
 }
 
 /** Sends single-URL recache calls from a few concurrent clients until stopped; returns the acknowledged URLs. */
@@ -58,7 +50,7 @@ async function readQueueTopic(dataDir: string): Promise<RecacheRequestedPayload[
 
 describe('standalone process killed with SIGKILL in the middle of a stream of appends', () => {
   it('keeps every acknowledged event exactly once, and the rebuilt projection matches the log', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'bpc-crash-'));
+    const dir = standaloneDir('bpc-crash');
     const { file, daemon } = await writeConfig(dir);
     const env = { BPC_CONFIG: file };
 
@@ -95,7 +87,7 @@ describe('standalone process killed with SIGKILL in the middle of a drain', () =
   it('loses no entry; at worst an entry in flight is rendered again', async () => {
     const origin = new TestOrigin(() => ({ status: 200, body: '<html><body>page</body></html>', delayMs: 100 }));
     const originUrl = await origin.start();
-    const dir = mkdtempSync(path.join(tmpdir(), 'bpc-drain-crash-'));
+    const dir = standaloneDir('bpc-drain-crash');
     const { file, daemon } = await writeConfig(dir, {
       scheduler: { tick_ms: 50 },
       recache: { max_concurrent: 2, timeout_per_url: 5 },

@@ -1,30 +1,20 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { FileEventLog } from '@bpc/event-log';
 import { TOPICS } from '@bpc/events';
-import { freePort, jsonOf, metricValue, spawnService, TEST_INTERNAL_KEY, until, waitUntilAnswers } from '@bpc/testing';
+import { jsonOf, metricValue, spawnService, standaloneDir, TEST_INTERNAL_KEY, until, waitUntilAnswers, writeStandaloneConfig } from '@bpc/testing';
 
 const admin = { 'x-internal-auth': TEST_INTERNAL_KEY, 'content-type': 'application/json' };
 
 describe('standalone process killed with SIGKILL while the explorer projector is inserting', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'bpc-explorer-crash-'));
+  const dir = standaloneDir('bpc-explorer-crash');
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('counts every bot request exactly once after the restart', async () => {
-    const ports = { public_api: await freePort(), daemon: await freePort(), edge: await freePort(), projector: await freePort() };
-    const file = path.join(dir, 'config.json');
-    writeFileSync(
-      file,
-      JSON.stringify({
-        data_dir: path.join(dir, 'data'),
-        internal_auth_key: TEST_INTERNAL_KEY,
-        logging: { level: 'warn' },
-        listen: { host: '127.0.0.1', ...ports },
-        hosts: [{ host_id: 1, hostnames: ['www.example.com'], dimensions: [{ id: 1, name: 'desktop' }, { id: 2, name: 'mobile', match: { user_agent: 'Mobile' } }] }],
-        websites: [{ id: 'demo', host_id: 1, account_id: 'acme' }],
-      }),
-    );
+    const { file, listen: ports } = await writeStandaloneConfig(dir, {
+      hosts: [{ host_id: 1, hostnames: ['www.example.com'], dimensions: [{ id: 1, name: 'desktop' }, { id: 2, name: 'mobile', match: { user_agent: 'Mobile' } }] }],
+      websites: [{ id: 'demo', host_id: 1, account_id: 'acme' }],
+    });
     const api = `http://127.0.0.1:${ports.public_api}`;
     const env = { BPC_CONFIG: file };
 

@@ -1,5 +1,5 @@
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { jsonOf, RuntimeMode, TEST_INTERNAL_KEY, testConfig } from '@bpc/testing';
+import { jsonOf, RuntimeMode, TEST_INTERNAL_KEY, testConfig, until } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 
 const auth = { 'x-internal-auth': TEST_INTERNAL_KEY, 'content-type': 'application/json' };
@@ -63,9 +63,16 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('walking skeleton (%s mode
     for (const [name, url] of Object.entries(running.urls)) {
       const live = await fetch(`${url}/health/live`);
       expect({ name, status: live.status }).toEqual({ name, status: 200 });
-      const ready = await fetch(`${url}/health/ready`);
-      const body = await jsonOf(ready);
-      expect({ name, status: ready.status, health: body.status }).toEqual({ name, status: 200, health: 'ok' });
+      // Ready once what it reads has caught up (the public API's identity index replays the log after startup).
+      const ready = await until(
+        async () => {
+          const response = await fetch(`${url}/health/ready`);
+          return { status: response.status, health: (await jsonOf(response)).status };
+        },
+        (r) => r.status === 200,
+        { what: `${name} ready` },
+      );
+      expect({ name, ...ready }).toEqual({ name, status: 200, health: 'ok' });
     }
     const projectorReady = await jsonOf(await fetch(`${running.urls.projector}/health/ready`));
     for (const projection of ['projection (queue)', 'projection (cache)', 'projection (explorer)']) {

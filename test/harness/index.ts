@@ -10,3 +10,5 @@ export * from './fuzz';
 export * from './until';
 export * from './metrics';
 export * from './bot-request-fixture';
+export * from './refused-until-opened';
+export * from './standalone-process';

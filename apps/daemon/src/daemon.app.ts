@@ -9,7 +9,9 @@ class DaemonAppModule {}
 export const daemonApp: AppSpec = {
   name: 'daemon',
   uses: ['eventLog', 'queueStore', 'cacheStore', 'pageRefresher'],
-  module: (runtime) => ({ module: DaemonAppModule, imports: [RuntimeModule.forRuntime(runtime, daemonApp.uses), DaemonModule] }),
+  // Every endpoint reads the queue store, every change is appended to the log; renders failing on the cache store are retried.
+  criticalPorts: ['eventLog', 'queueStore'],
+  module: (runtime) => ({ module: DaemonAppModule, imports: [RuntimeModule.forRuntime(runtime, daemonApp), DaemonModule] }),
   configure: (app, runtime) => {
     const fastify = app.getHttpAdapter().getInstance();
     installInternalAuth(fastify, runtime.config.internal_auth_key_sha256);

@@ -9,6 +9,8 @@ class EdgeAppModule {}
 export const edgeApp: AppSpec = {
   name: 'edge',
   uses: ['eventLog', 'cacheStore', 'pageRefresher'],
-  module: (runtime) => ({ module: EdgeAppModule, imports: [RuntimeModule.forRuntime(runtime, edgeApp.uses), HealthModule, MetricsModule, EdgeModule] }),
+  // Without the cache store no page can be served; without the event log pages are still served and recordings buffered.
+  criticalPorts: ['cacheStore'],
+  module: (runtime) => ({ module: EdgeAppModule, imports: [RuntimeModule.forRuntime(runtime, edgeApp), HealthModule, MetricsModule, EdgeModule] }),
   configure: (app, runtime) => installEdgeRoute(app, runtime.logger.child({ component: 'edge' })),
 };

@@ -9,5 +9,7 @@ class ProjectorAppModule {}
 export const projectorApp: AppSpec = {
   name: 'projector',
   uses: ['eventLog', 'queueStore', 'cacheStore', 'explorerStore'],
-  module: (runtime) => ({ module: ProjectorAppModule, imports: [RuntimeModule.forRuntime(runtime, projectorApp.uses), MetricsModule, ProjectionsModule] }),
+  // It takes no traffic: ready means every projection can advance.
+  criticalPorts: ['eventLog', 'queueStore', 'cacheStore', 'explorerStore'],
+  module: (runtime) => ({ module: ProjectorAppModule, imports: [RuntimeModule.forRuntime(runtime, projectorApp), MetricsModule, ProjectionsModule] }),
 };

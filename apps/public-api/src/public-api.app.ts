@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { systemClock } from '@bpc/domain';
 import { IdentityIndex } from '@bpc/identity';
-import { AppSpec, RuntimeModule, serveOpenApi } from '@bpc/platform';
+import { AppSpec, MetricsModule, RuntimeModule, serveOpenApi } from '@bpc/platform';
 import { installAdminAuthentication, installBearerAuthentication, PUBLIC_OPENAPI, PublicApiModule, TokenRateLimiter } from '@bpc/public-api';
 import { ExportsModule } from '@bpc/exports';
 
@@ -12,7 +12,9 @@ class PublicApiAppModule {}
 export const publicApiApp: AppSpec = {
   name: 'public-api',
   uses: ['eventLog', 'explorerStore', 'queueStore', 'cacheStore', 'rateLimitStore', 'exportSlots'],
-  module: (runtime) => ({ module: PublicApiAppModule, imports: [RuntimeModule.forRuntime(runtime, publicApiApp.uses), PublicApiModule, ExportsModule] }),
+  // The Data Explorer needs ClickHouse alone; writes (cache operations, exports, imports) answer 503 on their own while reads go on.
+  criticalPorts: ['explorerStore'],
+  module: (runtime) => ({ module: PublicApiAppModule, imports: [RuntimeModule.forRuntime(runtime, publicApiApp), MetricsModule, PublicApiModule, ExportsModule] }),
   configure: (app, runtime) => {
     const limiter = new TokenRateLimiter(runtime.ports.rateLimitStore!, runtime.config.rate_limit, runtime.logger.child({ component: 'rate-limit' }));
     const websiteFacts = (id: string) => {

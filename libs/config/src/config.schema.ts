@@ -245,6 +245,13 @@ export class AppConfigSchema {
   @IsOptional() @IsString() @IsNotEmpty() internal_auth_key?: string;
   @IsOptional() @Matches(/^[0-9a-f]{64}$/, { message: 'must be 64 lower-case hex digits (SHA-256)' }) internal_auth_key_sha256?: string;
   @IsBoolean() scheduler_control_api: boolean = false;
+  /**
+   * Longest a graceful shutdown may take before the process exits anyway
+   * (exit 1). More than the sum of the shutdown steps' own bounds (58 s,
+   * `SHUTDOWN_BOUNDS_MS` in libs/platform), so every step, closing the
+   * adapters last, gets its turn; less is refused.
+   */
+  @IsInt() @Min(59_000) @Max(3_600_000) shutdown_grace_ms: number = 60_000;
   @ValidateNested() @Type(() => RecacheConfig) recache: RecacheConfig = new RecacheConfig();
   @ValidateNested() @Type(() => InternalQueueConfig) internal_queue: InternalQueueConfig = new InternalQueueConfig();
   @ValidateNested() @Type(() => SchedulerConfig) scheduler: SchedulerConfig = new SchedulerConfig();

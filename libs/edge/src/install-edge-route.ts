@@ -1,6 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { METRICS_REGISTRY } from '@bpc/platform';
+import { EdgeRequestMetrics } from './serve-page/edge-request-metrics';
 import { EdgeAnswer, problem, ServePage } from './serve-page/serve-page';
 
 /** Paths the edge app itself answers through Nest (health, metrics); everything else is a page request. */
@@ -17,10 +22,13 @@ type RequestListener = (request: IncomingMessage, response: ServerResponse) => v
  * reply objects per request, and the page URL reaches us exactly as sent.
  * The edge's own paths, other methods, and every request once shutdown has
  * begun (Fastify then answers 503 and closes idle connections) go to Fastify.
+ * Each page request gets its id here: the bot's `X-Request-Id`, the recorded
+ * request's id and the logs' `reqId` are the same.
  */
 export function installEdgeRoute(app: NestFastifyApplication, logger: Logger): void {
   const fastify = app.getHttpAdapter().getInstance();
   const serve = app.get(ServePage);
+  const metrics = new EdgeRequestMetrics(app.get<symbol, Registry>(METRICS_REGISTRY, { strict: false }));
   const server = fastify.server;
   const [fastifyListener] = server.listeners('request') as RequestListener[];
   if (!fastifyListener) throw new Error('edge: the HTTP server has no request listener to put the page route in front of');
@@ -29,7 +37,7 @@ export function installEdgeRoute(app: NestFastifyApplication, logger: Logger): v
     closing = true;
   });
 
-  const servePageRequest = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+  const servePageRequest = async (request: IncomingMessage, response: ServerResponse, requestId: string, receivedAt: number): Promise<void> => {
     let answer: EdgeAnswer;
     try {
       const token = request.headers['x-prerender-token'];
@@ -39,19 +47,23 @@ export function installEdgeRoute(app: NestFastifyApplication, logger: Logger): v
         userAgent: request.headers['user-agent'] ?? '',
         acceptEncoding: request.headers['accept-encoding'],
         headOnly: request.method === 'HEAD',
+        requestId,
+        receivedAt,
       });
     } catch (error) {
-      logger.error({ err: error, url: request.url }, 'edge request failed');
-      answer = unavailable;
+      logger.error({ err: error, reqId: requestId, url: request.url }, 'edge request failed');
+      answer = unavailable(requestId);
     }
     try {
       send(response, answer, closing);
     } catch (error) {
       // E.g. a stored header value Node refuses: the bot gets a 503, the process goes on.
-      logger.error({ err: error, url: request.url }, 'edge answer could not be written');
-      if (!response.headersSent) send(response, unavailable, closing);
+      logger.error({ err: error, reqId: requestId, url: request.url }, 'edge answer could not be written');
+      answer = unavailable(requestId);
+      if (!response.headersSent) send(response, answer, closing);
       else response.destroy();
     }
+    metrics.served(answer.cacheStatus, answer.statusCode, (performance.now() - receivedAt) / 1000);
   };
 
   server.removeListener('request', fastifyListener);
@@ -60,15 +72,20 @@ export function installEdgeRoute(app: NestFastifyApplication, logger: Logger): v
       fastifyListener.call(server, request, response);
       return;
     }
-    servePageRequest(request, response).catch((error: unknown) => {
-      logger.error({ err: error, url: request.url }, 'edge request failed');
+    const requestId = randomUUID();
+    servePageRequest(request, response, requestId, performance.now()).catch((error: unknown) => {
+      logger.error({ err: error, reqId: requestId, url: request.url }, 'edge request failed');
       response.destroy();
     });
   });
 }
 
-const unavailable = problem(503, 'UNAVAILABLE', 'the cache could not be read');
-unavailable.headers['retry-after'] = '10';
+/** The answer when serving failed unexpectedly (a bug, or an answer Node refused to write). */
+function unavailable(requestId: string): EdgeAnswer {
+  const answer = problem(503, 'UNAVAILABLE', 'the cache could not be read', requestId);
+  answer.headers['retry-after'] = '10';
+  return answer;
+}
 
 /**
  * Writes an answer in one go (HEAD: headers only, Node drops the body). Once

@@ -6,6 +6,8 @@ export { KafkaEventLog } from './kafka-event-log';
 export type { KafkaEventLogOptions } from './kafka-event-log';
 export { partitionForKey } from './partitioner';
 export type { BackoffOptions } from './backoff';
+export { retryUntilStopped } from './retry-until-stopped';
+export type { RetryHooks } from './retry-until-stopped';
 export { NamespacedEventLog } from './namespaced-event-log';
 export { openKafkaEventLog } from './open-kafka-event-log';
 export type { OpenKafkaEventLogOptions } from './open-kafka-event-log';

@@ -1,13 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { Clock, HostCatalog, PRIORITIES } from '@bpc/domain';
-import { CLOCK, METRICS_REGISTRY } from '@bpc/platform';
+import { CLOCK, METRICS_REGISTRY, scrapeSafeCollect } from '@bpc/platform';
 import { QUEUE_STORE, QueueStore } from '@bpc/queue-store';
 import { PAGE_REFRESHER, PageRefresher } from '@bpc/renderer';
 
 /**
  * The daemon's Prometheus metrics: queue depth per host and priority and
- * tab usage are read live at scrape time; attempts are counted as they end.
+ * tab usage are read live at scrape time (queue depth keeps its last value
+ * while the queue store cannot be read); attempts are counted as they end.
  */
 @Injectable()
 export class SchedulerMetrics {
@@ -29,20 +30,22 @@ export class SchedulerMetrics {
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
       registers: [registry],
     });
-    new Gauge({
+    const queueEntries: Gauge<'host' | 'priority' | 'state'> = new Gauge({
       name: 'bpc_queue_entries',
       help: 'Queued recache entries per host and priority; state total or due_now.',
       labelNames: ['host', 'priority', 'state'],
       registers: [registry],
-      async collect() {
-        const counts = await store.counts(clock.now(), hosts.hostIds());
-        for (const [host, byPriority] of counts) {
-          for (const priority of PRIORITIES) {
-            this.set({ host: String(host), priority, state: 'total' }, byPriority[priority].total);
-            this.set({ host: String(host), priority, state: 'due_now' }, byPriority[priority].due_now);
+      collect: scrapeSafeCollect(
+        () => store.counts(clock.now(), hosts.hostIds()),
+        (counts) => {
+          for (const [host, byPriority] of counts) {
+            for (const priority of PRIORITIES) {
+              queueEntries.set({ host: String(host), priority, state: 'total' }, byPriority[priority].total);
+              queueEntries.set({ host: String(host), priority, state: 'due_now' }, byPriority[priority].due_now);
+            }
           }
-        }
-      },
+        },
+      ),
     });
     new Gauge({
       name: 'bpc_render_tabs',

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Inject, Injectable } from '@nestjs/common';
 import { CACHE_STORE, CacheBodyGoneError, CacheHit, CacheStore, isFresh } from '@bpc/cache-store';
@@ -22,6 +21,10 @@ export interface BotPageRequest {
   readonly acceptEncoding: string | undefined;
   /** HEAD: the answer's headers only (its body is not sent, and not counted as sent). */
   readonly headOnly?: boolean;
+  /** The id the bot gets in `X-Request-Id`, the recorded request carries, and the logs name the request by. */
+  readonly requestId: string;
+  /** `performance.now()` when the request arrived. */
+  readonly receivedAt: number;
 }
 
 export interface EdgeAnswer {
@@ -29,6 +32,8 @@ export interface EdgeAnswer {
   /** Complete, `content-length` included. */
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Buffer;
+  /** How the page was served; absent when the request never reached the cache (refused before, or failed unexpectedly). */
+  readonly cacheStatus?: CacheStatus;
 }
 
 /** Stable codes of the edge's own (non-page) answers. */
@@ -106,8 +111,7 @@ export class ServePage {
   }
 
   async serve(request: BotPageRequest): Promise<EdgeAnswer> {
-    const started = performance.now();
-    const requestId = randomUUID();
+    const { requestId, receivedAt: started } = request;
     const website = this.websiteOf(request.token);
     if (!website) return problem(401, 'UNAUTHENTICATED', 'missing or unknown X-Prerender-Token', requestId);
     const url = this.pageUrls.get(request.target);
@@ -121,7 +125,7 @@ export class ServePage {
     } catch (error) {
       if (!(error instanceof CacheUnreadableError)) throw error;
       // The cache (its store, its files) could not be read: a 503 the bot retries, recorded like any answer.
-      this.logCacheUnreadable(error.cause);
+      this.logCacheUnreadable(error.cause, requestId);
       return this.failed(page, 503, 'UNAVAILABLE', 'the cache could not be read', CACHE_RETRY_AFTER_S);
     }
   }
@@ -146,11 +150,11 @@ export class ServePage {
   }
 
   /** At most one line a second: during a store outage every request fails the same way. */
-  private logCacheUnreadable(error: unknown): void {
+  private logCacheUnreadable(error: unknown, requestId: string): void {
     const now = performance.now();
     if (now - this.cacheErrorLoggedAt < 1_000) return;
     this.cacheErrorLoggedAt = now;
-    this.logger.error({ err: error }, 'edge cache unreadable: answering 503');
+    this.logger.error({ err: error, reqId: requestId }, 'edge cache unreadable: answering 503');
   }
 
   /**
@@ -227,11 +231,11 @@ export class ServePage {
     if (gzip) headers['content-encoding'] = 'gzip';
     const snapshotAgeS = cacheStatus === 'hit' || cacheStatus === 'stale' ? Math.max(0, Math.floor((now - entry.createdAt) / 1000)) : null;
     this.record(page, { statusCode: entry.statusCode, cacheStatus, title: body.title, snapshotAgeS, bytes: page.request.headOnly ? 0 : sent.length });
-    return { statusCode: entry.statusCode, headers, body: sent };
+    return { statusCode: entry.statusCode, headers, body: sent, cacheStatus };
   }
 
   private renderFailed(page: PageContext, statusCode: number, code: EdgeErrorCode, message: string): EdgeAnswer {
-    this.logger.warn({ url: page.url, dimension: page.dimension.id, code, message }, 'online render failed');
+    this.logger.warn({ reqId: page.requestId, url: page.url, dimension: page.dimension.id, code, message }, 'online render failed');
     return this.failed(page, statusCode, code, message, statusCode === 503 ? RENDER_RETRY_AFTER_S : undefined);
   }
 
@@ -240,7 +244,7 @@ export class ServePage {
     const answer = problem(statusCode, code, message, page.requestId);
     if (retryAfterS !== undefined) answer.headers['retry-after'] = retryAfterS;
     this.record(page, { statusCode, cacheStatus: 'miss', title: '', snapshotAgeS: null, bytes: page.request.headOnly ? 0 : answer.body.length });
-    return answer;
+    return { ...answer, cacheStatus: 'miss' };
   }
 
   private record(page: PageContext, served: { statusCode: number; cacheStatus: CacheStatus; title: string; snapshotAgeS: number | null; bytes: number }): void {

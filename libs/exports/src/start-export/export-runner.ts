@@ -1,13 +1,13 @@
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { AppConfig } from '@bpc/config';
 import { AppError, Clock, validationError } from '@bpc/domain';
 import { AccountLimits, findExplorer, resolveQuery } from '@bpc/explorer';
 import { EXPLORER_STORE, ExplorerStore, ExplorerStoreError } from '@bpc/explorer-store';
 import { EXPORT_SLOTS, ExportSlots } from '@bpc/export-slots';
-import { APP_CONFIG, CLOCK, LOGGER } from '@bpc/platform';
+import { APP_CONFIG, CLOCK, LOGGER, settlesWithin } from '@bpc/platform';
 import { buildExportSql, exportResourceSettings } from '../csv/export-sql';
 import { writeCsvFile } from '../csv/write-csv-file';
 import { exportQuestion, questionHash, sanitiseFilename } from '../domain/export-question';
@@ -27,6 +27,13 @@ export const EXPORT_LEASE_MS = 15_000;
 export const RECONCILE_EVERY_MS = 5_000;
 /** A `.part` file of an export this replica does not know yet is left alone this long (cluster: another replica may be writing it). */
 const UNKNOWN_PART_GRACE_MS = 3_600_000;
+/** How long a shutdown waits for running exports to finish before it fails them (INTERRUPTED). */
+const SHUTDOWN_WAIT_MS = 8_000;
+/** Overrides the 8 s of the shutdown wait (tests). */
+export const EXPORT_SHUTDOWN_WAIT_MS = Symbol('EXPORT_SHUTDOWN_WAIT_MS');
+/** Longest recording those failures may take (an append, and in cluster mode its return through the followed topic). */
+const SHUTDOWN_RECORD_MS = 3_000;
+const SHUTDOWN_MESSAGE = 'the service stopped before the export finished; start it again';
 
 export interface ExportCaller {
   readonly userId: string;
@@ -48,6 +55,12 @@ export interface ExportCaller {
 @Injectable()
 export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly running = new Map<number, Promise<void>>();
+  /**
+   * Who records a running export's outcome, once one side has claimed it: its
+   * run (the result) or the shutdown (INTERRUPTED, the file never published).
+   * Claimed in one synchronous step, so an outcome is never recorded twice.
+   */
+  private readonly outcomeBy = new Map<number, 'run' | 'shutdown'>();
   private sweeper?: NodeJS.Timeout;
   private reconciler?: NodeJS.Timeout;
   private started?: Promise<void>;
@@ -61,6 +74,7 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Optional() @Inject(EXPORT_SHUTDOWN_WAIT_MS) private readonly shutdownWaitMs: number = SHUTDOWN_WAIT_MS,
   ) {}
 
   get directory(): string {
@@ -81,11 +95,31 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
     }
   }
 
+  /**
+   * Waits (bounded) for running exports' outcome to be recorded (the store
+   * closes after this app). An export still running then is failed
+   * (INTERRUPTED), as after a crash, its slot released and its file never
+   * published; if that cannot be recorded in time, its lease lapses and the
+   * next start (or another replica) fails it.
+   */
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.sweeper);
     clearInterval(this.reconciler);
-    // A shutdown waits for running exports' outcome to be recorded (the store closes after this app).
-    await Promise.allSettled([...this.running.values()]);
+    if (await settlesWithin(Promise.allSettled([...this.running.values()]), this.shutdownWaitMs)) return;
+    await settlesWithin(Promise.allSettled([...this.running.keys()].map((exportId) => this.interruptAtShutdown(exportId))), SHUTDOWN_RECORD_MS);
+  }
+
+  private async interruptAtShutdown(exportId: number): Promise<void> {
+    const record = this.index.get(exportId);
+    if (!record || record.status !== 'running' || !this.claimOutcome(exportId, 'shutdown')) return;
+    this.logger.warn({ exportId, waitedMs: this.shutdownWaitMs }, 'export still running at shutdown: failing it (INTERRUPTED)');
+    try {
+      await this.index.fail(record, 'INTERRUPTED', SHUTDOWN_MESSAGE);
+    } catch (error) {
+      this.logger.error({ err: error, exportId }, 'export interruption could not be recorded; the next start marks it interrupted');
+      return;
+    }
+    await this.slots.release(record.accountId, exportId).catch((error) => this.logger.warn({ err: error, exportId }, 'export slot not released; its lease ends it'));
   }
 
   /** Resolves once records are replayed and interrupted exports are failed. */
@@ -182,6 +216,7 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
       leaseLost = true;
     };
     const renewal = setInterval(() => {
+      if (this.outcomeBy.get(record.exportId) === 'shutdown') return;
       const asked = Date.now();
       this.slots.renew(record.accountId, record.exportId, EXPORT_LEASE_MS).then(
         (held) => {
@@ -199,10 +234,14 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
       await mkdir(this.directory, { recursive: true });
       // The engine writes the whole file in one statement (at most exportRowCap rows); a replica that lost the lease meanwhile does not publish it.
       const { rowCount, sizeBytes } = await writeCsvFile(this.store, { sql, params }, this.filePath(record), () => {
+        if (this.outcomeBy.get(record.exportId) === 'shutdown') throw new Error(SHUTDOWN_MESSAGE);
         if (leaseLost || Date.now() >= heldUntil) throw new Error('the export lost its slot lease (this replica stalled or lost the slot store); start it again');
       });
-      await this.index.complete(record, rowCount, sizeBytes);
+      // Given up on while its file was being published: the shutdown records it failed, so the file goes.
+      if (this.claimOutcome(record.exportId, 'run')) await this.index.complete(record, rowCount, sizeBytes);
+      else await rm(this.filePath(record), { force: true });
     } catch (error) {
+      if (!this.claimOutcome(record.exportId, 'run')) return;
       this.logger.error({ err: error, exportId: record.exportId }, 'export failed');
       const message = (error as Error).message ?? String(error);
       await this.index.fail(record, error instanceof ExplorerStoreError ? 'QUERY_FAILED' : 'GENERATION_FAILED', message.slice(0, 500)).catch((e) =>
@@ -211,9 +250,17 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
     } finally {
       clearInterval(renewal);
       this.running.delete(record.exportId);
-      // After the outcome is in the log: whoever claims next finds this export finished.
-      await this.slots.release(record.accountId, record.exportId).catch((error) => this.logger.warn({ err: error, exportId: record.exportId }, 'export slot not released; its lease ends it'));
+      // After the outcome is in the log: whoever claims next finds this export finished (the shutdown releases the slots of those it fails).
+      const recordedByRun = this.outcomeBy.get(record.exportId) === 'run';
+      if (recordedByRun) this.outcomeBy.delete(record.exportId);
+      if (recordedByRun) await this.slots.release(record.accountId, record.exportId).catch((error) => this.logger.warn({ err: error, exportId: record.exportId }, 'export slot not released; its lease ends it'));
     }
+  }
+
+  /** True when `owner` records the export's outcome: it claimed it now, or had before. */
+  private claimOutcome(exportId: number, owner: 'run' | 'shutdown'): boolean {
+    if (!this.outcomeBy.has(exportId)) this.outcomeBy.set(exportId, owner);
+    return this.outcomeBy.get(exportId) === owner;
   }
 
   private startRecovery(): void {

@@ -33,7 +33,7 @@ export type NewExport = Omit<ExportStarted['payload'], 'exportId' | 'fileId'>;
  */
 @Injectable()
 export class ExportIndex {
-  private readonly state: ExportsState = emptyExportsState();
+  private state: ExportsState = emptyExportsState();
   private replayed?: Promise<void>;
   /** Kept open while following; the event log's close stops it (after the runner has recorded its exports' outcomes). */
   private subscription?: Subscription;
@@ -54,9 +54,12 @@ export class ExportIndex {
     return this.slots.shared;
   }
 
-  /** Replays the topic once; later calls share the first replay. */
+  /** Replays the topic once; later calls share the replay. One that failed (the log unreachable at startup) is made afresh by the next call. */
   ready(): Promise<void> {
-    this.replayed ??= this.replay();
+    this.replayed ??= this.replay().catch((error: unknown) => {
+      this.replayed = undefined;
+      throw error;
+    });
     return this.replayed;
   }
 
@@ -154,6 +157,8 @@ export class ExportIndex {
   }
 
   private async replay(): Promise<void> {
+    // From scratch: a failed replay may have applied part of the topic.
+    this.state = emptyExportsState();
     const subscription = await this.log.subscribe({
       // Following: a group per replica instance (every replica reads every event).
       groupId: this.follows ? `exports-index-${this.owner.replace(/[^A-Za-z0-9._-]/g, '-')}` : `exports-index-${hostname()}-${this.config.listen.public_api}`,
@@ -174,13 +179,13 @@ export class ExportIndex {
         if (Date.now() > deadline) throw new Error(`export index did not replay the log within ${CATCH_UP_DEADLINE_MS} ms`);
         await new Promise((r) => setTimeout(r, 10));
       }
+      // Ids never go back, even over an emptied slot store.
+      await this.slots.reserveIdsUpTo(this.state.lastId);
     } catch (error) {
-      await subscription.stop();
+      await subscription.stop().catch(() => undefined);
       throw error;
     }
     if (this.follows) this.subscription = subscription;
     else await subscription.stop();
-    // Ids never go back, even over an emptied slot store.
-    await this.slots.reserveIdsUpTo(this.state.lastId);
   }
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FileEventLog } from '@bpc/event-log';
 import { envelope, TOPICS, USER_ROLE_GRANTED, USER_ROLE_REVOKED } from '@bpc/events';
-import { createLogger } from '@bpc/platform';
+import { createLogger, ReadinessRegistry } from '@bpc/platform';
 import { testConfig } from '@bpc/testing';
 import { IdentityIndex } from './identity-index';
 
@@ -28,7 +28,7 @@ describe('IdentityIndex (on a real file event log)', () => {
     const grant = envelope(USER_ROLE_GRANTED, 1, { userId: 'ann', websiteId: 'demo', role: 'manager' }, { id: 'grant-1', occurredAt: at, key: 'ann' });
     const revoke = envelope(USER_ROLE_REVOKED, 1, { userId: 'ann', websiteId: 'demo' }, { id: 'revoke-1', occurredAt: at, key: 'ann' });
     await log.append(TOPICS.identity, [grant, revoke, grant]);
-    index = new IdentityIndex(log, createLogger('silent', 'identity'), testConfig('standalone'));
+    index = new IdentityIndex(log, createLogger('silent', 'identity'), testConfig('standalone'), new ReadinessRegistry());
     index.onApplicationBootstrap();
     await index.ready();
     expect(index.view().roles.get('ann')?.get('demo')).toBeUndefined();

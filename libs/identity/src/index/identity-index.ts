@@ -1,11 +1,11 @@
 import { hostname } from 'node:os';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { AppError } from '@bpc/domain';
+import { AppError, FailureStreakLog } from '@bpc/domain';
 import { asIdentityEvent, knownEventsOf, TOPICS } from '@bpc/events';
-import { EVENT_LOG, EventLog, LogBatch, Subscription } from '@bpc/event-log';
+import { EVENT_LOG, EventLog, LogBatch, retryUntilStopped, Subscription } from '@bpc/event-log';
 import type { AppConfig } from '@bpc/config';
-import { APP_CONFIG, LOGGER } from '@bpc/platform';
+import { APP_CONFIG, LOGGER, ReadinessRegistry } from '@bpc/platform';
 import { emptyIdentityState, evolveIdentity, IdentityState } from '../domain/identity-state';
 
 const WAIT_DEADLINE_MS = 10_000;
@@ -17,19 +17,36 @@ const CATCH_UP_DEADLINE_MS = 30_000;
  * topic from the beginning at startup and follows it. Each replica reads
  * under a group of its own (host name and public API port), so every replica
  * sees every event (a shared group would split the topic between replicas).
+ *
+ * Readiness reports the index down until it has caught up, so a replica
+ * joins the load balancer once it can authenticate. A log that cannot be
+ * followed (Kafka unreachable at startup, a replay slower than
+ * CATCH_UP_DEADLINE_MS) is tried again with backoff until the index has
+ * caught up or the app stops; meanwhile `ready()` refuses with LOG_UNAVAILABLE.
  */
 @Injectable()
 export class IdentityIndex implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly state: IdentityState = emptyIdentityState();
   private readonly applied = new Set<string>();
-  private subscribing?: Promise<Subscription>;
-  private caughtUp?: Promise<void>;
+  private readonly stopping = new AbortController();
+  private subscription?: Subscription;
+  private following?: Promise<void>;
+  /** Settles when the first attempt to catch up has ended, either way (requests during a normal startup wait for it). */
+  private firstAttempt?: Promise<void>;
+  private caughtUp = false;
+  /** Why the index is not caught up, once an attempt failed; cleared when it catches up. */
+  private outage?: Error;
+  private readonly followFailures: FailureStreakLog;
 
   constructor(
     @Inject(EVENT_LOG) private readonly log: EventLog,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    readiness: ReadinessRegistry,
+  ) {
+    readiness.add({ name: 'identity index', check: async () => this.assertCaughtUp() });
+    this.followFailures = new FailureStreakLog(logger, 'error', 'identity index cannot follow the log (requests answer 503 LOG_UNAVAILABLE until it does); retrying', 'identity index caught up with the log again');
+  }
 
   /**
    * Subscribes without holding up startup (joining a Kafka group takes
@@ -37,40 +54,22 @@ export class IdentityIndex implements OnApplicationBootstrap, OnApplicationShutd
    * refused because the index is still replaying.
    */
   onApplicationBootstrap(): void {
-    this.subscribing = this.log.subscribe({
-      // Unique per running replica (host + port) yet stable across restarts, so restarts do not pile up group offsets.
-      groupId: `identity-index-${hostname()}-${this.config.listen.public_api}`,
-      topics: [TOPICS.identity],
-      startAt: async () => '0',
-      handleBatch: async (batch) => this.apply(batch),
-      maxBatchSize: 1000,
-    });
-    this.caughtUp = this.subscribing.then((subscription) => this.catchUp(subscription));
-    // Surfaced through ready(); this only keeps an early failure from being an unhandled rejection.
-    this.caughtUp.catch((error) => this.logger.error({ err: error }, 'identity index could not follow the log'));
+    let firstAttemptEnded!: () => void;
+    this.firstAttempt = new Promise((resolve) => (firstAttemptEnded = resolve));
+    this.following = this.follow(firstAttemptEnded);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    const subscription = await this.subscribing?.catch(() => undefined);
-    await subscription?.stop();
+    this.stopping.abort();
+    await this.following;
+    await this.subscription?.stop();
   }
 
-  /** Resolves once the index has replayed what the log held when the process started. */
+  /** Resolves once the index has replayed what the log held when it could first be followed; LOG_UNAVAILABLE while it cannot. */
   async ready(): Promise<void> {
-    if (!this.caughtUp) throw new AppError('LOG_UNAVAILABLE', 'identity index not started');
-    try {
-      await this.caughtUp;
-    } catch (error) {
-      throw new AppError('LOG_UNAVAILABLE', `identity index unavailable: ${(error as Error).message}`);
-    }
-  }
-
-  private async catchUp(subscription: Subscription): Promise<void> {
-    const deadline = Date.now() + CATCH_UP_DEADLINE_MS;
-    while ((await subscription.lag()) > 0) {
-      if (Date.now() > deadline) throw new Error(`identity index did not replay the log within ${CATCH_UP_DEADLINE_MS} ms`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    if (!this.firstAttempt) throw new AppError('LOG_UNAVAILABLE', 'identity index not started');
+    if (!this.caughtUp && !this.outage) await this.firstAttempt;
+    this.assertCaughtUp();
   }
 
   /** Read-only view for the pure authorisation rules. */
@@ -86,6 +85,53 @@ export class IdentityIndex implements OnApplicationBootstrap, OnApplicationShutd
       if (Date.now() >= deadline) throw new AppError('PROJECTION_TIMEOUT', `event ${eventId} is recorded but not yet applied by the identity index`);
       await new Promise((r) => setTimeout(r, interval));
       interval = Math.min(interval * 2, 20);
+    }
+  }
+
+  private assertCaughtUp(): void {
+    if (this.caughtUp) return;
+    throw new AppError('LOG_UNAVAILABLE', this.outage ? `identity index unavailable: ${this.outage.message}` : 'identity index is replaying the log');
+  }
+
+  /** Subscribes (once it succeeds, the subscription rides out later outages itself) and waits to catch up, again and again until it has. */
+  private async follow(firstAttemptEnded: () => void): Promise<void> {
+    await retryUntilStopped(
+      async () => {
+        this.subscription ??= await this.subscribe();
+        await this.catchUp(this.subscription);
+        if (this.stopping.signal.aborted) return;
+        // Here, not after the retries: requests waiting for the first attempt look as soon as it ends.
+        this.caughtUp = true;
+        this.outage = undefined;
+        this.followFailures.succeeded();
+      },
+      this.stopping.signal,
+      {
+        failed: (error) => {
+          this.outage = error instanceof Error ? error : new Error(String(error));
+          this.followFailures.failed(error);
+        },
+        ended: firstAttemptEnded,
+      },
+    );
+  }
+
+  private subscribe(): Promise<Subscription> {
+    return this.log.subscribe({
+      // Unique per running replica (host + port) yet stable across restarts, so restarts do not pile up group offsets.
+      groupId: `identity-index-${hostname()}-${this.config.listen.public_api}`,
+      topics: [TOPICS.identity],
+      startAt: async () => '0',
+      handleBatch: async (batch) => this.apply(batch),
+      maxBatchSize: 1000,
+    });
+  }
+
+  private async catchUp(subscription: Subscription): Promise<void> {
+    const deadline = Date.now() + CATCH_UP_DEADLINE_MS;
+    while (!this.stopping.signal.aborted && (await subscription.lag()) > 0) {
+      if (Date.now() > deadline) throw new Error(`identity index did not replay the log within ${CATCH_UP_DEADLINE_MS} ms`);
+      await new Promise((r) => setTimeout(r, 10));
     }
   }
 

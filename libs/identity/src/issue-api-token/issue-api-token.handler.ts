@@ -23,6 +23,8 @@ export class IssueApiTokenHandler implements ICommandHandler<IssueApiToken, Issu
 
   async execute({ input }: IssueApiToken): Promise<IssuedApiToken> {
     if (!this.config.websites.some((w) => w.id === input.websiteId)) throw validationError('website', `unknown website ${input.websiteId}`);
+    // Before recording: an index that cannot follow the log would never see the token (the call would time out, the token issued).
+    await this.index.ready();
     const now = this.clock.now();
     const expiresAt = input.expiresAt === undefined ? null : parseExpiry(input.expiresAt, now);
     const { tokenId, token, sha256 } = newApiToken();

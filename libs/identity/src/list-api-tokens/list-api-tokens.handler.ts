@@ -8,6 +8,8 @@ export class ListApiTokensHandler implements IQueryHandler<ListApiTokens, ApiTok
   constructor(private readonly index: IdentityIndex) {}
 
   async execute(): Promise<ApiTokenListing[]> {
+    // An index that has not caught up would list some tokens only.
+    await this.index.ready();
     const { tokens, roles } = this.index.view();
     return [...tokens.values()].map((t) => ({
       tokenId: t.tokenId,

@@ -18,6 +18,8 @@ export class RevokeApiTokenHandler implements ICommandHandler<RevokeApiToken, { 
   ) {}
 
   async execute({ tokenId }: RevokeApiToken): Promise<{ tokenId: string; revoked: true }> {
+    // An index that has not caught up does not know every token: 503, not a wrong 404.
+    await this.index.ready();
     if (!this.index.view().tokens.has(tokenId)) throw new AppError('NOT_FOUND', `no token ${tokenId}`);
     const event: ApiTokenRevoked = envelope(API_TOKEN_REVOKED, 1, { tokenId }, { id: randomUUID(), occurredAt: new Date(this.clock.now()), key: IDENTITY_KEY });
     try {

@@ -1,13 +1,17 @@
-import { Controller, Get, Inject } from '@nestjs/common';
-import { HealthCheck, HealthCheckService, HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
+import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/common';
+import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
+import { PROCESS_SHUTDOWN, ProcessShutdown } from '../lifecycle/process-shutdown';
 import { READINESS_CHECKS, ReadinessCheck, runCheck } from './readiness-check';
 import { ReadinessRegistry } from './readiness-registry';
+import { readinessReport, ReadinessReport, shuttingDownReport } from './readiness-report';
 
 const CHECK_TIMEOUT_MS = 2000;
 
 /**
  * Liveness answers while the process serves HTTP; readiness checks every
- * adapter the app uses and names the one that is down and why (503).
+ * adapter the app uses and names the one that is down and why: 503 when a
+ * critical one is down (or the process is shutting down), 200 listing it
+ * under `degraded` when the app does its main job without it.
  */
 @Controller('health')
 export class HealthController {
@@ -16,6 +20,7 @@ export class HealthController {
     private readonly indicators: HealthIndicatorService,
     @Inject(READINESS_CHECKS) private readonly checks: readonly ReadinessCheck[],
     private readonly registry: ReadinessRegistry,
+    @Inject(PROCESS_SHUTDOWN) private readonly shutdown: ProcessShutdown,
   ) {}
 
   @Get('live')
@@ -26,13 +31,14 @@ export class HealthController {
 
   @Get('ready')
   @HealthCheck()
-  ready() {
-    return this.health.check([...this.checks, ...this.registry.list()].map((c) => () => this.indicate(c)));
-  }
-
-  private async indicate(check: ReadinessCheck): Promise<HealthIndicatorResult> {
-    const result = await runCheck(check, CHECK_TIMEOUT_MS);
-    const session = this.indicators.check(check.name);
-    return result.ok ? session.up(result.details ?? {}) : session.down({ reason: result.reason });
+  async ready(): Promise<ReadinessReport> {
+    if (this.shutdown.started) throw new ServiceUnavailableException(shuttingDownReport());
+    const checks = [...this.checks, ...this.registry.list()];
+    const outcomes = await Promise.all(checks.map(async (c) => ({ name: c.name, critical: c.critical !== false, result: await runCheck(c, CHECK_TIMEOUT_MS) })));
+    // Shutdown may have begun while the checks ran.
+    if (this.shutdown.started) throw new ServiceUnavailableException(shuttingDownReport());
+    const report = readinessReport(outcomes);
+    if (report.status === 'error') throw new ServiceUnavailableException(report);
+    return report;
   }
 }

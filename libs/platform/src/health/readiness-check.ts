@@ -1,10 +1,12 @@
 /**
  * A dependency readiness depends on: `check` resolves when usable (optionally
  * with details to report, such as a projection's lag), rejects with the
- * reason otherwise.
+ * reason otherwise. `critical: false` (default true): when it is down the app
+ * still does its main job, so it is reported as degraded and readiness stays 200.
  */
 export interface ReadinessCheck {
   readonly name: string;
+  readonly critical?: boolean;
   check(): Promise<void | Record<string, unknown>>;
 }
 

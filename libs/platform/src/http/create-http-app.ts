@@ -1,10 +1,15 @@
-import { createServer, RequestListener, Server } from 'node:http';
+import { createServer, IncomingMessage, RequestListener, Server } from 'node:http';
 import { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import { NestPinoLogger } from '../logging/nest-pino-logger';
+import { METRICS_REGISTRY } from '../metrics/metrics.module';
+import { httpRequestMetrics } from './http-request-metrics';
+import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
+import { requestLogFields } from './request-log-fields';
 
 /** Large enough for 10,000 URLs in one recache call. */
 const BODY_LIMIT_BYTES = 16 * 1024 * 1024;
@@ -26,23 +31,36 @@ const singleServer = (handler: RequestListener, options: FastifyServerOptions): 
 };
 
 /**
- * A Nest app on Fastify with the structured logger and a per-request log line
- * (the edge's page requests, answered in front of Fastify, are recorded as
- * events instead).
+ * A Nest app on Fastify with the structured logger, request ids (a sane
+ * incoming `X-Request-Id`, else a fresh one; returned in the answer), and per
+ * request a log line and `bpc_http_request*` metrics (the edge's page
+ * requests, answered in front of Fastify, are recorded and counted by the
+ * edge instead). The app's module must import MetricsModule.
  */
 export async function createHttpApp(module: Type | DynamicModule, logger: Logger): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, logger: false, return503OnClosing: true, serverFactory: singleServer });
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    logger: false,
+    return503OnClosing: true,
+    serverFactory: singleServer,
+    genReqId: (request: IncomingMessage) => requestIdOf(request.headers[REQUEST_ID_HEADER]),
+  });
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     logger: new NestPinoLogger(logger),
     abortOnError: false,
   });
+  const observe = httpRequestMetrics(app.get<symbol, Registry>(METRICS_REGISTRY, { strict: false }));
   const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header(REQUEST_ID_HEADER, request.id);
+    done();
+  });
   fastify.addHook('onResponse', async (request, reply) => {
+    const fields = requestLogFields(request);
+    observe(fields.method, fields.route, reply.statusCode, reply.elapsedTime / 1000);
     if (request.url.startsWith('/health/')) return;
-    logger.info(
-      { method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-      'request',
-    );
+    // The path only: a query may hold a download link's signature.
+    logger.info({ ...fields, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
   return app;
 }

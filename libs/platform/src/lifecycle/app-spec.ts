@@ -10,6 +10,14 @@ export type AppName = (typeof APP_NAMES)[number];
 export interface AppSpec {
   readonly name: AppName;
   readonly uses: readonly PortName[];
+  /**
+   * The ports of `uses` without which the app cannot do its main job: one of
+   * them down makes `/health/ready` 503 (out of the load balancer). Any other
+   * port that is down is listed as degraded and readiness stays 200: the
+   * outage is usually shared by every replica, and taking them all out would
+   * also refuse what still works.
+   */
+  readonly criticalPorts: readonly PortName[];
   module(runtime: AppRuntime): DynamicModule;
   /** Runs after the app is created and before it listens (Fastify hooks, error handler). */
   configure?(app: NestFastifyApplication, runtime: AppRuntime): void;

@@ -4,12 +4,12 @@ import { createLogger } from '../logging/create-logger';
 import type { AppSpec } from './app-spec';
 import { type RunningApps, startApps } from './start-apps';
 
-const SHUTDOWN_GRACE_MS = 30_000;
-
 /**
  * Process entry point of every app: a bad configuration stops startup with
  * the key and the reason on stderr (exit 2); SIGTERM/SIGINT shut down
- * gracefully; a second signal or the grace period forces exit.
+ * gracefully (exit 0); an unhandled rejection or uncaught exception is logged
+ * as fatal and shuts down gracefully too (exit 1); a second signal or
+ * `shutdown_grace_ms` forces exit.
  */
 export async function runMain(processName: string, specs: readonly AppSpec[]): Promise<void> {
   let config;
@@ -23,26 +23,39 @@ export async function runMain(processName: string, specs: readonly AppSpec[]): P
     throw error;
   }
   const logger = createLogger(config.logging.level, processName);
+  const graceMs = config.shutdown_grace_ms;
   // Listening starts before startup ends (one app after another), so a
   // signal can come while later apps still start: it is taken from the start
   // and acted on once everything that started can be closed.
   let running: RunningApps | undefined;
   let stopping = false;
-  const shutdown = (signal: string) => {
+  let exitCode = 0;
+  const shutdown = (reason: string) => {
+    stopping = true;
+    logger.info({ reason }, 'shutting down');
+    setTimeout(() => {
+      logger.error({ graceMs }, 'shutdown took too long: exiting');
+      process.exit(1);
+    }, graceMs).unref();
+    if (running) closeAndExit(running, logger, () => exitCode);
+  };
+  const onSignal = (signal: string) => {
     if (stopping) {
       logger.warn({ signal }, 'second signal: exiting now');
       process.exit(1);
     }
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    setTimeout(() => {
-      logger.error({ graceMs: SHUTDOWN_GRACE_MS }, 'shutdown took too long: exiting');
-      process.exit(1);
-    }, SHUTDOWN_GRACE_MS).unref();
-    if (running) closeAndExit(running, logger);
+    shutdown(signal);
   };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  // The process state is unknown after such an error: stop taking work, finish what can be finished, exit 1.
+  const onFatal = (origin: 'unhandledRejection' | 'uncaughtException') => (error: unknown) => {
+    logger.fatal({ err: error, origin }, `${origin}: shutting down`);
+    exitCode = 1;
+    if (!stopping) shutdown(origin);
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('unhandledRejection', onFatal('unhandledRejection'));
+  process.on('uncaughtException', onFatal('uncaughtException'));
 
   try {
     running = await startApps(specs, config, logger);
@@ -54,15 +67,18 @@ export async function runMain(processName: string, specs: readonly AppSpec[]): P
     logger.fatal({ err: error }, 'startup failed');
     process.exit(1);
   }
+  if (stopping) {
+    closeAndExit(running, logger, () => exitCode);
+    return;
+  }
   logger.info({ urls: running.urls, adapters: config.adapters, dataDir: config.data_dir }, 'ready');
-  if (stopping) closeAndExit(running, logger);
 }
 
-function closeAndExit(running: RunningApps, logger: Logger): void {
+function closeAndExit(running: RunningApps, logger: Logger, exitCode: () => number): void {
   running.close().then(
     () => {
       logger.info({}, 'stopped');
-      process.exit(0);
+      process.exit(exitCode());
     },
     (error) => {
       logger.error({ err: error }, 'shutdown failed');

@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { AppConfig, ConfigError } from '@bpc/config';
 import type { Clock } from '@bpc/domain';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -8,6 +9,8 @@ import type { PortName } from '../ports/ports';
 import { InProcessSignals } from '../ports/in-process-signals';
 import type { AppRuntime } from '../ports/runtime.module';
 import type { AppName, AppSpec } from './app-spec';
+import { ProcessShutdown } from './process-shutdown';
+import { settlesWithin, SHUTDOWN_BOUNDS_MS } from './shutdown-bounds';
 
 export interface RunningApps {
   readonly runtime: AppRuntime;
@@ -27,9 +30,9 @@ export async function startApps(specs: readonly AppSpec[], config: AppConfig, lo
   assertProjectionsRunHere(specs, config);
   const needs = new Set<PortName>(specs.flatMap((s) => s.uses));
   const ports = await openPorts(config, needs, logger);
-  const runtime: AppRuntime = { config, logger, ports, clock, signals: new InProcessSignals() };
+  const runtime: AppRuntime = { config, logger, ports, clock, signals: new InProcessSignals(), shutdown: new ProcessShutdown() };
   const ordered = [...specs].sort((a, b) => Number(b.name === 'projector') - Number(a.name === 'projector'));
-  const started: { spec: AppSpec; app: NestFastifyApplication }[] = [];
+  const started: StartedApp[] = [];
   const urls: Partial<Record<AppName, string>> = {};
   try {
     for (const spec of ordered) {
@@ -40,14 +43,14 @@ export async function startApps(specs: readonly AppSpec[], config: AppConfig, lo
       urls[spec.name] = await app.getUrl();
     }
   } catch (error) {
-    await stopApps(started, ports, logger);
+    await stopApps(started, runtime, logger);
     throw error;
   }
   return {
     runtime,
     urls,
     apps: Object.fromEntries(started.map((s) => [s.spec.name, s.app])),
-    close: () => stopApps(started, ports, logger),
+    close: () => stopApps(started, runtime, logger),
   };
 }
 
@@ -73,19 +76,47 @@ function listenKey(name: AppName): 'public_api' | 'daemon' | 'edge' | 'projector
 }
 
 /**
- * Stops in the order that loses nothing: HTTP apps stop accepting and finish
- * their in-flight requests (which may wait for projections), then the
- * projector stops after its batch in progress and commits, and only then are
- * the ports flushed and closed.
+ * Stops in the order that loses nothing, each step bounded
+ * (`SHUTDOWN_BOUNDS_MS`): first every app answers not ready and every HTTP
+ * app stops accepting, all at once; they finish their in-flight requests
+ * (which may wait for projections) and their own work in parallel, as they
+ * share only the ports, which stay open. Then the projector stops after its
+ * batch in progress and commits, and only then are the ports flushed and
+ * closed.
  */
-async function stopApps(started: readonly { spec: AppSpec; app: NestFastifyApplication }[], ports: AppRuntime['ports'], logger: Logger): Promise<void> {
-  const reversed = [...started].reverse();
-  for (const { spec, app } of reversed) {
-    try {
-      await app.close();
-    } catch (error) {
-      logger.error({ err: error, app: spec.name }, 'error while stopping app');
-    }
+async function stopApps(started: readonly StartedApp[], runtime: AppRuntime, logger: Logger): Promise<void> {
+  runtime.shutdown.begin();
+  const { httpDrain, appStop, projectorStop } = SHUTDOWN_BOUNDS_MS;
+  const isProjector = (s: StartedApp) => s.spec.name === 'projector';
+  await Promise.all(started.filter((s) => !isProjector(s)).map((s) => stopApp(s, httpDrain, appStop, logger)));
+  // Its own HTTP server answers health and metrics only: a second is plenty.
+  await Promise.all(started.filter(isProjector).map((s) => stopApp(s, 1_000, projectorStop - 1_000, logger)));
+  await closePorts(runtime.ports, logger);
+}
+
+interface StartedApp {
+  readonly spec: AppSpec;
+  readonly app: NestFastifyApplication;
+}
+
+/**
+ * Closes one app: its server stops accepting at once, requests in flight get
+ * `drainMs` before their connections are closed, and the app's own shutdown
+ * work (flushes, renders, exports) `stopMs` more; past that it is left behind.
+ */
+async function stopApp({ spec, app }: StartedApp, drainMs: number, stopMs: number, logger: Logger): Promise<void> {
+  const server = app.getHttpServer() as Server;
+  let drained = !server.listening;
+  server.once('close', () => (drained = true));
+  const cutOff = setTimeout(() => {
+    if (drained) return;
+    logger.warn({ app: spec.name, drainMs }, 'requests still in flight at the drain bound: closing their connections');
+    server.closeAllConnections();
+  }, drainMs);
+  const closing = app.close().catch((error) => logger.error({ err: error, app: spec.name }, 'error while stopping app'));
+  try {
+    if (!(await settlesWithin(closing, drainMs + stopMs))) logger.error({ app: spec.name, ms: drainMs + stopMs }, 'app did not stop in time: going on without it');
+  } finally {
+    clearTimeout(cutOff);
   }
-  await closePorts(ports, logger);
 }

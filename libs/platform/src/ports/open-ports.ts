@@ -10,6 +10,7 @@ import { CachingPageRefresher, ChromiumTabPool, PageRefresher } from '@bpc/rende
 import { MemoryRateLimitStore, RateLimitStore, RedisRateLimitStore } from '@bpc/rate-limit';
 import { ExportSlots, MemoryExportSlots, RedisExportSlots } from '@bpc/export-slots';
 import type { Logger } from 'pino';
+import { settlesWithin, SHUTDOWN_BOUNDS_MS } from '../lifecycle/shutdown-bounds';
 import type { PortNeeds, Ports } from './ports';
 
 const HOUR_MS = 3_600_000;
@@ -48,25 +49,31 @@ export async function openPorts(config: AppConfig, needs: PortNeeds, logger: Log
   }
 }
 
-/** Closes in dependency order: stores before the log, whose close also flushes and commits. */
+/**
+ * Closes in dependency order: snapshots, the stores, then the log, whose
+ * close also flushes and commits. Bounded (`SHUTDOWN_BOUNDS_MS`): the stores
+ * share one bound and the log has its own, so a store that hangs (an engine
+ * statement still running) never keeps the log from closing.
+ */
 export async function closePorts(ports: Ports, logger: Logger): Promise<void> {
-  for (const closer of extraClosers.get(ports) ?? []) await closer();
-  const steps: [string, (() => Promise<void>) | undefined][] = [
+  const steps: [string, (() => Promise<void> | void) | undefined][] = [
+    ...(extraClosers.get(ports) ?? []).map((closer): [string, () => Promise<void> | void] => ['snapshots', closer]),
     ['renderer', ports.pageRefresher && (() => ports.pageRefresher!.close())],
     ['rate_limit_store', ports.rateLimitStore && (() => ports.rateLimitStore!.close())],
     ['export_slots', ports.exportSlots && (() => ports.exportSlots!.close())],
     ['cache_store', ports.cacheStore && (() => ports.cacheStore!.close())],
     ['explorer_store', ports.explorerStore && (() => ports.explorerStore!.close())],
     ['queue_store', ports.queueStore && (() => ports.queueStore!.close())],
-    ['event_log', ports.eventLog && (() => ports.eventLog!.close())],
   ];
-  for (const [name, close] of steps) {
-    try {
-      await close?.();
-    } catch (error) {
-      logger.error({ err: error, port: name }, 'error while closing adapter');
-    }
-  }
+  const storesBy = Date.now() + SHUTDOWN_BOUNDS_MS.storesClose;
+  for (const [name, close] of steps) await closeWithin(name, close, storesBy - Date.now(), logger);
+  await closeWithin('event_log', ports.eventLog && (() => ports.eventLog!.close()), SHUTDOWN_BOUNDS_MS.eventLogClose, logger);
+}
+
+async function closeWithin(name: string, close: (() => Promise<void> | void) | undefined, ms: number, logger: Logger): Promise<void> {
+  if (!close) return;
+  const closing = (async () => close())().catch((error) => logger.error({ err: error, port: name }, 'error while closing adapter'));
+  if (!(await settlesWithin(closing, ms))) logger.error({ port: name, ms: Math.max(0, ms) }, 'adapter did not close in time: going on without it');
 }
 
 async function openEventLog(config: AppConfig, log: Logger): Promise<EventLog> {

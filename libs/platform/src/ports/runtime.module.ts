@@ -10,6 +10,8 @@ import { RATE_LIMIT_STORE } from '@bpc/rate-limit';
 import { EXPORT_SLOTS } from '@bpc/export-slots';
 import type { Logger } from 'pino';
 import { READINESS_CHECKS, ReadinessCheck } from '../health/readiness-check';
+import type { AppSpec } from '../lifecycle/app-spec';
+import { PROCESS_SHUTDOWN, ProcessShutdown } from '../lifecycle/process-shutdown';
 import { IN_PROCESS_SIGNALS, InProcessSignals } from './in-process-signals';
 import { adapterName, APP_CONFIG, CLOCK, LOGGER, PortName, Ports } from './ports';
 
@@ -22,6 +24,8 @@ export interface AppRuntime {
   readonly clock?: Clock;
   /** Shared by the apps of this runtime: one channel per process, so a signal reaches every app in it. */
   readonly signals: InProcessSignals;
+  /** Set when the process begins shutting down: every app's readiness answers 503 from then on. */
+  readonly shutdown: ProcessShutdown;
 }
 
 const PORT_TOKENS: Record<PortName, symbol> = {
@@ -42,22 +46,26 @@ const PORT_TOKENS: Record<PortName, symbol> = {
 @Global()
 @Module({})
 export class RuntimeModule {
-  static forRuntime(runtime: AppRuntime, uses: readonly PortName[]): DynamicModule {
+  static forRuntime(runtime: AppRuntime, app: Pick<AppSpec, 'uses' | 'criticalPorts'>): DynamicModule {
+    const { uses, criticalPorts } = app;
     const portProviders = uses.map((name) => {
       const instance = runtime.ports[name];
       if (!instance) throw new Error(`the ${name} port is not open in this process`);
       return { provide: PORT_TOKENS[name], useValue: instance };
     });
+    const unused = criticalPorts.filter((name) => !uses.includes(name));
+    if (unused.length > 0) throw new Error(`critical ports not used by the app: ${unused.join(', ')}`);
     const checks: ReadinessCheck[] = uses.flatMap((name) => {
       const port = runtime.ports[name]!;
       // The renderer starts its browser on first use; readiness does not launch it.
-      return 'check' in port ? [{ name: adapterName(runtime.config, name), check: () => port.check() }] : [];
+      return 'check' in port ? [{ name: adapterName(runtime.config, name), critical: criticalPorts.includes(name), check: () => port.check() }] : [];
     });
     const providers = [
       { provide: APP_CONFIG, useValue: runtime.config },
       { provide: LOGGER, useValue: runtime.logger },
       { provide: CLOCK, useValue: runtime.clock ?? systemClock },
       { provide: IN_PROCESS_SIGNALS, useValue: runtime.signals },
+      { provide: PROCESS_SHUTDOWN, useValue: runtime.shutdown },
       { provide: HostCatalog, useValue: new HostCatalog(runtime.config.hosts) },
       { provide: READINESS_CHECKS, useValue: checks },
       ...portProviders,

@@ -1,10 +1,11 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { Logger } from 'pino';
+import { FailureStreakLog } from '@bpc/domain';
 import { TOPICS, UnknownEventError } from '@bpc/events';
-import { EVENT_LOG, EventLog, LogBatch, LogRecord, Subscription } from '@bpc/event-log';
+import { EVENT_LOG, EventLog, LogBatch, LogRecord, retryUntilStopped, Subscription } from '@bpc/event-log';
 import { EXPLORER_STORE, ExplorerStore } from '@bpc/explorer-store';
-import { LOGGER, METRICS_REGISTRY, ReadinessRegistry } from '@bpc/platform';
+import { LOGGER, METRICS_REGISTRY, ReadinessRegistry, scrapeSafeCollect } from '@bpc/platform';
 import { BufferedExplorerWriter, checkpointOf } from './buffered-explorer-writer';
 import { BOT_REQUEST_EVENTS_TABLE, BOT_REQUESTS_TABLE } from './explorer-projection';
 import { EncodedBatch, encodeExplorerRows, isStoredBotRequest, jsonLines } from './explorer-rows';
@@ -21,6 +22,9 @@ export const EXPLORER_BATCH_SIZE = 20_000;
  * engine's CPU per row roughly halves from 200 ms batches to 1 s batches.
  */
 export const EXPLORER_FLUSH = { maxRows: 100_000, maxDelayMs: 1_000 } as const;
+
+type ExplorerTopic = 'botRequests' | 'searchPerformance';
+const EXPLORER_TOPICS: readonly ExplorerTopic[] = ['botRequests', 'searchPerformance'];
 
 /**
  * Bot requests and search performance from the log into ClickHouse.
@@ -42,10 +46,20 @@ export const EXPLORER_FLUSH = { maxRows: 100_000, maxDelayMs: 1_000 } as const;
  * after a crash between insert and checkpoint, in other batch boundaries,
  * fold away too (exact reads use FINAL). A failed write is retried and holds
  * up the partition; nothing is skipped.
+ *
+ * A topic that cannot be subscribed (Kafka unreachable at startup) is tried
+ * again with backoff until it is or the app stops; meanwhile `lag()` rejects
+ * with the reason, so readiness reports the projection down.
  */
 @Injectable()
 export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationShutdown {
-  private subscribing?: Promise<Subscription[]>;
+  private readonly subscriptions = new Map<ExplorerTopic, Subscription>();
+  /** Why a topic is not subscribed, once an attempt failed; cleared when it is. */
+  private readonly failures = new Map<ExplorerTopic, Error>();
+  private readonly stopping = new AbortController();
+  private readonly subscribing: Promise<void>[] = [];
+  /** Settles when every topic's first attempt has ended, either way. */
+  private firstAttempts?: Promise<void>;
   private readonly projected?: Counter<'table'>;
   private readonly writers: BufferedExplorerWriter[] = [];
   private readonly offThread: OffThreadExplorerRows;
@@ -62,43 +76,41 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
     readiness.add({ name: 'projection (explorer)', check: async () => ({ lag: await this.lag() }) });
     if (registry) {
       this.projected = new Counter({ name: 'bpc_explorer_projected_rows_total', help: 'Rows the explorer projector inserted into ClickHouse, per table.', labelNames: ['table'], registers: [registry] });
-      const lag = () => this.lag();
-      new Gauge({
+      const lag: Gauge = new Gauge({
         name: 'bpc_explorer_projection_lag_events',
-        help: 'Bot-request and search-performance events in the log not yet in ClickHouse.',
+        help: 'Bot-request and search-performance events in the log not yet in ClickHouse (the last value read; NaN before the first).',
         registers: [registry],
-        async collect() {
-          this.set(await lag());
-        },
+        collect: scrapeSafeCollect(
+          () => this.lag(),
+          (events) => lag.set(events),
+        ),
       });
+      // Unknown until first read: 0 would read as caught up.
+      lag.set(NaN);
     }
   }
 
   /** Joins without holding up startup: joining a Kafka group takes seconds, and nothing waits on this projection to start. */
   onApplicationBootstrap(): void {
-    this.subscribing = Promise.all(
-      (['botRequests', 'searchPerformance'] as const).map((topic) => {
-        // Rows inserted through the intake table count as the table they land in.
-        const inserted = (table: string, rows: number) => this.projected?.inc({ table: table === BOT_REQUEST_EVENTS_TABLE ? BOT_REQUESTS_TABLE : table }, rows);
-        const writer = new BufferedExplorerWriter(this.store, this.logger, EXPLORER_FLUSH, inserted);
-        this.writers.push(writer);
-        return this.log.subscribe({
-          groupId: EXPLORER_PROJECTOR_GROUPS[topic],
-          topics: [TOPICS[topic]],
-          startAt: (t, partition) => checkpointOf(this.store, `${t}:${partition}`),
-          handleBatch: (batch) => this.apply(batch, writer),
-          maxBatchSize: EXPLORER_BATCH_SIZE,
-        });
-      }),
-    );
-    this.subscribing.catch((error) => this.logger.error({ err: error }, 'explorer projector could not subscribe'));
+    const firstAttempts = EXPLORER_TOPICS.map((topic) => {
+      // Rows inserted through the intake table count as the table they land in.
+      const inserted = (table: string, rows: number) => this.projected?.inc({ table: table === BOT_REQUEST_EVENTS_TABLE ? BOT_REQUESTS_TABLE : table }, rows);
+      const writer = new BufferedExplorerWriter(this.store, this.logger, EXPLORER_FLUSH, inserted);
+      this.writers.push(writer);
+      let firstAttemptEnded!: () => void;
+      const firstAttempt = new Promise<void>((resolve) => (firstAttemptEnded = resolve));
+      this.subscribing.push(this.subscribeUntilDone(topic, writer, firstAttemptEnded));
+      return firstAttempt;
+    });
+    this.firstAttempts = Promise.all(firstAttempts).then(() => undefined);
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stopping.abort();
     // Failing writes stop retrying first: a batch parked behind one would otherwise hold up stopping its subscription.
     this.writers.forEach((w) => w.stopRetrying());
-    const subscriptions = await this.subscribing?.catch(() => []);
-    await Promise.all((subscriptions ?? []).map((s) => s.stop()));
+    await Promise.all(this.subscribing);
+    await Promise.all([...this.subscriptions.values()].map((s) => s.stop()));
     await Promise.all(this.writers.map((w) => w.close()));
     await this.offThread.close();
   }
@@ -108,11 +120,49 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
     await Promise.all(this.writers.map((w) => w.flush()));
   }
 
-  /** Events appended but not yet in ClickHouse: unread in the log plus rows buffered for the next insert. */
+  /**
+   * Events appended but not yet in ClickHouse: unread in the log plus rows
+   * buffered for the next insert. Waits for the first attempt to subscribe;
+   * rejects while a topic is not subscribed (the lag is then unknown, not 0).
+   */
   async lag(): Promise<number> {
-    const subscriptions = (await this.subscribing?.catch(() => [])) ?? [];
-    const unread = await Promise.all(subscriptions.map((s) => s.lag()));
+    if (!this.firstAttempts) throw new Error('explorer projector not started');
+    await this.firstAttempts;
+    const missing = EXPLORER_TOPICS.filter((topic) => !this.subscriptions.has(topic));
+    if (missing.length > 0) {
+      throw new Error(`explorer projector not subscribed to ${missing.map((topic) => `${TOPICS[topic]} (${this.failures.get(topic)?.message ?? 'subscribing'})`).join(', ')}`);
+    }
+    const unread = await Promise.all([...this.subscriptions.values()].map((s) => s.lag()));
     return unread.reduce((a, b) => a + b, 0) + this.writers.reduce((sum, w) => sum + w.buffered(), 0);
+  }
+
+  /** Subscribes one topic, again and again with backoff until it is subscribed or the app stops. */
+  private async subscribeUntilDone(topic: ExplorerTopic, writer: BufferedExplorerWriter, firstAttemptEnded: () => void): Promise<void> {
+    const failures = new FailureStreakLog(this.logger, 'error', `explorer projector could not subscribe to ${TOPICS[topic]}; retrying until it can`, `explorer projector subscribed to ${TOPICS[topic]}`);
+    // Stopped by onApplicationShutdown, which waits for this to end first.
+    const subscribed = async (): Promise<void> => {
+      // Here, not after the retries: lag() looks as soon as the first attempt ends.
+      this.subscriptions.set(topic, await this.subscribe(topic, writer));
+      this.failures.delete(topic);
+      failures.succeeded();
+    };
+    await retryUntilStopped(subscribed, this.stopping.signal, {
+      failed: (error) => {
+        this.failures.set(topic, error instanceof Error ? error : new Error(String(error)));
+        failures.failed(error);
+      },
+      ended: firstAttemptEnded,
+    });
+  }
+
+  private subscribe(topic: ExplorerTopic, writer: BufferedExplorerWriter): Promise<Subscription> {
+    return this.log.subscribe({
+      groupId: EXPLORER_PROJECTOR_GROUPS[topic],
+      topics: [TOPICS[topic]],
+      startAt: (t, partition) => checkpointOf(this.store, `${t}:${partition}`),
+      handleBatch: (batch) => this.apply(batch, writer),
+      maxBatchSize: EXPLORER_BATCH_SIZE,
+    });
   }
 
   private async apply(batch: LogBatch, writer: BufferedExplorerWriter): Promise<void> {

@@ -1,6 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { asQueueEvent, QueueEvent, UnknownEventError } from '@bpc/events';
-import type { EventLog, LogBatch, Subscription } from '@bpc/event-log';
+import { type EventLog, type LogBatch, retryUntilStopped, type Subscription } from '@bpc/event-log';
 import type { ProjectionPosition } from '@bpc/queue-store';
 
 export interface CheckpointedProjection {
@@ -38,7 +37,6 @@ export class ProjectionStoreLostError extends Error {
 export async function subscribeCheckpointed(log: EventLog, projection: CheckpointedProjection): Promise<Subscription> {
   let current: Subscription;
   let restarting: Promise<void> | undefined;
-  let stopped = false;
   const wakeStop = new AbortController();
   const start = async (): Promise<Subscription> => {
     // Streams the store was seen holding a checkpoint of in this subscription (not every event writes one): from then on, a missing one means lost data.
@@ -86,17 +84,9 @@ export async function subscribeCheckpointed(log: EventLog, projection: Checkpoin
     await new Promise((r) => setImmediate(r));
     try {
       await current.stop().catch((error: unknown) => projection.onRestartFailed?.(error));
-      for (let attempt = 1; !stopped; attempt += 1) {
-        try {
-          current = await start();
-          return;
-        } catch (error) {
-          // The store or the log is still down: try again, as the log retries a failed batch.
-          projection.onRestartFailed?.(error);
-          // Cut short by stop(): the rejection it then gives is the end of the wait, nothing more.
-          await sleep(Math.min(5_000, 100 * 2 ** attempt), undefined, { signal: wakeStop.signal }).catch(() => undefined);
-        }
-      }
+      // The store or the log may still be down: tried again as the log retries a failed batch, until stop().
+      const restarted = await retryUntilStopped(start, wakeStop.signal, { failed: (error) => projection.onRestartFailed?.(error) });
+      if (restarted) current = restarted;
     } finally {
       restarting = undefined;
     }
@@ -104,7 +94,6 @@ export async function subscribeCheckpointed(log: EventLog, projection: Checkpoin
   current = await start();
   return {
     stop: async () => {
-      stopped = true;
       wakeStop.abort();
       await restarting;
       await current.stop();

@@ -1,0 +1,105 @@
+import { existsSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { systemClock } from '@bpc/domain';
+import { FileEventLog } from '@bpc/event-log';
+import { AccountLimits } from '@bpc/explorer';
+import { ChdbExecutor, ExplorerStore } from '@bpc/explorer-store';
+import { MemoryExportSlots } from '@bpc/export-slots';
+import { createLogger } from '@bpc/platform';
+import { EXPORT_FAILED, EXPORT_STARTED, TOPICS } from '@bpc/events';
+import { testConfig, until } from '@bpc/testing';
+import { ExportIndex } from '../state/export-index';
+import { ExportRunner } from './export-runner';
+import type { StartExportDto } from './start-export.dto';
+
+/** The real chDB store, its export writes held until the test lets them go: an export that outlasts the shutdown's wait. */
+class HeldWrites implements Partial<ExplorerStore> {
+  writing = false;
+  /** The engine's write, once let go. */
+  written?: Promise<unknown>;
+  private release!: () => void;
+  private readonly gate = new Promise<void>((resolve) => (this.release = resolve));
+  constructor(private readonly inner: ExplorerStore) {}
+
+  async writeFile(...args: Parameters<ExplorerStore['writeFile']>): ReturnType<ExplorerStore['writeFile']> {
+    this.writing = true;
+    await this.gate;
+    const written = this.inner.writeFile(...args);
+    this.written = written;
+    return written;
+  }
+
+  letGo(): void {
+    this.release();
+  }
+}
+
+const SHUTDOWN_WAIT_MS = 300;
+const caller = { userId: 'ann', websiteId: 'demo', accountId: 'acme' };
+
+describe('ExportRunner shutdown with an export still running (file log, chDB)', () => {
+  const config = testConfig('standalone');
+  let log: FileEventLog;
+  let store: ChdbExecutor;
+
+  beforeAll(async () => {
+    store = new ChdbExecutor({ path: path.join(config.data_dir, 'chdb') });
+    await store.migrate();
+    log = await FileEventLog.open({ dir: path.join(config.data_dir, 'event-log') });
+  });
+
+  afterAll(async () => {
+    await log?.close();
+    await store?.close();
+    rmSync(config.data_dir, { recursive: true, force: true });
+  });
+
+  it('stops waiting at its bound, fails the export (INTERRUPTED) and frees the slot; the file is never published', async () => {
+    const held = new HeldWrites(store);
+    const slots = new MemoryExportSlots();
+    const index = new ExportIndex(log, slots, config, systemClock);
+    const logger = createLogger('silent', 'exports');
+    const runner = new ExportRunner(index, slots, new AccountLimits(config), held as unknown as ExplorerStore, config, systemClock, logger, SHUTDOWN_WAIT_MS);
+    runner.onApplicationBootstrap();
+    await runner.ready();
+
+    const started = await runner.start(caller, 'events', { period: '30d', waitSeconds: 0 } as StartExportDto);
+    expect(started.status).toBe('running');
+    while (!held.writing) await new Promise((r) => setTimeout(r, 10));
+
+    try {
+      const shutdownAt = Date.now();
+      const ended = await Promise.race([runner.onApplicationShutdown().then(() => 'stopped'), new Promise((r) => setTimeout(() => r('still waiting'), 5_000))]);
+      expect(ended).toBe('stopped');
+      expect(Date.now() - shutdownAt).toBeLessThan(SHUTDOWN_WAIT_MS + 2_000);
+      expect(index.get(started.exportId)).toMatchObject({ status: 'failed', error: 'INTERRUPTED', errorMessage: expect.stringMatching(/start it again/) });
+      expect(await slots.isLive(caller.accountId, started.exportId)).toBe(false);
+    } finally {
+      // The engine's write ends after all (in a real shutdown the process exits first): it must not publish or complete.
+      held.letGo();
+    }
+    while (!held.written) await new Promise((r) => setTimeout(r, 10));
+    await held.written.catch(() => undefined);
+    const file = runner.filePath(started);
+    await until(async () => !existsSync(`${file}.part`), { timeoutMs: 5_000, what: 'the partial file removed' });
+    expect(existsSync(file)).toBe(false);
+
+    // The log holds one outcome, the shutdown's: a restart sees the export failed.
+    expect(await outcomesInLog(log, started.exportId)).toEqual([EXPORT_FAILED]);
+  }, 30_000);
+});
+
+async function outcomesInLog(log: FileEventLog, exportId: number): Promise<string[]> {
+  const outcomes: string[] = [];
+  const subscription = await log.subscribe({
+    groupId: `exports-check-${Date.now()}`,
+    topics: [TOPICS.exports],
+    startAt: async () => '0',
+    handleBatch: async (batch) => {
+      for (const { event } of batch.records) if (event.type !== EXPORT_STARTED && (event.payload as { exportId: number }).exportId === exportId) outcomes.push(event.type);
+    },
+  });
+  await until(async () => (await subscription.lag()) === 0, { what: 'the exports topic read' });
+  await subscription.stop();
+  return outcomes;
+}

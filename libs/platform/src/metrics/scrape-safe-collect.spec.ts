@@ -1,0 +1,54 @@
+import { Gauge, Registry } from 'prom-client';
+import { scrapeSafeCollect } from './scrape-safe-collect';
+
+/** A registry with one gauge whose live read is `read`. */
+function gaugeReading(read: () => Promise<number>, timeoutMs?: number): Registry {
+  const registry = new Registry();
+  const gauge: Gauge = new Gauge({ name: 'depth', help: 'h', registers: [registry], collect: scrapeSafeCollect(read, (value) => gauge.set(value), timeoutMs) });
+  return registry;
+}
+
+const depthIn = (text: string) => Number(/^depth (\S+)$/m.exec(text)?.[1]);
+
+describe('scrapeSafeCollect', () => {
+  it('shows what the read returned', async () => {
+    expect(depthIn(await gaugeReading(async () => 7).metrics())).toBe(7);
+  });
+
+  it('keeps the last value when the read fails, synchronously or not', async () => {
+    const reads: (() => Promise<number>)[] = [
+      async () => 3,
+      () => Promise.reject(new Error('redis unreachable')),
+      () => {
+        throw new Error('thrown before any promise');
+      },
+    ];
+    let call = 0;
+    const registry = gaugeReading(() => reads[call++]());
+    expect(depthIn(await registry.metrics())).toBe(3);
+    expect(depthIn(await registry.metrics())).toBe(3);
+    expect(depthIn(await registry.metrics())).toBe(3);
+  });
+
+  it('answers within the timeout when the read hangs, applies it once it ends, and never runs two reads at once', async () => {
+    let reads = 0;
+    let finish: (value: number) => void = () => undefined;
+    const registry = gaugeReading(() => {
+      reads += 1;
+      return new Promise<number>((resolve) => (finish = resolve));
+    }, 50);
+    const started = Date.now();
+    expect(depthIn(await registry.metrics())).toBe(0);
+    expect(depthIn(await registry.metrics())).toBe(0);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(reads).toBe(1);
+    finish(9);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(reads).toBe(1);
+    const afterwards = registry.metrics();
+    await new Promise((resolve) => setImmediate(resolve));
+    finish(10);
+    expect(depthIn(await afterwards)).toBe(10);
+    expect(reads).toBe(2);
+  });
+});
