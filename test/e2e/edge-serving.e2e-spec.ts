@@ -254,7 +254,8 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('edge serving (%s mode)', 
     expect(Date.now() - started).toBeLessThan(500);
     expect(stale.headers['x-prerender-cache']).toBe('stale');
     expect(stale.body.toString()).toContain('v1');
-    await until(() => origin.hitsOf('/old') === 2);
+    // At least one recache: two days past its expiry the stale hit also schedules one of its own, which the queue cannot fold into the one the scheduler may already have claimed (only the jump of the clock makes that happen).
+    await until(() => origin.hitsOf('/old') >= 2);
     await until(async () => (await get(edge, `/${page('/old')}`, bot())).body.toString().includes('v2'));
   });
 });

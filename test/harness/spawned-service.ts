@@ -2,6 +2,8 @@ import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 
 const root = path.resolve(__dirname, '..', '..');
+/** Spawned processes not yet exited, killed after their test file (see `killSpawnedServices`). */
+const alive = new Set<ChildProcess>();
 
 export interface SpawnedService {
   readonly child: ChildProcess;
@@ -26,8 +28,19 @@ export function spawnService(mainTs: string, env: NodeJS.ProcessEnv): SpawnedSer
   };
   child.stdout!.on('data', collect);
   child.stderr!.on('data', collect);
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  alive.add(child);
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => {
+      alive.delete(child);
+      resolve(code ?? signal ?? -1);
+    }),
+  );
   return { child, exited, output: () => output };
+}
+
+/** SIGKILLs every spawned process still running: a test that failed half-way must not leave one holding CPU and ports for the rest of the run. */
+export function killSpawnedServices(): void {
+  for (const child of alive) child.kill('SIGKILL');
 }
 
 export async function waitUntilAnswers(url: string, headers: Record<string, string>, timeoutMs: number, service?: SpawnedService): Promise<void> {

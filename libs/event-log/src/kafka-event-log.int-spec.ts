@@ -1,6 +1,6 @@
 import { Kafka, logLevel } from 'kafkajs';
 import type { LogSink } from '@bpc/domain';
-import { freePort, startKafkaMock, testEngines } from '@bpc/testing';
+import { freePort, startKafkaMock, testEngines, until } from '@bpc/testing';
 import { KafkaEventLog } from './kafka-event-log';
 
 /** Keeps log entries so tests can check what reached the LogSink. */
@@ -121,5 +121,36 @@ describe('KafkaEventLog', () => {
       }
     },
     30_000,
+  );
+
+  it.concurrent(
+    'asks startAt again on the next try of a batch after it failed, instead of holding the partition until the group rejoins',
+    async () => {
+      const sink = capturingLog();
+      const log = new KafkaEventLog({ brokers: testEngines().kafkaBrokers, clientId: 'kafka-spec', log: sink });
+      const topic = unique('startat');
+      await log.append(topic, [event(0)]);
+      let failuresLeft = 1;
+      let handled = false;
+      const subscription = await log.subscribe({
+        groupId: unique('group'),
+        topics: [topic],
+        // One store blip at group join, e.g. a Redis command timing out on a stalled event loop.
+        startAt: async () => {
+          if (failuresLeft-- > 0) throw new Error('redis unreachable: Command timed out');
+          return '0';
+        },
+        handleBatch: async () => void (handled = true),
+      });
+      try {
+        await until(() => handled, { timeoutMs: 45_000 });
+        // Before, kafkajs retried the same rejection until its retries ran out, crashed the consumer and rejoined (10 s and more).
+        expect(sink.entries.filter((e) => /Restarting the consumer|NumberOfRetriesExceeded/.test(e.message))).toEqual([]);
+      } finally {
+        await subscription.stop();
+        await log.close();
+      }
+    },
+    60_000,
   );
 });

@@ -191,10 +191,19 @@ export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationSh
   /**
    * Records the outcome. The entry leaves the internal queue (or gets its
    * next time) before the next dispatch, so no other worker can pick it up.
+   * The attempt is counted once its outcome is in the store: a reader of the
+   * metric then sees the entry settled (completed, given up or rescheduled).
    */
   private async settle(entry: PulledEntry, attemptNumber: number, outcome: RefreshOutcome): Promise<void> {
+    try {
+      await this.recordOutcome(entry, attemptNumber, outcome);
+    } finally {
+      this.metrics.attemptFinished(outcome.kind, outcome.durationMs);
+    }
+  }
+
+  private async recordOutcome(entry: PulledEntry, attemptNumber: number, outcome: RefreshOutcome): Promise<void> {
     const { claim } = entry;
-    this.metrics.attemptFinished(outcome.kind, outcome.durationMs);
     const subject: RecacheAttemptSubject = {
       hostId: claim.hostId,
       url: claim.url,

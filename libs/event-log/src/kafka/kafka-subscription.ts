@@ -131,16 +131,19 @@ export class KafkaSubscription implements Subscription {
     this.positions.clear();
     if (!startAt) return;
     for (const [topic, partitions] of Object.entries(assignment)) {
-      for (const partition of partitions) {
-        const positioned = startAt(topic, partition).then((offset) => {
-          if (offset === undefined) return;
-          this.positions.set(`${topic}|${partition}`, BigInt(offset));
-          this.consumer.seek({ topic, partition, offset });
-        });
-        positioned.catch(() => undefined);
-        this.positioning.set(`${topic}|${partition}`, positioned);
-      }
+      for (const partition of partitions) this.position(topic, partition, startAt);
     }
+  }
+
+  /** Asks `startAt` where `partition` starts, and seeks there once it answers; `eachBatch` waits for it. */
+  private position(topic: string, partition: number, startAt: NonNullable<SubscriptionSpec['startAt']>): void {
+    const positioned = startAt(topic, partition).then((offset) => {
+      if (offset === undefined) return;
+      this.positions.set(`${topic}|${partition}`, BigInt(offset));
+      this.consumer.seek({ topic, partition, offset });
+    });
+    positioned.catch(() => undefined);
+    this.positioning.set(`${topic}|${partition}`, positioned);
   }
 
   private async eachBatch(payload: EachBatchPayload): Promise<void> {
@@ -150,7 +153,8 @@ export class KafkaSubscription implements Subscription {
       try {
         await positioning;
       } catch (error) {
-        // Without a known start nothing may be handled; the rejoin asks startAt again.
+        // Without a known start nothing may be handled. Asked again for kafkajs' next try of this batch: one store blip must not hold the partition until its retries run out and the group rejoins (10 s and more).
+        this.position(batch.topic, batch.partition, this.options.spec.startAt!);
         throw new Error(`startAt(${batch.topic}, ${batch.partition}) failed: ${describeError(error)}`);
       }
       // A pending seek means this batch was fetched from the old position.
