@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit, Optional } from '@nestjs/common';
 import type { AppConfig } from '@bpc/config';
 import { RecordedBotRequest, TOPICS } from '@bpc/events';
-import { APP_CONFIG, LOGGER, METRICS_REGISTRY } from '@bpc/platform';
+import { APP_CONFIG, LOGGER, METRICS_REGISTRY, settlesWithin } from '@bpc/platform';
 import type { Logger } from 'pino';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { BOT_REQUEST_APPENDER, BotRequestAppender } from './bot-request-appender';
@@ -156,11 +156,5 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
 
 /** Waits for `work` to settle (its outcome is the caller's business) or for `deadline`, whichever comes first. */
 async function settledBy(work: Promise<unknown> | undefined, deadline: number): Promise<void> {
-  if (work === undefined) return;
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()))));
-  await Promise.race([work.then(noop, noop), expired]);
-  clearTimeout(timer);
+  if (work !== undefined) await settlesWithin(work, deadline - Date.now());
 }
-
-function noop(): void {}
