@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Inject } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { LOGGER, requestLogFields } from '@bpc/platform';
+import { LOGGER, readinessReportOf, requestLogFields } from '@bpc/platform';
 import { publicErrorResponse } from './public-error-body';
 
 /** Every public error leaves in `{code, message, field?}`; nothing unexpected leaks. */
@@ -13,7 +13,9 @@ export class PublicExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const { status, body, unexpected } = publicErrorResponse(error);
-    if (unexpected || status >= 500) this.logger.error({ err: error, ...requestLogFields(http.getRequest<FastifyRequest>()) }, 'public api request failed');
+    // A not-ready answer is the readiness check doing its job (its body names the reason), not a failed request: load balancers poll it.
+    const notReady = readinessReportOf(error, status) !== undefined;
+    if (unexpected || (status >= 500 && !notReady)) this.logger.error({ err: error, ...requestLogFields(http.getRequest<FastifyRequest>()) }, 'public api request failed');
     void reply.status(status).send(body);
   }
 }
