@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { FileEventLog, LogRecord } from '@bpc/event-log';
-import { RECACHE_REQUESTED, RecacheRequestedPayload, TOPICS } from '@bpc/events';
+import { HOST_RECACHE_PAUSED, newQueueEvent, RECACHE_REQUESTED, RecacheRequestedPayload, TOPICS } from '@bpc/events';
 import { jsonOf, spawnService, standaloneDir, TEST_INTERNAL_KEY, TestOrigin, waitUntilAnswers, writeStandaloneConfig } from '@bpc/testing';
 
 const headers = { 'x-internal-auth': TEST_INTERNAL_KEY, 'content-type': 'application/json' };
@@ -125,4 +125,28 @@ describe('standalone process killed with SIGKILL in the middle of a drain', () =
       await origin.stop();
     }
   }, 120_000);
+});
+
+describe('standalone process restarted on a long queue log (no recent snapshot)', () => {
+  it('answers its first /status with the whole queue rebuilt, not the part replayed so far', async () => {
+    const dir = standaloneDir('bpc-rebuild');
+    const { file, daemon } = await writeConfig(dir);
+    // As a SIGKILLed process leaves it: a pause (so nothing drains), then 50,000 single-URL recaches, two entries each.
+    const recaches = 50_000;
+    const log = await FileEventLog.open({ dir: path.join(dir, 'data', 'event-log') });
+    const now = Date.now();
+    await log.append(TOPICS.queue, [newQueueEvent(HOST_RECACHE_PAUSED, { hostId: 1, expiresAt: now + 3_600_000 }, '1', now)]);
+    for (let from = 0; from < recaches; from += 1000) {
+      const urls = Array.from({ length: 1000 }, (_, i) => `https://www.example.com/p${from + i}`);
+      await log.append(TOPICS.queue, urls.map((url) => newQueueEvent(RECACHE_REQUESTED, { hostId: 1, urls: [url], dimensionIds: [1, 2], priority: 'normal', source: 'daemon-api' }, '1', now)));
+    }
+    await log.close();
+
+    const service = spawnService('apps/standalone/src/main.ts', { BPC_CONFIG: file });
+    await waitUntilAnswers(`${daemon}/status`, headers, 90_000, service);
+    const queue = (await jsonOf(await fetch(`${daemon}/status`, { headers }))).data.queues['1'];
+    expect({ paused: queue.paused, normal: queue.normal.total }).toEqual({ paused: true, normal: recaches * 2 });
+    service.child.kill('SIGTERM');
+    expect(await service.exited).toBe(0);
+  }, 150_000);
 });

@@ -1,15 +1,25 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import type { AppConfig } from '@bpc/config';
 import { TOPICS } from '@bpc/events';
 import { EVENT_LOG, EventLog, Subscription } from '@bpc/event-log';
-import { LOGGER, ReadinessRegistry } from '@bpc/platform';
+import { APP_CONFIG, LOGGER, ReadinessRegistry } from '@bpc/platform';
 import type { Logger } from 'pino';
 import { QUEUE_STORE, QueueStore } from '@bpc/queue-store';
 import { subscribeCheckpointed } from '../shared/checkpointed-projection';
 import { applyQueueEvent } from './queue-projection';
 
 export const QUEUE_PROJECTOR_GROUP = 'queue-projector';
+/** Longest startup waits for an in-process queue store to be rebuilt (then the other apps start anyway, and it goes on). */
+const IN_PROCESS_REBUILD_MS = 60_000;
 
-/** Keeps the queue store in step with the queue topic. */
+/**
+ * Keeps the queue store in step with the queue topic. An in-process (memory)
+ * store starts empty or from its last snapshot and is rebuilt from the log:
+ * startup waits for that (the projector app starts first), so the daemon's
+ * first `/status` and the scheduler's first claim see the whole queue, not
+ * the part replayed so far.
+ */
 @Injectable()
 export class QueueProjector implements OnApplicationBootstrap, OnApplicationShutdown {
   private subscription?: Subscription;
@@ -18,6 +28,7 @@ export class QueueProjector implements OnApplicationBootstrap, OnApplicationShut
     @Inject(EVENT_LOG) private readonly log: EventLog,
     @Inject(QUEUE_STORE) private readonly store: QueueStore,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     readiness: ReadinessRegistry,
   ) {
     readiness.add({ name: 'projection (queue)', check: async () => ({ lag: await this.lag() }) });
@@ -35,6 +46,18 @@ export class QueueProjector implements OnApplicationBootstrap, OnApplicationShut
         apply: (event, position) => applyQueueEvent(this.store, event, position),
       },
     );
+    if (this.config.adapters.queue_store === 'memory') await this.rebuilt();
+  }
+
+  private async rebuilt(): Promise<void> {
+    const deadline = Date.now() + IN_PROCESS_REBUILD_MS;
+    for (let lag = await this.lag(); lag > 0; lag = await this.lag()) {
+      if (Date.now() > deadline) {
+        this.logger.warn({ lag, waitedMs: IN_PROCESS_REBUILD_MS }, 'queue store still being rebuilt from the log: starting the other apps anyway');
+        return;
+      }
+      await sleep(10);
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {
