@@ -14,9 +14,9 @@ describe('buildExportSql', () => {
     expect(params).toMatchObject({ website: 'w1', limit: 1000 });
   });
 
-  it('leaves a ClickHouse server to bound its own memory', () => {
-    expect(exportResourceSettings('clickhouse')).toEqual({});
+  it('leaves a ClickHouse server to bound its own memory, and bounds the time on both', () => {
+    expect(exportResourceSettings('clickhouse')).toEqual({ max_execution_time: 300 });
     expect(exportResourceSettings('chdb')).toBe(EXPORT_RESOURCE_SETTINGS);
-    expect(settingsOf(buildExportSql(query, 'w1', exportResourceSettings('clickhouse')).sql)).toBe("output_format_csv_crlf_end_of_line = 1, format_csv_null_representation = ''");
+    expect(settingsOf(buildExportSql(query, 'w1', exportResourceSettings('clickhouse')).sql)).toBe("output_format_csv_crlf_end_of_line = 1, format_csv_null_representation = '', max_execution_time = 300");
   });
 });

@@ -32,13 +32,17 @@ export const EXPORT_RESOURCE_SETTINGS: Readonly<Record<string, number>> = {
   max_execution_time: 300,
 };
 
+/** A ClickHouse server keeps the time bound only (and the client waits that long: see open-ports). */
+const SERVER_EXPORT_SETTINGS: Readonly<Record<string, number>> = { max_execution_time: EXPORT_RESOURCE_SETTINGS.max_execution_time };
+
 /**
- * The bounds apply with chDB only: a ClickHouse server's memory is not this
- * process's, the server bounds it itself, and a 24.x server refuses settings
- * it does not know yet (the ratio above came with 25.1).
+ * The memory bounds apply with chDB only: a ClickHouse server's memory is not
+ * this process's, the server bounds it itself, and a 24.x server refuses
+ * settings it does not know yet (the ratio above came with 25.1). The time
+ * bound applies to both.
  */
 export function exportResourceSettings(explorerStore: AppConfig['adapters']['explorer_store']): Readonly<Record<string, number>> {
-  return explorerStore === 'chdb' ? EXPORT_RESOURCE_SETTINGS : {};
+  return explorerStore === 'chdb' ? EXPORT_RESOURCE_SETTINGS : SERVER_EXPORT_SETTINGS;
 }
 
 /**

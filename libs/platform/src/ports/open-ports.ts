@@ -106,6 +106,17 @@ function openQueueStore(config: AppConfig, log: Logger, closers: (() => void)[])
   }
 }
 
+/**
+ * The ClickHouse client's request timeout is a socket idle timeout, and a
+ * count or a sort sends nothing until it ends: it must outlast the engine's
+ * own bounds (`explorer.query_timeout_ms`, answered 504 QUERY_TIMEOUT; an
+ * export's 5 minutes), or a slow query is cut first and reported as the
+ * store being unavailable, while the server goes on running it.
+ */
+function clickhouseIdleTimeoutMs(config: AppConfig): number {
+  return Math.max(config.explorer.query_timeout_ms, 300_000) + 30_000;
+}
+
 async function openExplorerStore(config: AppConfig, log: Logger): Promise<ExplorerStore> {
   const store: ExplorerStore =
     config.adapters.explorer_store === 'chdb'
@@ -115,6 +126,7 @@ async function openExplorerStore(config: AppConfig, log: Logger): Promise<Explor
           database: config.clickhouse!.database,
           username: config.clickhouse!.username,
           password: config.clickhouse!.password,
+          requestTimeoutMs: clickhouseIdleTimeoutMs(config),
           log,
         });
   await store.migrate();
