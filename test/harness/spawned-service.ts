@@ -38,9 +38,22 @@ export function spawnService(mainTs: string, env: NodeJS.ProcessEnv): SpawnedSer
   return { child, exited, output: () => output };
 }
 
-/** SIGKILLs every spawned process still running: a test that failed half-way must not leave one holding CPU and ports for the rest of the run. */
-export function killSpawnedServices(): void {
-  for (const child of alive) child.kill('SIGKILL');
+/**
+ * SIGKILLs every spawned process still running and waits for them to exit: a
+ * test that failed half-way must not leave one holding CPU and ports for the
+ * rest of the run. Run after each e2e file, before the file's own `afterAll`
+ * hooks (so a test stops its services gracefully itself, when it must).
+ */
+export async function killSpawnedServices(): Promise<void> {
+  await Promise.all(
+    [...alive].map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          child.once('exit', () => resolve());
+          if (!child.kill('SIGKILL') || child.exitCode !== null || child.signalCode !== null) resolve();
+        }),
+    ),
+  );
 }
 
 export async function waitUntilAnswers(url: string, headers: Record<string, string>, timeoutMs: number, service?: SpawnedService): Promise<void> {

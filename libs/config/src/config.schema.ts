@@ -218,7 +218,7 @@ export class ExportsConfig {
   @IsOptional() @IsString() @Matches(/^.{32,}$/s, { message: 'must be at least 32 characters' }) signing_key?: string;
 }
 
-/** Rate limits of the public API, per API token, in fixed windows (shared through Redis in cluster mode). */
+/** Data Explorer queries of the public API. */
 export class ExplorerConfig {
   /**
    * Longest one Data Explorer query statement (the page, its count, its
@@ -229,6 +229,7 @@ export class ExplorerConfig {
   @IsInt() @Min(1) @Max(600_000) query_timeout_ms: number = 30_000;
 }
 
+/** Rate limits of the public API, per API token, in fixed windows (shared through Redis in cluster mode). */
 export class RateLimitConfig {
   @IsBoolean() enabled: boolean = true;
   /** Requests one token may make per window, across every `/api/` endpoint. */

@@ -8,7 +8,6 @@ export * from './hosts/normalize-url';
 export * from './shared/assert-never';
 export * from './shared/app-error';
 export * from './shared/log-sink';
-export * from './shared/failure-streak-log';
 export * from './shared/secret-hash';
 export * from './shared/clock';
 export * from './queue/purge-priorities';

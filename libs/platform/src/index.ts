@@ -1,5 +1,6 @@
 export * from './logging/create-logger';
 export * from './logging/nest-pino-logger';
+export * from './logging/failure-streak-log';
 export * from './health/readiness-check';
 export * from './health/health.module';
 export * from './health/readiness-registry';

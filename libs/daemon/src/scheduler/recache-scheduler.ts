@@ -1,10 +1,10 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { AppConfig } from '@bpc/config';
-import { type Clock, FailureStreakLog } from '@bpc/domain';
+import type { Clock } from '@bpc/domain';
 import { newQueueEvent, QueueEvent, RECACHE_GAVE_UP, RECACHE_RETRY_SCHEDULED, RECACHE_SUCCEEDED, RecacheAttemptSubject, TOPICS } from '@bpc/events';
 import { EVENT_LOG, EventLog } from '@bpc/event-log';
-import { APP_CONFIG, CLOCK, LOGGER } from '@bpc/platform';
+import { APP_CONFIG, CLOCK, FailureStreakLog, LOGGER } from '@bpc/platform';
 import { ClaimedEntry, QUEUE_STORE, QueueStore } from '@bpc/queue-store';
 import { PAGE_REFRESHER, PageRefresher, RefreshOutcome } from '@bpc/renderer';
 import type { RenderCapacity, SchedulerView } from '../get-status/scheduler-view';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CacheEntry } from '@bpc/cache-store';
-import { CLOCK, LOGGER } from '@bpc/platform';
-import { Clock, FailureStreakLog, HostCatalog } from '@bpc/domain';
+import { CLOCK, FailureStreakLog, LOGGER } from '@bpc/platform';
+import { Clock, HostCatalog } from '@bpc/domain';
 import { EVENT_LOG, EventLog } from '@bpc/event-log';
 import { AUTORECACHE_SCHEDULED, newQueueEvent, TOPICS } from '@bpc/events';
 import type { Logger } from 'pino';

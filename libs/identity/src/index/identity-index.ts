@@ -1,11 +1,11 @@
 import { hostname } from 'node:os';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { AppError, FailureStreakLog } from '@bpc/domain';
+import { AppError } from '@bpc/domain';
 import { asIdentityEvent, knownEventsOf, TOPICS } from '@bpc/events';
 import { EVENT_LOG, EventLog, LogBatch, retryUntilStopped, Subscription } from '@bpc/event-log';
 import type { AppConfig } from '@bpc/config';
-import { APP_CONFIG, LOGGER, ReadinessRegistry } from '@bpc/platform';
+import { APP_CONFIG, FailureStreakLog, LOGGER, ReadinessRegistry } from '@bpc/platform';
 import { emptyIdentityState, evolveIdentity, IdentityState } from '../domain/identity-state';
 
 const WAIT_DEADLINE_MS = 10_000;

@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from '@bpc/config';
 import type { Logger } from 'pino';
 import { createLogger } from '../logging/create-logger';
 import type { AppSpec } from './app-spec';
+import { ProcessShutdown } from './process-shutdown';
 import { type RunningApps, startApps } from './start-apps';
 
 /**
@@ -26,18 +27,25 @@ export async function runMain(processName: string, specs: readonly AppSpec[]): P
   const graceMs = config.shutdown_grace_ms;
   // Listening starts before startup ends (one app after another), so a
   // signal can come while later apps still start: it is taken from the start
-  // and acted on once everything that started can be closed.
+  // (the apps started answer not ready, no further app starts) and acted on
+  // once everything that started can be closed.
+  const processShutdown = new ProcessShutdown();
   let running: RunningApps | undefined;
   let stopping = false;
   let exitCode = 0;
-  const shutdown = (reason: string) => {
-    stopping = true;
-    logger.info({ reason }, 'shutting down');
+  const close = (apps: RunningApps) => {
+    // From here, not from the signal: the steps' bounds add up to less than the grace, an app still starting does not.
     setTimeout(() => {
       logger.error({ graceMs }, 'shutdown took too long: exiting');
       process.exit(1);
     }, graceMs).unref();
-    if (running) closeAndExit(running, logger, () => exitCode);
+    closeAndExit(apps, logger, () => exitCode);
+  };
+  const shutdown = (reason: string) => {
+    stopping = true;
+    processShutdown.begin();
+    logger.info({ reason }, 'shutting down');
+    if (running) close(running);
   };
   const onSignal = (signal: string) => {
     if (stopping) {
@@ -58,7 +66,7 @@ export async function runMain(processName: string, specs: readonly AppSpec[]): P
   process.on('uncaughtException', onFatal('uncaughtException'));
 
   try {
-    running = await startApps(specs, config, logger);
+    running = await startApps(specs, config, logger, undefined, processShutdown);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${processName}: ${error.message}\n`);
@@ -68,7 +76,7 @@ export async function runMain(processName: string, specs: readonly AppSpec[]): P
     process.exit(1);
   }
   if (stopping) {
-    closeAndExit(running, logger, () => exitCode);
+    close(running);
     return;
   }
   logger.info({ urls: running.urls, adapters: config.adapters, dataDir: config.data_dir }, 'ready');

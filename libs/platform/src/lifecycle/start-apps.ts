@@ -26,16 +26,24 @@ export interface RunningApps {
  * projector starts first so the others find the projections running; on any
  * failure what was started is closed again.
  */
-export async function startApps(specs: readonly AppSpec[], config: AppConfig, logger: Logger, clock?: Clock): Promise<RunningApps> {
+export async function startApps(
+  specs: readonly AppSpec[],
+  config: AppConfig,
+  logger: Logger,
+  clock?: Clock,
+  /** Begun by the caller on a signal, also while startup goes on: the apps started answer not ready, no further app starts. */
+  shutdown: ProcessShutdown = new ProcessShutdown(),
+): Promise<RunningApps> {
   assertProjectionsRunHere(specs, config);
   const needs = new Set<PortName>(specs.flatMap((s) => s.uses));
   const ports = await openPorts(config, needs, logger);
-  const runtime: AppRuntime = { config, logger, ports, clock, signals: new InProcessSignals(), shutdown: new ProcessShutdown() };
+  const runtime: AppRuntime = { config, logger, ports, clock, signals: new InProcessSignals(), shutdown };
   const ordered = [...specs].sort((a, b) => Number(b.name === 'projector') - Number(a.name === 'projector'));
   const started: StartedApp[] = [];
   const urls: Partial<Record<AppName, string>> = {};
   try {
     for (const spec of ordered) {
+      if (shutdown.started) break;
       const app = await createHttpApp(spec.module(runtime), logger.child({ component: spec.name }));
       spec.configure?.(app, runtime);
       started.push({ spec, app });

@@ -51,4 +51,32 @@ describe('scrapeSafeCollect', () => {
     expect(depthIn(await afterwards)).toBe(10);
     expect(reads).toBe(2);
   });
+
+  it('gives up on a read hung for 30 s: the next scrape reads again, and the late answer of the old one is dropped', async () => {
+    jest.useFakeTimers({ now: 0 });
+    try {
+      const finishers: ((value: number) => void)[] = [];
+      const registry = gaugeReading(() => new Promise<number>((resolve) => finishers.push(resolve)), 50);
+      const scrape = async (): Promise<number> => {
+        const text = registry.metrics();
+        await jest.advanceTimersByTimeAsync(50);
+        return depthIn(await text);
+      };
+      expect(await scrape()).toBe(0);
+      jest.setSystemTime(29_000);
+      expect(await scrape()).toBe(0);
+      expect(finishers).toHaveLength(1);
+      jest.setSystemTime(31_000);
+      const fresh = registry.metrics();
+      await jest.advanceTimersByTimeAsync(1);
+      expect(finishers).toHaveLength(2);
+      finishers[1](5);
+      await jest.advanceTimersByTimeAsync(50);
+      expect(depthIn(await fresh)).toBe(5);
+      finishers[0](99);
+      expect(await scrape()).toBe(5);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });

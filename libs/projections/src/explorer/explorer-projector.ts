@@ -1,11 +1,10 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { Logger } from 'pino';
-import { FailureStreakLog } from '@bpc/domain';
 import { TOPICS, UnknownEventError } from '@bpc/events';
 import { EVENT_LOG, EventLog, LogBatch, LogRecord, retryUntilStopped, Subscription } from '@bpc/event-log';
 import { EXPLORER_STORE, ExplorerStore } from '@bpc/explorer-store';
-import { LOGGER, METRICS_REGISTRY, ReadinessRegistry, scrapeSafeCollect } from '@bpc/platform';
+import { FailureStreakLog, LOGGER, METRICS_REGISTRY, ReadinessRegistry, scrapeSafeCollect } from '@bpc/platform';
 import { BufferedExplorerWriter, checkpointOf } from './buffered-explorer-writer';
 import { BOT_REQUEST_EVENTS_TABLE, BOT_REQUESTS_TABLE } from './explorer-projection';
 import { EncodedBatch, encodeExplorerRows, isStoredBotRequest, jsonLines } from './explorer-rows';

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Inject } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { AppError } from '@bpc/domain';
 import { LOGGER, readinessReportOf, requestLogFields } from '@bpc/platform';
 import { publicErrorResponse } from './public-error-body';
 
@@ -13,9 +14,14 @@ export class PublicExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const { status, body, unexpected } = publicErrorResponse(error);
-    // A not-ready answer is the readiness check doing its job (its body names the reason), not a failed request: load balancers poll it.
-    const notReady = readinessReportOf(error, status) !== undefined;
-    if (unexpected || (status >= 500 && !notReady)) this.logger.error({ err: error, ...requestLogFields(http.getRequest<FastifyRequest>()) }, 'public api request failed');
+    const fields = () => requestLogFields(http.getRequest<FastifyRequest>());
+    if (error instanceof AppError && error.code === 'QUERY_TIMEOUT') {
+      // What the caller asked for took too long: worth a line, not a stack.
+      this.logger.warn({ ...fields(), message: error.message }, 'public api query timed out');
+    } else if (unexpected || (status >= 500 && readinessReportOf(error, status) === undefined)) {
+      // A not-ready answer is the readiness check doing its job (its body names the reason), not a failed request: load balancers poll it.
+      this.logger.error({ err: error, ...fields() }, 'public api request failed');
+    }
     void reply.status(status).send(body);
   }
 }

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '@bpc/config';
-import { FailureStreakLog } from '@bpc/domain';
+import { FailureStreakLog } from '@bpc/platform';
 import type { RateLimitStore } from '@bpc/rate-limit';
 import type { PublicErrorBody } from '../http/public-error-body';
 
