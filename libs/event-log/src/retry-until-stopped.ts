@@ -29,3 +29,16 @@ export async function retryUntilStopped<T>(attempt: () => Promise<T>, signal: Ab
   }
   return undefined;
 }
+
+/**
+ * `retryUntilStopped`, started now and not awaited: `firstAttempt` settles
+ * once the first attempt has ended either way (what callers waiting for a
+ * normal start look after), `done` once an attempt succeeded or `signal`
+ * aborted.
+ */
+export function retryInBackground<T>(attempt: () => Promise<T>, signal: AbortSignal, failed: RetryHooks['failed']): { readonly firstAttempt: Promise<void>; readonly done: Promise<T | undefined> } {
+  let firstAttemptEnded!: () => void;
+  const firstAttempt = new Promise<void>((resolve) => (firstAttemptEnded = resolve));
+  const done = retryUntilStopped(attempt, signal, { failed, ended: firstAttemptEnded });
+  return { firstAttempt, done };
+}

@@ -34,6 +34,13 @@ function insertSettings(table: string): Readonly<Record<string, string | number>
   return INTAKE_TABLES.has(table) ? { ...INSERT_SETTINGS, input_format_skip_unknown_fields: 1 } : INSERT_SETTINGS;
 }
 
+/**
+ * The longest an export's query may run (seconds): a runaway export must not
+ * hold the engine (chDB runs such statements one at a time per process) or
+ * shutdown for long. The ClickHouse client waits at least this long.
+ */
+export const EXPORT_TIME_LIMIT_S = 300;
+
 const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
 
 /** Table names come from code, never from users; still, only plain identifiers pass. */

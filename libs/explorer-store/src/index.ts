@@ -3,5 +3,5 @@ export * from './explorer-store-error';
 export * from './chdb-executor';
 export * from './clickhouse-http-executor';
 export { defaultDdlDir } from './ddl-migration';
-export { settingsClause } from './engine-settings';
+export { EXPORT_TIME_LIMIT_S, settingsClause } from './engine-settings';
 export { encodeRows, toJsonEachRow } from './json-each-row';

@@ -1,6 +1,6 @@
 import type { AppConfig } from '@bpc/config';
 import { buildExplorerSql, columnsOf, ResolvedQuery } from '@bpc/explorer';
-import { settingsClause } from '@bpc/explorer-store';
+import { EXPORT_TIME_LIMIT_S, settingsClause } from '@bpc/explorer-store';
 
 /**
  * Settings of the export SELECT: RFC 4180 line ends (CRLF) and empty cells for
@@ -28,12 +28,11 @@ export const EXPORT_RESOURCE_SETTINGS: Readonly<Record<string, number>> = {
   max_bytes_before_external_sort: 32 * 1024 * 1024,
   max_bytes_ratio_before_external_sort: 0,
   temporary_files_buffer_size: 128 * 1024,
-  // chDB runs one such statement at a time per process: a runaway export must not hold the others (or shutdown) for long.
-  max_execution_time: 300,
+  max_execution_time: EXPORT_TIME_LIMIT_S,
 };
 
 /** A ClickHouse server keeps the time bound only (and the client waits that long: see open-ports). */
-const SERVER_EXPORT_SETTINGS: Readonly<Record<string, number>> = { max_execution_time: EXPORT_RESOURCE_SETTINGS.max_execution_time };
+const SERVER_EXPORT_SETTINGS: Readonly<Record<string, number>> = { max_execution_time: EXPORT_TIME_LIMIT_S };
 
 /**
  * The memory bounds apply with chDB only: a ClickHouse server's memory is not

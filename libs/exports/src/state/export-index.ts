@@ -4,7 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@bpc/config';
 import { AppError, Clock } from '@bpc/domain';
 import { asExportEvent, envelope, EXPORT_COMPLETED, EXPORT_EXPIRED, EXPORT_FAILED, EXPORT_STARTED, ExportEvent, ExportStarted, knownEventsOf, TOPICS } from '@bpc/events';
-import { EVENT_LOG, EventLog, Subscription } from '@bpc/event-log';
+import { caughtUpWithin, EVENT_LOG, EventLog, Subscription } from '@bpc/event-log';
 import { EXPORT_SLOTS, ExportSlots } from '@bpc/export-slots';
 import { APP_CONFIG, CLOCK } from '@bpc/platform';
 import { emptyExportsState, evolveExports, ExportState, ExportsState } from '../domain/export-record';
@@ -173,12 +173,8 @@ export class ExportIndex {
       },
       maxBatchSize: 1000,
     });
-    const deadline = Date.now() + CATCH_UP_DEADLINE_MS;
     try {
-      while ((await subscription.lag()) > 0) {
-        if (Date.now() > deadline) throw new Error(`export index did not replay the log within ${CATCH_UP_DEADLINE_MS} ms`);
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      if (!(await caughtUpWithin(() => subscription.lag(), CATCH_UP_DEADLINE_MS))) throw new Error(`export index did not replay the log within ${CATCH_UP_DEADLINE_MS} ms`);
       // Ids never go back, even over an emptied slot store.
       await this.slots.reserveIdsUpTo(this.state.lastId);
     } catch (error) {

@@ -3,7 +3,7 @@ import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } fro
 import type { Logger } from 'pino';
 import { AppError } from '@bpc/domain';
 import { asIdentityEvent, knownEventsOf, TOPICS } from '@bpc/events';
-import { EVENT_LOG, EventLog, LogBatch, retryUntilStopped, Subscription } from '@bpc/event-log';
+import { caughtUpWithin, EVENT_LOG, EventLog, LogBatch, retryInBackground, Subscription } from '@bpc/event-log';
 import type { AppConfig } from '@bpc/config';
 import { APP_CONFIG, FailureStreakLog, LOGGER, ReadinessRegistry } from '@bpc/platform';
 import { emptyIdentityState, evolveIdentity, IdentityState } from '../domain/identity-state';
@@ -54,9 +54,12 @@ export class IdentityIndex implements OnApplicationBootstrap, OnApplicationShutd
    * refused because the index is still replaying.
    */
   onApplicationBootstrap(): void {
-    let firstAttemptEnded!: () => void;
-    this.firstAttempt = new Promise((resolve) => (firstAttemptEnded = resolve));
-    this.following = this.follow(firstAttemptEnded);
+    const following = retryInBackground(() => this.follow(), this.stopping.signal, (error) => {
+      this.outage = error instanceof Error ? error : new Error(String(error));
+      this.followFailures.failed(error);
+    });
+    this.firstAttempt = following.firstAttempt;
+    this.following = following.done;
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -93,27 +96,17 @@ export class IdentityIndex implements OnApplicationBootstrap, OnApplicationShutd
     throw new AppError('LOG_UNAVAILABLE', this.outage ? `identity index unavailable: ${this.outage.message}` : 'identity index is replaying the log');
   }
 
-  /** Subscribes (once it succeeds, the subscription rides out later outages itself) and waits to catch up, again and again until it has. */
-  private async follow(firstAttemptEnded: () => void): Promise<void> {
-    await retryUntilStopped(
-      async () => {
-        this.subscription ??= await this.subscribe();
-        await this.catchUp(this.subscription);
-        if (this.stopping.signal.aborted) return;
-        // Here, not after the retries: requests waiting for the first attempt look as soon as it ends.
-        this.caughtUp = true;
-        this.outage = undefined;
-        this.followFailures.succeeded();
-      },
-      this.stopping.signal,
-      {
-        failed: (error) => {
-          this.outage = error instanceof Error ? error : new Error(String(error));
-          this.followFailures.failed(error);
-        },
-        ended: firstAttemptEnded,
-      },
-    );
+  /** One attempt: subscribes (once it succeeds, the subscription rides out later outages itself) and waits to catch up; retried until it has. */
+  private async follow(): Promise<void> {
+    this.subscription ??= await this.subscribe();
+    if (!(await caughtUpWithin(() => this.subscription!.lag(), CATCH_UP_DEADLINE_MS, this.stopping.signal))) {
+      throw new Error(`identity index did not replay the log within ${CATCH_UP_DEADLINE_MS} ms`);
+    }
+    if (this.stopping.signal.aborted) return;
+    // Here, not after the retries: requests waiting for the first attempt look as soon as it ends.
+    this.caughtUp = true;
+    this.outage = undefined;
+    this.followFailures.succeeded();
   }
 
   private subscribe(): Promise<Subscription> {
@@ -125,14 +118,6 @@ export class IdentityIndex implements OnApplicationBootstrap, OnApplicationShutd
       handleBatch: async (batch) => this.apply(batch),
       maxBatchSize: 1000,
     });
-  }
-
-  private async catchUp(subscription: Subscription): Promise<void> {
-    const deadline = Date.now() + CATCH_UP_DEADLINE_MS;
-    while (!this.stopping.signal.aborted && (await subscription.lag()) > 0) {
-      if (Date.now() > deadline) throw new Error(`identity index did not replay the log within ${CATCH_UP_DEADLINE_MS} ms`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
   }
 
   /** All or nothing per batch: a batch holding an unknown event is refused whole, and retried by the log as it is. */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { AppConfig } from '@bpc/config';
 import { EventLog, FileEventLog, openKafkaEventLog } from '@bpc/event-log';
-import { ChdbExecutor, ClickhouseHttpExecutor, ExplorerStore } from '@bpc/explorer-store';
+import { ChdbExecutor, ClickhouseHttpExecutor, EXPORT_TIME_LIMIT_S, ExplorerStore } from '@bpc/explorer-store';
 import { MemoryQueueStoreSnapshots, QueueStore, RedisQueueStore } from '@bpc/queue-store';
 import { CacheStore, FileCacheStore, RedisCacheStore } from '@bpc/cache-store';
 import { HostCatalog } from '@bpc/domain';
@@ -114,7 +114,7 @@ function openQueueStore(config: AppConfig, log: Logger, closers: (() => void)[])
  * store being unavailable, while the server goes on running it.
  */
 function clickhouseIdleTimeoutMs(config: AppConfig): number {
-  return Math.max(config.explorer.query_timeout_ms, 300_000) + 30_000;
+  return Math.max(config.explorer.query_timeout_ms, EXPORT_TIME_LIMIT_S * 1000) + 30_000;
 }
 
 async function openExplorerStore(config: AppConfig, log: Logger): Promise<ExplorerStore> {

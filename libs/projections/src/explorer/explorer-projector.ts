@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown, Opti
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { Logger } from 'pino';
 import { TOPICS, UnknownEventError } from '@bpc/events';
-import { EVENT_LOG, EventLog, LogBatch, LogRecord, retryUntilStopped, Subscription } from '@bpc/event-log';
+import { EVENT_LOG, EventLog, LogBatch, LogRecord, retryInBackground, Subscription } from '@bpc/event-log';
 import { EXPLORER_STORE, ExplorerStore } from '@bpc/explorer-store';
 import { FailureStreakLog, LOGGER, METRICS_REGISTRY, ReadinessRegistry, scrapeSafeCollect } from '@bpc/platform';
 import { BufferedExplorerWriter, checkpointOf } from './buffered-explorer-writer';
@@ -56,7 +56,7 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
   /** Why a topic is not subscribed, once an attempt failed; cleared when it is. */
   private readonly failures = new Map<ExplorerTopic, Error>();
   private readonly stopping = new AbortController();
-  private readonly subscribing: Promise<void>[] = [];
+  private readonly subscribing: Promise<unknown>[] = [];
   /** Settles when every topic's first attempt has ended, either way. */
   private firstAttempts?: Promise<void>;
   private readonly projected?: Counter<'table'>;
@@ -96,9 +96,8 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
       const inserted = (table: string, rows: number) => this.projected?.inc({ table: table === BOT_REQUEST_EVENTS_TABLE ? BOT_REQUESTS_TABLE : table }, rows);
       const writer = new BufferedExplorerWriter(this.store, this.logger, EXPLORER_FLUSH, inserted);
       this.writers.push(writer);
-      let firstAttemptEnded!: () => void;
-      const firstAttempt = new Promise<void>((resolve) => (firstAttemptEnded = resolve));
-      this.subscribing.push(this.subscribeUntilDone(topic, writer, firstAttemptEnded));
+      const { firstAttempt, done } = this.subscribeUntilDone(topic, writer);
+      this.subscribing.push(done);
       return firstAttempt;
     });
     this.firstAttempts = Promise.all(firstAttempts).then(() => undefined);
@@ -135,22 +134,18 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
     return unread.reduce((a, b) => a + b, 0) + this.writers.reduce((sum, w) => sum + w.buffered(), 0);
   }
 
-  /** Subscribes one topic, again and again with backoff until it is subscribed or the app stops. */
-  private async subscribeUntilDone(topic: ExplorerTopic, writer: BufferedExplorerWriter, firstAttemptEnded: () => void): Promise<void> {
+  /** Subscribes one topic, again and again with backoff until it is subscribed or the app stops (which waits for this to end first). */
+  private subscribeUntilDone(topic: ExplorerTopic, writer: BufferedExplorerWriter): { firstAttempt: Promise<void>; done: Promise<unknown> } {
     const failures = new FailureStreakLog(this.logger, 'error', `explorer projector could not subscribe to ${TOPICS[topic]}; retrying until it can`, `explorer projector subscribed to ${TOPICS[topic]}`);
-    // Stopped by onApplicationShutdown, which waits for this to end first.
     const subscribed = async (): Promise<void> => {
       // Here, not after the retries: lag() looks as soon as the first attempt ends.
       this.subscriptions.set(topic, await this.subscribe(topic, writer));
       this.failures.delete(topic);
       failures.succeeded();
     };
-    await retryUntilStopped(subscribed, this.stopping.signal, {
-      failed: (error) => {
-        this.failures.set(topic, error instanceof Error ? error : new Error(String(error)));
-        failures.failed(error);
-      },
-      ended: firstAttemptEnded,
+    return retryInBackground(subscribed, this.stopping.signal, (error) => {
+      this.failures.set(topic, error instanceof Error ? error : new Error(String(error)));
+      failures.failed(error);
     });
   }
 

@@ -1,8 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { AppConfig } from '@bpc/config';
 import { TOPICS } from '@bpc/events';
-import { EVENT_LOG, EventLog, Subscription } from '@bpc/event-log';
+import { caughtUpWithin, EVENT_LOG, EventLog, Subscription } from '@bpc/event-log';
 import { APP_CONFIG, LOGGER, ReadinessRegistry } from '@bpc/platform';
 import type { Logger } from 'pino';
 import { QUEUE_STORE, QueueStore } from '@bpc/queue-store';
@@ -50,13 +49,8 @@ export class QueueProjector implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private async rebuilt(): Promise<void> {
-    const deadline = Date.now() + IN_PROCESS_REBUILD_MS;
-    for (let lag = await this.lag(); lag > 0; lag = await this.lag()) {
-      if (Date.now() > deadline) {
-        this.logger.warn({ lag, waitedMs: IN_PROCESS_REBUILD_MS }, 'queue store still being rebuilt from the log: starting the other apps anyway');
-        return;
-      }
-      await sleep(10);
+    if (!(await caughtUpWithin(() => this.lag(), IN_PROCESS_REBUILD_MS))) {
+      this.logger.warn({ lag: await this.lag(), waitedMs: IN_PROCESS_REBUILD_MS }, 'queue store still being rebuilt from the log: starting the other apps anyway');
     }
   }
 
