@@ -11,7 +11,7 @@ import { FileSubscription } from './file/file-subscription';
 import { GroupOffsetStore } from './file/group-offset-store';
 import { PartitionLog } from './file/partition-log';
 import { PidLock } from './file/pid-lock';
-import { MAX_PAYLOAD_BYTES } from './file/record-framing';
+import { FramedRecords, MAX_PAYLOAD_BYTES } from './file/record-framing';
 import { partitionForKey } from './partitioner';
 import { assertTopicName } from './topic-name';
 
@@ -29,6 +29,12 @@ export interface FileEventLogOptions {
   /** Delays between retries of a partition whose handler failed. */
   readonly handlerBackoff?: BackoffOptions;
   readonly log?: LogSink;
+}
+
+/** Records of one partition framed ahead of their append (`FileEventLog.appendFramed`). */
+export interface FramedPartition {
+  readonly partition: number;
+  readonly records: FramedRecords;
 }
 
 interface Topic {
@@ -113,6 +119,25 @@ export class FileEventLog implements EventLog {
     return run;
   }
 
+  /** Offset the next record of each partition of `topic` will get (a new topic is created): for records framed ahead of their append. */
+  async nextOffsets(topic: string): Promise<number[]> {
+    if (this.closing) throw new Error('file event log is closed');
+    return (await this.topic(topic)).partitions.map((partition) => partition.endOffset);
+  }
+
+  /**
+   * `appendEncoded` of records framed ahead, per partition, by a thread that
+   * asked `nextOffsets` (see `PartitionLog.appendFramed`); each partition's
+   * records must be those of its keys, in order. Same guarantees.
+   */
+  appendFramed(topic: string, parts: readonly FramedPartition[]): Promise<void> {
+    if (this.closing) return Promise.reject(new Error('file event log is closed'));
+    const run = this.appendFramedNow(topic, parts);
+    this.appending.add(run);
+    void run.catch(() => undefined).finally(() => this.appending.delete(run));
+    return run;
+  }
+
   async subscribe(spec: SubscriptionSpec): Promise<Subscription> {
     if (this.closing) throw new Error('file event log is closed');
     validateSpec(spec);
@@ -185,6 +210,15 @@ export class FileEventLog implements EventLog {
       else byPartition.set(partition, [payload]);
     });
     await Promise.all([...byPartition].map(([partition, list]) => target.partitions[partition].append(list)));
+  }
+
+  private async appendFramedNow(topic: string, parts: readonly FramedPartition[]): Promise<void> {
+    // Awaited by every append, so appends continue in call order.
+    const target = await this.topic(topic);
+    for (const { partition } of parts) {
+      if (!Number.isInteger(partition) || partition < 0 || partition >= target.partitions.length) throw new Error(`topic ${topic} has no partition ${partition}`);
+    }
+    await Promise.all(parts.map(({ partition, records }) => target.partitions[partition].appendFramed(records)));
   }
 
   private topic(name: string): Promise<Topic> {

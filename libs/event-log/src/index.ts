@@ -1,7 +1,9 @@
 export * from './event-log.port';
 export { EventTooLargeError } from './event-too-large';
 export { FileEventLog } from './file-event-log';
-export type { FileEventLogOptions } from './file-event-log';
+export type { FileEventLogOptions, FramedPartition } from './file-event-log';
+export { decodeFrames, frameRecords, MAX_PAYLOAD_BYTES } from './file/record-framing';
+export type { FramedRecords } from './file/record-framing';
 export { KafkaEventLog } from './kafka-event-log';
 export type { KafkaEventLogOptions } from './kafka-event-log';
 export { partitionForKey } from './partitioner';

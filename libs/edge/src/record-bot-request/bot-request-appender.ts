@@ -1,30 +1,84 @@
+import path from 'node:path';
 import type { AppConfig } from '@bpc/config';
-import { EventLog, OffThreadKafkaAppender } from '@bpc/event-log';
-import { EncodedEventBatch, encodedEvents } from '@bpc/events';
+import type { LogSink } from '@bpc/domain';
+import { EventLog, FramedPartition, OffThreadKafkaAppender, WorkerCalls } from '@bpc/event-log';
+import type { RecordedBotRequestColumns } from '@bpc/events';
 import type { Logger } from 'pino';
 
 /** Appends batches of recorded bot requests to the event log; `close` releases what the appender itself opened. */
 export interface BotRequestAppender {
-  append(topic: string, batch: EncodedEventBatch): Promise<void>;
+  append(topic: string, requests: RecordedBotRequestColumns): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Where the bot request recorder appends its batches. */
 export const BOT_REQUEST_APPENDER = Symbol('BOT_REQUEST_APPENDER');
 
+/** A log that takes records framed ahead of their append: the file event log. */
+export interface FramedAppendLog {
+  nextOffsets(topic: string): Promise<number[]>;
+  appendFramed(topic: string, parts: readonly FramedPartition[]): Promise<void>;
+}
+
+/** One call of the framing worker: a flush's requests and where each partition of their topic goes on. */
+export interface FramesRequest {
+  readonly requests: RecordedBotRequestColumns;
+  readonly nextOffsets: readonly number[];
+}
+
+export interface FramesAnswer {
+  readonly parts: readonly FramedPartition[];
+}
+
 /**
- * The recorder's batches are serialised already (see `BotRequestBuffer`).
- * On Kafka they are appended from a worker thread with its own producer
- * (kafkajs' per-message encoding would otherwise take a large share of the
- * serving thread at bot traffic rates), which gets a copy of the batch's
- * bytes. The file log has one writer, this thread, and appends the bytes
- * as they are.
+ * The recorder's batches are columns of the requests' fields (see
+ * `RecordedBotRequests`); their events are serialised in a worker thread, so
+ * the thread that serves bots only clones the columns. On Kafka that worker
+ * also appends them, with its own producer (kafkajs' per-message encoding
+ * would take a large share of a busy thread too). On the file log, whose one
+ * writer is this thread, the worker serialises and frames the events for the
+ * offsets the partitions are at (`FileEventLog.appendFramed`), and this
+ * thread writes the frames as they are.
  */
 export function botRequestAppender(config: AppConfig, log: EventLog, logger: Logger): BotRequestAppender {
+  const workerLog = logger.child({ component: 'bot-request-appender' });
   if (config.adapters.event_log === 'kafka') {
     const kafka = config.kafka!;
-    const offThread = new OffThreadKafkaAppender({ brokers: kafka.brokers, clientId: `${kafka.client_id}-bot-requests`, namespace: kafka.namespace }, logger.child({ component: 'bot-request-appender' }));
-    return { append: (topic, batch) => offThread.appendEncoded(topic, batch), close: () => offThread.close() };
+    const offThread = new OffThreadKafkaAppender({ brokers: kafka.brokers, clientId: `${kafka.client_id}-bot-requests`, namespace: kafka.namespace }, workerLog);
+    return { append: (topic, requests) => offThread.appendRecordedBotRequests(topic, requests), close: () => offThread.close() };
   }
-  return { append: (topic, batch) => log.appendEncoded(topic, encodedEvents(batch)), close: async () => undefined };
+  if (!isFramedAppendLog(log)) throw new Error('the file event log adapter must take framed appends');
+  return new FramedBotRequestAppender(log, workerLog);
+}
+
+function isFramedAppendLog(log: EventLog): log is EventLog & FramedAppendLog {
+  const candidate = log as Partial<FramedAppendLog>;
+  return typeof candidate.nextOffsets === 'function' && typeof candidate.appendFramed === 'function';
+}
+
+/** See `botRequestAppender`: the framing worker is started on first use. */
+class FramedBotRequestAppender implements BotRequestAppender {
+  private readonly worker: WorkerCalls<FramesRequest, FramesAnswer>;
+
+  constructor(
+    private readonly log: FramedAppendLog,
+    workerLog: LogSink,
+  ) {
+    this.worker = new WorkerCalls({ script: path.join(__dirname, 'bot-request-frames-worker'), label: 'bot request framing worker', log: workerLog });
+  }
+
+  async append(topic: string, requests: RecordedBotRequestColumns): Promise<void> {
+    if (requests.requestIds.length === 0) return;
+    const nextOffsets = await this.log.nextOffsets(topic);
+    const { parts } = await this.worker.call({ requests, nextOffsets });
+    // Typed arrays cross threads as plain Uint8Arrays: the frames become a Buffer again (same memory).
+    await this.log.appendFramed(
+      topic,
+      parts.map(({ partition, records }) => ({ partition, records: { firstOffset: records.firstOffset, bytes: Buffer.from(records.bytes.buffer, records.bytes.byteOffset, records.bytes.byteLength), ends: records.ends } })),
+    );
+  }
+
+  close(): Promise<void> {
+    return this.worker.close();
+  }
 }

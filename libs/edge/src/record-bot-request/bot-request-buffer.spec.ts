@@ -1,28 +1,25 @@
-import { BotRequestRecordedPayload, EncodedEventBatch, encodedEvents } from '@bpc/events';
+import { RecordedBotRequestColumns } from '@bpc/events';
 import { recordedBotRequest } from '@bpc/testing';
 import { BotRequestBuffer } from './bot-request-buffer';
 
-/** Adds requests r<from>…r<to> (the event id is the request id, the event occurred when served). */
+const ID_PREFIX = '0123456789abcdef0123456789abcdef';
+
+/** Adds requests r<from>…r<to>, each numbered by its n. */
 function addRange(buffer: BotRequestBuffer, from: number, to: number): number {
   let dropped = 0;
   for (let n = from; n <= to; n += 1) {
-    dropped += buffer.add(`r${n}`, { ...recordedBotRequest(n), requestId: `r${n}` });
+    dropped += buffer.add({ ...recordedBotRequest(n), requestId: `r${n}` }, n);
   }
   return dropped;
 }
 
-/** The request ids a batch holds, read back from its JSON; checks ids and keys match the JSON. */
-function requestIds(batch: EncodedEventBatch | undefined): string[] {
-  return encodedEvents(batch!).map((event) => {
-    const parsed = JSON.parse(event.json.toString('utf8')) as { id: string; key: string; payload: BotRequestRecordedPayload };
-    expect([event.id, event.key]).toEqual([parsed.id, parsed.key]);
-    return parsed.payload.requestId;
-  });
+function requestIds(batch: RecordedBotRequestColumns | undefined): readonly string[] {
+  return batch!.requestIds;
 }
 
 describe('BotRequestBuffer', () => {
-  it('hands out sealed batches of at most batchMax events in the order they were added; the open batch once sealed', () => {
-    const buffer = new BotRequestBuffer(100, 3);
+  it('hands out sealed batches of at most batchMax requests in the order they were added; the open batch once sealed', () => {
+    const buffer = new BotRequestBuffer(100, 3, ID_PREFIX);
     buffer.seal();
     expect(buffer.take()).toBeUndefined();
     expect(addRange(buffer, 1, 7)).toBe(0);
@@ -38,8 +35,8 @@ describe('BotRequestBuffer', () => {
     expect(buffer.take()).toBeUndefined();
   });
 
-  it('drops the oldest events beyond its capacity, one per add, from sealed and open batches alike', () => {
-    const buffer = new BotRequestBuffer(4, 3);
+  it('drops the oldest requests beyond its capacity, one per add, from sealed and open batches alike', () => {
+    const buffer = new BotRequestBuffer(4, 3, ID_PREFIX);
     expect(addRange(buffer, 1, 4)).toBe(0);
     expect(addRange(buffer, 5, 9)).toBe(5);
     expect(buffer.size).toBe(4);
@@ -47,15 +44,19 @@ describe('BotRequestBuffer', () => {
     expect(requestIds(buffer.take())).toEqual(['r6']);
     expect(requestIds(buffer.take())).toEqual(['r7', 'r8', 'r9']);
 
-    const small = new BotRequestBuffer(2, 10);
+    const small = new BotRequestBuffer(2, 10, ID_PREFIX);
     expect(addRange(small, 1, 5)).toBe(3);
     expect(small.size).toBe(2);
     small.seal();
-    expect(requestIds(small.take())).toEqual(['r4', 'r5']);
+    const kept = small.take()!;
+    expect(requestIds(kept)).toEqual(['r4', 'r5']);
+    // The columns of a batch that lost its first requests are those of the requests kept.
+    expect(kept.texts.length / kept.requestIds.length).toBe(8);
+    expect(kept.numbers.length / kept.requestIds.length).toBe(7);
   });
 
-  it('takes a refused batch back at the front, dropping its oldest events when they no longer fit', () => {
-    const buffer = new BotRequestBuffer(5, 3);
+  it('takes a refused batch back at the front, dropping its oldest requests when they no longer fit', () => {
+    const buffer = new BotRequestBuffer(5, 3, ID_PREFIX);
     addRange(buffer, 1, 3);
     const refused = buffer.take()!;
     addRange(buffer, 4, 6);
@@ -65,10 +66,10 @@ describe('BotRequestBuffer', () => {
     expect(requestIds(buffer.take())).toEqual(['r4', 'r5', 'r6']);
   });
 
-  it('adds nothing for a request that has no JSON', () => {
-    const buffer = new BotRequestBuffer(5, 3);
+  it('adds nothing for a request that cannot be recorded', () => {
+    const buffer = new BotRequestBuffer(5, 3, ID_PREFIX);
     addRange(buffer, 1, 1);
-    expect(() => buffer.add('bad', { ...recordedBotRequest(2), pageTitle: undefined as unknown as string })).toThrow('a field has no JSON value');
+    expect(() => buffer.add({ ...recordedBotRequest(2), pageTitle: undefined as unknown as string }, 2)).toThrow('pageTitle is undefined, not a string');
     expect(buffer.size).toBe(1);
     addRange(buffer, 3, 3);
     buffer.seal();

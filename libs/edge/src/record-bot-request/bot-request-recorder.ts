@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit, Optional } from '@nestjs/common';
 import type { AppConfig } from '@bpc/config';
 import { RecordedBotRequest, TOPICS } from '@bpc/events';
@@ -18,10 +18,13 @@ const MAX_RETRY_DELAY_MS = 5_000;
 
 /**
  * Records bot requests as `BotRequestRecorded` events without holding up the
- * response: `record` only buffers, writing the request's event JSON into the
- * open batch (see `BotRequestBuffer`); a timer appends batches of up to
+ * response: `record` only stores the request's fields in the open batch (see
+ * `BotRequestBuffer`; the events' JSON is written by the appender, off the
+ * thread that serves bots); a timer appends batches of up to
  * `edge.record_batch_max` every `edge.record_flush_ms`, one append in flight
- * at a time, so events keep their order per website.
+ * at a time, so events keep their order per website. Each request's event id
+ * is fixed when it is recorded, so a batch appended again after a refused
+ * append carries the same ids (and the explorer folds duplicates).
  *
  * While the log refuses appends, the batch goes back to the front of the
  * buffer and is retried with backoff (up to 5 s). The buffer holds at most
@@ -45,6 +48,8 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
   private readonly dropped: Counter;
   private readonly appended: Counter;
   private readonly buffered: Gauge;
+  /** Sequence number of the next request's event (its id, see `BotRequestEventIds`). */
+  private nextSeq = 0;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -53,7 +58,7 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
     @Inject(METRICS_REGISTRY) registry: Registry,
     @Optional() @Inject(RECORDER_SHUTDOWN_FLUSH_MS) private readonly shutdownFlushMs: number = SHUTDOWN_FLUSH_MS,
   ) {
-    this.buffer = new BotRequestBuffer(config.edge.record_buffer_max, config.edge.record_batch_max);
+    this.buffer = new BotRequestBuffer(config.edge.record_buffer_max, config.edge.record_batch_max, randomBytes(16).toString('hex'));
     this.dropped = new Counter({ name: 'bpc_edge_recorded_dropped_total', help: 'Bot requests dropped unrecorded because the recording buffer was full', registers: [registry] });
     this.appended = new Counter({ name: 'bpc_edge_recorded_total', help: 'Bot requests appended to the event log', registers: [registry] });
     this.buffered = new Gauge({ name: 'bpc_edge_record_buffer_size', help: 'Bot requests waiting for the event log', registers: [registry], collect: () => this.buffered.set(this.pending()) });
@@ -68,11 +73,11 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
   record(request: RecordedBotRequest): void {
     let dropped: number;
     try {
-      dropped = this.buffer.add(randomUUID(), request);
+      dropped = this.buffer.add(request, this.nextSeq++);
     } catch (error) {
-      // A request without JSON is a bug in the edge, not the request's fault: counted as dropped, logged once.
+      // A request that cannot be recorded is a bug in the edge, not the request's fault: counted as dropped, logged once.
       this.dropped.inc();
-      if (!this.unencodableLogged) this.logger.error({ err: error }, 'bot request could not be serialised: not recorded');
+      if (!this.unencodableLogged) this.logger.error({ err: error }, 'bot request could not be recorded');
       this.unencodableLogged = true;
       return;
     }
@@ -121,10 +126,10 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
     if (Date.now() < this.retryAt) return;
     this.buffer.seal();
     for (let batch = this.buffer.take(); batch !== undefined; batch = this.buffer.take()) {
-      this.appending = batch.ids.length;
+      this.appending = batch.requestIds.length;
       try {
         await this.appender.append(TOPICS.botRequests, batch);
-        this.appended.inc(batch.ids.length);
+        this.appended.inc(batch.requestIds.length);
         if (this.failures > 0) this.logger.info({ after: this.failures }, 'event log reachable again: recording bot requests');
         this.failures = 0;
       } catch (error) {

@@ -3,7 +3,7 @@ import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { LogSink } from '@bpc/domain';
 import { fsyncDir, mkdirDurably, readAt, writeFully } from '@bpc/durable-fs';
-import { decodeFrames, DecodedFrame, DecodeResult, frameSize, writeFrame } from './record-framing';
+import { decodeFrames, DecodedFrame, DecodeResult, FramedRecords, frameRecords, frameSize, renumberFrames } from './record-framing';
 
 /** A sparse index entry: the frame of `offset` starts at byte `position`. */
 interface IndexEntry {
@@ -29,8 +29,11 @@ export interface Segment {
   readonly index: IndexEntry[];
 }
 
+/** What one append writes: payloads, framed when written, or records framed already (see `appendFramed`). */
+type AppendUnit = Buffer | FramedRecords;
+
 interface PendingAppend {
-  readonly payloads: readonly Buffer[];
+  readonly units: readonly AppendUnit[];
   readonly bytes: number;
   readonly resolve: () => void;
   readonly reject: (error: Error) => void;
@@ -133,7 +136,23 @@ export class PartitionLog {
     if (this.closed) return Promise.reject(new Error(`partition ${this.topic}/${this.partition} is closed`));
     return new Promise((resolve, reject) => {
       const bytes = payloads.reduce((sum, p) => sum + frameSize(p), 0);
-      this.pending.push({ payloads, bytes, resolve, reject });
+      this.pending.push({ units: payloads, bytes, resolve, reject });
+      this.round ??= this.runRounds();
+    });
+  }
+
+  /**
+   * `append` of records framed already, by a thread that knew the
+   * partition's end offset (`endOffset`): written as they are when they get
+   * the offsets they were framed with, renumbered here (offsets and CRCs) when
+   * other records took those offsets first. Resolves once they are fsync'd.
+   */
+  appendFramed(framed: FramedRecords): Promise<void> {
+    if (this.failure) return Promise.reject(new Error(`partition ${this.topic}/${this.partition} refuses appends after a write failure: ${this.failure.message}`));
+    if (this.closed) return Promise.reject(new Error(`partition ${this.topic}/${this.partition} is closed`));
+    if (framed.ends.length === 0) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.pending.push({ units: [framed], bytes: framed.bytes.length, resolve, reject });
       this.round ??= this.runRounds();
     });
   }
@@ -227,31 +246,51 @@ export class PartitionLog {
     return this.pending.splice(0, count);
   }
 
-  /** Writes one round: one write + fdatasync per segment it spans (usually one). */
+  /** Writes one round: its writes + one fdatasync per segment it spans (usually one). */
   private async writeRound(round: readonly PendingAppend[]): Promise<void> {
-    const payloads = round.flatMap((append) => append.payloads);
-    for (const chunk of splitAtSegmentLimit(payloads, this.active.size, this.options.segmentBytes)) {
+    const units = round.flatMap((append) => append.units);
+    for (const chunk of splitAtSegmentLimit(units, this.active.size, this.options.segmentBytes)) {
       if (chunk.rollFirst) await this.roll();
-      await this.writeChunk(chunk.payloads);
+      await this.writeChunk(chunk.units);
     }
   }
 
-  private async writeChunk(payloads: readonly Buffer[]): Promise<void> {
+  /** Frames the chunk's payloads (consecutive ones into one buffer), numbers records framed already, writes it all, fsyncs. */
+  private async writeChunk(units: readonly AppendUnit[]): Promise<void> {
     const segment = this.active;
-    const buffer = Buffer.allocUnsafe(payloads.reduce((sum, p) => sum + frameSize(p), 0));
-    const starts: number[] = [];
-    let at = 0;
-    payloads.forEach((payload, i) => {
-      starts.push(at);
-      at = writeFrame(buffer, at, segment.end + i, payload);
-    });
-    await writeFully(this.activeHandle, buffer, segment.size);
+    const pieces: FramedRecords[] = [];
+    let next = segment.end;
+    for (let i = 0; i < units.length; ) {
+      const unit = units[i];
+      if (!Buffer.isBuffer(unit)) {
+        pieces.push(unit.firstOffset === next ? unit : renumberFrames(unit, next));
+        next += unit.ends.length;
+        i += 1;
+        continue;
+      }
+      let j = i;
+      while (j < units.length && Buffer.isBuffer(units[j])) j += 1;
+      const framed = frameRecords(units.slice(i, j) as Buffer[], next);
+      pieces.push(framed);
+      next += framed.ends.length;
+      i = j;
+    }
+    let position = segment.size;
+    for (const piece of pieces) {
+      await writeFully(this.activeHandle, piece.bytes, position);
+      position += piece.bytes.length;
+    }
     await this.activeHandle.datasync();
-    starts.forEach((start, i) => addIndexEntry(segment, segment.end + i, segment.size + start));
-    // Kept up to one read's worth: a bigger round (an import) is read back like older data, so memory stays bounded per partition.
-    this.lastWrite = buffer.length <= READ_CHUNK ? { segment, start: segment.size, buffer, inMemoryOnly: true } : undefined;
-    segment.size += buffer.length;
-    segment.end += payloads.length;
+    position = segment.size;
+    for (const piece of pieces) {
+      for (let i = 0, start = 0; i < piece.ends.length; start = piece.ends[i], i++) addIndexEntry(segment, piece.firstOffset + i, position + start);
+      position += piece.bytes.length;
+    }
+    // The last piece is kept up to one read's worth: a bigger one (an import) is read back like older data, so memory stays bounded per partition.
+    const last = pieces[pieces.length - 1].bytes;
+    this.lastWrite = last.length <= READ_CHUNK ? { segment, start: position - last.length, buffer: last, inMemoryOnly: true } : undefined;
+    segment.size = position;
+    segment.end = next;
     segment.lastWriteMs = Date.now();
     for (const listener of this.listeners) listener();
   }
@@ -430,20 +469,20 @@ export class PartitionCursor {
   }
 }
 
-/** Splits a round where the active segment would exceed `segmentBytes`; a chunk after a split starts a new segment. */
-function splitAtSegmentLimit(payloads: readonly Buffer[], activeSize: number, segmentBytes: number): { rollFirst: boolean; payloads: Buffer[] }[] {
-  const chunks: { rollFirst: boolean; payloads: Buffer[] }[] = [{ rollFirst: false, payloads: [] }];
+/** Splits a round where the active segment would exceed `segmentBytes` (records framed already are not split); a chunk after a split starts a new segment. */
+function splitAtSegmentLimit(units: readonly AppendUnit[], activeSize: number, segmentBytes: number): { rollFirst: boolean; units: AppendUnit[] }[] {
+  const chunks: { rollFirst: boolean; units: AppendUnit[] }[] = [{ rollFirst: false, units: [] }];
   let used = activeSize;
-  for (const payload of payloads) {
-    const size = frameSize(payload);
+  for (const unit of units) {
+    const size = Buffer.isBuffer(unit) ? frameSize(unit) : unit.bytes.length;
     if (used > 0 && used + size > segmentBytes) {
-      chunks.push({ rollFirst: true, payloads: [] });
+      chunks.push({ rollFirst: true, units: [] });
       used = 0;
     }
-    chunks[chunks.length - 1].payloads.push(payload);
+    chunks[chunks.length - 1].units.push(unit);
     used += size;
   }
-  return chunks.filter((chunk) => chunk.payloads.length > 0);
+  return chunks.filter((chunk) => chunk.units.length > 0);
 }
 
 function addIndexEntry(segment: Segment, offset: number, position: number): void {

@@ -1,5 +1,5 @@
 import { crc32 } from 'node:zlib';
-import { decodeFrames, encodeFrame, FRAME_HEADER_BYTES, MAX_PAYLOAD_BYTES } from './record-framing';
+import { decodeFrames, encodeFrame, FRAME_HEADER_BYTES, frameRecords, MAX_PAYLOAD_BYTES, renumberFrames } from './record-framing';
 
 const payload = (text: string) => Buffer.from(text, 'utf8');
 
@@ -8,6 +8,22 @@ function frames(first: number, texts: string[]): Buffer {
 }
 
 describe('record framing', () => {
+  it('frames records ahead into one buffer, byte for byte as frame by frame, with the end of each', () => {
+    const texts = ['{"a":1}', '', '{"b":"é"}'];
+    const framed = frameRecords(texts.map(payload), 2 ** 32 + 5);
+    expect(framed.bytes).toEqual(frames(2 ** 32 + 5, texts));
+    expect([...framed.ends]).toEqual([1, 2, 3].map((n) => frames(0, texts.slice(0, n)).length));
+    expect(framed.firstOffset).toBe(2 ** 32 + 5);
+  });
+
+  it('renumbers records framed ahead: offsets and CRCs as if framed at the new offset, payloads unchanged', () => {
+    const texts = ['{"a":1}', '{"b":"é"}', ''];
+    const renumbered = renumberFrames(frameRecords(texts.map(payload), 3), 2 ** 33 + 1);
+    expect(renumbered.bytes).toEqual(frames(2 ** 33 + 1, texts));
+    expect(renumbered.firstOffset).toBe(2 ** 33 + 1);
+    expect(decodeFrames(renumbered.bytes, 0, 2 ** 33 + 1).frames.map((f) => f.payload.toString())).toEqual(texts);
+  });
+
   it('round-trips consecutive frames', () => {
     const buffer = frames(7, ['{"a":1}', '{"b":"é"}', '']);
     const result = decodeFrames(buffer, 0, 7);

@@ -24,20 +24,58 @@ export const MAX_PAYLOAD_BYTES = 16 * 1024 * 1024;
 const TWO_POW_32 = 0x1_0000_0000;
 
 /** Bytes one payload takes on disk, header included. */
-export function frameSize(payload: Buffer): number {
+export function frameSize(payload: Uint8Array): number {
   return FRAME_HEADER_BYTES + payload.length;
 }
 
 /** Writes the frame of `payload` at `offset` into `target` at `at`; returns the position after it. */
-export function writeFrame(target: Buffer, at: number, offset: number, payload: Buffer): number {
+export function writeFrame(target: Buffer, at: number, offset: number, payload: Uint8Array): number {
   target.writeUInt32BE(payload.length, at);
   target.writeUInt32BE(Math.floor(offset / TWO_POW_32), at + 8);
   target.writeUInt32BE(offset % TWO_POW_32, at + 12);
-  payload.copy(target, at + FRAME_HEADER_BYTES);
+  target.set(payload, at + FRAME_HEADER_BYTES);
   const end = at + FRAME_HEADER_BYTES + payload.length;
   // The offset and the payload lie side by side: one CRC call covers both.
   target.writeUInt32BE(crc32(target.subarray(at + 8, end)), at + 4);
   return end;
+}
+
+/** Records framed one after the other in one buffer: frame `i` ends at `ends[i]`; the first carries `firstOffset`, each next one the following offset. */
+export interface FramedRecords {
+  readonly firstOffset: number;
+  readonly bytes: Buffer;
+  readonly ends: Uint32Array;
+}
+
+/** Frames `payloads` one after the other into a buffer of their own, the first at `firstOffset`. */
+export function frameRecords(payloads: readonly Uint8Array[], firstOffset: number): FramedRecords {
+  let size = 0;
+  for (const payload of payloads) size += FRAME_HEADER_BYTES + payload.length;
+  // Its own memory (never Node's shared pool): it may be transferred to another thread.
+  const bytes = Buffer.allocUnsafeSlow(size);
+  const ends = new Uint32Array(payloads.length);
+  let at = 0;
+  for (let i = 0; i < payloads.length; i++) {
+    at = writeFrame(bytes, at, firstOffset + i, payloads[i]);
+    ends[i] = at;
+  }
+  return { firstOffset, bytes, ends };
+}
+
+/**
+ * The same records numbered from `firstOffset`: offsets and CRCs rewritten in
+ * place (the payloads stay where they are). For records framed ahead of their
+ * append, when other records took the offsets they were framed with.
+ */
+export function renumberFrames(framed: FramedRecords, firstOffset: number): FramedRecords {
+  const { bytes, ends } = framed;
+  for (let i = 0, start = 0; i < ends.length; start = ends[i], i++) {
+    const offset = firstOffset + i;
+    bytes.writeUInt32BE(Math.floor(offset / TWO_POW_32), start + 8);
+    bytes.writeUInt32BE(offset % TWO_POW_32, start + 12);
+    bytes.writeUInt32BE(crc32(bytes.subarray(start + 8, ends[i])), start + 4);
+  }
+  return { firstOffset, bytes, ends };
 }
 
 /** One frame as one buffer (tests and tools; the writer frames a whole round into one buffer). */

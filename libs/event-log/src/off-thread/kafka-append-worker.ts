@@ -1,9 +1,8 @@
 import { workerData } from 'node:worker_threads';
-import { encodedEvents } from '@bpc/events';
+import { encodedEvents, encodeRecordedBotRequests } from '@bpc/events';
 import { describeError } from '../kafka/kafka-errors';
 import { openKafkaEventLog } from '../open-kafka-event-log';
 import type { AppendRequest, KafkaAppendWorkerOptions } from './off-thread-protocol';
-import { unpackEventBatch } from './packed-event-batch';
 import { answerCalls, ownerLog } from './worker-calls';
 
 /**
@@ -16,7 +15,7 @@ const eventLog = openKafkaEventLog({ brokers: options.brokers, clientId: options
 
 function appendBatch(request: AppendRequest): Promise<void> {
   if ('events' in request) return eventLog.append(request.topic, request.events);
-  return eventLog.appendEncoded(request.topic, encodedEvents(unpackEventBatch(request.encoded)));
+  return eventLog.appendEncoded(request.topic, encodedEvents(encodeRecordedBotRequests(request.botRequests)));
 }
 
 answerCalls<AppendRequest, void>(

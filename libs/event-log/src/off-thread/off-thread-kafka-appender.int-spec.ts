@@ -1,6 +1,6 @@
 import type { LogSink } from '@bpc/domain';
-import { botRequestRecorded, BotRequestJsonBatch } from '@bpc/events';
-import { botRequestPayload, freePort, testEngines, until } from '@bpc/testing';
+import { BotRequestEventIds, RecordedBotRequests } from '@bpc/events';
+import { freePort, recordedBotRequest, testEngines, until } from '@bpc/testing';
 import type { LogRecord } from '../event-log.port';
 import { KafkaEventLog } from '../kafka-event-log';
 import { NamespacedEventLog } from '../namespaced-event-log';
@@ -43,18 +43,23 @@ describe('OffThreadKafkaAppender', () => {
     }
   }, 40_000);
 
-  it('appends a serialised batch as the envelopes it holds', async () => {
+  it('appends recorded bot requests as their events, serialised in the worker', async () => {
     const namespace = unique('offthread');
     const appender = new OffThreadKafkaAppender({ brokers: testEngines().kafkaBrokers, clientId: 'off-thread-spec', namespace }, capturingLog());
-    const events = Array.from({ length: 50 }, (_, n) => botRequestRecorded(botRequestPayload(n), { id: `bot-${n}`, occurredAt: botRequestPayload(n).servedAt }));
-    // Room for far more events than added: the worker must get only the bytes written.
-    const batch = new BotRequestJsonBatch(1_000);
-    events.forEach((e) => batch.add(e.id, { ...e.payload, servedAtMs: Date.parse(e.payload.servedAt) }));
-    await appender.appendEncoded('spec.bots', batch.encoded());
+    const prefix = 'abcdefabcdefabcdefabcdefabcdefab';
+    const batch = new RecordedBotRequests(prefix);
+    const requests = Array.from({ length: 50 }, (_, n) => recordedBotRequest(n));
+    requests.forEach((r, n) => batch.add(r, n));
+    await appender.appendRecordedBotRequests('spec.bots', batch.columns());
     await appender.close();
 
-    const seen = await readBack(namespace, 'spec.bots', events.length);
-    expect(seen.map((r) => r.event).sort((a, b) => Number(a.id.slice(4)) - Number(b.id.slice(4)))).toEqual(events);
+    const seen = await readBack(namespace, 'spec.bots', requests.length);
+    const ids = new BotRequestEventIds(prefix);
+    const byRequest = new Map(seen.map((r) => [(r.event.payload as { requestId: string }).requestId, r.event]));
+    requests.forEach((r, n) => {
+      const event = byRequest.get(r.requestId)!;
+      expect({ id: event.id, key: event.key, occurredAt: event.occurredAt }).toEqual({ id: ids.of(n), key: r.websiteId, occurredAt: new Date(r.servedAtMs).toISOString() });
+    });
   }, 40_000);
 
   it('rejects appends the brokers cannot take with the log adapter\'s error, then refuses appends once closed', async () => {

@@ -1,8 +1,7 @@
 import path from 'node:path';
 import type { LogSink } from '@bpc/domain';
-import type { EncodedEventBatch, EventEnvelope } from '@bpc/events';
+import type { EventEnvelope, RecordedBotRequestColumns } from '@bpc/events';
 import type { AppendRequest, KafkaAppendWorkerOptions } from './off-thread-protocol';
-import { packEventBatch, transferables } from './packed-event-batch';
 import { WorkerCalls } from './worker-calls';
 
 /** A roomy young generation: encoding leaves short-lived garbage per message, and fewer scavenges cost less. */
@@ -31,11 +30,9 @@ export class OffThreadKafkaAppender {
     return events.length === 0 ? Promise.resolve() : this.worker.call({ topic, events });
   }
 
-  /** `appendEncoded` for events serialised already, packed for the crossing (see `PackedEventBatch`). */
-  appendEncoded(topic: string, batch: EncodedEventBatch): Promise<void> {
-    if (batch.ids.length === 0) return Promise.resolve();
-    const encoded = packEventBatch(batch);
-    return this.worker.call({ topic, encoded }, transferables(encoded));
+  /** Recorded bot requests, their events serialised in the worker (see `RecordedBotRequests`): the columns are cloned, which costs this thread little. */
+  appendRecordedBotRequests(topic: string, requests: RecordedBotRequestColumns): Promise<void> {
+    return requests.requestIds.length === 0 ? Promise.resolve() : this.worker.call({ topic, botRequests: requests });
   }
 
   /** Waits for appends in flight, then disconnects the worker's producer and ends the thread. */

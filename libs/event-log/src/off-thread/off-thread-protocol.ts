@@ -1,5 +1,4 @@
-import type { EventEnvelope } from '@bpc/events';
-import type { PackedEventBatch } from './packed-event-batch';
+import type { EventEnvelope, RecordedBotRequestColumns } from '@bpc/events';
 
 /** What the worker needs to open its own Kafka event log. */
 export interface KafkaAppendWorkerOptions {
@@ -8,8 +7,8 @@ export interface KafkaAppendWorkerOptions {
   readonly namespace?: string;
 }
 
-/** Events to append: envelopes, or events serialised already (cheaper to clone and nothing left to encode). */
-export type AppendBatch = { readonly events: readonly EventEnvelope[] } | { readonly encoded: PackedEventBatch };
+/** Events to append: envelopes, or recorded bot requests (their events serialised in the worker). */
+export type AppendBatch = { readonly events: readonly EventEnvelope[] } | { readonly botRequests: RecordedBotRequestColumns };
 
 /** One call of the worker: resolves once the brokers acknowledged the batch. */
 export type AppendRequest = { readonly topic: string } & AppendBatch;

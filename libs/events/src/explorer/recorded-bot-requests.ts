@@ -1,0 +1,207 @@
+import type { EncodedEventBatch } from '../encoded-event';
+import { BotRequestJsonBatch, RecordedBotRequest } from './bot-request-json';
+
+/** The text fields of a recorded request, kept as indexes into its batch's table of distinct strings. */
+const TEXT_FIELDS = ['websiteId', 'host', 'url', 'pageTitle', 'botName', 'userAgent', 'dimensionName', 'cacheStatus'] as const;
+/** The number fields, and the event's sequence number last (see `botRequestEventId`). */
+const NUMBER_FIELDS = ['statusCode', 'dimensionId', 'serveTimeMs', 'snapshotAgeS', 'bytes', 'servedAtMs'] as const;
+const TEXTS = TEXT_FIELDS.length;
+const NUMBERS = NUMBER_FIELDS.length + 1;
+const SEQ = NUMBER_FIELDS.length;
+const SNAPSHOT_AGE = NUMBER_FIELDS.indexOf('snapshotAgeS');
+/** Largest time a `Date` holds, in ms either side of 1970. */
+const MAX_TIME_MS = 8.64e15;
+/** What no text field is: the value met last before the first. */
+const NONE = Symbol('none');
+/** Least room, in requests, a batch starts with. */
+const MIN_ROOM = 64;
+
+/**
+ * Recorded bot requests as they cross to the thread that serialises them:
+ * request `i` has its text fields at `texts[i * 8 …]` (indexes into
+ * `strings`), its numbers at `numbers[i * 7 …]` (a null snapshot age as NaN,
+ * the event's sequence number last) and its request id at `requestIds[i]`.
+ * Typed arrays are exactly `requestIds.length` requests long, in memory of
+ * their own.
+ */
+export interface RecordedBotRequestColumns {
+  /** Makes the events' ids with their sequence numbers (`botRequestEventId`). */
+  readonly idPrefix: string;
+  readonly strings: readonly string[];
+  readonly texts: Uint32Array;
+  readonly numbers: Float64Array;
+  readonly requestIds: readonly string[];
+}
+
+/**
+ * A batch of requests the edge served, captured as columns while they are
+ * served: a few stores per request, no serialising and no id to generate on
+ * the thread that serves bots (at saturation every microsecond there cost
+ * several in throughput). Texts that repeat from request to request (website,
+ * host, URL, title, bot, user agent, dimension, cache status) are stored once
+ * per batch. `encodeRecordedBotRequests` turns the columns into the events'
+ * JSON, in another thread.
+ */
+export class RecordedBotRequests {
+  private readonly strings: string[] = [];
+  private readonly indexOf = new Map<string, number>();
+  /** Per text field, the value met last and its index: consecutive requests mostly repeat it (no map lookup then). */
+  private readonly lastText: unknown[] = new Array<unknown>(TEXTS).fill(NONE);
+  private readonly lastIndex = new Uint32Array(TEXTS);
+  private texts: Uint32Array;
+  private numbers: Float64Array;
+  private readonly requestIds: string[] = [];
+
+  constructor(
+    private readonly idPrefix: string,
+    expected = MIN_ROOM,
+  ) {
+    const room = Math.max(MIN_ROOM, expected);
+    this.texts = new Uint32Array(room * TEXTS);
+    this.numbers = new Float64Array(room * NUMBERS);
+  }
+
+  get count(): number {
+    return this.requestIds.length;
+  }
+
+  /**
+   * Adds one request, its event numbered `seq`. Throws a TypeError, adding
+   * nothing, for a request whose event could not be written: a field of the
+   * wrong type, or a time a `Date` cannot hold.
+   */
+  add(request: RecordedBotRequest, seq: number): void {
+    const n = this.requestIds.length;
+    if ((n + 1) * NUMBERS > this.numbers.length) this.grow();
+    // Checked as they are stored: a request refused half way leaves its slot to the next one (the count did not move).
+    const t = n * TEXTS;
+    const texts = this.texts;
+    texts[t] = this.textIndex(0, request.websiteId);
+    texts[t + 1] = this.textIndex(1, request.host);
+    texts[t + 2] = this.textIndex(2, request.url);
+    texts[t + 3] = this.textIndex(3, request.pageTitle);
+    texts[t + 4] = this.textIndex(4, request.botName);
+    texts[t + 5] = this.textIndex(5, request.userAgent);
+    texts[t + 6] = this.textIndex(6, request.dimensionName);
+    texts[t + 7] = this.textIndex(7, request.cacheStatus);
+    const v = n * NUMBERS;
+    const numbers = this.numbers;
+    numbers[v] = numberOf(0, request.statusCode);
+    numbers[v + 1] = numberOf(1, request.dimensionId);
+    numbers[v + 2] = numberOf(2, request.serveTimeMs);
+    numbers[v + 3] = request.snapshotAgeS === null ? Number.NaN : numberOf(3, request.snapshotAgeS);
+    numbers[v + 4] = numberOf(4, request.bytes);
+    const servedAtMs = numberOf(5, request.servedAtMs);
+    if (!(Math.abs(Math.trunc(servedAtMs)) <= MAX_TIME_MS)) throw new TypeError(`recorded bot request: servedAtMs ${servedAtMs} is not a time`);
+    numbers[v + 5] = servedAtMs;
+    numbers[v + SEQ] = seq;
+    if (typeof request.requestId !== 'string') throw new TypeError(`recorded bot request: requestId is ${typeof request.requestId}, not a string`);
+    this.requestIds.push(request.requestId);
+  }
+
+  /** The requests from `first` on, as columns of their own (the batch may still be added to). */
+  columns(first = 0): RecordedBotRequestColumns {
+    const n = this.requestIds.length;
+    return {
+      idPrefix: this.idPrefix,
+      strings: this.strings.slice(),
+      texts: this.texts.slice(first * TEXTS, n * TEXTS),
+      numbers: this.numbers.slice(first * NUMBERS, n * NUMBERS),
+      requestIds: this.requestIds.slice(first),
+    };
+  }
+
+  private textIndex(field: number, value: string): number {
+    if (value === this.lastText[field]) return this.lastIndex[field];
+    if (typeof value !== 'string') throw new TypeError(`recorded bot request: ${TEXT_FIELDS[field]} is ${typeof value}, not a string`);
+    let index = this.indexOf.get(value);
+    if (index === undefined) {
+      index = this.strings.push(value) - 1;
+      this.indexOf.set(value, index);
+    }
+    this.lastText[field] = value;
+    this.lastIndex[field] = index;
+    return index;
+  }
+
+  private grow(): void {
+    const texts = new Uint32Array(this.texts.length * 2);
+    texts.set(this.texts);
+    this.texts = texts;
+    const numbers = new Float64Array(this.numbers.length * 2);
+    numbers.set(this.numbers);
+    this.numbers = numbers;
+  }
+}
+
+/** The columns without their first `first` requests (a copy). */
+export function columnsFrom(columns: RecordedBotRequestColumns, first: number): RecordedBotRequestColumns {
+  if (first === 0) return columns;
+  return { ...columns, texts: columns.texts.slice(first * TEXTS), numbers: columns.numbers.slice(first * NUMBERS), requestIds: columns.requestIds.slice(first) };
+}
+
+/** The request `i` of the columns, as recorded. */
+export function recordedBotRequestAt(columns: RecordedBotRequestColumns, i: number): RecordedBotRequest {
+  const { strings, texts, numbers } = columns;
+  const t = i * TEXTS;
+  const v = i * NUMBERS;
+  const snapshotAgeS = numbers[v + SNAPSHOT_AGE];
+  return {
+    websiteId: strings[texts[t]],
+    host: strings[texts[t + 1]],
+    url: strings[texts[t + 2]],
+    pageTitle: strings[texts[t + 3]],
+    botName: strings[texts[t + 4]],
+    userAgent: strings[texts[t + 5]],
+    dimensionName: strings[texts[t + 6]],
+    cacheStatus: strings[texts[t + 7]] as RecordedBotRequest['cacheStatus'],
+    statusCode: numbers[v],
+    dimensionId: numbers[v + 1],
+    serveTimeMs: numbers[v + 2],
+    snapshotAgeS: Number.isNaN(snapshotAgeS) ? null : snapshotAgeS,
+    bytes: numbers[v + 4],
+    servedAtMs: numbers[v + 5],
+    requestId: columns.requestIds[i],
+  };
+}
+
+/** The `BotRequestRecorded` v1 events of the columns, serialised (see `BotRequestJsonBatch`); their ids from `botRequestEventId`. */
+export function encodeRecordedBotRequests(columns: RecordedBotRequestColumns): EncodedEventBatch {
+  const n = columns.requestIds.length;
+  const batch = new BotRequestJsonBatch(n);
+  const ids = new BotRequestEventIds(columns.idPrefix);
+  for (let i = 0; i < n; i++) batch.add(ids.of(columns.numbers[i * NUMBERS + SEQ]), recordedBotRequestAt(columns, i));
+  return batch.encoded();
+}
+
+const TWO_POW_48 = 2 ** 48;
+
+/**
+ * Event ids of one recorder: a random prefix of 32 hex digits (taken once,
+ * e.g. from 16 random bytes) with a sequence number added to its last 48
+ * bits, written as a version 8 (custom) UUID. Unique within the recorder
+ * (2^48 events), across recorders as unique as their 74 random bits; and the
+ * same for an event appended again after a refused append, so the explorer
+ * folds such a duplicate away.
+ */
+export class BotRequestEventIds {
+  private readonly head: string;
+  private readonly low: number;
+
+  constructor(prefix: string) {
+    if (!/^[0-9a-f]{32}$/.test(prefix)) throw new RangeError(`event id prefix must be 32 lowercase hex digits, got ${JSON.stringify(prefix)}`);
+    const variant = ((parseInt(prefix[16], 16) & 0x3) | 0x8).toString(16);
+    this.head = `${prefix.slice(0, 8)}-${prefix.slice(8, 12)}-8${prefix.slice(13, 16)}-${variant}${prefix.slice(17, 20)}-`;
+    this.low = parseInt(prefix.slice(20), 16);
+  }
+
+  of(seq: number): string {
+    return this.head + ((this.low + seq) % TWO_POW_48).toString(16).padStart(12, '0');
+  }
+}
+
+/** `value` when it is a number; a TypeError naming number field `field` otherwise. */
+function numberOf(field: number, value: number): number {
+  if (typeof value !== 'number') throw new TypeError(`recorded bot request: ${NUMBER_FIELDS[field]} is ${typeof value}, not a number`);
+  return value;
+}
