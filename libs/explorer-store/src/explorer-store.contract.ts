@@ -290,6 +290,17 @@ export function describeExplorerStoreContract(
         ]);
       });
 
+      it('stores rows serialised in parts as the parts one after the other, once per token', async () => {
+        const own = `contract-${randomUUID()}`;
+        const rows = ['e', 'f', 'g'].map((id, i) => ({ ...request(id, `2024-03-01T12:00:0${i}Z`), website: own }));
+        const parts = { parts: [encodeRows(rows.slice(0, 2)), { jsonEachRow: Buffer.alloc(0), count: 0 }, encodeRows(rows.slice(2))] };
+        await store().insert({ table: 'bot_requests', rows: parts, token: `${own}:0-2` });
+        await store().insert({ table: 'bot_requests', rows: parts, token: `${own}:0-2` });
+        await store().insert({ table: 'bot_requests', rows: { parts: [] }, token: `${own}:3-3` });
+        const stored = await store().query('SELECT request_id FROM bot_requests WHERE website = {website:String} ORDER BY ts', { website: own });
+        expect(stored).toEqual([{ request_id: 'req-e' }, { request_id: 'req-f' }, { request_id: 'req-g' }]);
+      });
+
       it('stores rows serialised elsewhere (EncodedRows) as their row objects, once per token', async () => {
         const own = `contract-${randomUUID()}`;
         const rows = [request('c', '2024-03-01T11:00:00Z'), request('d', new Date('2024-03-01T11:00:02.25Z'))].map((row) => ({ ...row, website: own }));

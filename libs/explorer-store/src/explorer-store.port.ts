@@ -26,10 +26,15 @@ export interface EncodedRows {
   readonly count: number;
 }
 
+/** Rows serialised in parts: their JSONEachRow bytes are the parts' one after the other. */
+export interface EncodedRowParts {
+  readonly parts: readonly EncodedRows[];
+}
+
 export interface InsertBatch {
   readonly table: string;
-  /** Row objects, or rows serialised elsewhere (e.g. in another thread). */
-  readonly rows: readonly Record<string, unknown>[] | EncodedRows;
+  /** Row objects, or rows serialised elsewhere (e.g. in another thread), in one piece or in parts sent one after the other (a writer gathering batches need not join them). */
+  readonly rows: readonly Record<string, unknown>[] | EncodedRows | EncodedRowParts;
   /**
    * Deduplication token: inserting the same token twice into the same table
    * stores the rows once. Derive it from the batch's content or log positions.

@@ -31,9 +31,11 @@ export function encodeRows(rows: readonly Record<string, unknown>[]): EncodedRow
   return { jsonEachRow: toJsonEachRow(rows), count: rows.length };
 }
 
-/** An insert's rows as JSONEachRow bytes, serialised here unless they already are. */
-export function jsonEachRowOf(rows: InsertBatch['rows']): EncodedRows {
-  return 'jsonEachRow' in rows ? rows : encodeRows(rows);
+/** An insert's rows as JSONEachRow chunks to send one after the other, and how many rows they hold; row objects are serialised here. */
+export function jsonEachRowChunksOf(rows: InsertBatch['rows']): { readonly chunks: readonly Buffer[]; readonly count: number } {
+  if ('parts' in rows) return { chunks: rows.parts.map((p) => p.jsonEachRow), count: rows.parts.reduce((sum, p) => sum + p.count, 0) };
+  const { jsonEachRow, count } = 'jsonEachRow' in rows ? rows : encodeRows(rows);
+  return { chunks: [jsonEachRow], count };
 }
 
 const NEWLINE = 0x0a;

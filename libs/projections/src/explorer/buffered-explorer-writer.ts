@@ -125,7 +125,8 @@ export class BufferedExplorerWriter {
   }
 
   private async write(buffered: Map<string, EncodedRows[]>, spans: Map<string, Span>): Promise<void> {
-    const tables = new Map([...buffered].map(([table, parts]) => [table, joined(parts)]));
+    // Parts as they came: joining them would copy every row once more, into fresh memory, on the thread that serves bots in standalone mode.
+    const tables = new Map([...buffered].map(([table, parts]) => [table, { parts }]));
     // Log positions make the token: a retried write of the same rows is dropped by the engine.
     const positions = [...spans.entries()].map(([stream, s]) => `${stream}:${s.first}-${s.next}`).join(',');
     let delay = 50;
@@ -135,7 +136,7 @@ export class BufferedExplorerWriter {
         // must never point queries at an import whose rows are not there yet.
         for (const [table, rows] of markersLast(tables)) {
           await this.store.insert({ table, rows, token: `${table}@${positions}` });
-          this.onInserted(table, rows.count);
+          this.onInserted(table, rows.parts.reduce((sum, p) => sum + p.count, 0));
         }
         const updatedAt = new Date().toISOString();
         await this.store.insert({
@@ -152,11 +153,6 @@ export class BufferedExplorerWriter {
       }
     }
   }
-}
-
-function joined(parts: readonly EncodedRows[]): EncodedRows {
-  if (parts.length === 1) return parts[0];
-  return { jsonEachRow: Buffer.concat(parts.map((p) => p.jsonEachRow)), count: parts.reduce((sum, p) => sum + p.count, 0) };
 }
 
 /** Where to resume a partition: the checkpoint in ClickHouse, or the beginning (an empty store is rebuilt from the log). */
