@@ -106,11 +106,11 @@ function config(originUrl: string, recordRequests: boolean, engines?: Engines): 
  * need the projector beside them). Cluster: the edge app alone in this
  * process, on Kafka (librdkafka mock) and Redis, as a deployed edge replica.
  */
-async function withEdge<T>(originUrl: string, recordRequests: boolean, engines: Engines | undefined, run: (edge: string) => Promise<T>): Promise<T> {
+async function withEdge<T>(originUrl: string, recordRequests: boolean, engines: Engines | undefined, run: (edge: string, projector?: string) => Promise<T>): Promise<T> {
   const cfg = config(originUrl, recordRequests, engines);
   const apps = await startApps(engines ? [edgeApp] : standaloneApps, cfg, createLogger('silent', 'bench-edge'));
   try {
-    return await run(apps.urls.edge!);
+    return await run(apps.urls.edge!, apps.urls.projector);
   } finally {
     await apps.close();
     rmSync(cfg.data_dir, { recursive: true, force: true });
@@ -150,18 +150,41 @@ interface EdgeRun {
   readonly load: Measured;
   /** `bpc_edge_recorded_total` + `bpc_edge_record_buffer_size` after the run. */
   readonly recorded: number;
+  /** Standalone, recording on: the explorer's lag when the measurement ended, and how long it took to reach 0 after it. */
+  readonly explorer?: { readonly lag: number; readonly caughtUpMs: number };
+}
+
+/** Longest the bench waits for the explorer to catch up after a round. */
+const CATCH_UP_LIMIT_MS = 60_000;
+
+/**
+ * Standalone: the explorer projection yields the CPU to serving (its inserts
+ * run at the lowest priority), so under this load it may fall behind; this
+ * reads its lag (`bpc_explorer_projection_lag_events`) when the measurement
+ * ends and how long it then takes to reach 0.
+ */
+async function explorerCatchUp(projector: string): Promise<{ lag: number; caughtUpMs: number }> {
+  const lagNow = async () => metricValue(await (await fetch(`${projector}/metrics`)).text(), 'bpc_explorer_projection_lag_events');
+  const started = performance.now();
+  const lag = await lagNow();
+  for (let now = lag; now > 0; now = await lagNow()) {
+    if (performance.now() - started > CATCH_UP_LIMIT_MS) throw new Error(`the explorer did not catch up within ${CATCH_UP_LIMIT_MS} ms after the load (${now} events behind)`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { lag, caughtUpMs: performance.now() - started };
 }
 
 /** Warms the entry and measures hits; `before` runs first against the warm edge (the baseline, captured from it). */
 async function measureEdge(originUrl: string, record: boolean, engines: Engines | undefined, before?: (sample: RawAnswer) => Promise<void>): Promise<EdgeRun> {
-  return withEdge(originUrl, record, engines, async (edge) => {
+  return withEdge(originUrl, record, engines, async (edge, projector) => {
     const sample = await warm(edge);
     await before?.(sample);
     const measured = await load(`${edge}/${PAGE}`, botHeaders, `edge hit (${engines ? 'cluster' : 'standalone'}, recording ${record ? 'on' : 'off'})`);
     const metrics = await (await fetch(`${edge}/metrics`)).text();
     const recorded = metricValue(metrics, 'bpc_edge_recorded_total') + metricValue(metrics, 'bpc_edge_record_buffer_size');
     if (!record && recorded !== 0) throw new Error(`edge.record_requests: false still recorded ${recorded} requests`);
-    return { load: measured, recorded };
+    const explorer = record && projector ? await explorerCatchUp(projector) : undefined;
+    return { load: measured, recorded, explorer };
   });
 }
 
@@ -231,7 +254,19 @@ function modeRows(mode: string, measured: { rounds: readonly Round[]; bytes: num
       ratio: of((r) => r.on.load.rps / r.off.load.rps),
     },
     { name: `rounds with fewer requests recorded or buffered than measured (${mode})`, value: unrecorded, unit: 'rounds', target: '= 0', pass: unrecorded === 0 },
+    ...explorerRows(mode, rounds),
     { name: `100 concurrent misses of one URL: origin fetches (${mode})`, value: misses.fetches, unit: 'fetches', target: '= 1, 100 answered 2xx', pass: misses.fetches === 1 && misses.answered === 100 },
+  ];
+}
+
+/** Standalone only: how far the explorer fell behind while the load lasted, and how soon after it ended it had every request (medians). */
+function explorerRows(mode: string, rounds: readonly Round[]): BenchRow[] {
+  const caughtUp = rounds.flatMap((r) => (r.on.explorer ? [r.on.explorer] : []));
+  if (caughtUp.length === 0) return [];
+  const after = median(caughtUp.map((c) => c.caughtUpMs)) / 1000;
+  return [
+    { name: `explorer lag when the load ended: events not yet in ClickHouse (${mode})`, value: median(caughtUp.map((c) => c.lag)), unit: 'events', target: '' },
+    { name: `explorer caught up after the load ended, every recorded request in ClickHouse (${mode})`, value: after, unit: 's', target: '<= 10 s', pass: after <= 10 },
   ];
 }
 

@@ -28,13 +28,20 @@ const STREAMING_UNSUPPORTED = /Streaming query is not supported/;
 const FILE_WRITE_ERRORS = new Set(['NOT_ENOUGH_SPACE', 'CANNOT_WRITE_TO_FILE_DESCRIPTOR', 'CANNOT_OPEN_FILE', 'CANNOT_FSYNC', 'CANNOT_TRUNCATE_FILE', 'CANNOT_CLOSE_FILE', 'FILE_ALREADY_EXISTS']);
 const decoder = new TextDecoder();
 /**
- * Inserts parse in one thread: at the projector's batch sizes (about a
- * second of bot requests, 20,000 events) splitting the input across parser
- * threads cost the engine about 10 % more CPU per row, and in this process
- * that CPU is taken from serving the bots (a ClickHouse server keeps its
- * default).
+ * Inserts (the projections' writes) in this process take CPU from serving
+ * the bots, so they yield it:
+ * - they parse in one thread: at the projector's batch sizes (about a second
+ *   of bot requests) splitting the input across parser threads cost the
+ *   engine about 10 % more CPU per row;
+ * - their threads, and those of the views they feed, run at the lowest CPU
+ *   priority (nice 19): while bots keep every core busy, rows reach the
+ *   explorer later (the log holds them; the projection catches up as soon as
+ *   a core is idle) instead of the bots being served more slowly. The engine
+ *   applies it where the process may change thread priorities
+ *   (CAP_SYS_NICE); elsewhere it is a no-op.
+ * A ClickHouse server keeps its defaults.
  */
-const CHDB_INSERT_SETTINGS = { input_format_parallel_parsing: 0 } as const;
+const CHDB_INSERT_SETTINGS = { input_format_parallel_parsing: 0, os_threads_nice_value_query: 19, os_threads_nice_value_materialized_view: 19 } as const;
 
 /**
  * Explorer store on chDB, the ClickHouse engine inside this process.
