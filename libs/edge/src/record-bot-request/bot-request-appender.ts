@@ -5,9 +5,9 @@ import { EventLog, FramedPartition, OffThreadKafkaAppender, WorkerCalls } from '
 import type { RecordedBotRequestColumns } from '@bpc/events';
 import type { Logger } from 'pino';
 
-/** Appends batches of recorded bot requests to the event log; `close` releases what the appender itself opened. */
+/** Appends batches of recorded bot requests to the event log, in their order; `close` releases what the appender itself opened. */
 export interface BotRequestAppender {
-  append(topic: string, requests: RecordedBotRequestColumns): Promise<void>;
+  append(topic: string, batches: readonly RecordedBotRequestColumns[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -20,9 +20,9 @@ export interface FramedAppendLog {
   appendFramed(topic: string, parts: readonly FramedPartition[]): Promise<void>;
 }
 
-/** One call of the framing worker: a flush's requests and where each partition of their topic goes on. */
+/** One call of the framing worker: batches of requests and where each partition of their topic goes on. */
 export interface FramesRequest {
-  readonly requests: RecordedBotRequestColumns;
+  readonly batches: readonly RecordedBotRequestColumns[];
   readonly nextOffsets: readonly number[];
 }
 
@@ -45,7 +45,7 @@ export function botRequestAppender(config: AppConfig, log: EventLog, logger: Log
   if (config.adapters.event_log === 'kafka') {
     const kafka = config.kafka!;
     const offThread = new OffThreadKafkaAppender({ brokers: kafka.brokers, clientId: `${kafka.client_id}-bot-requests`, namespace: kafka.namespace }, workerLog);
-    return { append: (topic, requests) => offThread.appendRecordedBotRequests(topic, requests), close: () => offThread.close() };
+    return { append: (topic, batches) => offThread.appendRecordedBotRequests(topic, batches), close: () => offThread.close() };
   }
   if (!isFramedAppendLog(log)) throw new Error('the file event log adapter must take framed appends');
   return new FramedBotRequestAppender(log, workerLog);
@@ -67,10 +67,11 @@ class FramedBotRequestAppender implements BotRequestAppender {
     this.worker = new WorkerCalls({ script: path.join(__dirname, 'bot-request-frames-worker'), label: 'bot request framing worker', log: workerLog });
   }
 
-  async append(topic: string, requests: RecordedBotRequestColumns): Promise<void> {
-    if (requests.requestIds.length === 0) return;
+  /** All the batches in one write and one fsync per partition. */
+  async append(topic: string, batches: readonly RecordedBotRequestColumns[]): Promise<void> {
+    if (batches.every((batch) => batch.requestIds.length === 0)) return;
     const nextOffsets = await this.log.nextOffsets(topic);
-    const { parts } = await this.worker.call({ requests, nextOffsets });
+    const { parts } = await this.worker.call({ batches, nextOffsets });
     // Typed arrays cross threads as plain Uint8Arrays: the frames become a Buffer again (same memory).
     await this.log.appendFramed(
       topic,

@@ -60,10 +60,22 @@ describe('BotRequestBuffer', () => {
     addRange(buffer, 1, 3);
     const refused = buffer.take()!;
     addRange(buffer, 4, 6);
-    expect(buffer.putBack(refused)).toBe(1);
+    expect(buffer.putBack([refused])).toBe(1);
     expect(buffer.size).toBe(5);
     expect(requestIds(buffer.take())).toEqual(['r2', 'r3']);
     expect(requestIds(buffer.take())).toEqual(['r4', 'r5', 'r6']);
+  });
+
+  it('takes several refused batches back in their order, dropping the oldest requests of the first', () => {
+    const buffer = new BotRequestBuffer(6, 3, ID_PREFIX);
+    addRange(buffer, 1, 6);
+    const refused = [buffer.take()!, buffer.take()!];
+    addRange(buffer, 7, 8);
+    expect(buffer.putBack(refused)).toBe(2);
+    expect(requestIds(buffer.take())).toEqual(['r3']);
+    expect(requestIds(buffer.take())).toEqual(['r4', 'r5', 'r6']);
+    buffer.seal();
+    expect(requestIds(buffer.take())).toEqual(['r7', 'r8']);
   });
 
   it('adds nothing for a request that cannot be recorded', () => {

@@ -54,10 +54,10 @@ export class BotRequestBuffer {
     return columnsFrom(next.columns, next.first);
   }
 
-  /** Puts a taken batch back at the front (the log refused it); answers how many of its oldest requests did not fit and were dropped. */
-  putBack(columns: RecordedBotRequestColumns): number {
-    this.sealed.unshift({ columns, first: 0 });
-    this.count += columns.requestIds.length;
+  /** Puts taken batches back at the front, in their order (the log refused them); answers how many of the oldest requests did not fit and were dropped. */
+  putBack(batches: readonly RecordedBotRequestColumns[]): number {
+    this.sealed.unshift(...batches.map((columns) => ({ columns, first: 0 })));
+    for (const columns of batches) this.count += columns.requestIds.length;
     return this.dropOverflow();
   }
 

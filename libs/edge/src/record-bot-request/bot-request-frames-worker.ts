@@ -3,8 +3,8 @@ import { frameRecordedBotRequests } from './framed-bot-requests';
 import type { FramesAnswer, FramesRequest } from './bot-request-appender';
 
 /** Worker thread of the file log's bot request appender: serialises and frames a flush's requests (see `frameRecordedBotRequests`). */
-answerCalls<FramesRequest, FramesAnswer>(({ requests, nextOffsets }) => {
-  const parts = frameRecordedBotRequests(requests, nextOffsets);
+answerCalls<FramesRequest, FramesAnswer>(({ batches, nextOffsets }) => {
+  const parts = frameRecordedBotRequests(batches, nextOffsets);
   // Each part's memory is its own (frameRecords never uses the shared pool): transferred, not copied.
   return { answer: { parts }, transfer: parts.flatMap(({ records }) => [records.bytes.buffer as ArrayBuffer, records.ends.buffer as ArrayBuffer]) };
 });

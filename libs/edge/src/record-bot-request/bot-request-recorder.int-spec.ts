@@ -58,8 +58,9 @@ const payload = (n: number): RecordedBotRequest => ({
   requestId: `r${n}`,
 });
 
-function requestIdsOf(batch: RecordedBotRequestColumns): string[] {
-  return [...batch.requestIds];
+/** The request ids of one append, its batches one after the other. */
+function requestIdsOf(batches: readonly RecordedBotRequestColumns[]): string[] {
+  return batches.flatMap((batch) => batch.requestIds);
 }
 
 describe('BotRequestRecorder against a file event log', () => {
@@ -195,10 +196,11 @@ describe('BotRequestRecorder against a file event log', () => {
     const batches: string[][] = [];
     let calls = 0;
     const appender: BotRequestAppender = {
-      append: (_topic, batch) => {
+      append: (_topic, taken) => {
         calls += 1;
         if (calls === 1) return Promise.reject(new Error('log down'));
-        batches.push(requestIdsOf(batch));
+        // Batch by batch: the refused one and the one filled meanwhile go in one append, in that order.
+        batches.push(...taken.map((batch) => [...batch.requestIds]));
         return Promise.resolve();
       },
       close: async () => undefined,
@@ -217,6 +219,7 @@ describe('BotRequestRecorder against a file event log', () => {
     await new Promise((r) => setTimeout(r, 300));
     await recorder.flush();
     expect(batches).toEqual([['r1'], ['r2', 'r3', 'r4']]);
+    expect(calls).toBe(2);
     await recorder.onApplicationShutdown();
   });
 });

@@ -8,11 +8,13 @@ const PREFIX = 'fedcba9876543210fedcba9876543210';
 describe('frameRecordedBotRequests', () => {
   it('frames each website’s events into the partition of its key, in order, numbered from where each partition goes on', () => {
     const websites = ['demo', 'shop', 'blog', 'news', 'docs'];
-    const batch = new RecordedBotRequests(PREFIX);
+    const first = new RecordedBotRequests(PREFIX);
+    const second = new RecordedBotRequests(PREFIX);
     const requests = Array.from({ length: 60 }, (_, n) => ({ ...recordedBotRequest(n), websiteId: websites[n % websites.length], requestId: `r${n}` }));
-    requests.forEach((r, n) => batch.add(r, n));
+    // Two batches, framed as one run of events.
+    requests.forEach((r, n) => (n < 25 ? first : second).add(r, n));
     const nextOffsets = [7, 0, 2 ** 32, 41];
-    const parts = frameRecordedBotRequests(batch.columns(), nextOffsets);
+    const parts = frameRecordedBotRequests([first.columns(), second.columns()], nextOffsets);
     const ids = new BotRequestEventIds(PREFIX);
     const seen: string[] = [];
     for (const { partition, records } of parts) {

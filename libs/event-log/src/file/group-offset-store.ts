@@ -10,21 +10,28 @@ interface OffsetsFile {
   readonly offsets: Record<string, Record<string, number>>;
 }
 
+/** Least time between two writes of a group's file. */
+const MIN_WRITE_INTERVAL_MS = 1_000;
+
 /**
  * Committed offsets of one consumer group, in one JSON file replaced
  * atomically (tmp + fsync + rename + directory fsync).
  *
- * `commit` updates memory at once and persists in the background; commits
- * that arrive while a write is on disk are coalesced into the next write, so
- * a fast consumer costs one file write per disk round trip, not per batch.
- * A crash can therefore lose the last few commits, which only means those
- * records are delivered again (at-least-once); `flush` makes everything
- * committed so far durable (used by `Subscription.stop`).
+ * `commit` updates memory at once and persists in the background, at most
+ * one write a second: commits in between are coalesced into the next write,
+ * so a consumer handling a batch every few milliseconds (the explorer
+ * projector behind the edge's bot requests) costs two fsyncs a second, not
+ * two per batch. A crash can therefore lose the last second of commits,
+ * which only means those records are delivered again (at-least-once);
+ * `flush` makes everything committed so far durable at once (used by
+ * `Subscription.stop`).
  */
 export class GroupOffsetStore {
   private readonly offsets: Map<string, Map<number, number>>;
   private dirty = false;
   private writing?: Promise<void>;
+  private timer?: NodeJS.Timeout;
+  private lastWriteAt = Number.NEGATIVE_INFINITY;
 
   private constructor(
     private readonly file: string,
@@ -58,7 +65,7 @@ export class GroupOffsetStore {
     if (!partitions) this.offsets.set(topic, (partitions = new Map()));
     partitions.set(partition, nextOffset);
     this.dirty = true;
-    void this.kick().catch(() => undefined);
+    this.schedule();
   }
 
   /** Resolves when every commit made so far is durable; rejects if it cannot be written. */
@@ -67,26 +74,45 @@ export class GroupOffsetStore {
     if (this.dirty) await this.kick();
   }
 
+  /** A write of what is committed, once a second has passed since the last one began (none while one is on disk: it schedules the next). */
+  private schedule(): void {
+    if (this.writing || this.timer) return;
+    const wait = this.lastWriteAt + MIN_WRITE_INTERVAL_MS - Date.now();
+    if (wait <= 0) {
+      void this.kick().catch(() => undefined);
+      return;
+    }
+    // Not keeping the process alive: stopping a subscription flushes.
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.kick().catch(() => undefined);
+    }, wait);
+    this.timer.unref();
+  }
+
+  /** Writes what is committed now (a write on disk is joined); a commit made meanwhile is scheduled after it. */
   private kick(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
     if (!this.writing) {
-      const run = this.drain().finally(() => {
+      const run = this.write().finally(() => {
         this.writing = undefined;
+        if (this.dirty) this.schedule();
       });
-      run.catch((error) => this.log.error({ groupId: this.groupId, file: this.file, err: error }, 'event log: cannot persist committed offsets; retrying on the next commit'));
+      run.catch((error) => this.log.error({ groupId: this.groupId, file: this.file, err: error }, 'event log: cannot persist committed offsets; retrying'));
       this.writing = run;
     }
     return this.writing;
   }
 
-  private async drain(): Promise<void> {
-    while (this.dirty) {
-      this.dirty = false;
-      try {
-        await writeFileAtomic(this.file, this.serialize());
-      } catch (error) {
-        this.dirty = true;
-        throw error;
-      }
+  private async write(): Promise<void> {
+    this.dirty = false;
+    this.lastWriteAt = Date.now();
+    try {
+      await writeFileAtomic(this.file, this.serialize());
+    } catch (error) {
+      this.dirty = true;
+      throw error;
     }
   }
 

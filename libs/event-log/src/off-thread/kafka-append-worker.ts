@@ -13,9 +13,10 @@ const options = workerData as KafkaAppendWorkerOptions;
 const log = ownerLog(describeError);
 const eventLog = openKafkaEventLog({ brokers: options.brokers, clientId: options.clientId, namespace: options.namespace, log });
 
-function appendBatch(request: AppendRequest): Promise<void> {
+async function appendBatch(request: AppendRequest): Promise<void> {
   if ('events' in request) return eventLog.append(request.topic, request.events);
-  return eventLog.appendEncoded(request.topic, encodedEvents(encodeRecordedBotRequests(request.botRequests)));
+  // One produce request per batch: a record batch stays within what brokers take (about 1 MB by default).
+  for (const batch of request.botRequests) await eventLog.appendEncoded(request.topic, encodedEvents(encodeRecordedBotRequests(batch)));
 }
 
 answerCalls<AppendRequest, void>(

@@ -47,10 +47,10 @@ describe('OffThreadKafkaAppender', () => {
     const namespace = unique('offthread');
     const appender = new OffThreadKafkaAppender({ brokers: testEngines().kafkaBrokers, clientId: 'off-thread-spec', namespace }, capturingLog());
     const prefix = 'abcdefabcdefabcdefabcdefabcdefab';
-    const batch = new RecordedBotRequests(prefix);
+    const batches = [new RecordedBotRequests(prefix), new RecordedBotRequests(prefix)];
     const requests = Array.from({ length: 50 }, (_, n) => recordedBotRequest(n));
-    requests.forEach((r, n) => batch.add(r, n));
-    await appender.appendRecordedBotRequests('spec.bots', batch.columns());
+    requests.forEach((r, n) => batches[n < 20 ? 0 : 1].add(r, n));
+    await appender.appendRecordedBotRequests('spec.bots', batches.map((b) => b.columns()));
     await appender.close();
 
     const seen = await readBack(namespace, 'spec.bots', requests.length);

@@ -30,9 +30,13 @@ export class OffThreadKafkaAppender {
     return events.length === 0 ? Promise.resolve() : this.worker.call({ topic, events });
   }
 
-  /** Recorded bot requests, their events serialised in the worker (see `RecordedBotRequests`): the columns are cloned, which costs this thread little. */
-  appendRecordedBotRequests(topic: string, requests: RecordedBotRequestColumns): Promise<void> {
-    return requests.requestIds.length === 0 ? Promise.resolve() : this.worker.call({ topic, botRequests: requests });
+  /**
+   * Batches of recorded bot requests, their events serialised in the worker
+   * (see `RecordedBotRequests`) and appended batch after batch: the columns
+   * are cloned, which costs this thread little.
+   */
+  appendRecordedBotRequests(topic: string, batches: readonly RecordedBotRequestColumns[]): Promise<void> {
+    return batches.every((batch) => batch.requestIds.length === 0) ? Promise.resolve() : this.worker.call({ topic, botRequests: batches });
   }
 
   /** Waits for appends in flight, then disconnects the worker's producer and ends the thread. */

@@ -8,7 +8,7 @@ export interface KafkaAppendWorkerOptions {
 }
 
 /** Events to append: envelopes, or recorded bot requests (their events serialised in the worker). */
-export type AppendBatch = { readonly events: readonly EventEnvelope[] } | { readonly botRequests: RecordedBotRequestColumns };
+export type AppendBatch = { readonly events: readonly EventEnvelope[] } | { readonly botRequests: readonly RecordedBotRequestColumns[] };
 
 /** One call of the worker: resolves once the brokers acknowledged the batch. */
 export type AppendRequest = { readonly topic: string } & AppendBatch;
