@@ -26,3 +26,27 @@ export function recordedBotRequest(n: number): RecordedBotRequest {
   const { servedAt, ...rest } = botRequestPayload(n);
   return { ...rest, servedAtMs: Date.parse(servedAt) };
 }
+
+/** Strings JSON must escape or encode with care: quotes, backslashes, controls, separators, lone surrogates, astral characters. */
+export const HOSTILE_TEXTS = ['', '"', '\\', '\\"', '\n\r\t\b\f', '\u0000\u001f\u007f', '\u2028\u2029', '\ud800', 'a\udfffb', '🤖 Бот', 'é', 'x'.repeat(64), 'y'.repeat(65), '</script>', 'Pricing — "Example"'];
+
+/** The i-th of a run of recorded bot requests whose every text field is `text(i + k)` (by default the hostile texts in turn), numbers of every kind. */
+export function hostileBotRequestPayload(i: number, text: (n: number) => string = (n) => HOSTILE_TEXTS[n % HOSTILE_TEXTS.length]): BotRequestRecordedPayload {
+  return {
+    websiteId: text(i),
+    host: text(i + 1),
+    url: `https://www.example.com/${text(i + 2)}`,
+    pageTitle: text(i + 3),
+    statusCode: [200, 404, 504][i % 3],
+    botName: text(i + 4),
+    userAgent: text(i + 5),
+    dimensionId: i % 4,
+    dimensionName: text(i + 6),
+    cacheStatus: (['hit', 'miss', 'stale', 'bypass'] as const)[i % 4],
+    serveTimeMs: i * 7,
+    snapshotAgeS: i % 5 === 0 ? null : i * 31,
+    bytes: i * 1_013,
+    servedAt: new Date(1_763_740_000_000 + i).toISOString(),
+    requestId: text(i + 7),
+  };
+}

@@ -1,30 +1,11 @@
+import { HOSTILE_TEXTS, hostileBotRequestPayload } from '@bpc/testing';
 import { encodeEnvelope } from '../encoded-event';
 import { envelope } from '../envelope';
 import { BOT_REQUEST_RECORDED, botRequestRecorded, BotRequestRecordedPayload } from './bot-request-recorded.event';
 import { BotRequestJsonBatch, encodeBotRequests } from './bot-request-json';
 
-/** Strings JSON must escape or encode with care: quotes, backslashes, controls, separators, lone surrogates, astral characters. */
-const HOSTILE = ['', '"', '\\', '\\"', '\n\r\t\b\f', '\u0000\u001f\u007f', '\u2028\u2029', '\ud800', 'a\udfffb', '🤖 Бот', 'é', 'x'.repeat(64), 'y'.repeat(65), '</script>', 'Pricing — "Example"'];
-
-function payload(i: number, text: (n: number) => string): BotRequestRecordedPayload {
-  return {
-    websiteId: text(i),
-    host: text(i + 1),
-    url: `https://www.example.com/${text(i + 2)}`,
-    pageTitle: text(i + 3),
-    statusCode: [200, 404, 504][i % 3],
-    botName: text(i + 4),
-    userAgent: text(i + 5),
-    dimensionId: i % 4,
-    dimensionName: text(i + 6),
-    cacheStatus: (['hit', 'miss', 'stale', 'bypass'] as const)[i % 4],
-    serveTimeMs: i * 7,
-    snapshotAgeS: i % 5 === 0 ? null : i * 31,
-    bytes: i * 1_013,
-    servedAt: new Date(1_763_740_000_000 + i).toISOString(),
-    requestId: text(i + 7),
-  };
-}
+const HOSTILE = HOSTILE_TEXTS;
+const payload = hostileBotRequestPayload;
 
 /** The event the edge records for `p`: it occurred when served. */
 const served = (p: BotRequestRecordedPayload, id: string) => botRequestRecorded(p, { id, occurredAt: p.servedAt });

@@ -1,30 +1,14 @@
+import { hostileBotRequestPayload } from '@bpc/testing';
 import { encodedEvents } from '../encoded-event';
 import { RecordedBotRequest } from './bot-request-json';
 import { botRequestRecorded } from './bot-request-recorded.event';
 import { BotRequestEventIds, columnsFrom, encodeRecordedBotRequests, recordedBotRequestAt, RecordedBotRequests } from './recorded-bot-requests';
 
 const PREFIX = '0123456789abcdef0123456789abcdef';
-/** Strings JSON must escape or encode with care, as in bot-request-json.spec. */
-const HOSTILE = ['', '"', '\\', '\n\r\t\b\f', '\u0000\u001f\u007f', '\u2028\u2029', '\ud800', 'a\udfffb', '🤖 Бот', 'é', 'y'.repeat(65), 'Pricing — "Example"'];
-
-function request(i: number, text: (n: number) => string = (n) => HOSTILE[n % HOSTILE.length]): RecordedBotRequest {
-  return {
-    websiteId: text(i),
-    host: text(i + 1),
-    url: `https://www.example.com/${text(i + 2)}`,
-    pageTitle: text(i + 3),
-    statusCode: [200, 404, 504][i % 3],
-    botName: text(i + 4),
-    userAgent: text(i + 5),
-    dimensionId: i % 4,
-    dimensionName: text(i + 6),
-    cacheStatus: (['hit', 'miss', 'stale', 'bypass'] as const)[i % 4],
-    serveTimeMs: i * 7,
-    snapshotAgeS: i % 5 === 0 ? null : i * 31,
-    bytes: i * 1_013,
-    servedAtMs: 1_763_740_000_000 + i * 997,
-    requestId: `r${i}-${text(i + 7)}`,
-  };
+/** The i-th hostile request as the edge records it (its time in milliseconds; ids made unique). */
+function request(i: number): RecordedBotRequest {
+  const { servedAt, ...rest } = hostileBotRequestPayload(i);
+  return { ...rest, servedAtMs: Date.parse(servedAt) + i * 997, requestId: `r${i}-${rest.requestId}` };
 }
 
 /** The envelope the edge records for request `r` with event id `id`, as `JSON.stringify` writes it. */
