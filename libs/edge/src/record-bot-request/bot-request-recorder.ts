@@ -25,9 +25,9 @@ const MAX_BATCHES_PER_APPEND = 16;
  * thread that serves bots); a timer appends batches of up to
  * `edge.record_batch_max` every `edge.record_flush_ms` (up to 16 batches per
  * append), one append in flight at a time, so events keep their order per
- * website. Each request's event id
- * is fixed when it is recorded, so a batch appended again after a refused
- * append carries the same ids (and the explorer folds duplicates).
+ * website. Each request's event id is fixed when it is recorded, so a batch
+ * appended again after a refused append carries the same ids (and the
+ * explorer folds duplicates).
  *
  * While the log refuses appends, the batch goes back to the front of the
  * buffer and is retried with backoff (up to 5 s). The buffer holds at most
@@ -152,7 +152,11 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
   /** The oldest sealed batches, up to MAX_BATCHES_PER_APPEND. */
   private takeBatches(): RecordedBotRequestColumns[] {
     const batches: RecordedBotRequestColumns[] = [];
-    for (let batch = this.buffer.take(); batch !== undefined; batch = batches.length < MAX_BATCHES_PER_APPEND - 1 ? this.buffer.take() : undefined) batches.push(batch);
+    while (batches.length < MAX_BATCHES_PER_APPEND) {
+      const batch = this.buffer.take();
+      if (batch === undefined) break;
+      batches.push(batch);
+    }
     return batches;
   }
 
