@@ -38,11 +38,12 @@ export class GroupOffsetStore {
     readonly groupId: string,
     offsets: Map<string, Map<number, number>>,
     private readonly log: LogSink,
+    private readonly minWriteIntervalMs: number,
   ) {
     this.offsets = offsets;
   }
 
-  static async load(dir: string, groupId: string, log: LogSink): Promise<GroupOffsetStore> {
+  static async load(dir: string, groupId: string, log: LogSink, minWriteIntervalMs = MIN_WRITE_INTERVAL_MS): Promise<GroupOffsetStore> {
     await mkdirDurably(dir);
     const file = path.join(dir, groupFileName(groupId));
     // A crash between write and rename leaves `<file>.tmp-*`; the event log's lock makes this store the file's only writer.
@@ -52,7 +53,7 @@ export class GroupOffsetStore {
     for (const [topic, partitions] of Object.entries(stored?.offsets ?? {})) {
       offsets.set(topic, new Map(Object.entries(partitions).map(([p, next]) => [Number(p), next])));
     }
-    return new GroupOffsetStore(file, groupId, offsets, log);
+    return new GroupOffsetStore(file, groupId, offsets, log, minWriteIntervalMs);
   }
 
   /** The committed next offset, or undefined when the group never committed on this partition. */
@@ -77,7 +78,7 @@ export class GroupOffsetStore {
   /** A write of what is committed, once a second has passed since the last one began (none while one is on disk: it schedules the next). */
   private schedule(): void {
     if (this.writing || this.timer) return;
-    const wait = this.lastWriteAt + MIN_WRITE_INTERVAL_MS - Date.now();
+    const wait = this.lastWriteAt + this.minWriteIntervalMs - Date.now();
     if (wait <= 0) {
       void this.kick().catch(() => undefined);
       return;
