@@ -17,11 +17,31 @@ export interface LogRecord {
   readonly payload?: Buffer;
 }
 
+/**
+ * Records' stored payloads side by side, as the file log reads them back:
+ * payload `i` (the event's JSON) is `buffer[starts[i], ends[i])`, at offset
+ * `firstOffset + i`. The buffer is shared with other readers: read it, never
+ * change it.
+ */
+export interface StoredPayloads {
+  readonly buffer: Buffer;
+  readonly firstOffset: number;
+  readonly count: number;
+  readonly starts: Uint32Array;
+  readonly ends: Uint32Array;
+}
+
 /** Records of one partition, in offset order. */
 export interface LogBatch {
   readonly topic: string;
   readonly partition: number;
   readonly records: readonly LogRecord[];
+  /**
+   * The same records as stored payloads, where the adapter has them so (the
+   * file log; its `records` are then made on first use): a consumer that
+   * hands the bytes on reads these and makes no object per record.
+   */
+  readonly payloads?: StoredPayloads;
 }
 
 export interface SubscriptionSpec {

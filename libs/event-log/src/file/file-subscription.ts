@@ -1,9 +1,9 @@
 import type { LogSink } from '@bpc/domain';
 import { backoffDelay, BackoffOptions } from '../backoff';
-import type { LogBatch, LogRecord, Subscription, SubscriptionSpec } from '../event-log.port';
+import type { Subscription, SubscriptionSpec } from '../event-log.port';
 import type { GroupOffsetStore } from './group-offset-store';
-import { StoredLogRecord } from '../stored-log-record';
-import type { PartitionCursor, PartitionLog, StoredRecord } from './partition-log';
+import { StoredLogBatch } from '../stored-log-record';
+import type { PartitionCursor, PartitionLog } from './partition-log';
 import { WakeSignal } from './wake-signal';
 
 export const DEFAULT_MAX_BATCH_SIZE = 500;
@@ -130,15 +130,15 @@ export class FileSubscription implements Subscription {
   /** Hands one batch of `state`'s partition to the handler; true when it made progress. */
   private async pump(state: PartitionState): Promise<boolean> {
     const { spec } = this.options;
-    let batch: LogBatch;
+    let batch: StoredLogBatch;
     try {
       const stored = await state.log.read(state.cursor, spec.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE);
-      if (stored.length === 0) {
+      if (stored.count === 0) {
         // Nothing pending: not a failing partition (keeps a past retry time from spinning the loop).
         state.failures = 0;
         return false;
       }
-      batch = toBatch(state.log, stored);
+      batch = new StoredLogBatch(state.log.topic, state.log.partition, stored);
     } catch (error) {
       await this.park(state, error, 'read');
       return false;
@@ -149,7 +149,7 @@ export class FileSubscription implements Subscription {
       await this.park(state, error, 'handleBatch');
       return false;
     }
-    state.handled = Number(batch.records[batch.records.length - 1].offset) + 1;
+    state.handled = batch.nextOffset;
     state.failures = 0;
     this.options.offsets.commit(state.log.topic, state.log.partition, state.handled);
     return true;
@@ -166,11 +166,6 @@ export class FileSubscription implements Subscription {
       `event log: ${stage} failed; the partition is retried from its first unhandled record`,
     );
   }
-}
-
-function toBatch(log: PartitionLog, stored: readonly StoredRecord[]): LogBatch {
-  const records: LogRecord[] = stored.map((record) => new StoredLogRecord(log.topic, log.partition, String(record.offset), record.payload));
-  return { topic: log.topic, partition: log.partition, records };
 }
 
 function parseOffset(offset: string): number {

@@ -2,12 +2,13 @@ import { mkdtemp, open, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LogSink } from '@bpc/domain';
+import type { StoredPayloads } from '../event-log.port';
 import { PartitionLog } from './partition-log';
 import { frameRecords, frameSize } from './record-framing';
 
 const silent: LogSink = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const payloads = (from: number, count: number) => Array.from({ length: count }, (_, i) => Buffer.from(`{"n":${from + i}}`));
-const texts = (records: readonly { payload: Buffer }[]) => records.map((r) => r.payload.toString());
+const texts = (records: StoredPayloads) => Array.from({ length: records.count }, (_, i) => records.buffer.toString('utf8', records.starts[i], records.ends[i]));
 const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => `{"n":${from + i}}`);
 
 /** Overwrites `length` bytes from `from` of the segment file `index` (in name order), so only bytes kept in memory can still decode there. */
@@ -81,7 +82,7 @@ describe('PartitionLog: records framed ahead', () => {
   const fromFile = async (log: PartitionLog, first = 0) => {
     const cursor = log.openCursor(first);
     const all: string[] = [];
-    for (let batch = await log.read(cursor, 100); batch.length > 0; batch = await log.read(cursor, 100)) all.push(...texts(batch));
+    for (let batch = await log.read(cursor, 100); batch.count > 0; batch = await log.read(cursor, 100)) all.push(...texts(batch));
     await cursor.detach();
     return all;
   };

@@ -3,7 +3,8 @@ import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { LogSink } from '@bpc/domain';
 import { fsyncDir, mkdirDurably, readAt, writeFully } from '@bpc/durable-fs';
-import { decodeFrames, DecodedFrame, DecodeResult, FramedRecords, frameRecords, frameSize, renumberFrames } from './record-framing';
+import { decodeFrameSpans, FRAME_HEADER_BYTES, FramedRecords, frameRecords, FrameSpans, frameSize, renumberFrames } from './record-framing';
+import type { StoredPayloads } from '../event-log.port';
 
 /** A sparse index entry: the frame of `offset` starts at byte `position`. */
 interface IndexEntry {
@@ -39,11 +40,7 @@ interface PendingAppend {
   readonly reject: (error: Error) => void;
 }
 
-/** A record read back from a partition: offset plus the raw JSON payload. */
-export interface StoredRecord {
-  readonly offset: number;
-  readonly payload: Buffer;
-}
+const NO_RECORDS: StoredPayloads = { buffer: Buffer.alloc(0), firstOffset: 0, count: 0, starts: new Uint32Array(0), ends: new Uint32Array(0) };
 
 const SEGMENT_NAME = /^(\d{20})\.log$/;
 const INDEX_INTERVAL = 64 * 1024;
@@ -174,20 +171,21 @@ export class PartitionLog {
 
   /**
    * Reads up to `maxRecords` consecutive acknowledged records at the cursor
-   * and advances it; returns [] when the cursor is at the end. A cursor below
-   * the earliest retained offset jumps to the earliest (the skip is logged).
-   * Corruption inside acknowledged data throws: it is never skipped (records
-   * of the last write, decoded from memory, are not read from the file, so
-   * damage to them on disk is found by a later reader of the file). Payloads
-   * are views shared with other readers: read them, never change them.
+   * and advances it; returns none (`count` 0) when the cursor is at the end.
+   * A cursor below the earliest retained offset jumps to the earliest (the
+   * skip is logged). Corruption inside acknowledged data throws: it is never
+   * skipped (records of the last write, decoded from memory, are not read
+   * from the file, so damage to them on disk is found by a later reader of
+   * the file). The payloads' buffer is shared with other readers: read it,
+   * never change it.
    */
-  async read(cursor: PartitionCursor, maxRecords: number): Promise<StoredRecord[]> {
+  async read(cursor: PartitionCursor, maxRecords: number): Promise<StoredPayloads> {
     for (;;) {
-      if (cursor.nextOffset >= this.endOffset) return [];
+      if (cursor.nextOffset >= this.endOffset) return NO_RECORDS;
       if (!cursor.segment) await this.position(cursor);
       const segment = cursor.segment!;
       if (cursor.position >= segment.size) {
-        if (!segment.closed) return [];
+        if (!segment.closed) return NO_RECORDS;
         await cursor.detach();
         continue;
       }
@@ -343,14 +341,14 @@ export class PartitionLog {
     let { offset: at, position } = nearestEntry(segment.index, offset);
     while (at < offset) {
       const result = await this.decodeAt(handle, segment, position, at, offset - at);
-      for (const frame of result.frames) addIndexEntry(segment, frame.offset, position + frame.position);
+      indexFrames(segment, result, position);
       position += result.nextPosition;
       at = result.nextOffset;
     }
     return position;
   }
 
-  private async readFrames(cursor: PartitionCursor, segment: Segment, maxRecords: number): Promise<StoredRecord[]> {
+  private async readFrames(cursor: PartitionCursor, segment: Segment, maxRecords: number): Promise<StoredPayloads> {
     const limit = Math.min(maxRecords, this.endOffset - cursor.nextOffset);
     let result = cursor.decodeCached(limit, segment.size);
     const lastWrite = this.lastWrite;
@@ -362,7 +360,7 @@ export class PartitionLog {
       result = await this.decodeAt(cursor.file, segment, cursor.position, cursor.nextOffset, limit, (bytes) => cursor.remember(bytes));
     }
     cursor.advance(result.nextPosition, result.nextOffset);
-    return result.frames.map((frame: DecodedFrame) => ({ offset: frame.offset, payload: frame.payload }));
+    return result;
   }
 
   /**
@@ -370,13 +368,13 @@ export class PartitionLog {
    * for a frame larger than a chunk); anything else is corruption, because
    * only acknowledged bytes are read.
    */
-  private async decodeAt(handle: FileHandle, segment: Segment, position: number, offset: number, max: number, keep?: (bytes: CursorBytes) => void): Promise<DecodeResult> {
+  private async decodeAt(handle: FileHandle, segment: Segment, position: number, offset: number, max: number, keep?: (bytes: CursorBytes) => void): Promise<FrameSpans> {
     let length = Math.min(READ_CHUNK, segment.size - position);
     for (;;) {
       const buffer = await readAt(handle, position, length);
       keep?.({ start: position, buffer });
-      const result = decodeFrames(buffer, 0, offset, max);
-      if (result.frames.length > 0) return result;
+      const result = decodeFrameSpans(buffer, 0, offset, max);
+      if (result.count > 0) return result;
       const stop = result.stop;
       if (stop.kind === 'incomplete' && stop.needBytes > length && position + stop.needBytes <= segment.size) {
         length = stop.needBytes;
@@ -397,6 +395,11 @@ interface CursorBytes {
   readonly start: number;
   readonly buffer: Buffer;
   readonly inMemoryOnly?: boolean;
+}
+
+/** Index entries for decoded frames, `position` being where the decoded buffer starts in the segment. */
+function indexFrames(segment: Segment, spans: FrameSpans, position: number): void {
+  for (let i = 0; i < spans.count; i++) addIndexEntry(segment, spans.firstOffset + i, position + spans.starts[i] - FRAME_HEADER_BYTES);
 }
 
 /** Whether `position` in the segment lies within `bytes`. */
@@ -442,13 +445,13 @@ export class PartitionCursor {
    * Decodes from the cached bytes when they hold a full batch, or everything
    * acknowledged so far; undefined means "read the file".
    */
-  decodeCached(limit: number, segmentSize: number): DecodeResult | undefined {
+  decodeCached(limit: number, segmentSize: number): FrameSpans | undefined {
     const cache = this.cache;
     if (!cache || !covers(cache, this.position)) return undefined;
-    const result = decodeFrames(cache.buffer, this.position - cache.start, this.nextOffset, limit, !cache.inMemoryOnly);
+    const result = decodeFrameSpans(cache.buffer, this.position - cache.start, this.nextOffset, limit, !cache.inMemoryOnly);
     const cacheEnd = cache.start + cache.buffer.length;
     // Bytes read from the file may end inside a frame: read the file for a full batch. A write kept in memory ends on a frame; the next one follows it.
-    if (result.frames.length === 0 || (result.stop.kind !== 'limit' && cacheEnd < segmentSize && !cache.inMemoryOnly)) return undefined;
+    if (result.count === 0 || (result.stop.kind !== 'limit' && cacheEnd < segmentSize && !cache.inMemoryOnly)) return undefined;
     return { ...result, nextPosition: result.nextPosition - (this.position - cache.start) };
   }
 
@@ -541,12 +544,12 @@ async function recoverTail(segment: Segment, where: { topic: string; partition: 
     const fileSize = (await handle.stat()).size;
     let position = 0;
     let offset = segment.base;
-    let stop: DecodeResult['stop'] = { kind: 'end' };
+    let stop: FrameSpans['stop'] = { kind: 'end' };
     let length = RECOVERY_CHUNK;
     while (position < fileSize) {
       const buffer = await readAt(handle, position, Math.min(length, fileSize - position));
-      const result = decodeFrames(buffer, 0, offset);
-      for (const frame of result.frames) addIndexEntry(segment, frame.offset, position + frame.position);
+      const result = decodeFrameSpans(buffer, 0, offset);
+      indexFrames(segment, result, position);
       position += result.nextPosition;
       offset = result.nextOffset;
       stop = result.stop;
@@ -572,7 +575,7 @@ async function cutTail(
   segment: Segment,
   position: number,
   fileSize: number,
-  stop: DecodeResult['stop'],
+  stop: FrameSpans['stop'],
   where: { topic: string; partition: number },
   log: LogSink,
 ): Promise<void> {

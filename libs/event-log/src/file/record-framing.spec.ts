@@ -1,5 +1,5 @@
 import { crc32 } from 'node:zlib';
-import { decodeFrames, encodeFrame, FRAME_HEADER_BYTES, frameRecords, MAX_PAYLOAD_BYTES, renumberFrames } from './record-framing';
+import { decodeFrames, decodeFrameSpans, encodeFrame, FRAME_HEADER_BYTES, frameRecords, MAX_PAYLOAD_BYTES, renumberFrames } from './record-framing';
 
 const payload = (text: string) => Buffer.from(text, 'utf8');
 
@@ -35,6 +35,24 @@ describe('record framing', () => {
     ]);
     expect(result.nextPosition).toBe(buffer.length);
     expect(result.nextOffset).toBe(10);
+  });
+
+  it('decodes frames as payload spans, past the room it starts with, up to a limit, from a position inside the buffer', () => {
+    const texts = Array.from({ length: 600 }, (_, i) => `{"n":${i}}`);
+    const buffer = Buffer.concat([Buffer.from('junk'), frames(40, texts)]);
+    const spans = decodeFrameSpans(buffer, 4, 40, 550);
+    expect(spans.stop).toEqual({ kind: 'limit' });
+    expect(spans.count).toBe(550);
+    expect(spans.firstOffset).toBe(40);
+    expect(spans.nextOffset).toBe(590);
+    expect(Array.from({ length: spans.count }, (_, i) => buffer.toString('utf8', spans.starts[i], spans.ends[i]))).toEqual(texts.slice(0, 550));
+    const rest = decodeFrameSpans(buffer, spans.nextPosition, spans.nextOffset);
+    expect(rest.stop).toEqual({ kind: 'end' });
+    expect(rest.count).toBe(50);
+    expect(buffer.toString('utf8', rest.starts[49], rest.ends[49])).toBe('{"n":599}');
+    // The frames as objects are the same records.
+    const decoded = decodeFrames(buffer, 4, 40);
+    expect(decoded.frames.map((f) => [f.offset, f.payload.toString(), f.position])).toEqual(texts.map((t, i) => [40 + i, t, spans.starts[0] - FRAME_HEADER_BYTES + frames(0, texts.slice(0, i)).length]));
   });
 
   it('lays a frame out as on disk: length, CRC32 of the offset bytes then the payload, offset, payload', () => {

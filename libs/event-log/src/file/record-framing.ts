@@ -100,8 +100,7 @@ export interface DecodedFrame {
  */
 export type DecodeStop = { readonly kind: 'end' } | { readonly kind: 'incomplete'; readonly needBytes: number } | { readonly kind: 'corrupt'; readonly reason: string };
 
-export interface DecodeResult {
-  readonly frames: DecodedFrame[];
+interface DecodeEnd {
   /** Position just after the last good frame. */
   readonly nextPosition: number;
   /** Offset the next frame must carry. */
@@ -109,32 +108,74 @@ export interface DecodeResult {
   readonly stop: DecodeStop | { readonly kind: 'limit' };
 }
 
+export interface DecodeResult extends DecodeEnd {
+  readonly frames: DecodedFrame[];
+}
+
+/**
+ * Consecutive frames' payloads as positions in the decoded buffer: payload
+ * `i` is `buffer[starts[i], ends[i])` and carries offset `firstOffset + i`.
+ * No object per frame: a reader that hands the bytes on (the explorer
+ * projection of recorded bot requests) never makes one.
+ */
+export interface FrameSpans extends DecodeEnd {
+  readonly buffer: Buffer;
+  readonly firstOffset: number;
+  readonly count: number;
+  readonly starts: Uint32Array;
+  readonly ends: Uint32Array;
+}
+
+/** Room for this many frames first; grows by doubling. */
+const MIN_SPANS = 256;
+
 /**
  * Decodes consecutive frames from `buffer`, starting at `start`, expecting the
  * first to carry `expectedOffset` and each next one the following offset.
  * Stops after `maxFrames` frames (`limit`) or at the first frame it cannot
- * accept. Payload buffers are views into `buffer` (no copy). `checkCrc`
- * false skips the CRCs, for bytes that never left this process's memory.
+ * accept. `checkCrc` false skips the CRCs, for bytes that never left this
+ * process's memory.
  */
-export function decodeFrames(buffer: Buffer, start: number, expectedOffset: number, maxFrames = Number.POSITIVE_INFINITY, checkCrc = true): DecodeResult {
-  const frames: DecodedFrame[] = [];
+export function decodeFrameSpans(buffer: Buffer, start: number, expectedOffset: number, maxFrames = Number.POSITIVE_INFINITY, checkCrc = true): FrameSpans {
+  let starts = new Uint32Array(Math.min(maxFrames, MIN_SPANS));
+  let ends = new Uint32Array(starts.length);
+  let count = 0;
   let position = start;
-  let nextOffset = expectedOffset;
+  const done = (stop: FrameSpans['stop']): FrameSpans => ({ buffer, firstOffset: expectedOffset, count, starts, ends, nextPosition: position, nextOffset: expectedOffset + count, stop });
   for (;;) {
-    if (frames.length >= maxFrames) return { frames, nextPosition: position, nextOffset, stop: { kind: 'limit' } };
+    if (count >= maxFrames) return done({ kind: 'limit' });
     const remaining = buffer.length - position;
-    if (remaining === 0) return { frames, nextPosition: position, nextOffset, stop: { kind: 'end' } };
-    if (remaining < FRAME_HEADER_BYTES) return { frames, nextPosition: position, nextOffset, stop: { kind: 'incomplete', needBytes: FRAME_HEADER_BYTES } };
+    if (remaining === 0) return done({ kind: 'end' });
+    if (remaining < FRAME_HEADER_BYTES) return done({ kind: 'incomplete', needBytes: FRAME_HEADER_BYTES });
     const length = buffer.readUInt32BE(position);
-    if (length > MAX_PAYLOAD_BYTES) return { frames, nextPosition: position, nextOffset, stop: corrupt(`frame length ${length} exceeds ${MAX_PAYLOAD_BYTES}`) };
-    if (remaining < FRAME_HEADER_BYTES + length) return { frames, nextPosition: position, nextOffset, stop: { kind: 'incomplete', needBytes: FRAME_HEADER_BYTES + length } };
-    if (checkCrc && crc32(buffer.subarray(position + 8, position + FRAME_HEADER_BYTES + length)) !== buffer.readUInt32BE(position + 4)) return { frames, nextPosition: position, nextOffset, stop: corrupt(`CRC mismatch at offset ${nextOffset}`) };
+    if (length > MAX_PAYLOAD_BYTES) return done(corrupt(`frame length ${length} exceeds ${MAX_PAYLOAD_BYTES}`));
+    if (remaining < FRAME_HEADER_BYTES + length) return done({ kind: 'incomplete', needBytes: FRAME_HEADER_BYTES + length });
+    const end = position + FRAME_HEADER_BYTES + length;
+    if (checkCrc && crc32(buffer.subarray(position + 8, end)) !== buffer.readUInt32BE(position + 4)) return done(corrupt(`CRC mismatch at offset ${expectedOffset + count}`));
     const offset = buffer.readUInt32BE(position + 8) * TWO_POW_32 + buffer.readUInt32BE(position + 12);
-    if (offset !== nextOffset) return { frames, nextPosition: position, nextOffset, stop: corrupt(`frame carries offset ${offset}, expected ${nextOffset}`) };
-    frames.push({ offset, payload: buffer.subarray(position + FRAME_HEADER_BYTES, position + FRAME_HEADER_BYTES + length), position });
-    position += FRAME_HEADER_BYTES + length;
-    nextOffset += 1;
+    if (offset !== expectedOffset + count) return done(corrupt(`frame carries offset ${offset}, expected ${expectedOffset + count}`));
+    if (count === starts.length) [starts, ends] = [grown(starts), grown(ends)];
+    starts[count] = position + FRAME_HEADER_BYTES;
+    ends[count] = end;
+    count += 1;
+    position = end;
   }
+}
+
+/** `decodeFrameSpans` with an object per frame, its payload a view into `buffer` (no copy). */
+export function decodeFrames(buffer: Buffer, start: number, expectedOffset: number, maxFrames = Number.POSITIVE_INFINITY, checkCrc = true): DecodeResult {
+  const spans = decodeFrameSpans(buffer, start, expectedOffset, maxFrames, checkCrc);
+  const frames: DecodedFrame[] = [];
+  for (let i = 0; i < spans.count; i++) {
+    frames.push({ offset: spans.firstOffset + i, payload: buffer.subarray(spans.starts[i], spans.ends[i]), position: spans.starts[i] - FRAME_HEADER_BYTES });
+  }
+  return { frames, nextPosition: spans.nextPosition, nextOffset: spans.nextOffset, stop: spans.stop };
+}
+
+function grown(array: Uint32Array<ArrayBuffer>): Uint32Array<ArrayBuffer> {
+  const bigger = new Uint32Array(array.length * 2);
+  bigger.set(array);
+  return bigger;
 }
 
 function corrupt(reason: string): DecodeStop {

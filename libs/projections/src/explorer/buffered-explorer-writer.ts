@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { EncodedRows, ExplorerStore } from '@bpc/explorer-store';
 import { SEARCH_DAY_IMPORTS_TABLE } from './explorer-projection';
 import type { EncodedTables } from './explorer-rows';
+import { RowMemory } from './row-memory';
 
 export const CHECKPOINTS_TABLE = 'explorer_projection_checkpoints';
 
@@ -43,6 +44,7 @@ export class BufferedExplorerWriter {
   private flushing?: Promise<void>;
   private inFlightRows = 0;
   private stopped = false;
+  private readonly memory = new RowMemory();
 
   constructor(
     private readonly store: ExplorerStore,
@@ -75,6 +77,14 @@ export class BufferedExplorerWriter {
     } else if (!this.timer) {
       this.armTimer();
     }
+  }
+
+  /**
+   * `add` of one table's rows, serialised by `serialise` at once into memory
+   * the writer reuses from insert to insert (see `RowMemory`).
+   */
+  addSerialised(stream: string, firstOffset: string, nextOffset: string, table: string, serialise: (take: (size: number) => Buffer) => EncodedRows): Promise<void> {
+    return this.add(stream, firstOffset, nextOffset, new Map([[table, serialise((size) => this.memory.take(size))]]));
   }
 
   /** The time bound: write what is buffered, but never queue a second write behind one in flight. */
@@ -111,11 +121,13 @@ export class BufferedExplorerWriter {
       const tables = this.tables;
       const spans = this.spans;
       const rows = this.rows;
+      const memory = this.memory.seal();
       this.tables = new Map();
       this.spans = new Map();
       this.rows = 0;
       this.inFlightRows += rows;
       const write = (this.flushing ?? Promise.resolve()).then(() => this.write(tables, spans)).finally(() => {
+        this.memory.release(memory);
         this.inFlightRows -= rows;
         if (this.flushing === write) this.flushing = undefined;
       });

@@ -7,7 +7,7 @@ import { EXPLORER_STORE, ExplorerStore } from '@bpc/explorer-store';
 import { FailureStreakLog, LOGGER, METRICS_REGISTRY, ReadinessRegistry, scrapeSafeCollect } from '@bpc/platform';
 import { BufferedExplorerWriter, checkpointOf } from './buffered-explorer-writer';
 import { BOT_REQUEST_EVENTS_TABLE, BOT_REQUESTS_TABLE } from './explorer-projection';
-import { EncodedBatch, encodeExplorerRows, isStoredBotRequest, jsonLines } from './explorer-rows';
+import { allStoredBotRequests, EncodedBatch, encodeExplorerRows, isStoredBotRequest, jsonLines, jsonLinesOf } from './explorer-rows';
 import { OffThreadExplorerRows } from './off-thread-explorer-rows';
 
 /** One group per topic, so a slow search import never holds up bot requests (a subscription handles one batch at a time). */
@@ -160,6 +160,11 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
   }
 
   private async apply(batch: LogBatch, writer: BufferedExplorerWriter): Promise<void> {
+    const stored = batch.payloads;
+    if (stored && stored.count > 0 && allStoredBotRequests(stored)) {
+      // The file log's recorded bot requests: their bytes go in as they are, with no object made per request.
+      return writer.addSerialised(`${batch.topic}:${batch.partition}`, String(stored.firstOffset), String(stored.firstOffset + stored.count), BOT_REQUEST_EVENTS_TABLE, (take) => jsonLinesOf(stored, take));
+    }
     if (batch.records.length === 0) return;
     const { tables, skipped } = await this.encode(batch.records);
     if (skipped.length > 0) {

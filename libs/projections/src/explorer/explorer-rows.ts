@@ -1,4 +1,5 @@
 import { asExplorerEvent, BOT_REQUEST_JSON_START, type EventEnvelope } from '@bpc/events';
+import type { StoredPayloads } from '@bpc/event-log';
 import { encodeRows, type EncodedRows } from '@bpc/explorer-store';
 import { explorerRows, type TableRows } from './explorer-projection';
 
@@ -29,7 +30,19 @@ const STORED_BOT_REQUEST_START = Buffer.from(BOT_REQUEST_JSON_START);
 
 /** True for the stored bytes of a `BotRequestRecorded` v1 event, which `bot_request_events` takes as they are. */
 export function isStoredBotRequest(payload: Buffer): boolean {
-  return payload.length > STORED_BOT_REQUEST_START.length && payload.compare(STORED_BOT_REQUEST_START, 0, STORED_BOT_REQUEST_START.length, 0, STORED_BOT_REQUEST_START.length) === 0;
+  return isStoredBotRequestAt(payload, 0, payload.length);
+}
+
+/** `isStoredBotRequest` of `buffer[start, end)`. */
+function isStoredBotRequestAt(buffer: Buffer, start: number, end: number): boolean {
+  const length = STORED_BOT_REQUEST_START.length;
+  return end - start > length && buffer.compare(STORED_BOT_REQUEST_START, 0, length, start, start + length) === 0;
+}
+
+/** True when every payload is a stored `BotRequestRecorded` v1 event (see `isStoredBotRequest`). */
+export function allStoredBotRequests(payloads: StoredPayloads): boolean {
+  for (let i = 0; i < payloads.count; i++) if (!isStoredBotRequestAt(payloads.buffer, payloads.starts[i], payloads.ends[i])) return false;
+  return true;
 }
 
 /**
@@ -45,4 +58,18 @@ export function jsonLines(payloads: readonly Buffer[]): EncodedRows {
     out[at++] = 0x0a;
   }
   return { jsonEachRow: out, count: payloads.length };
+}
+
+/** `jsonLines` of payloads side by side (the file log's batches), written into memory from `take`: a copy per payload, no object per record. */
+export function jsonLinesOf(payloads: StoredPayloads, take: (size: number) => Buffer): EncodedRows {
+  const { buffer, count, starts, ends } = payloads;
+  let size = count;
+  for (let i = 0; i < count; i++) size += ends[i] - starts[i];
+  const out = take(size);
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    at += buffer.copy(out, at, starts[i], ends[i]);
+    out[at++] = 0x0a;
+  }
+  return { jsonEachRow: out, count };
 }
