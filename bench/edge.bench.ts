@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { rmSync } from 'node:fs';
@@ -32,6 +33,14 @@ import { median } from './stats';
  * each mode runs `ROUNDS` rounds of plain, on and off measured next to each
  * other (see `measureMode`), and reports medians: each ratio is the median
  * of the rounds' own ratios.
+ *
+ * Saturated throughput moves with the host's speed from one phase to the
+ * next, so each mode also measures the CPU time this process spends per
+ * request (every thread: serving, recording workers, in standalone the
+ * projector and chDB, garbage collection) at a fixed rate below saturation,
+ * recording on against off: the load generator runs in a process of its
+ * own there, and in standalone the explorer's catch-up after the load counts
+ * as recording's.
  *
  * Cluster rows run the edge app alone on Kafka (librdkafka's mock broker via
  * kcat) and Redis, both started on this machine: their CPU, and that of the
@@ -188,6 +197,38 @@ async function measureEdge(originUrl: string, record: boolean, engines: Engines 
   });
 }
 
+/** The fixed rate of the CPU rows, as a share of the mode's recording-off throughput: low enough that both edges keep up. */
+const CPU_RATE_SHARE = 0.4;
+
+/** autocannon at a fixed overall rate, in a process of its own (its CPU is not this process's). */
+function loadFromChild(url: string, rate: number, seconds: number): Promise<{ requests: number; bad: number }> {
+  const cli = require.resolve('autocannon/autocannon.js');
+  const headerArgs = Object.entries(botHeaders).flatMap(([name, value]) => ['-H', `${name}=${value}`]);
+  const args = [cli, '--json', '-c', String(CONNECTIONS), '-d', String(seconds), '-R', String(Math.round(rate)), ...headerArgs, url];
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => {
+      if (error) return reject(error);
+      const result = JSON.parse(stdout) as { requests: { total: number }; errors: number; timeouts: number; non2xx: number };
+      resolve({ requests: result.requests.total, bad: result.errors + result.timeouts + result.non2xx });
+    }),
+  );
+}
+
+/** CPU time of this process per request, in µs, serving hits at `rate` (recording on: until every recorded request is in the explorer, in standalone). */
+async function cpuPerRequest(originUrl: string, record: boolean, engines: Engines | undefined, rate: number): Promise<number> {
+  return withEdge(originUrl, record, engines, async (edge, projector) => {
+    await warm(edge);
+    await loadFromChild(`${edge}/${PAGE}`, rate, WARMUP_S);
+    if (record && projector) await explorerCatchUp(projector);
+    const before = process.cpuUsage();
+    const { requests, bad } = await loadFromChild(`${edge}/${PAGE}`, rate, MEASURE_S);
+    if (bad > 0) throw new Error(`edge at ${Math.round(rate)} req/s (recording ${record ? 'on' : 'off'}): ${bad} errors, timeouts or non-2xx answers`);
+    if (record && projector) await explorerCatchUp(projector);
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / requests;
+  });
+}
+
 /** 100 concurrent misses of one URL (the origin answers in 300 ms): the origin must see one fetch. */
 async function concurrentMisses(origin: TestOrigin, originUrl: string, engines: Engines | undefined): Promise<{ fetches: number; answered: number }> {
   const target = engines ? '/popular-cluster' : '/popular';
@@ -211,7 +252,7 @@ interface Round {
  * swap the two edges), so a drift of the host's speed during the run does
  * not favour one of them.
  */
-async function measureMode(originUrl: string, engines: Engines | undefined): Promise<{ rounds: Round[]; bytes: number }> {
+async function measureMode(originUrl: string, engines: Engines | undefined): Promise<Measurements> {
   const rounds: Round[] = [];
   let bytes = 0;
   for (let round = 0; round < ROUNDS; round += 1) {
@@ -225,12 +266,23 @@ async function measureMode(originUrl: string, engines: Engines | undefined): Pro
     const [on, off] = round % 2 === 0 ? [await measureOn(), await measureOff()] : await measureOff().then(async (o) => [await measureOn(), o] as const);
     rounds.push({ plain: plain!, on, off });
   }
-  return { rounds, bytes };
+  const rate = CPU_RATE_SHARE * median(rounds.map((r) => r.off.load.rps));
+  // Off, on, off, on: the medians of the two pairs.
+  const cpu = { rate, off: [] as number[], on: [] as number[] };
+  for (const record of [false, true, false, true]) cpu[record ? 'on' : 'off'].push(await cpuPerRequest(originUrl, record, engines, rate));
+  return { rounds, bytes, cpu: { rate, off: median(cpu.off), on: median(cpu.on) } };
+}
+
+interface Measurements {
+  readonly rounds: Round[];
+  readonly bytes: number;
+  /** CPU µs per request at `rate` req/s, recording off and on. */
+  readonly cpu: { readonly rate: number; readonly off: number; readonly on: number };
 }
 
 /** A mode's rows, its plain baseline first: medians over its rounds, each ratio the median of the rounds' own ratios. */
-function modeRows(mode: string, measured: { rounds: readonly Round[]; bytes: number }, misses: { fetches: number; answered: number }): BenchRow[] {
-  const { rounds, bytes } = measured;
+function modeRows(mode: string, measured: Measurements, misses: { fetches: number; answered: number }): BenchRow[] {
+  const { rounds, bytes, cpu } = measured;
   const of = (pick: (r: Round) => number): number => median(rounds.map(pick));
   const plain = { name: `plain node:http, same bytes (median of ${rounds.length} rounds)`, value: of((r) => r.plain.rps), unit: 'req/s' };
   const ratio = of((r) => r.on.load.rps / r.plain.rps);
@@ -252,6 +304,15 @@ function modeRows(mode: string, measured: { rounds: readonly Round[]; bytes: num
       pass: cost <= 0.1,
       baseline: { name: 'recording off', value: of((r) => r.off.load.rps), unit: 'req/s' },
       ratio: of((r) => r.on.load.rps / r.off.load.rps),
+    },
+    { name: `CPU per request at ${Math.round(cpu.rate)} req/s, recording off (${mode}, every thread of the process)`, value: cpu.off, unit: 'µs', target: '' },
+    {
+      name: `CPU per request at ${Math.round(cpu.rate)} req/s, recording on (${mode}, every thread of the process${rounds.some((r) => r.on.explorer) ? ', explorer catch-up included' : ''})`,
+      value: cpu.on,
+      unit: 'µs',
+      target: '',
+      baseline: { name: 'recording off', value: cpu.off, unit: 'µs' },
+      ratio: cpu.on / cpu.off,
     },
     { name: `rounds with fewer requests recorded or buffered than measured (${mode})`, value: unrecorded, unit: 'rounds', target: '= 0', pass: unrecorded === 0 },
     ...explorerRows(mode, rounds),
