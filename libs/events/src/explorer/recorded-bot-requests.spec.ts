@@ -83,6 +83,15 @@ describe('BotRequestEventIds', () => {
     expect(new BotRequestEventIds(PREFIX).of(0)).not.toBe(new BotRequestEventIds('1'.repeat(32)).of(0));
   });
 
+  it('writes the last 48 bits as the prefix plus the sequence, in any order of sequence numbers and across every carry', () => {
+    const ids = new BotRequestEventIds(PREFIX);
+    const low = BigInt(`0x${PREFIX.slice(20)}`);
+    const expected = (seq: number) => `01234567-89ab-8def-8123-${((low + BigInt(seq)) % 2n ** 48n).toString(16).padStart(12, '0')}`;
+    const carries = [0xfff, 0xffffff, 0xfffffffff, 2 ** 48 - 1].map((bits) => Number(BigInt(bits) - low + 2n ** 48n) % 2 ** 48);
+    const seqs = [...carries.flatMap((c) => [c - 1, c, c + 1, c + 2]), ...Array.from({ length: 2_000 }, (_, i) => Math.floor(((i * 2_654_435_761) % 2 ** 32) * 65_537) % 2 ** 48)];
+    for (const seq of seqs) expect(ids.of(seq)).toBe(expected(seq));
+  });
+
   it('refuses a prefix that is not 32 lowercase hex digits', () => {
     for (const prefix of ['', 'abc', 'G'.repeat(32), 'A'.repeat(32), '0'.repeat(33)]) expect(() => new BotRequestEventIds(prefix)).toThrow('event id prefix must be 32 lowercase hex digits');
   });

@@ -175,6 +175,9 @@ export function encodeRecordedBotRequests(columns: RecordedBotRequestColumns): E
 }
 
 const TWO_POW_48 = 2 ** 48;
+const TWO_POW_24 = 2 ** 24;
+/** Every 12-bit value as 3 lowercase hex digits. */
+const HEX3 = Array.from({ length: 4096 }, (_, n) => n.toString(16).padStart(3, '0'));
 
 /**
  * Event ids of one recorder: a random prefix of 32 hex digits (taken once,
@@ -187,6 +190,9 @@ const TWO_POW_48 = 2 ** 48;
 export class BotRequestEventIds {
   private readonly head: string;
   private readonly low: number;
+  /** The upper 24 of the 48 bits met last, and the id up to them: consecutive ids share it. */
+  private upper = -1;
+  private upperHead = '';
 
   constructor(prefix: string) {
     if (!/^[0-9a-f]{32}$/.test(prefix)) throw new RangeError(`event id prefix must be 32 lowercase hex digits, got ${JSON.stringify(prefix)}`);
@@ -195,8 +201,16 @@ export class BotRequestEventIds {
     this.low = parseInt(prefix.slice(20), 16);
   }
 
+  /** The id of sequence number `seq`; its hex digits from a table (a number's `toString(16)` cost about four times as much). */
   of(seq: number): string {
-    return this.head + ((this.low + seq) % TWO_POW_48).toString(16).padStart(12, '0');
+    const value = (this.low + seq) % TWO_POW_48;
+    const upper = Math.floor(value / TWO_POW_24);
+    if (upper !== this.upper) {
+      this.upper = upper;
+      this.upperHead = this.head + HEX3[upper >>> 12] + HEX3[upper & 0xfff];
+    }
+    const lower = value - upper * TWO_POW_24;
+    return this.upperHead + HEX3[lower >>> 12] + HEX3[lower & 0xfff];
   }
 }
 
