@@ -267,7 +267,7 @@ async function measureMode(originUrl: string, engines: Engines | undefined): Pro
     rounds.push({ plain: plain!, on, off });
   }
   const rate = CPU_RATE_SHARE * median(rounds.map((r) => r.off.load.rps));
-  // Off, on, off, on: the medians of the two pairs.
+  // Off, on, off, on, so a drift of the host favours neither; each figure is the median (the mean) of its two.
   const cpu = { rate, off: [] as number[], on: [] as number[] };
   for (const record of [false, true, false, true]) cpu[record ? 'on' : 'off'].push(await cpuPerRequest(originUrl, record, engines, rate));
   return { rounds, bytes, cpu: { rate, off: median(cpu.off), on: median(cpu.on) } };
