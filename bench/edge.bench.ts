@@ -5,6 +5,7 @@ import { rmSync } from 'node:fs';
 import autocannon from 'autocannon';
 import type { AppConfig } from '@bpc/config';
 import { sha256Hex } from '@bpc/domain';
+import { caughtUpWithin } from '@bpc/event-log';
 import { createLogger, startApps } from '@bpc/platform';
 import { standaloneApps } from '../apps/standalone/src/standalone';
 import { edgeApp } from '../apps/edge/src/edge.app';
@@ -176,10 +177,8 @@ async function explorerCatchUp(projector: string): Promise<{ lag: number; caught
   const lagNow = async () => metricValue(await (await fetch(`${projector}/metrics`)).text(), 'bpc_explorer_projection_lag_events');
   const started = performance.now();
   const lag = await lagNow();
-  for (let now = lag; now > 0; now = await lagNow()) {
-    if (performance.now() - started > CATCH_UP_LIMIT_MS) throw new Error(`the explorer did not catch up within ${CATCH_UP_LIMIT_MS} ms after the load (${now} events behind)`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  // Polled every 50 ms: each poll renders the projector's metrics, in the process whose CPU the CPU rows count.
+  if (!(await caughtUpWithin(lagNow, CATCH_UP_LIMIT_MS, undefined, 50))) throw new Error(`the explorer did not catch up within ${CATCH_UP_LIMIT_MS} ms after the load (${await lagNow()} events behind)`);
   return { lag, caughtUpMs: performance.now() - started };
 }
 

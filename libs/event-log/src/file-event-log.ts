@@ -6,13 +6,12 @@ import { appendEncodedFrom } from './append-encoded-from';
 import { BackoffOptions, DEFAULT_HANDLER_BACKOFF } from './backoff';
 import type { EventLog, Subscription, SubscriptionSpec } from './event-log.port';
 import { fsyncDir } from '@bpc/durable-fs';
-import { EventTooLargeError } from './event-too-large';
 import { FileSubscription } from './file/file-subscription';
 import { GroupOffsetStore } from './file/group-offset-store';
 import { PartitionLog } from './file/partition-log';
 import { PidLock } from './file/pid-lock';
-import { FramedRecords, MAX_PAYLOAD_BYTES } from './file/record-framing';
-import { partitionForKey } from './partitioner';
+import { framablePayload, FramedRecords } from './file/record-framing';
+import { groupByPartition } from './partitioner';
 import { assertTopicName } from './topic-name';
 
 export interface FileEventLogOptions {
@@ -113,10 +112,7 @@ export class FileEventLog implements EventLog {
   appendEncoded(topic: string, events: readonly EncodedEvent[]): Promise<void> {
     if (this.closing) return Promise.reject(new Error('file event log is closed'));
     if (events.length === 0) return Promise.resolve();
-    const run = this.appendNow(topic, events);
-    this.appending.add(run);
-    void run.catch(() => undefined).finally(() => this.appending.delete(run));
-    return run;
+    return this.tracked(this.appendNow(topic, events));
   }
 
   /** Offset the next record of each partition of `topic` will get (a new topic is created): for records framed ahead of their append. */
@@ -132,7 +128,11 @@ export class FileEventLog implements EventLog {
    */
   appendFramed(topic: string, parts: readonly FramedPartition[]): Promise<void> {
     if (this.closing) return Promise.reject(new Error('file event log is closed'));
-    const run = this.appendFramedNow(topic, parts);
+    return this.tracked(this.appendFramedNow(topic, parts));
+  }
+
+  /** An append in flight, which closing waits for. */
+  private tracked(run: Promise<void>): Promise<void> {
     this.appending.add(run);
     void run.catch(() => undefined).finally(() => this.appending.delete(run));
     return run;
@@ -199,16 +199,10 @@ export class FileEventLog implements EventLog {
   }
 
   private async appendNow(topic: string, events: readonly EncodedEvent[]): Promise<void> {
-    const byPartition = new Map<number, Buffer[]>();
-    const payloads = events.map(recordPayload);
+    const payloads = events.map((event) => framablePayload(event.json));
     // Awaited by every append, so appends continue in call order.
     const target = await this.topic(topic);
-    payloads.forEach((payload, i) => {
-      const partition = partitionForKey(events[i].key, target.partitions.length);
-      const list = byPartition.get(partition);
-      if (list) list.push(payload);
-      else byPartition.set(partition, [payload]);
-    });
+    const byPartition = groupByPartition(events.length, (i) => events[i].key, (i) => payloads[i], target.partitions.length);
     await Promise.all([...byPartition].map(([partition, list]) => target.partitions[partition].append(list)));
   }
 
@@ -319,11 +313,6 @@ export class FileEventLog implements EventLog {
       if (topic.status === 'fulfilled') await Promise.allSettled(topic.value.partitions.map((p) => p.close()));
     }
   }
-}
-
-function recordPayload(event: EncodedEvent): Buffer {
-  if (event.json.length > MAX_PAYLOAD_BYTES) throw new EventTooLargeError(event.json.length, MAX_PAYLOAD_BYTES);
-  return event.json;
 }
 
 function validateOptions(options: { partitions: number; segmentBytes: number; retentionMs?: number }): void {

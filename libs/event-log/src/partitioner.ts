@@ -29,6 +29,27 @@ export function murmur2(key: string | Buffer): number {
   return h | 0;
 }
 
+/**
+ * Items `0 … count - 1` grouped by the partition of their key, each group in
+ * item order; a key met again is not hashed again (a batch's keys repeat).
+ */
+export function groupByPartition<T>(count: number, keyOf: (i: number) => string, itemOf: (i: number) => T, partitions: number): Map<number, T[]> {
+  const groups = new Map<number, T[]>();
+  const partitionOf = new Map<string, number>();
+  for (let i = 0; i < count; i++) {
+    const key = keyOf(i);
+    let partition = partitionOf.get(key);
+    if (partition === undefined) {
+      partition = partitionForKey(key, partitions);
+      partitionOf.set(key, partition);
+    }
+    const group = groups.get(partition);
+    if (group) group.push(itemOf(i));
+    else groups.set(partition, [itemOf(i)]);
+  }
+  return groups;
+}
+
 /** The partition for `key` among `partitions` (same answer as kafkajs' DefaultPartitioner). */
 export function partitionForKey(key: string | Buffer, partitions: number): number {
   if (!Number.isInteger(partitions) || partitions < 1) throw new RangeError(`partitions must be a positive integer, got ${partitions}`);

@@ -9,3 +9,10 @@ export function grownBuffer(buffer: Buffer, used: number, needed: number): Buffe
   buffer.copy(next, 0, 0, used);
   return next;
 }
+
+/** A typed array twice as long as `array`, starting with its elements (columns and offsets that fill up one element at a time). */
+export function grownArray<T extends Uint32Array<ArrayBuffer> | Float64Array<ArrayBuffer>>(array: T): T {
+  const next = new (array.constructor as new (length: number) => T)(Math.max(1, array.length * 2));
+  next.set(array);
+  return next;
+}

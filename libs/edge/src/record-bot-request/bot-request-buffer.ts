@@ -64,7 +64,7 @@ export class BotRequestBuffer {
   /** Seals the open batch (if it holds requests), so that `take` hands it out after those sealed before it. */
   seal(): void {
     if (this.open && this.open.count > this.openFirst) {
-      this.sealed.push({ columns: this.open.columns(this.openFirst), first: 0 });
+      this.sealed.push({ columns: this.open.columns(), first: this.openFirst });
       this.lastSealed = this.open.count;
     }
     this.open = undefined;

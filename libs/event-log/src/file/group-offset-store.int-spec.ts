@@ -1,11 +1,10 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { LogSink } from '@bpc/domain';
+import { silentLog } from '@bpc/domain';
 import { until } from '@bpc/testing';
 import { GroupOffsetStore } from './group-offset-store';
 
-const silent: LogSink = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 describe('GroupOffsetStore', () => {
   let dir: string;
@@ -19,7 +18,7 @@ describe('GroupOffsetStore', () => {
   };
 
   it('writes the first commit at once and coalesces the commits of the next interval, written by flush at once', async () => {
-    const store = await GroupOffsetStore.load(dir, 'g', silent, 60_000);
+    const store = await GroupOffsetStore.load(dir, 'g', silentLog, 60_000);
     store.commit('t', 0, 1);
     await until(async () => (await stored()) === 1, { timeoutMs: 5_000, intervalMs: 10 });
     for (let next = 2; next <= 50; next += 1) store.commit('t', 0, next);
@@ -29,11 +28,11 @@ describe('GroupOffsetStore', () => {
     expect(store.get('t', 0)).toBe(50);
     await store.flush();
     expect(await stored()).toBe(50);
-    expect((await GroupOffsetStore.load(dir, 'g', silent)).get('t', 0)).toBe(50);
+    expect((await GroupOffsetStore.load(dir, 'g', silentLog)).get('t', 0)).toBe(50);
   });
 
   it('writes the coalesced commits by itself once the interval has passed', async () => {
-    const store = await GroupOffsetStore.load(dir, 'g', silent, 300);
+    const store = await GroupOffsetStore.load(dir, 'g', silentLog, 300);
     store.commit('t', 0, 1);
     for (let next = 2; next <= 20; next += 1) store.commit('t', 0, next);
     await until(async () => (await stored()) === 20, { timeoutMs: 5_000, intervalMs: 20 });

@@ -129,13 +129,7 @@ export class PartitionLog {
 
   /** Queues frames; resolves once they are fsync'd (see the class comment). */
   append(payloads: readonly Buffer[]): Promise<void> {
-    if (this.failure) return Promise.reject(new Error(`partition ${this.topic}/${this.partition} refuses appends after a write failure: ${this.failure.message}`));
-    if (this.closed) return Promise.reject(new Error(`partition ${this.topic}/${this.partition} is closed`));
-    return new Promise((resolve, reject) => {
-      const bytes = payloads.reduce((sum, p) => sum + frameSize(p), 0);
-      this.pending.push({ units: payloads, bytes, resolve, reject });
-      this.round ??= this.runRounds();
-    });
+    return this.enqueue(payloads, payloads.reduce((sum, p) => sum + frameSize(p), 0));
   }
 
   /**
@@ -145,11 +139,16 @@ export class PartitionLog {
    * other records took those offsets first. Resolves once they are fsync'd.
    */
   appendFramed(framed: FramedRecords): Promise<void> {
+    return this.enqueue(framed.ends.length === 0 ? [] : [framed], framed.bytes.length);
+  }
+
+  /** Queues one append's units for the next round (nothing to write: resolved at once, unless the partition refuses appends). */
+  private enqueue(units: readonly AppendUnit[], bytes: number): Promise<void> {
     if (this.failure) return Promise.reject(new Error(`partition ${this.topic}/${this.partition} refuses appends after a write failure: ${this.failure.message}`));
     if (this.closed) return Promise.reject(new Error(`partition ${this.topic}/${this.partition} is closed`));
-    if (framed.ends.length === 0) return Promise.resolve();
+    if (units.length === 0) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      this.pending.push({ units: [framed], bytes: framed.bytes.length, resolve, reject });
+      this.pending.push({ units, bytes, resolve, reject });
       this.round ??= this.runRounds();
     });
   }

@@ -1,4 +1,7 @@
 import { crc32 } from 'node:zlib';
+import { grownArray } from '@bpc/domain';
+import type { StoredPayloads } from '../event-log.port';
+import { EventTooLargeError } from '../event-too-large';
 
 /**
  * On-disk frame of one record in a segment file:
@@ -22,6 +25,12 @@ export const FRAME_HEADER_BYTES = 16;
 export const MAX_PAYLOAD_BYTES = 16 * 1024 * 1024;
 
 const TWO_POW_32 = 0x1_0000_0000;
+
+/** `payload`, when a frame can hold it; an `EventTooLargeError` otherwise. */
+export function framablePayload(payload: Buffer): Buffer {
+  if (payload.length > MAX_PAYLOAD_BYTES) throw new EventTooLargeError(payload.length, MAX_PAYLOAD_BYTES);
+  return payload;
+}
 
 /** Bytes one payload takes on disk, header included. */
 export function frameSize(payload: Uint8Array): number {
@@ -113,18 +122,12 @@ export interface DecodeResult extends DecodeEnd {
 }
 
 /**
- * Consecutive frames' payloads as positions in the decoded buffer: payload
- * `i` is `buffer[starts[i], ends[i])` and carries offset `firstOffset + i`.
- * No object per frame: a reader that hands the bytes on (the explorer
- * projection of recorded bot requests) never makes one.
+ * Consecutive frames' payloads as positions in the decoded buffer (see
+ * `StoredPayloads`), and where decoding stopped. No object per frame: a
+ * reader that hands the bytes on (the explorer projection of recorded bot
+ * requests) never makes one.
  */
-export interface FrameSpans extends DecodeEnd {
-  readonly buffer: Buffer;
-  readonly firstOffset: number;
-  readonly count: number;
-  readonly starts: Uint32Array;
-  readonly ends: Uint32Array;
-}
+export interface FrameSpans extends StoredPayloads, DecodeEnd {}
 
 /** Room for this many frames first; grows by doubling. */
 const MIN_SPANS = 256;
@@ -154,7 +157,7 @@ export function decodeFrameSpans(buffer: Buffer, start: number, expectedOffset: 
     if (checkCrc && crc32(buffer.subarray(position + 8, end)) !== buffer.readUInt32BE(position + 4)) return done(corrupt(`CRC mismatch at offset ${expectedOffset + count}`));
     const offset = buffer.readUInt32BE(position + 8) * TWO_POW_32 + buffer.readUInt32BE(position + 12);
     if (offset !== expectedOffset + count) return done(corrupt(`frame carries offset ${offset}, expected ${expectedOffset + count}`));
-    if (count === starts.length) [starts, ends] = [grown(starts), grown(ends)];
+    if (count === starts.length) [starts, ends] = [grownArray(starts), grownArray(ends)];
     starts[count] = position + FRAME_HEADER_BYTES;
     ends[count] = end;
     count += 1;
@@ -170,12 +173,6 @@ export function decodeFrames(buffer: Buffer, start: number, expectedOffset: numb
     frames.push({ offset: spans.firstOffset + i, payload: buffer.subarray(spans.starts[i], spans.ends[i]), position: spans.starts[i] - FRAME_HEADER_BYTES });
   }
   return { frames, nextPosition: spans.nextPosition, nextOffset: spans.nextOffset, stop: spans.stop };
-}
-
-function grown(array: Uint32Array<ArrayBuffer>): Uint32Array<ArrayBuffer> {
-  const bigger = new Uint32Array(array.length * 2);
-  bigger.set(array);
-  return bigger;
 }
 
 function corrupt(reason: string): DecodeStop {

@@ -11,8 +11,8 @@ const WORKER_LIMITS = { maxYoungGenerationSizeMb: 96 };
  * Appends to Kafka from a worker thread: kafkajs encodes every message in
  * JavaScript (records, varints, CRC, headers), which on a busy thread costs
  * more than the request that produced the event. The caller's thread only
- * clones the envelopes into the worker, or copies a batch's bytes once and
- * transfers them (see `PackedEventBatch`); an append resolves once
+ * clones the envelopes, or the columns of recorded bot requests (serialised
+ * in the worker), into it; an append resolves once
  * the brokers acknowledged (acks -1), exactly like `KafkaEventLog.append`,
  * and rejects with its error.
  *

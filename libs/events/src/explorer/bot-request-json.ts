@@ -1,6 +1,7 @@
 import type { EncodedEvent, EncodedEventBatch } from '../encoded-event';
 import { encodedEvents } from '../encoded-event';
 import { BOT_REQUEST_RECORDED, BotRequestRecorded, BotRequestRecordedPayload } from './bot-request-recorded.event';
+import { grownArray } from '@bpc/domain';
 import { JsonBatchWriter } from './json-batch-writer';
 
 /**
@@ -47,7 +48,7 @@ const INITIAL_BYTES_PER_EVENT = 768;
  */
 export class BotRequestJsonBatch {
   private readonly writer: JsonBatchWriter;
-  private ends: Uint32Array;
+  private ends: Uint32Array<ArrayBuffer>;
   private readonly ids: string[] = [];
   private readonly keys: string[] = [];
 
@@ -98,11 +99,7 @@ export class BotRequestJsonBatch {
       throw error;
     }
     const n = this.ids.length;
-    if (n === this.ends.length) {
-      const ends = new Uint32Array(n * 2);
-      ends.set(this.ends);
-      this.ends = ends;
-    }
+    if (n === this.ends.length) this.ends = grownArray(this.ends);
     this.ends[n] = w.offset;
     this.ids.push(id);
     this.keys.push(p.websiteId);

@@ -4,7 +4,7 @@ import { grownBuffer } from '@bpc/domain';
 const NATIVE_COPY_MIN = 32;
 const NULL = Buffer.from('null', 'latin1');
 /** Largest time a `Date` holds, in ms either side of 1970. */
-const MAX_TIME_MS = 8.64e15;
+export const MAX_TIME_MS = 8.64e15;
 
 /**
  * Writes JSON, byte for byte as `JSON.stringify` would, into one growing

@@ -53,7 +53,7 @@ describe('RecordedBotRequests', () => {
     expect(before.requestIds).toHaveLength(2);
     const later = columnsFrom(batch.columns(), 1);
     expect([0, 1].map((i) => recordedBotRequestAt(later, i))).toEqual([request(2), request(3)]);
-    expect(batch.columns(2).requestIds).toEqual([request(3).requestId]);
+    expect(columnsFrom(batch.columns(), 2).requestIds).toEqual([request(3).requestId]);
   });
 
   it('refuses, adding nothing, a request whose event could not be written', () => {

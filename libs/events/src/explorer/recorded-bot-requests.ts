@@ -1,16 +1,16 @@
 import type { EncodedEventBatch } from '../encoded-event';
 import { BotRequestJsonBatch, RecordedBotRequest } from './bot-request-json';
+import { MAX_TIME_MS } from './json-batch-writer';
+import { grownArray } from '@bpc/domain';
 
 /** The text fields of a recorded request, kept as indexes into its batch's table of distinct strings. */
 const TEXT_FIELDS = ['websiteId', 'host', 'url', 'pageTitle', 'botName', 'userAgent', 'dimensionName', 'cacheStatus'] as const;
-/** The number fields, and the event's sequence number last (see `botRequestEventId`). */
+/** The number fields, and the event's sequence number last (see `BotRequestEventIds`). */
 const NUMBER_FIELDS = ['statusCode', 'dimensionId', 'serveTimeMs', 'snapshotAgeS', 'bytes', 'servedAtMs'] as const;
 const TEXTS = TEXT_FIELDS.length;
 const NUMBERS = NUMBER_FIELDS.length + 1;
 const SEQ = NUMBER_FIELDS.length;
 const SNAPSHOT_AGE = NUMBER_FIELDS.indexOf('snapshotAgeS');
-/** Largest time a `Date` holds, in ms either side of 1970. */
-const MAX_TIME_MS = 8.64e15;
 /** What no text field is: the value met last before the first. */
 const NONE = Symbol('none');
 /** Least room, in requests, a batch starts with. */
@@ -25,7 +25,7 @@ const MIN_ROOM = 64;
  * their own.
  */
 export interface RecordedBotRequestColumns {
-  /** Makes the events' ids with their sequence numbers (`botRequestEventId`). */
+  /** Makes the events' ids with their sequence numbers (`BotRequestEventIds`). */
   readonly idPrefix: string;
   readonly strings: readonly string[];
   readonly texts: Uint32Array;
@@ -48,8 +48,8 @@ export class RecordedBotRequests {
   /** Per text field, the value met last and its index: consecutive requests mostly repeat it (no map lookup then). */
   private readonly lastText: unknown[] = new Array<unknown>(TEXTS).fill(NONE);
   private readonly lastIndex = new Uint32Array(TEXTS);
-  private texts: Uint32Array;
-  private numbers: Float64Array;
+  private texts: Uint32Array<ArrayBuffer>;
+  private numbers: Float64Array<ArrayBuffer>;
   private readonly requestIds: string[] = [];
 
   constructor(
@@ -99,15 +99,15 @@ export class RecordedBotRequests {
     this.requestIds.push(request.requestId);
   }
 
-  /** The requests from `first` on, as columns of their own (the batch may still be added to). */
-  columns(first = 0): RecordedBotRequestColumns {
+  /** The requests so far, as columns of their own (the batch may still be added to; `columnsFrom` drops the first ones). */
+  columns(): RecordedBotRequestColumns {
     const n = this.requestIds.length;
     return {
       idPrefix: this.idPrefix,
       strings: this.strings.slice(),
-      texts: this.texts.slice(first * TEXTS, n * TEXTS),
-      numbers: this.numbers.slice(first * NUMBERS, n * NUMBERS),
-      requestIds: this.requestIds.slice(first),
+      texts: this.texts.slice(0, n * TEXTS),
+      numbers: this.numbers.slice(0, n * NUMBERS),
+      requestIds: this.requestIds.slice(),
     };
   }
 
@@ -125,12 +125,8 @@ export class RecordedBotRequests {
   }
 
   private grow(): void {
-    const texts = new Uint32Array(this.texts.length * 2);
-    texts.set(this.texts);
-    this.texts = texts;
-    const numbers = new Float64Array(this.numbers.length * 2);
-    numbers.set(this.numbers);
-    this.numbers = numbers;
+    this.texts = grownArray(this.texts);
+    this.numbers = grownArray(this.numbers);
   }
 }
 
@@ -165,7 +161,7 @@ export function recordedBotRequestAt(columns: RecordedBotRequestColumns, i: numb
   };
 }
 
-/** The `BotRequestRecorded` v1 events of the columns, serialised (see `BotRequestJsonBatch`); their ids from `botRequestEventId`. */
+/** The `BotRequestRecorded` v1 events of the columns, serialised (see `BotRequestJsonBatch`); their ids from `BotRequestEventIds`. */
 export function encodeRecordedBotRequests(columns: RecordedBotRequestColumns): EncodedEventBatch {
   const n = columns.requestIds.length;
   const batch = new BotRequestJsonBatch(n);
