@@ -81,6 +81,49 @@ describe('BotRequestJsonBatch', () => {
     expect(Buffer.from(encoded.bytes).toString('utf8')).toBe(events.map((e) => JSON.stringify(e)).join(''));
     expect([...encoded.ends]).toEqual(events.reduce<number[]>((ends, e) => [...ends, (ends.at(-1) ?? 0) + Buffer.byteLength(JSON.stringify(e))], []));
   });
+
+  it('writes the JSON.stringify of each envelope while pages and responses repeat from event to event, in any mix, with hostile texts and odd numbers', () => {
+    // Each field keeps its value for its own number of events, so every field changes alone at some point, and several together at others; NaN never equals itself.
+    const odd = [200, Number.NaN, -0, 0, 1.5];
+    const text = (i: number, period: number) => HOSTILE[Math.floor(i / period) % HOSTILE.length];
+    const events = Array.from({ length: 400 }, (_, i) => {
+      const p: BotRequestRecordedPayload = {
+        websiteId: text(i, 11),
+        host: text(i, 7),
+        url: `https://www.example.com/${text(i, 5)}`,
+        pageTitle: text(i, 3),
+        statusCode: odd[Math.floor(i / 2) % odd.length],
+        botName: text(i, 13),
+        userAgent: text(i, 4),
+        dimensionId: odd[Math.floor(i / 6) % odd.length],
+        dimensionName: text(i, 9),
+        cacheStatus: (['hit', 'miss', 'stale', 'bypass'] as const)[Math.floor(i / 8) % 4],
+        serveTimeMs: i,
+        snapshotAgeS: i % 3 ? i : null,
+        bytes: i * 3,
+        servedAt: new Date(1_763_740_000_000 + i * 37).toISOString(),
+        requestId: `r${i}`,
+      };
+      return served(p, `e${i}`);
+    });
+    encodeBotRequests(events).forEach((event, i) => expect(event.json.toString('utf8')).toBe(JSON.stringify(events[i])));
+  });
+
+  it('repeats only what was written for events it took: after a refused event, the next one is written from the last one in', () => {
+    const batch = new BotRequestJsonBatch(1);
+    const first = served(payload(1), 'e1');
+    const recorded = (e: typeof first) => ({ ...e.payload, servedAtMs: Date.parse(e.payload.servedAt) });
+    batch.add(first.id, recorded(first));
+    // Refused after its page and response were written: a new title and bot, then no request id.
+    const other = { ...recorded(first), pageTitle: 'another title', botName: 'OtherBot' };
+    expect(() => batch.add('bad', { ...other, requestId: undefined as unknown as string })).toThrow('a field has no JSON value');
+    const again = served({ ...first.payload, serveTimeMs: 99 }, 'e2');
+    const changed = served({ ...first.payload, pageTitle: 'another title', botName: 'OtherBot' }, 'e3');
+    batch.add(again.id, recorded(again));
+    batch.add(changed.id, recorded(changed));
+    batch.add(again.id, recorded(again));
+    expect(Buffer.from(batch.encoded().bytes).toString('utf8')).toBe([first, again, changed, again].map((e) => JSON.stringify(e)).join(''));
+  });
 });
 
 describe('encodeEnvelope', () => {

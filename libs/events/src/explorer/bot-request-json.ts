@@ -37,20 +37,30 @@ const INITIAL_BYTES_PER_EVENT = 768;
 /**
  * `BotRequestRecorded` v1 events keyed by their website, which occurred when
  * the request was served, serialised one after the other into one buffer as
- * they come (the edge adds each request as it serves it, while its values are
- * at hand): byte for byte the `JSON.stringify` of their envelopes (the spec
- * checks it on hostile strings), without building the envelopes. Values that
- * repeat across a batch (website, host, title, user agent, bot, dimension,
- * status) are serialised once per batch, with the key before them, and
- * copied after that; ids and URLs are copied as they are when they need no
- * escaping, timestamps written from the milliseconds (see
- * `JsonBatchWriter.isoTimestamp`), and durations and sizes digit by digit.
+ * they come: byte for byte the `JSON.stringify` of their envelopes (the
+ * spec checks it on hostile strings), without building the envelopes.
+ * - When an event's page (website, host, URL, title) or response (status,
+ *   bot, user agent, dimension, cache status) is the previous event's, those
+ *   bytes are copied from it in one piece.
+ * - Otherwise values that repeat across a batch are serialised once per
+ *   batch, with the key before them, and copied from there after that.
+ * - Ids and URLs are copied as they are when they need no escaping,
+ *   timestamps written from the milliseconds (see
+ *   `JsonBatchWriter.isoTimestamp`), durations and sizes digit by digit.
  */
 export class BotRequestJsonBatch {
   private readonly writer: JsonBatchWriter;
   private ends: Uint32Array<ArrayBuffer>;
   private readonly ids: string[] = [];
   private readonly keys: string[] = [];
+  /**
+   * Runs of the last event's JSON that the next event mostly repeats (a bot
+   * fetching one site's pages, a page fetched by several bots): the page
+   * (the envelope's key, the website, host, URL and title) and the response
+   * (status to cache status). Their values, and where their bytes are.
+   */
+  private readonly page = new RepeatedRun(4);
+  private readonly response = new RepeatedRun(6);
 
   constructor(expectedEvents: number) {
     const room = Math.max(1, expectedEvents);
@@ -66,23 +76,33 @@ export class BotRequestJsonBatch {
   add(id: string, p: RecordedBotRequest): void {
     const w = this.writer;
     const start = w.offset;
+    let pageStart = 0;
+    let responseStart = 0;
+    let responseEnd = 0;
     try {
       w.bytes(ID);
       w.string(id);
       w.bytes(OCCURRED_AT);
       w.isoTimestamp(p.servedAtMs);
-      w.field(F.key, p.websiteId);
-      w.field(F.websiteId, p.websiteId);
-      w.field(F.host, p.host);
-      w.bytes(URL_);
-      w.string(p.url);
-      w.field(F.pageTitle, p.pageTitle);
-      w.field(F.statusCode, p.statusCode);
-      w.field(F.botName, p.botName);
-      w.field(F.userAgent, p.userAgent);
-      w.field(F.dimensionId, p.dimensionId);
-      w.field(F.dimensionName, p.dimensionName);
-      w.field(F.cacheStatus, p.cacheStatus);
+      pageStart = w.offset;
+      if (!this.page.repeat(w, p.websiteId, p.host, p.url, p.pageTitle)) {
+        w.field(F.key, p.websiteId);
+        w.field(F.websiteId, p.websiteId);
+        w.field(F.host, p.host);
+        w.bytes(URL_);
+        w.string(p.url);
+        w.field(F.pageTitle, p.pageTitle);
+      }
+      responseStart = w.offset;
+      if (!this.response.repeat(w, p.statusCode, p.botName, p.userAgent, p.dimensionId, p.dimensionName, p.cacheStatus)) {
+        w.field(F.statusCode, p.statusCode);
+        w.field(F.botName, p.botName);
+        w.field(F.userAgent, p.userAgent);
+        w.field(F.dimensionId, p.dimensionId);
+        w.field(F.dimensionName, p.dimensionName);
+        w.field(F.cacheStatus, p.cacheStatus);
+      }
+      responseEnd = w.offset;
       w.bytes(SERVE_TIME_MS);
       w.number(p.serveTimeMs);
       w.bytes(SNAPSHOT_AGE_S);
@@ -95,9 +115,12 @@ export class BotRequestJsonBatch {
       w.string(p.requestId);
       w.bytes(END);
     } catch (error) {
-      w.offset = start;
+      w.rewind(start);
       throw error;
     }
+    // Only once the event is in: a refused one leaves bytes that the next event overwrites.
+    this.page.written(pageStart, responseStart, p.websiteId, p.host, p.url, p.pageTitle);
+    this.response.written(responseStart, responseEnd, p.statusCode, p.botName, p.userAgent, p.dimensionId, p.dimensionName, p.cacheStatus);
     const n = this.ids.length;
     if (n === this.ends.length) this.ends = grownArray(this.ends);
     this.ends[n] = w.offset;
@@ -109,6 +132,35 @@ export class BotRequestJsonBatch {
   encoded(): EncodedEventBatch {
     const n = this.ids.length;
     return { type: BOT_REQUEST_RECORDED, version: 1, bytes: this.writer.out.subarray(0, this.writer.offset), ends: this.ends.subarray(0, n), ids: this.ids, keys: this.keys };
+  }
+}
+
+/** What no value is: a run before its first event repeats nothing. */
+const NONE = Symbol('none');
+
+/** Consecutive fields of an event, their values and where the last event's bytes for them are. */
+class RepeatedRun {
+  private readonly values: unknown[];
+  private start = 0;
+  private end = 0;
+
+  constructor(size: number) {
+    this.values = new Array<unknown>(size).fill(NONE);
+  }
+
+  /** Writes the last event's bytes again when `values` are its values (compared with `===`: equal values serialise alike); answers whether it did. */
+  repeat(writer: JsonBatchWriter, ...values: unknown[]): boolean {
+    const last = this.values;
+    for (let i = 0; i < last.length; i++) if (values[i] !== last[i]) return false;
+    writer.repeat(this.start, this.end);
+    return true;
+  }
+
+  /** An event is in, its bytes for the run from `start` to `end`: the ones the next event may repeat. */
+  written(start: number, end: number, ...values: unknown[]): void {
+    for (let i = 0; i < this.values.length; i++) this.values[i] = values[i];
+    this.start = start;
+    this.end = end;
   }
 }
 
