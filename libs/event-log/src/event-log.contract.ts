@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { botRequestRecorded, encodeBotRequests, EventEnvelope } from '@bpc/events';
+import { botRequestRecorded, encodeBotRequestBatch, encodeBotRequests, EventEnvelope } from '@bpc/events';
 import { until } from '@bpc/testing';
 import type { EventLog, LogBatch, LogRecord, Subscription, SubscriptionSpec } from './event-log.port';
 
@@ -45,23 +45,29 @@ export function describeEventLogContract(adapterName: string, factory: EventLogF
     );
 
     it.concurrent(
-      'delivers events appended encoded (a batch encoder\'s bytes) as their envelopes, on the partitions append would use',
+      'delivers events appended encoded (a batch encoder\'s bytes, as a list or as the batch) as their envelopes, in order, on the partitions append would use',
       withLog(factory, async ({ log, name }) => {
-        const [encodedTopic, plainTopic] = [name('encoded'), name('plain')];
+        const [listTopic, batchTopic, plainTopic] = [name('encoded'), name('batch'), name('plain')];
         const envelopes = range(0, 30).map((n) =>
           botRequestRecorded(
             { websiteId: `site-${n % 7}`, host: 'www.example.com', url: `https://www.example.com/p${n}?q="x"`, pageTitle: 'Prix — « été »', statusCode: 200, botName: 'Googlebot', userAgent: 'Googlebot/2.1', dimensionId: 1, dimensionName: 'desktop', cacheStatus: 'hit', serveTimeMs: n, snapshotAgeS: n % 3 === 0 ? null : n, bytes: 100 + n, servedAt: new Date(Date.UTC(2025, 0, 1) + n).toISOString(), requestId: `r${n}` },
             { id: `e${n}`, occurredAt: new Date(Date.UTC(2025, 0, 1) + n).toISOString() },
           ),
         );
-        await log.appendEncoded(encodedTopic, encodeBotRequests(envelopes));
+        await log.appendEncoded(listTopic, encodeBotRequests(envelopes));
+        await log.appendEncoded(batchTopic, encodeBotRequestBatch(envelopes));
+        await log.appendEncoded(batchTopic, encodeBotRequestBatch([]));
         await log.append(plainTopic, envelopes);
-        const [encoded, plain] = [new Collector(), new Collector()];
-        await encoded.subscribe(log, { groupId: name('group-encoded'), topics: [encodedTopic] });
+        const [list, batch, plain] = [new Collector(), new Collector(), new Collector()];
+        await list.subscribe(log, { groupId: name('group-encoded'), topics: [listTopic] });
+        await batch.subscribe(log, { groupId: name('group-batch'), topics: [batchTopic] });
         await plain.subscribe(log, { groupId: name('group-plain'), topics: [plainTopic] });
-        const placed = (records: readonly LogRecord[]) => sortById(records.map((r) => r.event)).map((e) => [e, records.find((r) => r.event.id === e.id)!.partition]);
-        expect(placed(await encoded.waitForCount(30))).toEqual(placed(await plain.waitForCount(30)));
-        expect(sortById(encoded.records.map((r) => r.event))).toEqual(sortById(envelopes));
+        // Per partition, the events in the order they were appended, with their offsets.
+        const placed = (records: readonly LogRecord[]) => [...offsetsByPartition(records).keys()].sort().map((partition) => [partition, records.filter((r) => r.partition === partition).map((r) => [r.offset, r.event])]);
+        const expected = placed(await plain.waitForCount(30));
+        expect(placed(await list.waitForCount(30))).toEqual(expected);
+        expect(placed(await batch.waitForCount(30))).toEqual(expected);
+        expect(sortById(batch.records.map((r) => r.event))).toEqual(sortById(envelopes));
       }),
       TEST_TIMEOUT_MS,
     );

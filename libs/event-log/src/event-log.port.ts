@@ -1,4 +1,4 @@
-import type { EncodedEvent, EventEnvelope } from '@bpc/events';
+import type { EncodedEvents, EventEnvelope } from '@bpc/events';
 
 export const EVENT_LOG = Symbol('EVENT_LOG');
 
@@ -104,8 +104,12 @@ export interface Subscription {
  */
 export interface EventLog {
   append(topic: string, events: readonly EventEnvelope[]): Promise<void>;
-  /** `append` for events already serialised (`encodeEnvelope`, or a batch encoder giving the same bytes): same guarantees. */
-  appendEncoded(topic: string, events: readonly EncodedEvent[]): Promise<void>;
+  /**
+   * `append` for events already serialised (`encodeEnvelope`, or a batch
+   * encoder giving the same bytes, whose batch may be passed as it is):
+   * same guarantees.
+   */
+  appendEncoded(topic: string, events: EncodedEvents): Promise<void>;
   subscribe(spec: SubscriptionSpec): Promise<Subscription>;
   /** Readiness: resolves when the log can take appends, rejects with the reason otherwise. */
   check(): Promise<void>;

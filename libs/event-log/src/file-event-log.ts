@@ -1,7 +1,7 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { LogSink, silentLog } from '@bpc/domain';
-import { EncodedEvent, encodeEnvelope, EventEnvelope } from '@bpc/events';
+import { EncodedEvent, encodedEventCount, encodedEventList, EncodedEvents, encodeEnvelope, EventEnvelope } from '@bpc/events';
 import { appendEncodedFrom } from './append-encoded-from';
 import { BackoffOptions, DEFAULT_HANDLER_BACKOFF } from './backoff';
 import type { EventLog, Subscription, SubscriptionSpec } from './event-log.port';
@@ -109,10 +109,10 @@ export class FileEventLog implements EventLog {
     return appendEncodedFrom(this, topic, () => events.map(encodeEnvelope));
   }
 
-  appendEncoded(topic: string, events: readonly EncodedEvent[]): Promise<void> {
+  appendEncoded(topic: string, events: EncodedEvents): Promise<void> {
     if (this.closing) return Promise.reject(new Error('file event log is closed'));
-    if (events.length === 0) return Promise.resolve();
-    return this.tracked(this.appendNow(topic, events));
+    if (encodedEventCount(events) === 0) return Promise.resolve();
+    return this.tracked(this.appendNow(topic, encodedEventList(events)));
   }
 
   /** Offset the next record of each partition of `topic` will get (a new topic is created): for records framed ahead of their append. */

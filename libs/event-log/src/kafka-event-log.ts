@@ -1,11 +1,12 @@
-import { Admin, CompressionTypes, Kafka, logLevel, Message, Producer } from 'kafkajs';
-import { BoundedMemo, LogSink, silentLog } from '@bpc/domain';
-import { EncodedEvent, encodeEnvelope, EventEnvelope } from '@bpc/events';
+import { Admin, Kafka, logLevel, Producer } from 'kafkajs';
+import { LogSink, silentLog } from '@bpc/domain';
+import { encodedEventCount, EncodedEvents, encodeEnvelope, EventEnvelope } from '@bpc/events';
 import { appendEncodedFrom } from './append-encoded-from';
 import { BackoffOptions, DEFAULT_HANDLER_BACKOFF, sleep } from './backoff';
 import type { EventLog, Subscription, SubscriptionSpec } from './event-log.port';
 import { EventTooLargeError } from './event-too-large';
 import { describeError, isConnectionError, isMessageTooLarge, isTopicNotReady } from './kafka/kafka-errors';
+import { compressionFor, kafkaMessagesOf } from './kafka/kafka-messages';
 import { keyedPartitioner } from './kafka/keyed-partitioner';
 import { kafkaLogCreator } from './kafka/kafka-log-creator';
 import { KafkaSubscription } from './kafka/kafka-subscription';
@@ -37,9 +38,6 @@ export interface KafkaEventLogOptions {
   /** Delays between retries of a partition whose handler failed. */
   readonly handlerBackoff?: BackoffOptions;
 }
-
-/** Appends holding an event at least this large are sent GZIP-compressed (a URL list shrinks about tenfold). */
-const COMPRESS_FROM_BYTES = 64 * 1024;
 
 /** Sends to a topic that is still being auto-created are retried this many times, on top of kafkajs' retries. */
 const TOPIC_NOT_READY_ATTEMPTS = 10;
@@ -96,9 +94,9 @@ export class KafkaEventLog implements EventLog {
   }
 
   /** `append` of events already serialised. */
-  appendEncoded(topic: string, events: readonly EncodedEvent[]): Promise<void> {
+  appendEncoded(topic: string, events: EncodedEvents): Promise<void> {
     if (this.closing) return Promise.reject(new Error('kafka event log is closed'));
-    if (events.length === 0) return Promise.resolve();
+    if (encodedEventCount(events) === 0) return Promise.resolve();
     const run = this.send(topic, events);
     this.appending.add(run);
     void run.catch(() => undefined).finally(() => this.appending.delete(run));
@@ -178,10 +176,9 @@ export class KafkaEventLog implements EventLog {
    * errors get a few more attempts here. A retried send may store a batch
    * twice, which at-least-once consumers (deduplicating by event id) absorb.
    */
-  private async send(topic: string, events: readonly EncodedEvent[]): Promise<void> {
+  private async send(topic: string, events: EncodedEvents): Promise<void> {
     assertTopicName(topic);
-    const messages = events.map(toMessage);
-    const largest = events.reduce((max, e) => Math.max(max, e.json.length), 0);
+    const { messages, largest } = kafkaMessagesOf(events);
     const compression = compressionFor(largest);
     for (let attempt = 1; ; attempt += 1) {
       const producer = await this.producer();
@@ -227,20 +224,4 @@ export class KafkaEventLog implements EventLog {
       throw new Error(`kafka unreachable (brokers ${this.options.brokers.join(',')}): ${describeError(error)}`);
     }
   }
-}
-
-/**
- * UTF-8 bytes of the keys (website ids) and header values (event types,
- * versions) that repeat on every message: the partitioner and the record
- * encoder copy them, instead of encoding each from its string once per message.
- */
-const repeatedBytes = new BoundedMemo((text) => Buffer.from(text, 'utf8'), 10_000, 256);
-
-/** Large events (a recache of thousands of URLs) go GZIP-compressed, to fit under the brokers' message size limit; small ones as they are. */
-export function compressionFor(largestEventBytes: number): CompressionTypes {
-  return largestEventBytes >= COMPRESS_FROM_BYTES ? CompressionTypes.GZIP : CompressionTypes.None;
-}
-
-function toMessage(event: EncodedEvent): Message {
-  return { key: repeatedBytes.get(event.key), value: event.json, headers: { type: repeatedBytes.get(event.type), version: repeatedBytes.get(String(event.version)), id: event.id } };
 }

@@ -1,4 +1,4 @@
-import type { EncodedEvent, EventEnvelope } from '@bpc/events';
+import type { EncodedEvents, EventEnvelope } from '@bpc/events';
 import type { EventLog, LogBatch, Subscription, SubscriptionSpec } from './event-log.port';
 import { assertTopicName } from './topic-name';
 import { StoredLogBatch, StoredLogRecord } from './stored-log-record';
@@ -23,7 +23,7 @@ export class NamespacedEventLog implements EventLog {
     return this.inner.append(this.prefix + topic, events);
   }
 
-  appendEncoded(topic: string, events: readonly EncodedEvent[]): Promise<void> {
+  appendEncoded(topic: string, events: EncodedEvents): Promise<void> {
     return this.inner.appendEncoded(this.prefix + topic, events);
   }
 

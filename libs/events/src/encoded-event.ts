@@ -34,6 +34,24 @@ export interface EncodedEventBatch {
   readonly keys: readonly string[];
 }
 
+/** Events already serialised: a list, or a batch encoder's output as it is (no object per event). */
+export type EncodedEvents = readonly EncodedEvent[] | EncodedEventBatch;
+
+/** How many events `events` holds. */
+export function encodedEventCount(events: EncodedEvents): number {
+  return isEncodedEventList(events) ? events.length : events.ids.length;
+}
+
+/** `events` as a list (a batch's events as views of its bytes). */
+export function encodedEventList(events: EncodedEvents): readonly EncodedEvent[] {
+  return isEncodedEventList(events) ? events : encodedEvents(events);
+}
+
+/** Whether `events` is a list (else a batch). */
+export function isEncodedEventList(events: EncodedEvents): events is readonly EncodedEvent[] {
+  return Array.isArray(events);
+}
+
 /** The batch's events as `EncodedEvent`s, their JSON views of its bytes. */
 export function encodedEvents(batch: EncodedEventBatch): EncodedEvent[] {
   const { type, version, bytes, ends, ids, keys } = batch;

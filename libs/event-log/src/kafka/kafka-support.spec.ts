@@ -1,5 +1,5 @@
 import { CompressionTypes, logLevel } from 'kafkajs';
-import { compressionFor } from '../kafka-event-log';
+import { compressionFor } from './kafka-messages';
 import { describeError, isMessageTooLarge, isTopicNotReady } from './kafka-errors';
 import { kafkaLogCreator } from './kafka-log-creator';
 

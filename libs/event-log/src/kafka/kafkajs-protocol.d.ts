@@ -2,11 +2,13 @@
 // to check the patched producer path (patches/kafkajs+2.2.4.patch); kafkajs
 // ships no declarations for them.
 declare module 'kafkajs/src/protocol/requests/produce/v3/request' {
-  interface ProduceMessage {
+  export interface ProduceMessage {
     key?: string | Buffer | null;
     value: string | Buffer | null;
     headers?: Record<string, string | Buffer | (string | Buffer)[]>;
     timestamp?: string;
+    /** A run of records standing for many (patched `encodeRecords`). */
+    records?: { values: Buffer; starts: Uint32Array; ends: Uint32Array; keys: Buffer[]; recordHeader: string; recordHeaderValues: string[] };
   }
   interface ProduceRequest {
     apiKey: number;
@@ -19,6 +21,23 @@ declare module 'kafkajs/src/protocol/requests/produce/v3/request' {
     compression: number;
     topicData: { topic: string; partitions: { partition: number; messages: ProduceMessage[] }[] }[];
   }): ProduceRequest;
+}
+
+declare module 'kafkajs/src/protocol/requests/produce/v2/request' {
+  import produceV3 from 'kafkajs/src/protocol/requests/produce/v3/request';
+  /** Message sets (magic 1), for brokers before 0.11. */
+  export default function produceV2(request: Parameters<typeof produceV3>[0]): ReturnType<typeof produceV3>;
+}
+
+declare module 'kafkajs/src/producer/groupMessagesPerPartition' {
+  import type { ProduceMessage } from 'kafkajs/src/protocol/requests/produce/v3/request';
+  /** The messages each partition gets (runs of records split by their keys' partitions, patched). */
+  export default function groupMessagesPerPartition(args: {
+    topic: string;
+    partitionMetadata: { partitionId: number }[];
+    messages: ProduceMessage[];
+    partitioner(args: { topic: string; partitionMetadata: { partitionId: number }[]; message: ProduceMessage }): number;
+  }): Record<number, ProduceMessage[]>;
 }
 
 declare module 'kafkajs/src/protocol/decoder' {

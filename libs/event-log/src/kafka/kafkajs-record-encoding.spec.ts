@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import groupMessagesPerPartition from 'kafkajs/src/producer/groupMessagesPerPartition';
+import produceV2 from 'kafkajs/src/protocol/requests/produce/v2/request';
 import produceV3 from 'kafkajs/src/protocol/requests/produce/v3/request';
 import createRequest from 'kafkajs/src/protocol/request';
 import Decoder from 'kafkajs/src/protocol/decoder';
@@ -37,8 +39,26 @@ const messages: Message[] = Array.from({ length: 40 }, (_, i) => ({
   timestamp: i % 4 === 0 ? undefined : String(1_763_740_000_000 + i * 1000 - (i % 2) * 40_000),
 }));
 
+const GZIP = 1;
+
+/** The records `indexes` of values ending at `ends`, as a run: keys from `keyOf`, id headers `id-<index>-ü`. */
+function runRecords(values: Buffer, ends: readonly number[], indexes: readonly number[], keyOf: (i: number) => Buffer): NonNullable<Message['records']> {
+  return {
+    values,
+    starts: Uint32Array.from(indexes, (i) => (i === 0 ? 0 : ends[i - 1])),
+    ends: Uint32Array.from(indexes, (i) => ends[i]),
+    keys: indexes.map(keyOf),
+    recordHeader: 'id',
+    recordHeaderValues: indexes.map((i) => `id-${i}-ü`),
+  };
+}
+
+function produce(batch: Message[], compression = NONE) {
+  return produceV3({ acks: -1, timeout: 30_000, compression, topicData: [{ topic: 'bot-requests', partitions: [{ partition: 3, messages: batch }] }] }).encode();
+}
+
 async function encodeAndDecode(batch: Message[]) {
-  const { buffer } = await produceV3({ acks: -1, timeout: 30_000, compression: NONE, topicData: [{ topic: 'bot-requests', partitions: [{ partition: 3, messages: batch }] }] }).encode();
+  const { buffer } = await produce(batch);
   const decoder = new Decoder(buffer);
   expect([decoder.readString(), decoder.readInt16(), decoder.readInt32(), decoder.readInt32(), decoder.readString(), decoder.readInt32(), decoder.readInt32()]).toEqual([null, -1, 30_000, 1, 'bot-requests', 1, 3]);
   const recordSetSize = decoder.readInt32();
@@ -78,6 +98,48 @@ describe('kafkajs record encoding (patched)', () => {
     const large = Array.from({ length: 300 }, (_, i) => ({ key: `k${i}`, value: 'é'.repeat(20_000 + i) }));
     const records = await encodeAndDecode(large);
     expect(records.map((r) => String(r.value))).toEqual(large.map((m) => m.value));
+  });
+
+  it('encodes a run (one message standing for many records) as exactly the records it stands for, between plain messages and other runs', async () => {
+    // Values back to back, some empty, some beyond one byte per character, one larger than a varint byte holds.
+    const texts = Array.from({ length: 9 }, (_, i) => (i === 2 ? '' : i === 5 ? 'x'.repeat(300) : `välue-${i}-${'é'.repeat(i)}`));
+    const values = Buffer.from(texts.join(''));
+    const ends = texts.reduce<number[]>((all, t) => [...all, (all.at(-1) ?? 0) + Buffer.byteLength(t)], []);
+    const timestamp = '1763740000000';
+    const headers = { type: 'BotRequestRecorded', version: Buffer.from('1') };
+    const keyOf = (i: number) => Buffer.from(i % 2 ? 'site-b' : 'sité-ä');
+    const one = (i: number): Message => ({ key: keyOf(i), value: texts[i], headers: { ...headers, id: `id-${i}-ü` }, timestamp });
+    // A run over records 1, 2, 4, 5, 8 (not contiguous in the buffer), and one over 6 alone.
+    const run = (indexes: number[]): Message => ({ key: null, value: null, headers, timestamp, records: runRecords(values, ends, indexes, keyOf) });
+    const withRuns = [one(0), run([1, 2, 4, 5, 8]), one(3), run([6]), one(7)];
+    const expanded = [0, 1, 2, 4, 5, 8, 3, 6, 7].map(one);
+    expect((await produce(withRuns)).buffer.equals((await produce(expanded)).buffer)).toBe(true);
+    const records = await encodeAndDecode(withRuns);
+    expect(records.map((r) => [r.offset, String(r.key), String(r.value), String(r.headers.id), String(r.headers.type), String(r.headers.version)])).toEqual(
+      expanded.map((m, i) => [String(i), String(m.key), m.value, (m.headers as Record<string, string>).id, 'BotRequestRecorded', '1']),
+    );
+  });
+
+  it('gives each partition the records of a run whose keys it takes, in their order, as the partitioner places them one by one', () => {
+    const texts = Array.from({ length: 40 }, (_, i) => `v${i}`);
+    const values = Buffer.from(texts.join(''));
+    const ends = texts.reduce<number[]>((all, t) => [...all, (all.at(-1) ?? 0) + t.length], []);
+    const keys = ['a', 'b', 'c', 'd', 'e'].map((k) => Buffer.from(k));
+    const keyOf = (i: number) => keys[(i * 7) % 5];
+    const partitionMetadata = [0, 1, 2].map((partitionId) => ({ partitionId }));
+    const partitioner = ({ message }: { message: Message }) => String(message.key).charCodeAt(0) % 3;
+    const split = groupMessagesPerPartition({ topic: 't', partitionMetadata, partitioner, messages: [{ key: null, value: null, headers: { type: 'T' }, records: runRecords(values, ends, texts.map((_, i) => i), keyOf) }] });
+    const placed = Object.fromEntries(Object.entries(split).map(([partition, messages]) => [partition, messages.flatMap((m) => [...m.records!.starts].map((start, j) => [String(m.records!.keys[j]), values.toString('utf8', start, m.records!.ends[j]), m.records!.recordHeaderValues[j]]))]));
+    const expected: Record<string, string[][]> = {};
+    texts.forEach((text, i) => (expected[partitioner({ message: { key: keyOf(i), value: null } })] ??= []).push([String(keyOf(i)), text, `id-${i}-ü`]));
+    expect(placed).toEqual(expected);
+    expect(Object.keys(placed)).toHaveLength(3);
+  });
+
+  it('refuses runs where records are not encoded one pass: compressed batches, and message sets before Kafka 0.11', async () => {
+    const run: Message = { key: null, value: null, records: runRecords(Buffer.from('ab'), [1, 2], [0, 1], () => Buffer.from('k')) };
+    await expect(produce([run], GZIP)).rejects.toThrow('record runs are sent uncompressed');
+    await expect(produceV2({ acks: -1, timeout: 30_000, compression: NONE, topicData: [{ topic: 't', partitions: [{ partition: 0, messages: [run] }] }] }).encode()).rejects.toThrow('record runs need produce v3 or later');
   });
 
   it('hands a large request to the connection as pieces: the records are not copied into each enclosing encoder', async () => {

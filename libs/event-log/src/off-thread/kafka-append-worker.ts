@@ -1,5 +1,5 @@
 import { workerData } from 'node:worker_threads';
-import { encodedEvents, encodeRecordedBotRequests } from '@bpc/events';
+import { encodeRecordedBotRequests } from '@bpc/events';
 import { describeError } from '../kafka/kafka-errors';
 import { openKafkaEventLog } from '../open-kafka-event-log';
 import type { AppendRequest, KafkaAppendWorkerOptions } from './off-thread-protocol';
@@ -16,7 +16,7 @@ const eventLog = openKafkaEventLog({ brokers: options.brokers, clientId: options
 async function appendBatch(request: AppendRequest): Promise<void> {
   if ('events' in request) return eventLog.append(request.topic, request.events);
   // One produce request per batch: a record batch stays within what brokers take (about 1 MB by default).
-  for (const batch of request.botRequests) await eventLog.appendEncoded(request.topic, encodedEvents(encodeRecordedBotRequests(batch)));
+  for (const batch of request.botRequests) await eventLog.appendEncoded(request.topic, encodeRecordedBotRequests(batch));
 }
 
 answerCalls<AppendRequest, void>(

@@ -165,11 +165,11 @@ class RepeatedRun {
 }
 
 /**
- * Envelopes as `EncodedEvent`s through `BotRequestJsonBatch`; throws for an
- * envelope the edge would not write: not keyed by its website, or not
- * occurring when served (one ISO 8601 time, as `toISOString` writes it).
+ * Envelopes as one `BotRequestJsonBatch`; throws for an envelope the edge
+ * would not write: not keyed by its website, or not occurring when served
+ * (one ISO 8601 time, as `toISOString` writes it).
  */
-export function encodeBotRequests(events: readonly BotRequestRecorded[]): EncodedEvent[] {
+export function encodeBotRequestBatch(events: readonly BotRequestRecorded[]): EncodedEventBatch {
   const batch = new BotRequestJsonBatch(events.length);
   for (const e of events) {
     if (e.key !== e.payload.websiteId) throw new Error(`event ${e.id} is keyed ${JSON.stringify(e.key)}, not by its website`);
@@ -179,5 +179,10 @@ export function encodeBotRequests(events: readonly BotRequestRecorded[]): Encode
     }
     batch.add(e.id, { ...e.payload, servedAtMs });
   }
-  return encodedEvents(batch.encoded());
+  return batch.encoded();
+}
+
+/** `encodeBotRequestBatch` as `EncodedEvent`s. */
+export function encodeBotRequests(events: readonly BotRequestRecorded[]): EncodedEvent[] {
+  return encodedEvents(encodeBotRequestBatch(events));
 }
