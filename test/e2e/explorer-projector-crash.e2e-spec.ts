@@ -24,8 +24,10 @@ describe('standalone process killed with SIGKILL while the explorer projector is
     const bearer = { authorization: `Bearer ${issued.token}`, 'content-type': 'application/json' };
     const total = async () => (await jsonOf(await fetch(`${api}/api/websites/demo/data-explorer/events/query`, { method: 'POST', headers: bearer, body: JSON.stringify({ period: '90d', perPage: 1 }) }))).meta.total as number;
 
-    // Demo data is appended in chunks while the projector inserts batches: kill in the middle of both.
-    void fetch(`${api}/internal/admin/demo-data`, { method: 'POST', headers: admin, body: JSON.stringify({ days: 60, requestsPerDay: 1500 }) }).catch(() => undefined);
+    // Demo data is appended in chunks while the projector inserts batches: kill in the middle of both. About
+    // 300,000 requests: more than one insert takes (EXPLORER_FLUSH.maxRows), so the kill comes before the last
+    // insert however fast the append is (with 90,000, a fast append left them all to the first insert).
+    void fetch(`${api}/internal/admin/demo-data`, { method: 'POST', headers: admin, body: JSON.stringify({ days: 60, requestsPerDay: 5000 }) }).catch(() => undefined);
     let seen = 0;
     while ((seen = await total()) < 5_000) await new Promise((r) => setTimeout(r, 5));
     first.child.kill('SIGKILL');
