@@ -83,21 +83,23 @@ describe('BotRequestJsonBatch', () => {
   });
 
   it('writes the JSON.stringify of each envelope while pages and responses repeat from event to event, in any mix, with hostile texts and odd numbers', () => {
-    // Each field keeps its value for its own number of events, so every field changes alone at some point, and several together at others; NaN never equals itself.
+    // Each field keeps its value for its own prime number of events, so every field changes alone at some point
+    // (at its prime), and several together at others; NaN never equals itself.
     const odd = [200, Number.NaN, -0, 0, 1.5];
     const text = (i: number, period: number) => HOSTILE[Math.floor(i / period) % HOSTILE.length];
+    const number = (i: number, period: number) => odd[Math.floor(i / period) % odd.length];
     const events = Array.from({ length: 400 }, (_, i) => {
       const p: BotRequestRecordedPayload = {
         websiteId: text(i, 11),
         host: text(i, 7),
         url: `https://www.example.com/${text(i, 5)}`,
         pageTitle: text(i, 3),
-        statusCode: odd[Math.floor(i / 2) % odd.length],
-        botName: text(i, 13),
-        userAgent: text(i, 4),
-        dimensionId: odd[Math.floor(i / 6) % odd.length],
-        dimensionName: text(i, 9),
-        cacheStatus: (['hit', 'miss', 'stale', 'bypass'] as const)[Math.floor(i / 8) % 4],
+        statusCode: number(i, 13),
+        botName: text(i, 17),
+        userAgent: text(i, 19),
+        dimensionId: number(i, 23),
+        dimensionName: text(i, 29),
+        cacheStatus: (['hit', 'miss', 'stale', 'bypass'] as const)[Math.floor(i / 2) % 4],
         serveTimeMs: i,
         snapshotAgeS: i % 3 ? i : null,
         bytes: i * 3,

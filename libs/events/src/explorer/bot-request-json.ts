@@ -54,13 +54,14 @@ export class BotRequestJsonBatch {
   private readonly ids: string[] = [];
   private readonly keys: string[] = [];
   /**
-   * Runs of the last event's JSON that the next event mostly repeats (a bot
-   * fetching one site's pages, a page fetched by several bots): the page
-   * (the envelope's key, the website, host, URL and title) and the response
-   * (status to cache status). Their values, and where their bytes are.
+   * The event added last, and where two runs of its JSON are that the next
+   * event mostly repeats (a bot fetching one site's pages, a page fetched by
+   * several bots): its page (the envelope's key, the website, host, URL and
+   * title) and its response (status to cache status).
    */
-  private readonly page = new RepeatedRun(4);
-  private readonly response = new RepeatedRun(6);
+  private last?: RecordedBotRequest;
+  private readonly page = { start: 0, end: 0 };
+  private readonly response = { start: 0, end: 0 };
 
   constructor(expectedEvents: number) {
     const room = Math.max(1, expectedEvents);
@@ -72,7 +73,11 @@ export class BotRequestJsonBatch {
     return this.ids.length;
   }
 
-  /** Appends one request's event; one with a field that has no JSON value (undefined), or an invalid time, throws and leaves the batch as it was. */
+  /**
+   * Appends one request's event; one with a field that has no JSON value
+   * (undefined), or an invalid time, throws and leaves the batch as it was.
+   * The batch compares the next event with `p`: its fields are read-only.
+   */
   add(id: string, p: RecordedBotRequest): void {
     const w = this.writer;
     const start = w.offset;
@@ -85,7 +90,8 @@ export class BotRequestJsonBatch {
       w.bytes(OCCURRED_AT);
       w.isoTimestamp(p.servedAtMs);
       pageStart = w.offset;
-      if (!this.page.repeat(w, p.websiteId, p.host, p.url, p.pageTitle)) {
+      if (this.last !== undefined && samePage(p, this.last)) w.repeat(this.page.start, this.page.end);
+      else {
         w.field(F.key, p.websiteId);
         w.field(F.websiteId, p.websiteId);
         w.field(F.host, p.host);
@@ -94,7 +100,8 @@ export class BotRequestJsonBatch {
         w.field(F.pageTitle, p.pageTitle);
       }
       responseStart = w.offset;
-      if (!this.response.repeat(w, p.statusCode, p.botName, p.userAgent, p.dimensionId, p.dimensionName, p.cacheStatus)) {
+      if (this.last !== undefined && sameResponse(p, this.last)) w.repeat(this.response.start, this.response.end);
+      else {
         w.field(F.statusCode, p.statusCode);
         w.field(F.botName, p.botName);
         w.field(F.userAgent, p.userAgent);
@@ -119,8 +126,11 @@ export class BotRequestJsonBatch {
       throw error;
     }
     // Only once the event is in: a refused one leaves bytes that the next event overwrites.
-    this.page.written(pageStart, responseStart, p.websiteId, p.host, p.url, p.pageTitle);
-    this.response.written(responseStart, responseEnd, p.statusCode, p.botName, p.userAgent, p.dimensionId, p.dimensionName, p.cacheStatus);
+    this.last = p;
+    this.page.start = pageStart;
+    this.page.end = responseStart;
+    this.response.start = responseStart;
+    this.response.end = responseEnd;
     const n = this.ids.length;
     if (n === this.ends.length) this.ends = grownArray(this.ends);
     this.ends[n] = w.offset;
@@ -135,33 +145,14 @@ export class BotRequestJsonBatch {
   }
 }
 
-/** What no value is: a run before its first event repeats nothing. */
-const NONE = Symbol('none');
+/** Whether `p` has the page of `last` (compared with `===`: equal values serialise alike). */
+function samePage(p: RecordedBotRequest, last: RecordedBotRequest): boolean {
+  return p.websiteId === last.websiteId && p.host === last.host && p.url === last.url && p.pageTitle === last.pageTitle;
+}
 
-/** Consecutive fields of an event, their values and where the last event's bytes for them are. */
-class RepeatedRun {
-  private readonly values: unknown[];
-  private start = 0;
-  private end = 0;
-
-  constructor(size: number) {
-    this.values = new Array<unknown>(size).fill(NONE);
-  }
-
-  /** Writes the last event's bytes again when `values` are its values (compared with `===`: equal values serialise alike); answers whether it did. */
-  repeat(writer: JsonBatchWriter, ...values: unknown[]): boolean {
-    const last = this.values;
-    for (let i = 0; i < last.length; i++) if (values[i] !== last[i]) return false;
-    writer.repeat(this.start, this.end);
-    return true;
-  }
-
-  /** An event is in, its bytes for the run from `start` to `end`: the ones the next event may repeat. */
-  written(start: number, end: number, ...values: unknown[]): void {
-    for (let i = 0; i < this.values.length; i++) this.values[i] = values[i];
-    this.start = start;
-    this.end = end;
-  }
+/** Whether `p` has the response of `last`. */
+function sameResponse(p: RecordedBotRequest, last: RecordedBotRequest): boolean {
+  return p.statusCode === last.statusCode && p.botName === last.botName && p.userAgent === last.userAgent && p.dimensionId === last.dimensionId && p.dimensionName === last.dimensionName && p.cacheStatus === last.cacheStatus;
 }
 
 /**
