@@ -10,8 +10,8 @@ import { FileSubscription } from './file/file-subscription';
 import { GroupOffsetStore } from './file/group-offset-store';
 import { PartitionLog } from './file/partition-log';
 import { PidLock } from './file/pid-lock';
-import { framablePayload, FramedRecords } from './file/record-framing';
-import { groupByPartition } from './partitioner';
+import { payloadsByPartition } from './file/payloads-by-partition';
+import type { FramedRecords } from './file/record-framing';
 import { assertTopicName } from './topic-name';
 
 export interface FileEventLogOptions {
@@ -199,10 +199,9 @@ export class FileEventLog implements EventLog {
   }
 
   private async appendNow(topic: string, events: readonly EncodedEvent[]): Promise<void> {
-    const payloads = events.map((event) => framablePayload(event.json));
     // Awaited by every append, so appends continue in call order.
     const target = await this.topic(topic);
-    const byPartition = groupByPartition(events.length, (i) => events[i].key, (i) => payloads[i], target.partitions.length);
+    const byPartition = payloadsByPartition(events, target.partitions.length);
     await Promise.all([...byPartition].map(([partition, list]) => target.partitions[partition].append(list)));
   }
 

@@ -1,4 +1,5 @@
 import { CompressionTypes, Message } from 'kafkajs';
+import type { RecordRun } from 'kafkajs/src/protocol/recordBatch/record/v0/encodeRecords';
 import { BoundedMemo } from '@bpc/domain';
 import { EncodedEvent, EncodedEventBatch, encodedEvents, EncodedEvents, isEncodedEventList } from '@bpc/events';
 
@@ -11,22 +12,6 @@ const COMPRESS_FROM_BYTES = 64 * 1024;
  * encoder copy them, instead of encoding each from its string once per message.
  */
 const repeatedBytes = new BoundedMemo((text) => Buffer.from(text, 'utf8'), 10_000, 256);
-
-/**
- * Many records in one message (patches/kafkajs+2.2.4.patch, `encodeRecords`):
- * each with its key, the message's headers, then an `id` header of its own;
- * the values lie in one buffer. A batch of events goes to kafkajs without an
- * object per event; the producer splits the run by partition, keeping the
- * events' order in each.
- */
-interface RecordRun {
-  readonly values: Buffer;
-  readonly starts: Uint32Array;
-  readonly ends: Uint32Array;
-  readonly keys: readonly Buffer[];
-  readonly recordHeader: string;
-  readonly recordHeaderValues: readonly string[];
-}
 
 /** Large events (a recache of thousands of URLs) go GZIP-compressed, to fit under the brokers' message size limit; small ones as they are. */
 export function compressionFor(largestEventBytes: number): CompressionTypes {
@@ -51,7 +36,7 @@ function toMessage(event: EncodedEvent): Message {
   return { key: repeatedBytes.get(event.key), value: event.json, headers: { type: repeatedBytes.get(event.type), version: repeatedBytes.get(String(event.version)), id: event.id } };
 }
 
-/** The batch as one run, with the headers `toMessage` gives each event. */
+/** The batch as one run of records (patches/kafkajs+2.2.4.patch), with the headers `toMessage` gives each event: no object per event. */
 function runOf(batch: EncodedEventBatch): Message {
   const { bytes, ends, ids, keys } = batch;
   // Consecutive events mostly share their website: no lookup then.

@@ -1,14 +1,33 @@
-// The parts of kafkajs' protocol internals that the record-encoding spec uses
-// to check the patched producer path (patches/kafkajs+2.2.4.patch); kafkajs
-// ships no declarations for them.
+// The parts of kafkajs' protocol internals that the event log and the
+// record-encoding spec use on the patched producer path
+// (patches/kafkajs+2.2.4.patch); kafkajs ships no declarations for them.
+declare module 'kafkajs/src/protocol/recordBatch/record/v0/encodeRecords' {
+  /**
+   * Many records in one message (`message.records`): each with its key, the
+   * message's headers, then one header of its own; the values lie in one
+   * buffer. The producer splits a run by its keys' partitions, keeping the
+   * records' order in each.
+   */
+  export interface RecordRun {
+    /** Bytes holding every record's value: record `j`'s is `values[starts[j], ends[j])`. */
+    readonly values: Buffer;
+    readonly starts: Uint32Array;
+    readonly ends: Uint32Array;
+    readonly keys: readonly Buffer[];
+    /** Name of the header each record has a value of its own for, and record `j`'s value of it. */
+    readonly recordHeader: string;
+    readonly recordHeaderValues: readonly string[];
+  }
+}
+
 declare module 'kafkajs/src/protocol/requests/produce/v3/request' {
+  import type { RecordRun } from 'kafkajs/src/protocol/recordBatch/record/v0/encodeRecords';
   export interface ProduceMessage {
     key?: string | Buffer | null;
     value: string | Buffer | null;
     headers?: Record<string, string | Buffer | (string | Buffer)[]>;
     timestamp?: string;
-    /** A run of records standing for many (patched `encodeRecords`). */
-    records?: { values: Buffer; starts: Uint32Array; ends: Uint32Array; keys: Buffer[]; recordHeader: string; recordHeaderValues: string[] };
+    records?: RecordRun;
   }
   interface ProduceRequest {
     apiKey: number;

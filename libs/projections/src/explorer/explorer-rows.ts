@@ -52,12 +52,7 @@ export function allStoredBotRequests(payloads: StoredPayloads): boolean {
  */
 export function jsonLines(payloads: readonly Buffer[]): EncodedRows {
   const out = Buffer.allocUnsafeSlow(payloads.reduce((sum, p) => sum + p.length + 1, 0));
-  let at = 0;
-  for (const payload of payloads) {
-    at += payload.copy(out, at);
-    out[at++] = 0x0a;
-  }
-  return { jsonEachRow: out, count: payloads.length };
+  return writeLines(out, payloads.length, (i, at) => payloads[i].copy(out, at));
 }
 
 /** `jsonLines` of payloads side by side (the file log's batches), written into memory from `take`: a copy per payload, no object per record. */
@@ -66,9 +61,14 @@ export function jsonLinesOf(payloads: StoredPayloads, take: (size: number) => Bu
   let size = count;
   for (let i = 0; i < count; i++) size += ends[i] - starts[i];
   const out = take(size);
+  return writeLines(out, count, (i, at) => buffer.copy(out, at, starts[i], ends[i]));
+}
+
+/** `count` payloads into `out`, each copied at `at` by `copy` (which answers its length) and followed by a newline. */
+function writeLines(out: Buffer, count: number, copy: (i: number, at: number) => number): EncodedRows {
   let at = 0;
   for (let i = 0; i < count; i++) {
-    at += buffer.copy(out, at, starts[i], ends[i]);
+    at += copy(i, at);
     out[at++] = 0x0a;
   }
   return { jsonEachRow: out, count };
