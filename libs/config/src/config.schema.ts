@@ -195,6 +195,14 @@ export class EdgeConfig {
    * costs, or an operator's emergency switch. Default `true`.
    */
   @IsBoolean() record_requests: boolean = true;
+  /**
+   * Standalone mode (the explorer projector in the edge's process): while
+   * serving is saturated (no idle CPU, the serving loop busy), the explorer
+   * projection pauses for up to this long, then catches up before it may
+   * pause again; bots get the CPU, the explorer lags at most this long plus
+   * its catch-up. 0 never pauses. No effect where the projector runs apart.
+   */
+  @IsInt() @Min(0) @Max(300_000) projection_pause_max_ms: number = 10_000;
 }
 
 /** CSV exports of the public API (download links and retention). */

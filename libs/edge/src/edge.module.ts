@@ -4,6 +4,7 @@ import { APP_CONFIG, LOGGER } from '@bpc/platform';
 import { BOT_REQUEST_APPENDER, botRequestAppender } from './record-bot-request/bot-request-appender';
 import { BotRequestRecorder } from './record-bot-request/bot-request-recorder';
 import { ScheduleAutorecacheWhenPageServed } from './schedule-autorecache/schedule-autorecache-when-page-served';
+import { AnnounceServing } from './serve-page/announce-serving';
 import { ServePage } from './serve-page/serve-page';
 
 /** The bot edge: serving, recording, autorecache scheduling (needs the event log, cache store and page refresher ports). */
@@ -12,6 +13,7 @@ import { ServePage } from './serve-page/serve-page';
     ServePage,
     BotRequestRecorder,
     ScheduleAutorecacheWhenPageServed,
+    AnnounceServing,
     {
       provide: BOT_REQUEST_APPENDER,
       inject: [APP_CONFIG, EVENT_LOG, LOGGER],

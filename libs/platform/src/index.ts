@@ -20,6 +20,7 @@ export * from './metrics/metrics.module';
 export * from './http/omittable';
 export * from './http/openapi';
 export * from './ports/in-process-signals';
+export * from './ports/serving-load';
 export * from './http/framework-errors';
 export * from './metrics/scrape-safe-collect';
 export * from './http/request-id';

@@ -7,6 +7,7 @@ import { createHttpApp } from '../http/create-http-app';
 import { closePorts, openPorts } from '../ports/open-ports';
 import type { PortName } from '../ports/ports';
 import { InProcessSignals } from '../ports/in-process-signals';
+import { ServingLoad } from '../ports/serving-load';
 import type { AppRuntime } from '../ports/runtime.module';
 import type { AppName, AppSpec } from './app-spec';
 import { ProcessShutdown } from './process-shutdown';
@@ -37,7 +38,7 @@ export async function startApps(
   assertProjectionsRunHere(specs, config);
   const needs = new Set<PortName>(specs.flatMap((s) => s.uses));
   const ports = await openPorts(config, needs, logger);
-  const runtime: AppRuntime = { config, logger, ports, clock, signals: new InProcessSignals(), shutdown };
+  const runtime: AppRuntime = { config, logger, ports, clock, signals: new InProcessSignals(), servingLoad: new ServingLoad(), shutdown };
   const ordered = [...specs].sort((a, b) => Number(b.name === 'projector') - Number(a.name === 'projector'));
   const started: StartedApp[] = [];
   const urls: Partial<Record<AppName, string>> = {};

@@ -13,6 +13,7 @@ import { READINESS_CHECKS, ReadinessCheck } from '../health/readiness-check';
 import type { AppSpec } from '../lifecycle/app-spec';
 import { PROCESS_SHUTDOWN, ProcessShutdown } from '../lifecycle/process-shutdown';
 import { IN_PROCESS_SIGNALS, InProcessSignals } from './in-process-signals';
+import { SERVING_LOAD, ServingLoad } from './serving-load';
 import { adapterName, APP_CONFIG, CLOCK, LOGGER, PortName, Ports } from './ports';
 
 /** What every app of a process shares: validated config, logger, opened adapters. */
@@ -24,6 +25,8 @@ export interface AppRuntime {
   readonly clock?: Clock;
   /** Shared by the apps of this runtime: one channel per process, so a signal reaches every app in it. */
   readonly signals: InProcessSignals;
+  /** Shared by the apps of this runtime: the edge announces its serving, work beside it gives way while it is saturated. */
+  readonly servingLoad: ServingLoad;
   /** Set when the process begins shutting down: every app's readiness answers 503 from then on. */
   readonly shutdown: ProcessShutdown;
 }
@@ -65,6 +68,7 @@ export class RuntimeModule {
       { provide: LOGGER, useValue: runtime.logger },
       { provide: CLOCK, useValue: runtime.clock ?? systemClock },
       { provide: IN_PROCESS_SIGNALS, useValue: runtime.signals },
+      { provide: SERVING_LOAD, useValue: runtime.servingLoad },
       { provide: PROCESS_SHUTDOWN, useValue: runtime.shutdown },
       { provide: HostCatalog, useValue: new HostCatalog(runtime.config.hosts) },
       { provide: READINESS_CHECKS, useValue: checks },

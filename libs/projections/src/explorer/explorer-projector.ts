@@ -4,11 +4,13 @@ import type { Logger } from 'pino';
 import { TOPICS, UnknownEventError } from '@bpc/events';
 import { EVENT_LOG, EventLog, LogBatch, LogRecord, retryInBackground, Subscription } from '@bpc/event-log';
 import { EXPLORER_STORE, ExplorerStore } from '@bpc/explorer-store';
-import { FailureStreakLog, LOGGER, METRICS_REGISTRY, ReadinessRegistry, scrapeSafeCollect } from '@bpc/platform';
+import type { AppConfig } from '@bpc/config';
+import { APP_CONFIG, FailureStreakLog, LOGGER, METRICS_REGISTRY, ReadinessRegistry, scrapeSafeCollect, SERVING_LOAD, ServingLoad } from '@bpc/platform';
 import { BufferedExplorerWriter, checkpointOf } from './buffered-explorer-writer';
 import { BOT_REQUEST_EVENTS_TABLE, BOT_REQUESTS_TABLE } from './explorer-projection';
 import { allStoredBotRequests, EncodedBatch, encodeExplorerRows, isStoredBotRequest, jsonLines, jsonLinesOf } from './explorer-rows';
 import { OffThreadExplorerRows } from './off-thread-explorer-rows';
+import { YieldToServing } from './yield-to-serving';
 
 /** One group per topic, so a slow search import never holds up bot requests (a subscription handles one batch at a time). */
 export const EXPLORER_PROJECTOR_GROUPS = { botRequests: 'explorer-projector-bot-requests', searchPerformance: 'explorer-projector-search-performance' } as const;
@@ -46,6 +48,10 @@ const EXPLORER_TOPICS: readonly ExplorerTopic[] = ['botRequests', 'searchPerform
  * fold away too (exact reads use FINAL). A failed write is retried and holds
  * up the partition; nothing is skipped.
  *
+ * In standalone mode, where the edge serves bots from this process, the
+ * projection pauses while serving is saturated (`YieldToServing`, up to
+ * `edge.projection_pause_max_ms`), and catches up after.
+ *
  * A topic that cannot be subscribed (Kafka unreachable at startup) is tried
  * again with backoff until it is or the app stops; meanwhile `lag()` rejects
  * with the reason, so readiness reports the projection down.
@@ -62,6 +68,7 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
   private readonly projected?: Counter<'table'>;
   private readonly writers: BufferedExplorerWriter[] = [];
   private readonly offThread: OffThreadExplorerRows;
+  private readonly pausedSeconds?: Counter;
 
   constructor(
     @Inject(EVENT_LOG) private readonly log: EventLog,
@@ -70,10 +77,14 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
     readiness: ReadinessRegistry,
     // Present when the app serves /metrics (MetricsModule); the projector works without it.
     @Optional() @Inject(METRICS_REGISTRY) registry?: Registry,
+    // Present in the apps' processes: the edge announces there that it serves (see YieldToServing).
+    @Optional() @Inject(SERVING_LOAD) private readonly servingLoad?: ServingLoad,
+    @Optional() @Inject(APP_CONFIG) private readonly config?: AppConfig,
   ) {
     this.offThread = new OffThreadExplorerRows(logger);
     readiness.add({ name: 'projection (explorer)', check: async () => ({ lag: await this.lag() }) });
     if (registry) {
+      this.pausedSeconds = new Counter({ name: 'bpc_explorer_projection_paused_seconds_total', help: 'Time the explorer projection paused for saturated serving in its process (standalone mode).', registers: [registry] });
       this.projected = new Counter({ name: 'bpc_explorer_projected_rows_total', help: 'Rows the explorer projector inserted into ClickHouse, per table.', labelNames: ['table'], registers: [registry] });
       const lag: Gauge = new Gauge({
         name: 'bpc_explorer_projection_lag_events',
@@ -150,12 +161,29 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
   }
 
   private subscribe(topic: ExplorerTopic, writer: BufferedExplorerWriter): Promise<Subscription> {
+    const yieldToServing = this.yieldToServing(topic);
     return this.log.subscribe({
       groupId: EXPLORER_PROJECTOR_GROUPS[topic],
       topics: [TOPICS[topic]],
       startAt: (t, partition) => checkpointOf(this.store, `${t}:${partition}`),
-      handleBatch: (batch) => this.apply(batch, writer),
+      handleBatch: async (batch) => {
+        await yieldToServing?.turn(this.stopping.signal);
+        return this.apply(batch, writer);
+      },
       maxBatchSize: EXPLORER_BATCH_SIZE,
+    });
+  }
+
+  /** Where the edge may serve from this process; a topic's lag is its subscription's, unknown (behind) until it is subscribed. */
+  private yieldToServing(topic: ExplorerTopic): YieldToServing | undefined {
+    const { servingLoad, config } = this;
+    if (!servingLoad || !config) return undefined;
+    return new YieldToServing({
+      saturated: () => servingLoad.saturated(),
+      behind: () => this.subscriptions.get(topic)?.lag() ?? Promise.resolve(Number.POSITIVE_INFINITY),
+      maxPauseMs: config.edge.projection_pause_max_ms,
+      caughtUpAt: EXPLORER_BATCH_SIZE,
+      paused: (ms) => this.pausedSeconds?.inc(ms / 1000),
     });
   }
 

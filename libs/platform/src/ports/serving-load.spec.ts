@@ -1,0 +1,80 @@
+import { isSaturated, ServingLoad } from './serving-load';
+
+describe('isSaturated', () => {
+  it('needs both: next to no idle CPU and a mostly busy serving loop', () => {
+    expect(isSaturated({ cpuIdleShare: 0.05, loopUtilization: 0.85 })).toBe(true);
+    expect(isSaturated({ cpuIdleShare: 0.15, loopUtilization: 0.6 })).toBe(true);
+    // CPUs to spare: work beside serving takes nothing from it.
+    expect(isSaturated({ cpuIdleShare: 0.5, loopUtilization: 0.95 })).toBe(false);
+    expect(isSaturated({ cpuIdleShare: 0.16, loopUtilization: 0.9 })).toBe(false);
+    // Busy CPUs, but the serving loop mostly waits: something else keeps them busy.
+    expect(isSaturated({ cpuIdleShare: 0, loopUtilization: 0.3 })).toBe(false);
+    expect(isSaturated({ cpuIdleShare: 0.05, loopUtilization: 0.59 })).toBe(false);
+  });
+});
+
+describe('ServingLoad', () => {
+  it('is never saturated while nothing serves, nor before a window was measured', () => {
+    const load = new ServingLoad();
+    expect(load.saturated()).toBe(false);
+    const stop = load.serving();
+    expect(load.saturated()).toBe(false);
+    stop();
+  });
+
+  /** CPU times that advance by 100 ms a call, `idleShare` of it idle. */
+  function cpuAt(idleShare: number) {
+    let calls = 0;
+    return () => {
+      calls += 1;
+      return { idle: calls * 100 * idleShare, total: calls * 100 };
+    };
+  }
+
+  /** Keeps this thread's loop busy for `ms`, in slices, so that timers still run. */
+  async function busyFor(ms: number): Promise<void> {
+    const until = Date.now() + ms;
+    while (Date.now() < until) {
+      const slice = Date.now() + 40;
+      while (Date.now() < slice);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  it('is saturated when its loop was kept busy over the last second and the CPUs had no time to spare', async () => {
+    const load = new ServingLoad(cpuAt(0.05));
+    const stop = load.serving();
+    await busyFor(1_100);
+    expect(load.saturated()).toBe(true);
+    stop();
+    expect(load.saturated()).toBe(false);
+  });
+
+  it('is not saturated with CPU time to spare, however busy its loop', async () => {
+    const load = new ServingLoad(cpuAt(0.5));
+    const stop = load.serving();
+    await busyFor(1_100);
+    expect(load.saturated()).toBe(false);
+    stop();
+  });
+
+  it('is not saturated when its loop mostly waits, however busy the CPUs', async () => {
+    const load = new ServingLoad(cpuAt(0));
+    const stop = load.serving();
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(load.saturated()).toBe(false);
+    stop();
+  });
+
+  it('samples while any server serves: one stopping leaves the other measured', async () => {
+    const load = new ServingLoad(cpuAt(0));
+    const stopA = load.serving();
+    const stopB = load.serving();
+    stopA();
+    stopA();
+    await busyFor(1_100);
+    expect(load.saturated()).toBe(true);
+    stopB();
+    expect(load.saturated()).toBe(false);
+  });
+});
