@@ -7,7 +7,8 @@ import { BOT_REQUEST_RECORDED, BotRequestRecorded, envelope, SEARCH_PERFORMANCE_
 import { FileEventLog } from '@bpc/event-log';
 import { ChdbExecutor, ExplorerStore, InsertBatch } from '@bpc/explorer-store';
 import { buildExplorerSql, DEFAULT_LIMITS, findExplorer, resolveQuery } from '@bpc/explorer';
-import { ReadinessRegistry } from '@bpc/platform';
+import type { AppConfig } from '@bpc/config';
+import { ReadinessRegistry, ServingLoad } from '@bpc/platform';
 import { botRequestRow } from './explorer-projection';
 import { ExplorerProjector } from './explorer-projector';
 
@@ -118,5 +119,24 @@ describe('explorer projector (file log → chDB)', () => {
     const sql = buildExplorerSql(query, 'demo');
     const rows = await store.query(sql.pageSql, sql.params);
     expect(rows).toEqual([{ _rowId: 'https://www.example.com/a', page: 'https://www.example.com/a', clicks: 8, impressions: 80, ctr: 0.1, position: 1.88 }]);
+  }, 30_000);
+
+  it('pauses while the edge in its process is saturated, up to edge.projection_pause_max_ms, and counts the pause', async () => {
+    const registry = new Registry();
+    let saturated = true;
+    const servingLoad = { saturated: () => saturated } as unknown as ServingLoad;
+    const config = { edge: { projection_pause_max_ms: 60_000 } } as AppConfig;
+    const projector = new ExplorerProjector(log, store, logger, new ReadinessRegistry(), registry, servingLoad, config);
+    projector.onApplicationBootstrap();
+    await log.append(TOPICS.botRequests, Array.from({ length: 50 }, (_, i) => request(i, 'paused')));
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(await count('paused')).toBe(0);
+    expect(await projector.lag()).toBeGreaterThanOrEqual(50);
+    saturated = false;
+    await until(async () => (await count('paused')) === 50);
+    await projector.flush();
+    const paused = (await registry.getSingleMetric('bpc_explorer_projection_paused_seconds_total')!.get()).values[0].value;
+    expect(paused).toBeGreaterThanOrEqual(1.4);
+    await projector.onApplicationShutdown();
   }, 30_000);
 });
