@@ -27,7 +27,10 @@ import { median } from './stats';
  * - the edge serving that hit with recording on, and with
  *   `edge.record_requests: false` (all standalone apps in this process, as
  *   `npm start` runs them: the projector writing the recorded requests to
- *   chDB shares the process, so "recording on" includes that cost);
+ *   chDB shares the process, so "recording on" includes that cost; at
+ *   saturation the projection pauses after the first second, and its work
+ *   moves to the catch-up after the load, which its rows report, and which
+ *   the CPU rows count);
  * - 100 concurrent misses of one URL, counted at the origin.
  *
  * The host's speed drifts during a run (by up to a factor of two here), so
@@ -168,10 +171,11 @@ interface EdgeRun {
 const CATCH_UP_LIMIT_MS = 60_000;
 
 /**
- * Standalone: the explorer projection yields the CPU to serving (its inserts
- * run at the lowest priority), so under this load it may fall behind; this
- * reads its lag (`bpc_explorer_projection_lag_events`) when the measurement
- * ends and how long it then takes to reach 0.
+ * Standalone: the explorer projection gives way to saturated serving (it
+ * pauses for up to `edge.projection_pause_max_ms`, and its inserts run at the
+ * lowest priority), so under this load it falls behind; this reads its lag
+ * (`bpc_explorer_projection_lag_events`) when the measurement ends and how
+ * long it then takes to reach 0.
  */
 async function explorerCatchUp(projector: string): Promise<{ lag: number; caughtUpMs: number }> {
   const lagNow = async () => metricValue(await (await fetch(`${projector}/metrics`)).text(), 'bpc_explorer_projection_lag_events');
