@@ -41,19 +41,23 @@ describe('ServingLoad', () => {
     }
   }
 
-  it('is saturated when its loop was kept busy over the last second and the CPUs had no time to spare', async () => {
-    const load = new ServingLoad(cpuAt(0.05));
+  /** A load over CPUs `idleShare` idle, its server's loop kept busy for a second and more. */
+  async function busyServing(idleShare: number): Promise<{ load: ServingLoad; stop: () => void }> {
+    const load = new ServingLoad(cpuAt(idleShare));
     const stop = load.serving();
     await busyFor(1_100);
+    return { load, stop };
+  }
+
+  it('is saturated when its loop was kept busy over the last second and the CPUs had no time to spare', async () => {
+    const { load, stop } = await busyServing(0.05);
     expect(load.saturated()).toBe(true);
     stop();
     expect(load.saturated()).toBe(false);
   });
 
   it('is not saturated with CPU time to spare, however busy its loop', async () => {
-    const load = new ServingLoad(cpuAt(0.5));
-    const stop = load.serving();
-    await busyFor(1_100);
+    const { load, stop } = await busyServing(0.5);
     expect(load.saturated()).toBe(false);
     stop();
   });

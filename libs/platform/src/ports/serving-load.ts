@@ -38,7 +38,7 @@ export interface CpuTimes {
   readonly total: number;
 }
 
-export function machineCpuTimes(): CpuTimes {
+function machineCpuTimes(): CpuTimes {
   let idle = 0;
   let total = 0;
   for (const { times } of cpus()) {
