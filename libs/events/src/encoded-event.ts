@@ -32,6 +32,13 @@ export interface EncodedEventBatch {
   readonly ends: Uint32Array;
   readonly ids: readonly string[];
   readonly keys: readonly string[];
+  /**
+   * Memory lent to the log for this append's own encoding (on Kafka, the
+   * record batch of a batch that goes whole to one partition): its owner
+   * leaves it alone until the append settles. Logs that copy the bytes
+   * their own way ignore it.
+   */
+  readonly scratch?: Buffer;
 }
 
 /** Events already serialised: a list, or a batch encoder's output as it is (no object per event). */

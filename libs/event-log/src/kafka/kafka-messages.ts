@@ -50,6 +50,7 @@ function runOf(batch: EncodedEventBatch): Message {
     keys: keys.map(keyBytes),
     recordHeader: 'id',
     recordHeaderValues: ids,
+    scratch: batch.scratch,
   };
   return { key: null, value: null, headers: { type: repeatedBytes.get(batch.type), version: repeatedBytes.get(String(batch.version)) }, records: run } as Message;
 }

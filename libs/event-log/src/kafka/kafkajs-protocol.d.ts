@@ -17,6 +17,8 @@ declare module 'kafkajs/src/protocol/recordBatch/record/v0/encodeRecords' {
     /** Name of the header each record has a value of its own for, and record `j`'s value of it. */
     readonly recordHeader: string;
     readonly recordHeaderValues: readonly string[];
+    /** Memory the records may be encoded into when the run goes whole to one partition; left alone until the send settles. */
+    readonly scratch?: Buffer;
   }
 }
 

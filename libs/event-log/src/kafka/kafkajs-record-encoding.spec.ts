@@ -136,6 +136,39 @@ describe('kafkajs record encoding (patched)', () => {
     expect(Object.keys(placed)).toHaveLength(3);
   });
 
+  it('encodes a lone run into the scratch memory it lends when it fits, the same bytes as into a buffer of its own', async () => {
+    const texts = Array.from({ length: 50 }, (_, i) => `välue-${i}-${'x'.repeat(i * 3)}`);
+    const values = Buffer.from(texts.join(''));
+    const ends = texts.reduce<number[]>((all, t) => [...all, (all.at(-1) ?? 0) + Buffer.byteLength(t)], []);
+    const timestamp = '1763740000000';
+    const lent = (scratch?: Buffer): Message => ({ key: null, value: null, timestamp, headers: { type: 'T' }, records: { ...runRecords(values, ends, texts.map((_, i) => i), () => Buffer.from('k')), scratch } });
+    const own = (await produce([lent()])).buffer;
+    const scratch = Buffer.alloc(64 * 1024, 0xaa);
+    expect((await produce([lent(scratch)])).buffer.equals(own)).toBe(true);
+    // The partition's entry (partition 3, record set size, record batch) is what the scratch holds.
+    const entryBytes = 8 + scratch.readInt32BE(4);
+    expect(scratch.readInt32BE(0)).toBe(3);
+    expect(own.includes(scratch.subarray(0, entryBytes))).toBe(true);
+    expect(scratch[entryBytes]).toBe(0xaa);
+    // Too small a scratch, or a run beside other messages, is left untouched.
+    const small = Buffer.alloc(100, 0xaa);
+    expect((await produce([lent(small)])).buffer.equals(own)).toBe(true);
+    const beside = Buffer.alloc(64 * 1024, 0xaa);
+    await produce([lent(beside), messages[1]]);
+    expect([small, beside].every((b) => b.every((byte) => byte === 0xaa))).toBe(true);
+  });
+
+  it('keeps the scratch memory of a run that goes whole to one partition, and gives none to the parts of a run split across partitions', () => {
+    const scratch = Buffer.alloc(1024);
+    const run = (keys: string[]): Message => ({ key: null, value: null, records: { ...runRecords(Buffer.from('abcd'), [1, 2, 3, 4], [0, 1, 2, 3], (i) => Buffer.from(keys[i])), scratch } });
+    const partitionMetadata = [0, 1].map((partitionId) => ({ partitionId }));
+    const partitioner = ({ message }: { message: Message }) => (String(message.key) === 'a' ? 0 : 1);
+    const whole = groupMessagesPerPartition({ topic: 't', partitionMetadata, partitioner, messages: [run(['a', 'a', 'a', 'a'])] });
+    expect(whole['0'][0].records!.scratch).toBe(scratch);
+    const split = groupMessagesPerPartition({ topic: 't', partitionMetadata, partitioner, messages: [run(['a', 'b', 'a', 'b'])] });
+    expect(Object.values(split).map((parts) => parts[0].records!.scratch)).toEqual([undefined, undefined]);
+  });
+
   it('refuses runs where records are not encoded one pass: compressed batches, and message sets before Kafka 0.11', async () => {
     const run: Message = { key: null, value: null, records: runRecords(Buffer.from('ab'), [1, 2], [0, 1], () => Buffer.from('k')) };
     await expect(produce([run], GZIP)).rejects.toThrow('record runs are sent uncompressed');

@@ -2,6 +2,7 @@ import { workerData } from 'node:worker_threads';
 import { encodeRecordedBotRequests } from '@bpc/events';
 import { describeError } from '../kafka/kafka-errors';
 import { openKafkaEventLog } from '../open-kafka-event-log';
+import { BatchScratch } from './batch-scratch';
 import type { AppendRequest, KafkaAppendWorkerOptions } from './off-thread-protocol';
 import { answerCalls, ownerLog } from './worker-calls';
 
@@ -12,11 +13,14 @@ import { answerCalls, ownerLog } from './worker-calls';
 const options = workerData as KafkaAppendWorkerOptions;
 const log = ownerLog(describeError);
 const eventLog = openKafkaEventLog({ brokers: options.brokers, clientId: options.clientId, namespace: options.namespace, log });
+const scratch = new BatchScratch();
 
 async function appendBatch(request: AppendRequest): Promise<void> {
   if ('events' in request) return eventLog.append(request.topic, request.events);
   // One produce request per batch: a record batch stays within what brokers take (about 1 MB by default).
-  for (const batch of request.botRequests) await eventLog.appendEncoded(request.topic, encodeRecordedBotRequests(batch));
+  for (const batch of request.botRequests) {
+    await scratch.use(({ json, records }) => eventLog.appendEncoded(request.topic, { ...encodeRecordedBotRequests(batch, json), scratch: records }));
+  }
 }
 
 answerCalls<AppendRequest, void>(

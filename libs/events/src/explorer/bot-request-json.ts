@@ -63,9 +63,10 @@ export class BotRequestJsonBatch {
   private readonly page = { start: 0, end: 0 };
   private readonly response = { start: 0, end: 0 };
 
-  constructor(expectedEvents: number) {
+  /** Events are written into `scratch` when given, while it has room (see `JsonBatchWriter`). */
+  constructor(expectedEvents: number, scratch?: Buffer) {
     const room = Math.max(1, expectedEvents);
-    this.writer = new JsonBatchWriter(room * INITIAL_BYTES_PER_EVENT, FIELD_TEXTS);
+    this.writer = new JsonBatchWriter(room * INITIAL_BYTES_PER_EVENT, FIELD_TEXTS, scratch);
     this.ends = new Uint32Array(room);
   }
 

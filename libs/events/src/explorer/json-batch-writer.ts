@@ -24,13 +24,18 @@ export class JsonBatchWriter {
   private timestampSecond = Number.NaN;
   private timestampPrefix = Buffer.alloc(0);
 
-  /** `fieldTexts[f]` is what `field(f, value)` writes before the value (`,"name":`). */
+  /**
+   * `fieldTexts[f]` is what `field(f, value)` writes before the value
+   * (`,"name":`). Writing starts in `scratch` when given (memory a caller
+   * reuses batch after batch), and moves to memory of its own if it fills up.
+   */
   constructor(
     initialBytes: number,
     fieldTexts: readonly string[] = [],
+    scratch?: Buffer,
   ) {
     // Its own memory (as `grownBuffer`), not a slice of Node's shared pool that a kept batch would hold on to.
-    this.out = Buffer.allocUnsafeSlow(initialBytes);
+    this.out = scratch ?? Buffer.allocUnsafeSlow(initialBytes);
     this.seen = fieldTexts.map(() => new Map());
     this.lastValue = fieldTexts.map(() => undefined);
     this.lastSpan = fieldTexts.map(() => undefined);

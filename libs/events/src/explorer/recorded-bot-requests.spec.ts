@@ -46,6 +46,20 @@ describe('RecordedBotRequests', () => {
     });
   });
 
+  it('writes into the scratch memory it is lent, the same bytes as into its own, and moves to memory of its own when the scratch fills up', () => {
+    const columns = captured(Array.from({ length: 60 }, (_, i) => request(i))).columns();
+    const own = encodeRecordedBotRequests(columns);
+    const roomy = Buffer.alloc(own.bytes.length + 100);
+    const inRoomy = encodeRecordedBotRequests(columns, roomy);
+    expect(inRoomy.bytes.buffer).toBe(roomy.buffer);
+    expect(Buffer.from(inRoomy.bytes).equals(Buffer.from(own.bytes))).toBe(true);
+    const small = Buffer.alloc(1_000);
+    const grown = encodeRecordedBotRequests(columns, small);
+    expect(grown.bytes.buffer).not.toBe(small.buffer);
+    expect(Buffer.from(grown.bytes).equals(Buffer.from(own.bytes))).toBe(true);
+    expect({ ids: grown.ids, keys: grown.keys, ends: [...grown.ends] }).toEqual({ ids: own.ids, keys: own.keys, ends: [...own.ends] });
+  });
+
   it('keeps the columns taken before later adds, and drops the first requests of a batch on request', () => {
     const batch = captured([request(1), request(2)]);
     const before = batch.columns();

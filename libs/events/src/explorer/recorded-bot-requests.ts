@@ -161,10 +161,14 @@ export function recordedBotRequestAt(columns: RecordedBotRequestColumns, i: numb
   };
 }
 
-/** The `BotRequestRecorded` v1 events of the columns, serialised (see `BotRequestJsonBatch`); their ids from `BotRequestEventIds`. */
-export function encodeRecordedBotRequests(columns: RecordedBotRequestColumns): EncodedEventBatch {
+/**
+ * The `BotRequestRecorded` v1 events of the columns, serialised (see
+ * `BotRequestJsonBatch`); their ids from `BotRequestEventIds`. Written into
+ * `scratch` when given: the batch's bytes then last until it is reused.
+ */
+export function encodeRecordedBotRequests(columns: RecordedBotRequestColumns, scratch?: Buffer): EncodedEventBatch {
   const n = columns.requestIds.length;
-  const batch = new BotRequestJsonBatch(n);
+  const batch = new BotRequestJsonBatch(n, scratch);
   const ids = new BotRequestEventIds(columns.idPrefix);
   for (let i = 0; i < n; i++) batch.add(ids.of(columns.numbers[i * NUMBERS + SEQ]), recordedBotRequestAt(columns, i));
   return batch.encoded();
