@@ -3,10 +3,10 @@ import { isSaturated, ServingLoad } from './serving-load';
 describe('isSaturated', () => {
   it('needs both: next to no idle CPU and a mostly busy serving loop', () => {
     expect(isSaturated({ cpuIdleShare: 0.05, loopUtilization: 0.85 })).toBe(true);
-    expect(isSaturated({ cpuIdleShare: 0.15, loopUtilization: 0.6 })).toBe(true);
+    expect(isSaturated({ cpuIdleShare: 0.25, loopUtilization: 0.6 })).toBe(true);
     // CPUs to spare: work beside serving takes nothing from it.
     expect(isSaturated({ cpuIdleShare: 0.5, loopUtilization: 0.95 })).toBe(false);
-    expect(isSaturated({ cpuIdleShare: 0.16, loopUtilization: 0.9 })).toBe(false);
+    expect(isSaturated({ cpuIdleShare: 0.26, loopUtilization: 0.9 })).toBe(false);
     // Busy CPUs, but the serving loop mostly waits: something else keeps them busy.
     expect(isSaturated({ cpuIdleShare: 0, loopUtilization: 0.3 })).toBe(false);
     expect(isSaturated({ cpuIdleShare: 0.05, loopUtilization: 0.59 })).toBe(false);

@@ -12,8 +12,13 @@ export interface LoadWindow {
   readonly loopUtilization: number;
 }
 
-/** At most this share of CPU time idle: the machine has no core to spare. */
-const MAX_IDLE_SHARE = 0.15;
+/**
+ * At most this share of CPU time idle: the machine has no core to spare.
+ * Saturated serving measured 4–11 % idle on one host and 10–17 % on a
+ * slower one (the load generator's thread waits more there); a fixed rate
+ * of 40 % of the maximum leaves about 50 % idle.
+ */
+const MAX_IDLE_SHARE = 0.25;
 /** At least this share of the serving thread's time busy: the server, not something else, is what keeps the CPUs busy. */
 const MIN_LOOP_UTILIZATION = 0.6;
 
