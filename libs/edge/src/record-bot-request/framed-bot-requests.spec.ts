@@ -37,4 +37,20 @@ describe('frameRecordedBotRequests', () => {
       expect(order).toEqual([...order].sort((a, b) => a - b));
     }
   });
+
+  it('writes each batch’s JSON into the scratch memory it is lent, and frames copies: reusing it for the next call leaves the frames as they were', () => {
+    const batch = (from: number) => {
+      const requests = new RecordedBotRequests(PREFIX);
+      for (let n = from; n < from + 30; n++) requests.add({ ...recordedBotRequest(n), websiteId: n % 2 ? 'demo' : 'shop', requestId: `r${n}` }, n);
+      return requests.columns();
+    };
+    const nextOffsets = [0, 0, 0];
+    const scratch = [Buffer.alloc(64 * 1024), Buffer.alloc(64 * 1024)];
+    const lent = frameRecordedBotRequests([batch(0), batch(30)], nextOffsets, (i) => scratch[i]);
+    expect(scratch.every((memory) => memory.subarray(0, 2).toString() === '{"')).toBe(true);
+    const copies = lent.map(({ partition, records }) => ({ partition, bytes: Buffer.from(records.bytes) }));
+    expect(copies).toEqual(frameRecordedBotRequests([batch(0), batch(30)], nextOffsets).map(({ partition, records }) => ({ partition, bytes: records.bytes })));
+    frameRecordedBotRequests([batch(100), batch(130)], nextOffsets, (i) => scratch[i]);
+    expect(lent.map(({ partition, records }) => ({ partition, bytes: Buffer.from(records.bytes) }))).toEqual(copies);
+  });
 });

@@ -6,10 +6,12 @@ import { encodedEvents, encodeRecordedBotRequests, RecordedBotRequestColumns } f
  * serialised and framed for the file event log, per partition of their
  * website's key, numbered from each partition's `nextOffsets[p]` (see
  * `FileEventLog.appendFramed`): all of a flush's per-request work, done off
- * the thread that serves bots.
+ * the thread that serves bots. Batch `i`'s JSON is written into
+ * `jsonScratch(i)` when given (memory reused call after call: the frames
+ * are copies, so it is free again once this returns).
  */
-export function frameRecordedBotRequests(batches: readonly RecordedBotRequestColumns[], nextOffsets: readonly number[]): FramedPartition[] {
+export function frameRecordedBotRequests(batches: readonly RecordedBotRequestColumns[], nextOffsets: readonly number[], jsonScratch?: (batch: number) => Buffer): FramedPartition[] {
   // Every batch's events in their order, grouped once: each partition's records stay in that order.
-  const events = batches.flatMap((requests) => encodedEvents(encodeRecordedBotRequests(requests)));
+  const events = batches.flatMap((requests, i) => encodedEvents(encodeRecordedBotRequests(requests, jsonScratch?.(i))));
   return [...payloadsByPartition(events, nextOffsets.length)].map(([partition, list]) => ({ partition, records: frameRecords(list, nextOffsets[partition]) }));
 }
