@@ -289,7 +289,10 @@ function modeRows(mode: string, measured: Measurements, misses: { fetches: numbe
   const of = (pick: (r: Round) => number): number => median(rounds.map(pick));
   const plain = { name: `plain node:http, same bytes (median of ${rounds.length} rounds)`, value: of((r) => r.plain.rps), unit: 'req/s' };
   const ratio = of((r) => r.on.load.rps / r.plain.rps);
-  const cost = of((r) => (r.off.load.rps - r.on.load.rps) / r.off.load.rps);
+  const costOf = (r: Round): number => (r.off.load.rps - r.on.load.rps) / r.off.load.rps;
+  const cost = of(costOf);
+  // The rounds' own costs, in the order measured: how far the host's drift moved them.
+  const roundCosts = rounds.map((r) => costOf(r) * 100);
   const p99 = of((r) => r.on.load.p99);
   const unrecorded = rounds.filter((r) => r.on.recorded < r.on.load.requests).length;
   return [
@@ -308,6 +311,7 @@ function modeRows(mode: string, measured: Measurements, misses: { fetches: numbe
       baseline: { name: 'recording off', value: of((r) => r.off.load.rps), unit: 'req/s' },
       ratio: of((r) => r.on.load.rps / r.off.load.rps),
     },
+    { name: `recording cost, each round as measured (${mode}): ${roundCosts.map((c) => c.toFixed(1)).join(' / ')} %; the highest`, value: Math.max(...roundCosts), unit: '%', target: '' },
     { name: `CPU per request at ${Math.round(cpu.rate)} req/s, recording off (${mode}, every thread of the process)`, value: cpu.off, unit: 'µs', target: '' },
     {
       name: `CPU per request at ${Math.round(cpu.rate)} req/s, recording on (${mode}, every thread of the process${rounds.some((r) => r.on.explorer) ? ', explorer catch-up included' : ''})`,
