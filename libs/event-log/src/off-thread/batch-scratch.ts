@@ -10,7 +10,7 @@ export interface Scratch {
 /**
  * Memory reused append after append: a batch's JSON and its Kafka records
  * are written into the same two buffers every time. Fresh buffers per batch
- * cost about 180 page faults per 1,000 events, and their external memory
+ * cost about 80 page faults per 1,000 events, and their external memory
  * drove the worker's garbage collections.
  *
  * `use` lends the memory for one append and takes it back only when the
