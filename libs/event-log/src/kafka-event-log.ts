@@ -6,7 +6,7 @@ import { BackoffOptions, DEFAULT_HANDLER_BACKOFF, sleep } from './backoff';
 import type { EventLog, Subscription, SubscriptionSpec } from './event-log.port';
 import { EventTooLargeError } from './event-too-large';
 import { describeError, isConnectionError, isMessageTooLarge, isTopicNotReady } from './kafka/kafka-errors';
-import { compressionFor, kafkaMessagesOf } from './kafka/kafka-messages';
+import { kafkaMessagesOf } from './kafka/kafka-messages';
 import { keyedPartitioner } from './kafka/keyed-partitioner';
 import { kafkaLogCreator } from './kafka/kafka-log-creator';
 import { KafkaSubscription } from './kafka/kafka-subscription';
@@ -178,8 +178,7 @@ export class KafkaEventLog implements EventLog {
    */
   private async send(topic: string, events: EncodedEvents): Promise<void> {
     assertTopicName(topic);
-    const { messages, largest } = kafkaMessagesOf(events);
-    const compression = compressionFor(largest);
+    const { messages, largest, compression } = kafkaMessagesOf(events);
     for (let attempt = 1; ; attempt += 1) {
       const producer = await this.producer();
       try {

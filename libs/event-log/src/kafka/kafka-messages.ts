@@ -18,18 +18,28 @@ export function compressionFor(largestEventBytes: number): CompressionTypes {
   return largestEventBytes >= COMPRESS_FROM_BYTES ? CompressionTypes.GZIP : CompressionTypes.None;
 }
 
-/** What kafkajs is handed for `events`, and the size of the largest event (it decides the compression). */
-export function kafkaMessagesOf(events: EncodedEvents): { readonly messages: Message[]; readonly largest: number } {
-  if (isEncodedEventList(events)) return { messages: events.map(toMessage), largest: events.reduce((max, e) => Math.max(max, e.json.length), 0) };
+/** What kafkajs is handed for `events`, and how: the size of the largest event decides the compression. */
+export interface KafkaMessages {
+  readonly messages: Message[];
+  readonly largest: number;
+  readonly compression: CompressionTypes;
+}
+
+export function kafkaMessagesOf(events: EncodedEvents): KafkaMessages {
+  if (isEncodedEventList(events)) {
+    const largest = events.reduce((max, e) => Math.max(max, e.json.length), 0);
+    return { messages: events.map(toMessage), largest, compression: compressionFor(largest) };
+  }
   return batchMessagesOf(events);
 }
 
-function batchMessagesOf(batch: EncodedEventBatch): { readonly messages: Message[]; readonly largest: number } {
+function batchMessagesOf(batch: EncodedEventBatch): KafkaMessages {
   let largest = 0;
   for (let i = 0, start = 0; i < batch.ends.length; start = batch.ends[i], i++) largest = Math.max(largest, batch.ends[i] - start);
+  const compression = compressionFor(largest);
   // Compressed record batches are encoded per record by kafkajs: no runs there.
-  const messages = compressionFor(largest) === CompressionTypes.None ? [runOf(batch)] : encodedEvents(batch).map(toMessage);
-  return { messages, largest };
+  const messages = compression === CompressionTypes.None ? [runOf(batch)] : encodedEvents(batch).map(toMessage);
+  return { messages, largest, compression };
 }
 
 function toMessage(event: EncodedEvent): Message {

@@ -1,5 +1,4 @@
-/** Room for a full batch's JSON (1,000 bot requests take about 600 KB), and as much for its Kafka record batch. */
-const SCRATCH_BYTES = 1024 * 1024;
+import { BATCH_JSON_SCRATCH_BYTES } from '@bpc/events';
 
 /** The memory one append of a batch writes into: its events' JSON, and the log's encoding of them. */
 export interface Scratch {
@@ -21,7 +20,8 @@ export interface Scratch {
 export class BatchScratch {
   private idle?: Scratch;
 
-  constructor(private readonly bytes = SCRATCH_BYTES) {}
+  /** `bytes` each: a full batch's JSON, and as much for its Kafka record batch. */
+  constructor(private readonly bytes = BATCH_JSON_SCRATCH_BYTES) {}
 
   async use<T>(append: (scratch: Scratch) => Promise<T>): Promise<T> {
     const scratch = this.idle ?? { json: Buffer.allocUnsafeSlow(this.bytes), records: Buffer.allocUnsafeSlow(this.bytes) };
