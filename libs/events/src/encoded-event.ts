@@ -31,6 +31,13 @@ export interface EncodedEventBatch {
   readonly bytes: Uint8Array;
   readonly ends: Uint32Array;
   readonly ids: readonly string[];
+  /**
+   * Where each event's id lies in `bytes`, as it is (ASCII, between the
+   * JSON's quotes): event `i`'s from `idSpans[2i]` to `idSpans[2i + 1]`.
+   * Given by encoders that write ids without a string (numbered ids), so a
+   * log copies them from there; `ids` then makes the strings when read.
+   */
+  readonly idSpans?: Uint32Array;
   readonly keys: readonly string[];
   /**
    * Memory lent to the log for this append's own encoding (on Kafka, the
@@ -46,7 +53,7 @@ export type EncodedEvents = readonly EncodedEvent[] | EncodedEventBatch;
 
 /** How many events `events` holds. */
 export function encodedEventCount(events: EncodedEvents): number {
-  return isEncodedEventList(events) ? events.length : events.ids.length;
+  return isEncodedEventList(events) ? events.length : events.ends.length;
 }
 
 /** `events` as a list (a batch's events as views of its bytes). */

@@ -17,6 +17,7 @@ export * from './explorer/explorer-events';
 export * from './explorer/bot-request-recorded.event';
 export * from './explorer/bot-request-json';
 export * from './explorer/recorded-bot-requests';
+export * from './explorer/bot-request-event-ids';
 export * from './explorer/search-performance-recorded.event';
 export * from './identity/identity-events';
 export * from './exports/export-events';

@@ -41,16 +41,36 @@ const messages: Message[] = Array.from({ length: 40 }, (_, i) => ({
 
 const GZIP = 1;
 
-/** The records `indexes` of values ending at `ends`, as a run: keys from `keyOf`, id headers `id-<index>-ü`. */
-function runRecords(values: Buffer, ends: readonly number[], indexes: readonly number[], keyOf: (i: number) => Buffer): NonNullable<Message['records']> {
+/** Record `i`'s id header. */
+const idOf = (i: number): string => `id-${i}-ü`;
+
+/**
+ * The records `indexes` of values ending at `ends`, as a run: keys from
+ * `keyOf`, id headers `idOf(index)`, as strings, or (`idSpans`, from
+ * `withIdsAfter`) as where they lie in `values`.
+ */
+function runRecords(values: Buffer, ends: readonly number[], indexes: readonly number[], keyOf: (i: number) => Buffer, idSpans?: Uint32Array): NonNullable<Message['records']> {
   return {
     values,
     starts: Uint32Array.from(indexes, (i) => (i === 0 ? 0 : ends[i - 1])),
     ends: Uint32Array.from(indexes, (i) => ends[i]),
     keys: indexes.map(keyOf),
     recordHeader: 'id',
-    recordHeaderValues: indexes.map((i) => `id-${i}-ü`),
+    ...(idSpans ? { recordHeaderSpans: Uint32Array.from(indexes.flatMap((i) => [idSpans[2 * i], idSpans[2 * i + 1]])) } : { recordHeaderValues: indexes.map(idOf) }),
   };
+}
+
+/** `texts` back to back, then the ids of as many records: the values, and where each id lies among them. */
+function withIdsAfter(texts: readonly string[]): { values: Buffer; idSpans: Uint32Array } {
+  const values = Buffer.from(texts.join('') + texts.map((_, i) => idOf(i)).join(''));
+  const idSpans = new Uint32Array(texts.length * 2);
+  let at = Buffer.byteLength(texts.join(''));
+  texts.forEach((_, i) => {
+    idSpans[2 * i] = at;
+    at += Buffer.byteLength(idOf(i));
+    idSpans[2 * i + 1] = at;
+  });
+  return { values, idSpans };
 }
 
 function produce(batch: Message[], compression = NONE) {
@@ -108,12 +128,16 @@ describe('kafkajs record encoding (patched)', () => {
     const timestamp = '1763740000000';
     const headers = { type: 'BotRequestRecorded', version: Buffer.from('1') };
     const keyOf = (i: number) => Buffer.from(i % 2 ? 'site-b' : 'sité-ä');
-    const one = (i: number): Message => ({ key: keyOf(i), value: texts[i], headers: { ...headers, id: `id-${i}-ü` }, timestamp });
+    const one = (i: number): Message => ({ key: keyOf(i), value: texts[i], headers: { ...headers, id: idOf(i) }, timestamp });
     // A run over records 1, 2, 4, 5, 8 (not contiguous in the buffer), and one over 6 alone.
     const run = (indexes: number[]): Message => ({ key: null, value: null, headers, timestamp, records: runRecords(values, ends, indexes, keyOf) });
     const withRuns = [one(0), run([1, 2, 4, 5, 8]), one(3), run([6]), one(7)];
     const expanded = [0, 1, 2, 4, 5, 8, 3, 6, 7].map(one);
     expect((await produce(withRuns)).buffer.equals((await produce(expanded)).buffer)).toBe(true);
+    // Ids copied from where they lie in the values: the same bytes.
+    const inValues = withIdsAfter(texts);
+    const spanRun = (indexes: number[]): Message => ({ key: null, value: null, headers, timestamp, records: runRecords(inValues.values, ends, indexes, keyOf, inValues.idSpans) });
+    expect((await produce([one(0), spanRun([1, 2, 4, 5, 8]), one(3), spanRun([6]), one(7)])).buffer.equals((await produce(expanded)).buffer)).toBe(true);
     const records = await encodeAndDecode(withRuns);
     expect(records.map((r) => [r.offset, String(r.key), String(r.value), String(r.headers.id), String(r.headers.type), String(r.headers.version)])).toEqual(
       expanded.map((m, i) => [String(i), String(m.key), m.value, (m.headers as Record<string, string>).id, 'BotRequestRecorded', '1']),
@@ -128,12 +152,17 @@ describe('kafkajs record encoding (patched)', () => {
     const keyOf = (i: number) => keys[(i * 7) % 5];
     const partitionMetadata = [0, 1, 2].map((partitionId) => ({ partitionId }));
     const partitioner = ({ message }: { message: Message }) => String(message.key).charCodeAt(0) % 3;
-    const split = groupMessagesPerPartition({ topic: 't', partitionMetadata, partitioner, messages: [{ key: null, value: null, headers: { type: 'T' }, records: runRecords(values, ends, texts.map((_, i) => i), keyOf) }] });
-    const placed = Object.fromEntries(Object.entries(split).map(([partition, messages]) => [partition, messages.flatMap((m) => [...m.records!.starts].map((start, j) => [String(m.records!.keys[j]), values.toString('utf8', start, m.records!.ends[j]), m.records!.recordHeaderValues[j]]))]));
     const expected: Record<string, string[][]> = {};
-    texts.forEach((text, i) => (expected[partitioner({ message: { key: keyOf(i), value: null } })] ??= []).push([String(keyOf(i)), text, `id-${i}-ü`]));
-    expect(placed).toEqual(expected);
-    expect(Object.keys(placed)).toHaveLength(3);
+    texts.forEach((text, i) => (expected[partitioner({ message: { key: keyOf(i), value: null } })] ??= []).push([String(keyOf(i)), text, idOf(i)]));
+    const inValues = withIdsAfter(texts);
+    // Ids as strings, and as where they lie in the values.
+    for (const [values, idSpans] of [[Buffer.from(texts.join('')), undefined], [inValues.values, inValues.idSpans]] as const) {
+      const split = groupMessagesPerPartition({ topic: 't', partitionMetadata, partitioner, messages: [{ key: null, value: null, headers: { type: 'T' }, records: runRecords(values, ends, texts.map((_, i) => i), keyOf, idSpans) }] });
+      const idAt = (run: NonNullable<Message['records']>, j: number) => (run.recordHeaderSpans ? values.toString('utf8', run.recordHeaderSpans[2 * j], run.recordHeaderSpans[2 * j + 1]) : run.recordHeaderValues![j]);
+      const placed = Object.fromEntries(Object.entries(split).map(([partition, messages]) => [partition, messages.flatMap((m) => [...m.records!.starts].map((start, j) => [String(m.records!.keys[j]), values.toString('utf8', start, m.records!.ends[j]), idAt(m.records!, j)]))]));
+      expect(placed).toEqual(expected);
+      expect(Object.keys(placed)).toHaveLength(3);
+    }
   });
 
   it('encodes a lone run into the scratch memory it lends when it fits, the same bytes as into a buffer of its own', async () => {

@@ -3,6 +3,7 @@ import { encodeEnvelope } from '../encoded-event';
 import { envelope } from '../envelope';
 import { BOT_REQUEST_RECORDED, botRequestRecorded, BotRequestRecordedPayload } from './bot-request-recorded.event';
 import { BotRequestJsonBatch, encodeBotRequests } from './bot-request-json';
+import { BotRequestEventIds } from './bot-request-event-ids';
 
 const HOSTILE = HOSTILE_TEXTS;
 const payload = hostileBotRequestPayload;
@@ -125,6 +126,32 @@ describe('BotRequestJsonBatch', () => {
     batch.add(changed.id, recorded(changed));
     batch.add(again.id, recorded(again));
     expect(Buffer.from(batch.encoded().bytes).toString('utf8')).toBe([first, again, changed, again].map((e) => JSON.stringify(e)).join(''));
+  });
+});
+
+describe('BotRequestJsonBatch with numbered ids', () => {
+  const ids = new BotRequestEventIds('0123456789abcdef0123456789abcdef');
+  const recorded = (e: ReturnType<typeof served>) => ({ ...e.payload, servedAtMs: Date.parse(e.payload.servedAt) });
+
+  it('writes the id its event ids give each sequence number, says where, and after a refused event goes on from the last one in', () => {
+    const batch = new BotRequestJsonBatch(1, undefined, ids);
+    const events = [0, 1, 2].map((i) => served(payload(i, (n) => HOSTILE[n % HOSTILE.length]), ids.of(100 + i)));
+    batch.addNumbered(100, recorded(events[0]));
+    expect(() => batch.addNumbered(101, { ...recorded(events[1]), requestId: undefined as unknown as string })).toThrow('a field has no JSON value');
+    batch.addNumbered(101, recorded(events[1]));
+    batch.addNumbered(102, recorded(events[2]));
+    const encoded = batch.encoded();
+    const bytes = Buffer.from(encoded.bytes);
+    expect(bytes.toString('utf8')).toBe(events.map((e) => JSON.stringify(e)).join(''));
+    expect([0, 1, 2].map((i) => bytes.toString('latin1', encoded.idSpans![2 * i], encoded.idSpans![2 * i + 1]))).toEqual(events.map((e) => e.id));
+    expect(encoded.ids).toEqual(events.map((e) => e.id));
+  });
+
+  it('takes ids one way per batch: strings without event ids, sequence numbers with them', () => {
+    const event = served(payload(1), 'e1');
+    expect(() => new BotRequestJsonBatch(1, undefined, ids).add('e1', recorded(event))).toThrow('this batch numbers its events');
+    expect(() => new BotRequestJsonBatch(1).addNumbered(1, recorded(event))).toThrow('no event ids');
+    expect(new BotRequestJsonBatch(1).encoded().idSpans).toBeUndefined();
   });
 });
 

@@ -3,6 +3,7 @@ import { encodedEvents } from '../encoded-event';
 import { BOT_REQUEST_RECORDED, BotRequestRecorded, BotRequestRecordedPayload } from './bot-request-recorded.event';
 import { grownArray } from '@bpc/domain';
 import { JsonBatchWriter } from './json-batch-writer';
+import { BotRequestEventIds, EVENT_ID_LENGTH } from './bot-request-event-ids';
 
 /**
  * How the JSON of every `BotRequestRecorded` v1 envelope starts, written by
@@ -46,12 +47,16 @@ const INITIAL_BYTES_PER_EVENT = 768;
  *   batch, with the key before them, and copied from there after that.
  * - Ids and URLs are copied as they are when they need no escaping,
  *   timestamps written from the milliseconds (see
- *   `JsonBatchWriter.isoTimestamp`), durations and sizes digit by digit.
+ *   `JsonBatchWriter.isoTimestamp`), durations and sizes digit by digit;
+ *   numbered ids (see `addNumbered`) straight from their sequence numbers.
  */
 export class BotRequestJsonBatch {
   private readonly writer: JsonBatchWriter;
   private ends: Uint32Array<ArrayBuffer>;
+  /** The ids given as strings (see `add`). */
   private readonly ids: string[] = [];
+  /** Numbered ids (see `addNumbered`): event `i`'s is `out[idSpans[2i], idSpans[2i + 1])`. */
+  private idSpans: Uint32Array<ArrayBuffer>;
   private readonly keys: string[] = [];
   /**
    * The event added last, and where two runs of its JSON are that the next
@@ -63,15 +68,24 @@ export class BotRequestJsonBatch {
   private readonly page = { start: 0, end: 0 };
   private readonly response = { start: 0, end: 0 };
 
-  /** Events are written into `scratch` when given, while it has room (see `JsonBatchWriter`). */
-  constructor(expectedEvents: number, scratch?: Buffer) {
+  /**
+   * Events are written into `scratch` when given, while it has room (see
+   * `JsonBatchWriter`). A batch's events have ids given as strings (`add`),
+   * or numbered by `eventIds` (`addNumbered`), not both.
+   */
+  constructor(
+    expectedEvents: number,
+    scratch?: Buffer,
+    private readonly eventIds?: BotRequestEventIds,
+  ) {
     const room = Math.max(1, expectedEvents);
     this.writer = new JsonBatchWriter(room * INITIAL_BYTES_PER_EVENT, FIELD_TEXTS, scratch);
     this.ends = new Uint32Array(room);
+    this.idSpans = new Uint32Array(eventIds ? room * 2 : 0);
   }
 
   get count(): number {
-    return this.ids.length;
+    return this.keys.length;
   }
 
   /**
@@ -80,14 +94,27 @@ export class BotRequestJsonBatch {
    * The batch compares the next event with `p`: its fields are read-only.
    */
   add(id: string, p: RecordedBotRequest): void {
+    if (this.eventIds) throw new TypeError('this batch numbers its events: addNumbered');
+    this.addEvent(id, p);
+  }
+
+  /** `add` with the id `eventIds` gives sequence number `seq`, written straight into the JSON (no string is made). */
+  addNumbered(seq: number, p: RecordedBotRequest): void {
+    if (!this.eventIds) throw new TypeError('this batch has no event ids to number its events with: add');
+    this.addEvent(seq, p);
+  }
+
+  private addEvent(id: string | number, p: RecordedBotRequest): void {
     const w = this.writer;
     const start = w.offset;
     let pageStart = 0;
     let responseStart = 0;
     let responseEnd = 0;
+    let idStart = 0;
     try {
       w.bytes(ID);
-      w.string(id);
+      if (typeof id === 'number') idStart = this.writeNumberedId(id);
+      else w.string(id);
       w.bytes(OCCURRED_AT);
       w.isoTimestamp(p.servedAtMs);
       pageStart = w.offset;
@@ -132,18 +159,44 @@ export class BotRequestJsonBatch {
     this.page.end = responseStart;
     this.response.start = responseStart;
     this.response.end = responseEnd;
-    const n = this.ids.length;
+    const n = this.keys.length;
     if (n === this.ends.length) this.ends = grownArray(this.ends);
     this.ends[n] = w.offset;
-    this.ids.push(id);
+    if (typeof id === 'string') this.ids.push(id);
+    else {
+      if (2 * n === this.idSpans.length) this.idSpans = grownArray(this.idSpans);
+      this.idSpans[2 * n] = idStart;
+      this.idSpans[2 * n + 1] = idStart + EVENT_ID_LENGTH;
+    }
     this.keys.push(p.websiteId);
+  }
+
+  /** Id number `seq` between quotes; answers where its characters start. */
+  private writeNumberedId(seq: number): number {
+    const w = this.writer;
+    const at = w.reserve(EVENT_ID_LENGTH + 2);
+    w.out[at] = 0x22;
+    this.eventIds!.write(w.out, at + 1, seq);
+    w.out[at + 1 + EVENT_ID_LENGTH] = 0x22;
+    return at + 1;
   }
 
   /** The events added so far (the batch keeps its buffer: add nothing after this). */
   encoded(): EncodedEventBatch {
-    const n = this.ids.length;
-    return { type: BOT_REQUEST_RECORDED, version: 1, bytes: this.writer.out.subarray(0, this.writer.offset), ends: this.ends.subarray(0, n), ids: this.ids, keys: this.keys };
+    const n = this.keys.length;
+    const fields = { type: BOT_REQUEST_RECORDED, version: 1, bytes: this.writer.out.subarray(0, this.writer.offset), ends: this.ends.subarray(0, n), keys: this.keys };
+    if (!this.eventIds) return { ...fields, ids: this.ids };
+    const idSpans = this.idSpans.subarray(0, 2 * n);
+    let ids: string[] | undefined;
+    // Numbered ids as strings only for a log that asks for them (most copy them from `idSpans`).
+    return { ...fields, idSpans, get ids() { return (ids ??= idsIn(fields.bytes, idSpans)); } };
   }
+}
+
+/** The ids at `spans` of `bytes` (ASCII). */
+function idsIn(bytes: Uint8Array, spans: Uint32Array): string[] {
+  const all = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return Array.from({ length: spans.length / 2 }, (_, i) => all.toString('latin1', spans[2 * i], spans[2 * i + 1]));
 }
 
 /** Whether `p` has the page of `last` (compared with `===`: equal values serialise alike). */

@@ -64,6 +64,14 @@ export class JsonBatchWriter {
     this.offset = o + n;
   }
 
+  /** Makes room for `n` bytes at `offset` and moves past them; answers where they start (the caller writes them). */
+  reserve(n: number): number {
+    this.ensure(n);
+    const at = this.offset;
+    this.offset = at + n;
+    return at;
+  }
+
   /** The bytes already written from `start` to `end`, again (a run that repeats an earlier event's). */
   repeat(start: number, end: number): void {
     const n = end - start;

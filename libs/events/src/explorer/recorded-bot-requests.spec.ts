@@ -2,7 +2,8 @@ import { hostileBotRequestPayload } from '@bpc/testing';
 import { encodedEvents } from '../encoded-event';
 import { RecordedBotRequest } from './bot-request-json';
 import { botRequestRecorded } from './bot-request-recorded.event';
-import { BotRequestEventIds, columnsFrom, encodeRecordedBotRequests, recordedBotRequestAt, RecordedBotRequests } from './recorded-bot-requests';
+import { BotRequestEventIds } from './bot-request-event-ids';
+import { columnsFrom, encodeRecordedBotRequests, recordedBotRequestAt, RecordedBotRequests } from './recorded-bot-requests';
 
 const PREFIX = '0123456789abcdef0123456789abcdef';
 /** The i-th hostile request as the edge records it (its time in milliseconds; ids made unique). */
@@ -46,6 +47,21 @@ describe('RecordedBotRequests', () => {
     });
   });
 
+  it('says where each event id lies in the bytes (no string made), and makes the id strings only when asked', () => {
+    const ids = new BotRequestEventIds(PREFIX);
+    const batch = encodeRecordedBotRequests(captured(Array.from({ length: 40 }, (_, i) => request(i)), 7).columns());
+    const bytes = Buffer.from(batch.bytes);
+    const spans = batch.idSpans!;
+    expect(spans).toHaveLength(80);
+    for (let i = 0; i < 40; i++) {
+      expect(bytes.toString('latin1', spans[2 * i], spans[2 * i + 1])).toBe(ids.of(7 + i));
+      // Inside event i's JSON, as its "id".
+      expect(JSON.parse(bytes.toString('utf8', i === 0 ? 0 : batch.ends[i - 1], batch.ends[i])).id).toBe(ids.of(7 + i));
+    }
+    expect(batch.ids).toEqual(Array.from({ length: 40 }, (_, i) => ids.of(7 + i)));
+    expect(batch.ids).toBe(batch.ids);
+  });
+
   it('writes into the scratch memory it is lent, the same bytes as into its own, and moves to memory of its own when the scratch fills up', () => {
     const columns = captured(Array.from({ length: 60 }, (_, i) => request(i))).columns();
     const own = encodeRecordedBotRequests(columns);
@@ -80,33 +96,5 @@ describe('RecordedBotRequests', () => {
     expect(() => new RecordedBotRequests(PREFIX).add({ ...request(2), websiteId: undefined as unknown as string }, 0)).toThrow('websiteId is undefined, not a string');
     batch.add({ ...request(2), snapshotAgeS: null }, 1);
     expect(recordedBotRequestAt(batch.columns(), 1).snapshotAgeS).toBeNull();
-  });
-});
-
-describe('BotRequestEventIds', () => {
-  it('writes version 8 UUIDs: distinct for distinct sequence numbers, the same for the same one', () => {
-    const ids = new BotRequestEventIds(PREFIX);
-    const seen = new Set(Array.from({ length: 10_000 }, (_, i) => ids.of(i)));
-    expect(seen.size).toBe(10_000);
-    expect(ids.of(5)).toBe(new BotRequestEventIds(PREFIX).of(5));
-    for (const id of [ids.of(0), ids.of(2 ** 48 - 1), new BotRequestEventIds('f'.repeat(32)).of(1)]) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(ids.of(0)).toBe('01234567-89ab-8def-8123-456789abcdef');
-    // The sequence is added to the prefix's last 48 bits, wrapping within them.
-    expect(ids.of(1)).toBe('01234567-89ab-8def-8123-456789abcdf0');
-    expect(new BotRequestEventIds('f'.repeat(32)).of(1)).toBe('ffffffff-ffff-8fff-bfff-000000000000');
-    expect(new BotRequestEventIds(PREFIX).of(0)).not.toBe(new BotRequestEventIds('1'.repeat(32)).of(0));
-  });
-
-  it('writes the last 48 bits as the prefix plus the sequence, in any order of sequence numbers and across every carry', () => {
-    const ids = new BotRequestEventIds(PREFIX);
-    const low = BigInt(`0x${PREFIX.slice(20)}`);
-    const expected = (seq: number) => `01234567-89ab-8def-8123-${((low + BigInt(seq)) % 2n ** 48n).toString(16).padStart(12, '0')}`;
-    const carries = [0xfff, 0xffffff, 0xfffffffff, 2 ** 48 - 1].map((bits) => Number(BigInt(bits) - low + 2n ** 48n) % 2 ** 48);
-    const seqs = [...carries.flatMap((c) => [c - 1, c, c + 1, c + 2]), ...Array.from({ length: 2_000 }, (_, i) => Math.floor(((i * 2_654_435_761) % 2 ** 32) * 65_537) % 2 ** 48)];
-    for (const seq of seqs) expect(ids.of(seq)).toBe(expected(seq));
-  });
-
-  it('refuses a prefix that is not 32 lowercase hex digits', () => {
-    for (const prefix of ['', 'abc', 'G'.repeat(32), 'A'.repeat(32), '0'.repeat(33)]) expect(() => new BotRequestEventIds(prefix)).toThrow('event id prefix must be 32 lowercase hex digits');
   });
 });

@@ -2,6 +2,7 @@ import type { EncodedEventBatch } from '../encoded-event';
 import { BotRequestJsonBatch, RecordedBotRequest } from './bot-request-json';
 import { MAX_TIME_MS } from './json-batch-writer';
 import { grownArray } from '@bpc/domain';
+import { BotRequestEventIds } from './bot-request-event-ids';
 
 /** The text fields of a recorded request, kept as indexes into its batch's table of distinct strings. */
 const TEXT_FIELDS = ['websiteId', 'host', 'url', 'pageTitle', 'botName', 'userAgent', 'dimensionName', 'cacheStatus'] as const;
@@ -171,50 +172,9 @@ export const BATCH_JSON_SCRATCH_BYTES = 1024 * 1024;
  */
 export function encodeRecordedBotRequests(columns: RecordedBotRequestColumns, scratch?: Buffer): EncodedEventBatch {
   const n = columns.requestIds.length;
-  const batch = new BotRequestJsonBatch(n, scratch);
-  const ids = new BotRequestEventIds(columns.idPrefix);
-  for (let i = 0; i < n; i++) batch.add(ids.of(columns.numbers[i * NUMBERS + SEQ]), recordedBotRequestAt(columns, i));
+  const batch = new BotRequestJsonBatch(n, scratch, new BotRequestEventIds(columns.idPrefix));
+  for (let i = 0; i < n; i++) batch.addNumbered(columns.numbers[i * NUMBERS + SEQ], recordedBotRequestAt(columns, i));
   return batch.encoded();
-}
-
-const TWO_POW_48 = 2 ** 48;
-const TWO_POW_24 = 2 ** 24;
-/** Every 12-bit value as 3 lowercase hex digits. */
-const HEX3 = Array.from({ length: 4096 }, (_, n) => n.toString(16).padStart(3, '0'));
-
-/**
- * Event ids of one recorder: a random prefix of 32 hex digits (taken once,
- * e.g. from 16 random bytes) with a sequence number added to its last 48
- * bits, written as a version 8 (custom) UUID. Unique within the recorder
- * (2^48 events), across recorders as unique as their 74 random bits; and the
- * same for an event appended again after a refused append, so the explorer
- * folds such a duplicate away.
- */
-export class BotRequestEventIds {
-  private readonly head: string;
-  private readonly low: number;
-  /** The upper 24 of the 48 bits met last, and the id up to them: consecutive ids share it. */
-  private upper = -1;
-  private upperHead = '';
-
-  constructor(prefix: string) {
-    if (!/^[0-9a-f]{32}$/.test(prefix)) throw new RangeError(`event id prefix must be 32 lowercase hex digits, got ${JSON.stringify(prefix)}`);
-    const variant = ((parseInt(prefix[16], 16) & 0x3) | 0x8).toString(16);
-    this.head = `${prefix.slice(0, 8)}-${prefix.slice(8, 12)}-8${prefix.slice(13, 16)}-${variant}${prefix.slice(17, 20)}-`;
-    this.low = parseInt(prefix.slice(20), 16);
-  }
-
-  /** The id of sequence number `seq`; its hex digits from a table (a number's `toString(16)` cost about four times as much). */
-  of(seq: number): string {
-    const value = (this.low + seq) % TWO_POW_48;
-    const upper = Math.floor(value / TWO_POW_24);
-    if (upper !== this.upper) {
-      this.upper = upper;
-      this.upperHead = this.head + HEX3[upper >>> 12] + HEX3[upper & 0xfff];
-    }
-    const lower = value - upper * TWO_POW_24;
-    return this.upperHead + HEX3[lower >>> 12] + HEX3[lower & 0xfff];
-  }
 }
 
 /** `value` when it is a number; a TypeError naming number field `field` otherwise. */
