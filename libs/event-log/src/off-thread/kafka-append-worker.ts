@@ -19,7 +19,8 @@ async function appendBatch(request: AppendRequest): Promise<void> {
   if ('events' in request) return eventLog.append(request.topic, request.events);
   // One produce request per batch: a record batch stays within what brokers take (about 1 MB by default).
   for (const batch of request.botRequests) {
-    await scratch.use(({ json, records }) => eventLog.appendEncoded(request.topic, { ...encodeRecordedBotRequests(batch, json), scratch: records }));
+    // Lent to the batch, not spread into a copy: a spread would read its `ids`, making a string of every id.
+    await scratch.use(({ json, records }) => eventLog.appendEncoded(request.topic, Object.assign(encodeRecordedBotRequests(batch, json), { scratch: records })));
   }
 }
 
