@@ -16,11 +16,12 @@ import { bypassHost, testConfig } from '../test/harness/test-config';
 import { TestOrigin } from '../test/harness/test-origin';
 import type { BenchRow, BenchSuite } from './bench-row';
 import { median } from './stats';
+import { wrk } from './wrk';
 
 /**
  * Issue 6's edge targets, side by side in one run with one load generator
- * (autocannon, 100 connections, in a worker thread so it does not share the
- * servers' event loop; 1 s warm-up, then 5 s measured):
+ * (wrk, one thread, 100 connections, in a process of its own; 1 s warm-up,
+ * then 5 s measured; see `wrk` for why not autocannon):
  *
  * - a plain `node:http` server sending exactly the bytes the edge sends for
  *   a cache hit (same status, headers and gzipped body, captured from the edge);
@@ -42,9 +43,9 @@ import { median } from './stats';
  * next, so each mode also measures the CPU time this process spends per
  * request (every thread: serving, recording workers, in standalone the
  * projector and chDB, garbage collection) at a fixed rate below saturation,
- * recording on against off: the load generator runs in a process of its
- * own there, and in standalone the explorer's catch-up after the load counts
- * as recording's.
+ * recording on against off (autocannon's fixed rate, in a process of its
+ * own: wrk has no fixed rate), and in standalone the explorer's catch-up
+ * after the load counts as recording's.
  *
  * Cluster rows run the edge app alone on Kafka (librdkafka's mock broker via
  * kcat) and Redis, both started on this machine: their CPU, and that of the
@@ -75,14 +76,12 @@ interface Measured {
   readonly requests: number;
 }
 
-/** One measurement: warm-up (discarded), then the measured run; fails on any error or non-2xx answer. */
+/** One measurement with wrk: warm-up (discarded), then the measured run; fails on any socket error or non-2xx answer. */
 async function load(url: string, headers: Record<string, string>, what: string): Promise<Measured> {
-  const options = { url, headers, connections: CONNECTIONS, workers: 1 };
-  await autocannon({ ...options, duration: WARMUP_S });
-  const result = await autocannon({ ...options, duration: MEASURE_S });
-  const bad = result.errors + result.timeouts + result.non2xx;
-  if (bad > 0) throw new Error(`${what}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx answers`);
-  return { rps: result.requests.average, p99: result.latency.p99, requests: result.requests.total };
+  await wrk(url, headers, CONNECTIONS, WARMUP_S);
+  const result = await wrk(url, headers, CONNECTIONS, MEASURE_S);
+  if (result.bad > 0) throw new Error(`${what}: ${result.bad} socket errors or non-2xx answers`);
+  return result;
 }
 
 async function listen(server: Server): Promise<string> {
