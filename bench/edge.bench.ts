@@ -60,8 +60,8 @@ const PAGE = 'https://www.example.com/pricing?plan=pro';
 const CONNECTIONS = 100;
 const WARMUP_S = 1;
 const MEASURE_S = 5;
-/** Rounds per mode: the host's speed drifts (consecutive 3-round runs of the same code differed by 10 points of recording cost), and a median of five pairs holds stiller. */
-const ROUNDS = 5;
+/** Rounds per mode: the host's speed drifts (one run's rounds of the same code lost −11 % to +19 % to recording), and a median of seven pairs holds stiller than one of five. */
+const ROUNDS = 7;
 const botHeaders = { 'x-prerender-token': TOKEN, 'user-agent': GOOGLEBOT, 'accept-encoding': 'gzip, deflate, br' };
 
 /** A pre-rendered page of realistic size (~40 KB of HTML, ~5 KB gzipped). */
