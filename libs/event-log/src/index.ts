@@ -4,6 +4,7 @@ export { FileEventLog } from './file-event-log';
 export type { FileEventLogOptions, FramedPartition } from './file-event-log';
 export { decodeFrames, frameRecords } from './file/record-framing';
 export { payloadsByPartition } from './file/payloads-by-partition';
+export { frameEncodedBatches } from './file/frame-encoded-batches';
 export type { FramedRecords } from './file/record-framing';
 export { KafkaEventLog } from './kafka-event-log';
 export type { KafkaEventLogOptions } from './kafka-event-log';

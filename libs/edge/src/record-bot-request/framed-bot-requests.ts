@@ -1,5 +1,5 @@
-import { FramedPartition, frameRecords, payloadsByPartition } from '@bpc/event-log';
-import { encodedEvents, encodeRecordedBotRequests, RecordedBotRequestColumns } from '@bpc/events';
+import { FramedPartition, frameEncodedBatches } from '@bpc/event-log';
+import { encodeRecordedBotRequests, RecordedBotRequestColumns } from '@bpc/events';
 
 /**
  * The events of batches of recorded bot requests, in their order,
@@ -11,7 +11,8 @@ import { encodedEvents, encodeRecordedBotRequests, RecordedBotRequestColumns } f
  * are copies, so it is free again once this returns).
  */
 export function frameRecordedBotRequests(batches: readonly RecordedBotRequestColumns[], nextOffsets: readonly number[], jsonScratch?: (batch: number) => Buffer): FramedPartition[] {
-  // Every batch's events in their order, grouped once: each partition's records stay in that order.
-  const events = batches.flatMap((requests, i) => encodedEvents(encodeRecordedBotRequests(requests, jsonScratch?.(i))));
-  return [...payloadsByPartition(events, nextOffsets.length)].map(([partition, list]) => ({ partition, records: frameRecords(list, nextOffsets[partition]) }));
+  return frameEncodedBatches(
+    batches.map((requests, i) => encodeRecordedBotRequests(requests, jsonScratch?.(i))),
+    nextOffsets,
+  );
 }

@@ -39,11 +39,20 @@ export function frameSize(payload: Uint8Array): number {
 
 /** Writes the frame of `payload` at `offset` into `target` at `at`; returns the position after it. */
 export function writeFrame(target: Buffer, at: number, offset: number, payload: Uint8Array): number {
-  target.writeUInt32BE(payload.length, at);
+  target.set(payload, at + FRAME_HEADER_BYTES);
+  return sealFrame(target, at, offset, payload.length);
+}
+
+/**
+ * Writes the header of the frame at `at` in `target` whose payload
+ * (`length` bytes) is already in place after it: its length, `offset`, and
+ * the CRC of both; returns the position after the frame.
+ */
+export function sealFrame(target: Buffer, at: number, offset: number, length: number): number {
+  target.writeUInt32BE(length, at);
   target.writeUInt32BE(Math.floor(offset / TWO_POW_32), at + 8);
   target.writeUInt32BE(offset % TWO_POW_32, at + 12);
-  target.set(payload, at + FRAME_HEADER_BYTES);
-  const end = at + FRAME_HEADER_BYTES + payload.length;
+  const end = at + FRAME_HEADER_BYTES + length;
   // The offset and the payload lie side by side: one CRC call covers both.
   target.writeUInt32BE(crc32(target.subarray(at + 8, end)), at + 4);
   return end;
