@@ -1,12 +1,18 @@
 import { isSaturated, ServingLoad } from './serving-load';
 
 describe('isSaturated', () => {
-  it('needs both: next to no idle CPU and a mostly busy serving loop', () => {
+  it('holds when the serving loop has no time to spare, whatever the idle CPU', () => {
+    expect(isSaturated({ cpuIdleShare: 0.5, loopUtilization: 0.9 })).toBe(true);
+    expect(isSaturated({ cpuIdleShare: 0.27, loopUtilization: 0.99 })).toBe(true);
+    expect(isSaturated({ cpuIdleShare: 0.5, loopUtilization: 0.89 })).toBe(false);
+  });
+
+  it('holds too with next to no idle CPU and a mostly busy serving loop', () => {
     expect(isSaturated({ cpuIdleShare: 0.05, loopUtilization: 0.85 })).toBe(true);
     expect(isSaturated({ cpuIdleShare: 0.25, loopUtilization: 0.6 })).toBe(true);
-    // CPUs to spare: work beside serving takes nothing from it.
-    expect(isSaturated({ cpuIdleShare: 0.5, loopUtilization: 0.95 })).toBe(false);
-    expect(isSaturated({ cpuIdleShare: 0.26, loopUtilization: 0.9 })).toBe(false);
+    // CPUs and serving time to spare: work beside serving takes nothing from it.
+    expect(isSaturated({ cpuIdleShare: 0.26, loopUtilization: 0.85 })).toBe(false);
+    expect(isSaturated({ cpuIdleShare: 0.5, loopUtilization: 0.5 })).toBe(false);
     // Busy CPUs, but the serving loop mostly waits: something else keeps them busy.
     expect(isSaturated({ cpuIdleShare: 0, loopUtilization: 0.3 })).toBe(false);
     expect(isSaturated({ cpuIdleShare: 0.05, loopUtilization: 0.59 })).toBe(false);
@@ -56,8 +62,21 @@ describe('ServingLoad', () => {
     expect(load.saturated()).toBe(false);
   });
 
-  it('is not saturated with CPU time to spare, however busy its loop', async () => {
+  it('is saturated when its loop had no time to spare, with CPU time to spare', async () => {
     const { load, stop } = await busyServing(0.5);
+    expect(load.saturated()).toBe(true);
+    stop();
+  });
+
+  it('is not saturated with CPU time to spare and a loop that waits a quarter of the time', async () => {
+    const load = new ServingLoad(cpuAt(0.5));
+    const stop = load.serving();
+    // 60 ms busy, then at least 20 ms waiting: at most 75 % busy.
+    for (const until = Date.now() + 1_100; Date.now() < until; ) {
+      const slice = Date.now() + 60;
+      while (Date.now() < slice);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     expect(load.saturated()).toBe(false);
     stop();
   });

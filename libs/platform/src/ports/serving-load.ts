@@ -21,14 +21,25 @@ export interface LoadWindow {
 const MAX_IDLE_SHARE = 0.25;
 /** At least this share of the serving thread's time busy: the server, not something else, is what keeps the CPUs busy. */
 const MIN_LOOP_UTILIZATION = 0.6;
+/**
+ * At least this share of the serving thread's time busy: it has no time to
+ * spare, whatever the CPUs' idle time. Saturated serving kept it 98–100 %
+ * busy with 24–28 % of the CPU idle (a load generator that needs little
+ * CPU, or none on this machine, leaves a core idle); a fixed rate of 40 % of
+ * the maximum keeps it about half busy.
+ */
+const SATURATED_LOOP_UTILIZATION = 0.9;
 
 /**
- * Serving is saturated when the CPUs have next to no idle time and the
- * serving thread's loop is mostly busy. Work beside serving then takes its
- * time from serving, whatever its thread priority (it shares the caches and
- * memory bandwidth too); with idle CPU it takes nothing.
+ * Serving is saturated when its thread's loop has no time to spare (work on
+ * that thread, such as the explorer projection's reading and copying, comes
+ * out of serving), or when the CPUs have next to no idle time and the
+ * serving thread's loop is mostly busy (work beside serving then takes its
+ * time from serving, whatever its thread priority: it shares the caches and
+ * memory bandwidth too). With time to spare on both, it takes nothing.
  */
 export function isSaturated(window: LoadWindow): boolean {
+  if (window.loopUtilization >= SATURATED_LOOP_UTILIZATION) return true;
   return window.cpuIdleShare <= MAX_IDLE_SHARE && window.loopUtilization >= MIN_LOOP_UTILIZATION;
 }
 
