@@ -146,7 +146,6 @@ describe('kafkajs record encoding (patched)', () => {
 
   it('gives each partition the records of a run whose keys it takes, in their order, as the partitioner places them one by one', () => {
     const texts = Array.from({ length: 40 }, (_, i) => `v${i}`);
-    const values = Buffer.from(texts.join(''));
     const ends = texts.reduce<number[]>((all, t) => [...all, (all.at(-1) ?? 0) + t.length], []);
     const keys = ['a', 'b', 'c', 'd', 'e'].map((k) => Buffer.from(k));
     const keyOf = (i: number) => keys[(i * 7) % 5];
