@@ -44,6 +44,8 @@ export class BufferedExplorerWriter {
   private flushing?: Promise<void>;
   private inFlightRows = 0;
   private stopped = false;
+  /** While held, the time bound waits (see `hold`). */
+  private held = false;
   private readonly memory = new RowMemory();
 
   constructor(
@@ -87,11 +89,27 @@ export class BufferedExplorerWriter {
     return this.add(stream, firstOffset, nextOffset, new Map([[table, serialise((size) => this.memory.take(size))]]));
   }
 
-  /** The time bound: write what is buffered, but never queue a second write behind one in flight. */
+  /**
+   * Holds the time bound while the projection pauses for saturated serving
+   * (an insert takes CPU, caches and the serving thread's time too): rows
+   * gathered before the pause wait in the buffer until `release`. The size
+   * bound, `flush` and `close` still write.
+   */
+  hold(): void {
+    this.held = true;
+  }
+
+  /** Ends a `hold`: rows that waited longer than the time bound are written at once. */
+  release(): void {
+    this.held = false;
+    if (this.spans.size > 0 && !this.timer && !this.flushing) void this.startWrite().catch(() => undefined);
+  }
+
+  /** The time bound: write what is buffered, but never queue a second write behind one in flight, nor write while held. */
   private armTimer(): void {
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      if (this.flushing) this.armTimer();
+      if (this.flushing || this.held) this.armTimer();
       else void this.startWrite().catch(() => undefined);
     }, this.limits.maxDelayMs);
   }

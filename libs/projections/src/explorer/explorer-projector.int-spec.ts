@@ -139,4 +139,22 @@ describe('explorer projector (file log → chDB)', () => {
     expect(paused).toBeGreaterThanOrEqual(1.4);
     await projector.onApplicationShutdown();
   }, 30_000);
+
+  it('holds the rows it gathered before a pause until the pause ends (their insert would take from serving too)', async () => {
+    let saturated = false;
+    const servingLoad = { saturated: () => saturated } as unknown as ServingLoad;
+    const config = { edge: { projection_pause_max_ms: 60_000 } } as AppConfig;
+    const projector = new ExplorerProjector(log, store, logger, new ReadinessRegistry(), new Registry(), servingLoad, config);
+    projector.onApplicationBootstrap();
+    await log.append(TOPICS.botRequests, Array.from({ length: 30 }, (_, i) => request(i, 'gathered')));
+    // Read and gathered at once (the time bound would write them 1 s later); then serving saturates and more come.
+    await new Promise((r) => setTimeout(r, 500));
+    saturated = true;
+    await log.append(TOPICS.botRequests, Array.from({ length: 30 }, (_, i) => request(i, 'later')));
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(await count('gathered')).toBe(0);
+    saturated = false;
+    await until(async () => (await count('gathered')) === 30 && (await count('later')) === 30);
+    await projector.onApplicationShutdown();
+  }, 30_000);
 });

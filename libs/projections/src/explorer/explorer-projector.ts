@@ -161,21 +161,27 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
   }
 
   private subscribe(topic: ExplorerTopic, writer: BufferedExplorerWriter): Promise<Subscription> {
-    const yieldToServing = this.yieldToServing(topic);
+    const yieldToServing = this.yieldToServing(topic, writer);
     return this.log.subscribe({
       groupId: EXPLORER_PROJECTOR_GROUPS[topic],
       topics: [TOPICS[topic]],
       startAt: (t, partition) => checkpointOf(this.store, `${t}:${partition}`),
       handleBatch: async (batch) => {
         await yieldToServing?.turn(this.stopping.signal);
-        return this.apply(batch, writer);
+        await this.apply(batch, writer);
+        // And before the next batch is read: reading it (its CRCs, on the file log) takes the serving thread's time too.
+        await yieldToServing?.turn(this.stopping.signal);
       },
       maxBatchSize: EXPLORER_BATCH_SIZE,
     });
   }
 
-  /** Where the edge may serve from this process; a topic's lag is its subscription's, unknown (behind) until it is subscribed. */
-  private yieldToServing(topic: ExplorerTopic): YieldToServing | undefined {
+  /**
+   * Where the edge may serve from this process; a topic's lag is its
+   * subscription's, unknown (behind) until it is subscribed. Its writer
+   * holds the rows it gathered while the projection pauses.
+   */
+  private yieldToServing(topic: ExplorerTopic, writer: BufferedExplorerWriter): YieldToServing | undefined {
     const { servingLoad, config } = this;
     if (!servingLoad || !config) return undefined;
     return new YieldToServing({
@@ -183,7 +189,11 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
       behind: () => this.subscriptions.get(topic)?.lag() ?? Promise.resolve(Number.POSITIVE_INFINITY),
       maxPauseMs: config.edge.projection_pause_max_ms,
       caughtUpAt: EXPLORER_BATCH_SIZE,
-      paused: (ms) => this.pausedSeconds?.inc(ms / 1000),
+      pausing: () => writer.hold(),
+      paused: (ms) => {
+        writer.release();
+        this.pausedSeconds?.inc(ms / 1000);
+      },
     });
   }
 

@@ -35,6 +35,18 @@ describe('YieldToServing', () => {
     expect(state.lagReads).toBe(0);
   });
 
+  it('says when a pause begins, and only then', async () => {
+    let begun = 0;
+    const { state, yieldToServing } = gate({ pausing: () => (begun += 1) });
+    state.saturated = false;
+    await yieldToServing.turn(running);
+    expect(begun).toBe(0);
+    state.saturated = true;
+    const turn = yieldToServing.turn(running);
+    expect(begun).toBe(1);
+    await turn;
+  });
+
   it('pauses while serving is saturated, up to the longest pause', async () => {
     const { pauses, yieldToServing } = gate();
     const waited = await timed(yieldToServing.turn(running));

@@ -12,7 +12,9 @@ export interface YieldToServingOptions {
   readonly maxPauseMs: number;
   /** A catch-up ends when no more than this many records are left to read. */
   readonly caughtUpAt: number;
-  /** Called with each pause's length, once it ended. */
+  /** Called when a pause begins... */
+  readonly pausing?: () => void;
+  /** ...and with its length, once it ended. */
   readonly paused?: (ms: number) => void;
 }
 
@@ -32,7 +34,7 @@ export class YieldToServing {
 
   /** Resolves when the next batch may be projected; a pause ends early when `signal` aborts. */
   async turn(signal: AbortSignal): Promise<void> {
-    const { saturated, behind, maxPauseMs, caughtUpAt, paused } = this.options;
+    const { saturated, behind, maxPauseMs, caughtUpAt, pausing, paused } = this.options;
     if (maxPauseMs === 0 || signal.aborted || !saturated()) {
       this.catchingUp = false;
       return;
@@ -41,6 +43,7 @@ export class YieldToServing {
     if (this.catchingUp && (await behind().catch(() => Number.POSITIVE_INFINITY)) > caughtUpAt) return;
     const started = Date.now();
     const deadline = started + maxPauseMs;
+    pausing?.();
     while (!signal.aborted && saturated() && Date.now() < deadline) {
       await sleep(Math.min(POLL_MS, deadline - Date.now()), undefined, { signal }).catch(() => undefined);
     }
