@@ -1,4 +1,4 @@
-import { murmur2, partitionForKey } from './partitioner';
+import { groupByPartition, murmur2, partitionForKey } from './partitioner';
 
 // kafkajs' own implementation is the reference: cluster mode partitions with it.
 const kafkajsMurmur2 = require('kafkajs/src/producer/partitioners/default/murmur2') as (key: string) => number;
@@ -35,5 +35,19 @@ describe('partitionForKey', () => {
 
   it('rejects a non-positive partition count', () => {
     expect(() => partitionForKey('a', 0)).toThrow(RangeError);
+  });
+});
+
+describe('groupByPartition', () => {
+  it('groups items by their key’s partition, in item order, partitions in the order they first appear, keys repeated or alternating', () => {
+    const keys = ['a', 'a', 'b', 'a', 'c', 'c', 'b', 'd', 'a', 'e', 'e', 'f'];
+    const groups = groupByPartition(keys.length, (i) => keys[i], (i) => `${keys[i]}${i}`, 3);
+    const expected = new Map<number, string[]>();
+    keys.forEach((key, i) => {
+      const partition = partitionForKey(key, 3);
+      expected.set(partition, [...(expected.get(partition) ?? []), `${key}${i}`]);
+    });
+    expect([...groups]).toEqual([...expected]);
+    expect(groupByPartition(0, () => 'a', () => 0, 3).size).toBe(0);
   });
 });

@@ -31,21 +31,29 @@ export function murmur2(key: string | Buffer): number {
 
 /**
  * Items `0 … count - 1` grouped by the partition of their key, each group in
- * item order; a key met again is not hashed again (a batch's keys repeat).
+ * item order, groups in the order their partitions first appear; a key met
+ * again is not hashed again (a batch's keys repeat), and one met right
+ * before is not even looked up (consecutive items mostly share it).
  */
 export function groupByPartition<T>(count: number, keyOf: (i: number) => string, itemOf: (i: number) => T, partitions: number): Map<number, T[]> {
   const groups = new Map<number, T[]>();
   const partitionOf = new Map<string, number>();
+  let lastKey: string | undefined;
+  let group: T[] = [];
   for (let i = 0; i < count; i++) {
     const key = keyOf(i);
-    let partition = partitionOf.get(key);
-    if (partition === undefined) {
-      partition = partitionForKey(key, partitions);
-      partitionOf.set(key, partition);
+    if (key !== lastKey) {
+      lastKey = key;
+      let partition = partitionOf.get(key);
+      if (partition === undefined) {
+        partition = partitionForKey(key, partitions);
+        partitionOf.set(key, partition);
+      }
+      const existing = groups.get(partition);
+      if (existing) group = existing;
+      else groups.set(partition, (group = []));
     }
-    const group = groups.get(partition);
-    if (group) group.push(itemOf(i));
-    else groups.set(partition, [itemOf(i)]);
+    group.push(itemOf(i));
   }
   return groups;
 }
