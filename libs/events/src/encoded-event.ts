@@ -32,12 +32,12 @@ export interface EncodedEventBatch {
   readonly ends: Uint32Array;
   readonly ids: readonly string[];
   /**
-   * Where each event's id lies in `bytes`, as it is (ASCII, between the
-   * JSON's quotes): event `i`'s from `idSpans[2i]` to `idSpans[2i + 1]`.
-   * Given by encoders that write ids without a string (numbered ids), so a
-   * log copies them from there; `ids` then makes the strings when read.
+   * Where every event's id lies in its own JSON, as it is (ASCII, between
+   * the quotes): `length` bytes from `offset` on. Given by encoders that
+   * write ids without a string (numbered ids), so a log copies them from
+   * there; `ids` then makes the strings when read.
    */
-  readonly idSpans?: Uint32Array;
+  readonly idInJson?: { readonly offset: number; readonly length: number };
   readonly keys: readonly string[];
   /**
    * Memory lent to the log for this append's own encoding (on Kafka, the

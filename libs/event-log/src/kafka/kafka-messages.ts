@@ -48,7 +48,7 @@ function toMessage(event: EncodedEvent): Message {
 
 /** The batch as one run of records (patches/kafkajs+2.2.4.patch), with the headers `toMessage` gives each event: no object per event. */
 function runOf(batch: EncodedEventBatch): Message {
-  const { bytes, ends, idSpans, keys } = batch;
+  const { bytes, ends, idInJson, keys } = batch;
   // Consecutive events mostly share their website: no lookup then.
   let lastKey: string | undefined;
   let lastBytes = Buffer.alloc(0);
@@ -60,7 +60,7 @@ function runOf(batch: EncodedEventBatch): Message {
     keys: keys.map(keyBytes),
     recordHeader: 'id',
     // Ids copied from the events' JSON when the encoder says where they are: no string per event.
-    ...(idSpans ? { recordHeaderSpans: idSpans } : { recordHeaderValues: batch.ids }),
+    ...(idInJson ? { recordHeaderInValue: idInJson } : { recordHeaderValues: batch.ids }),
     scratch: batch.scratch,
   };
   return { key: null, value: null, headers: { type: repeatedBytes.get(batch.type), version: repeatedBytes.get(String(batch.version)) }, records: run } as Message;

@@ -17,8 +17,8 @@ declare module 'kafkajs/src/protocol/recordBatch/record/v0/encodeRecords' {
     /** Name of the header each record has a value of its own for, and record `j`'s value of it... */
     readonly recordHeader: string;
     readonly recordHeaderValues?: readonly string[];
-    /** ...or where that value lies in `values` (copied from there): from `recordHeaderSpans[2j]` to `recordHeaderSpans[2j + 1]`. */
-    readonly recordHeaderSpans?: Uint32Array;
+    /** ...or where that value lies in every record's own value: `length` bytes from `offset` on (copied from there). */
+    readonly recordHeaderInValue?: { readonly offset: number; readonly length: number };
     /** Memory the records may be encoded into when the run goes whole to one partition; left alone until the send settles. */
     readonly scratch?: Buffer;
   }

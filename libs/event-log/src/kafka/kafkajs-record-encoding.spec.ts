@@ -41,36 +41,35 @@ const messages: Message[] = Array.from({ length: 40 }, (_, i) => ({
 
 const GZIP = 1;
 
-/** Record `i`'s id header. */
-const idOf = (i: number): string => `id-${i}-ü`;
+/** Record `i`'s id header: as many bytes for every record under 100. */
+const idOf = (i: number): string => `id-${String(i).padStart(2, '0')}-ü`;
+/** Where `withIdsInside` puts each record's id in its value. */
+const ID_IN_VALUE = { offset: 2, length: Buffer.byteLength(idOf(0)) };
 
 /**
  * The records `indexes` of values ending at `ends`, as a run: keys from
- * `keyOf`, id headers `idOf(index)`, as strings, or (`idSpans`, from
- * `withIdsAfter`) as where they lie in `values`.
+ * `keyOf`, id headers `idOf(index)`, as strings, or (`idInValue`, values
+ * from `withIdsInside`) as where they lie in each value.
  */
-function runRecords(values: Buffer, ends: readonly number[], indexes: readonly number[], keyOf: (i: number) => Buffer, idSpans?: Uint32Array): NonNullable<Message['records']> {
+function runRecords(values: Buffer, ends: readonly number[], indexes: readonly number[], keyOf: (i: number) => Buffer, idInValue = false): NonNullable<Message['records']> {
   return {
     values,
     starts: Uint32Array.from(indexes, (i) => (i === 0 ? 0 : ends[i - 1])),
     ends: Uint32Array.from(indexes, (i) => ends[i]),
     keys: indexes.map(keyOf),
     recordHeader: 'id',
-    ...(idSpans ? { recordHeaderSpans: Uint32Array.from(indexes.flatMap((i) => [idSpans[2 * i], idSpans[2 * i + 1]])) } : { recordHeaderValues: indexes.map(idOf) }),
+    ...(idInValue ? { recordHeaderInValue: ID_IN_VALUE } : { recordHeaderValues: indexes.map(idOf) }),
   };
 }
 
-/** `texts` back to back, then the ids of as many records: the values, and where each id lies among them. */
-function withIdsAfter(texts: readonly string[]): { values: Buffer; idSpans: Uint32Array } {
-  const values = Buffer.from(texts.join('') + texts.map((_, i) => idOf(i)).join(''));
-  const idSpans = new Uint32Array(texts.length * 2);
-  let at = Buffer.byteLength(texts.join(''));
-  texts.forEach((_, i) => {
-    idSpans[2 * i] = at;
-    at += Buffer.byteLength(idOf(i));
-    idSpans[2 * i + 1] = at;
-  });
-  return { values, idSpans };
+/** `texts` with each record's id inside its value, at `ID_IN_VALUE`. */
+function withIdsInside(texts: readonly string[]): string[] {
+  return texts.map((text, i) => `@@${idOf(i)}${text}`);
+}
+
+/** Where each of `texts` ends, back to back, in bytes. */
+function endsOf(texts: readonly string[]): number[] {
+  return texts.reduce<number[]>((all, t) => [...all, (all.at(-1) ?? 0) + Buffer.byteLength(t)], []);
 }
 
 function produce(batch: Message[], compression = NONE) {
@@ -134,10 +133,14 @@ describe('kafkajs record encoding (patched)', () => {
     const withRuns = [one(0), run([1, 2, 4, 5, 8]), one(3), run([6]), one(7)];
     const expanded = [0, 1, 2, 4, 5, 8, 3, 6, 7].map(one);
     expect((await produce(withRuns)).buffer.equals((await produce(expanded)).buffer)).toBe(true);
-    // Ids copied from where they lie in the values: the same bytes.
-    const inValues = withIdsAfter(texts);
-    const spanRun = (indexes: number[]): Message => ({ key: null, value: null, headers, timestamp, records: runRecords(inValues.values, ends, indexes, keyOf, inValues.idSpans) });
-    expect((await produce([one(0), spanRun([1, 2, 4, 5, 8]), one(3), spanRun([6]), one(7)])).buffer.equals((await produce(expanded)).buffer)).toBe(true);
+    // Ids copied from where they lie in each value: the same bytes as ids given as strings.
+    const inside = withIdsInside(texts);
+    const insideValues = Buffer.from(inside.join(''));
+    const insideEnds = endsOf(inside);
+    const oneInside = (i: number): Message => ({ ...one(i), value: inside[i] });
+    const insideRun = (indexes: number[]): Message => ({ key: null, value: null, headers, timestamp, records: runRecords(insideValues, insideEnds, indexes, keyOf, true) });
+    const insideExpanded = [0, 1, 2, 4, 5, 8, 3, 6, 7].map(oneInside);
+    expect((await produce([oneInside(0), insideRun([1, 2, 4, 5, 8]), oneInside(3), insideRun([6]), oneInside(7)])).buffer.equals((await produce(insideExpanded)).buffer)).toBe(true);
     const records = await encodeAndDecode(withRuns);
     expect(records.map((r) => [r.offset, String(r.key), String(r.value), String(r.headers.id), String(r.headers.type), String(r.headers.version)])).toEqual(
       expanded.map((m, i) => [String(i), String(m.key), m.value, (m.headers as Record<string, string>).id, 'BotRequestRecorded', '1']),
@@ -146,18 +149,20 @@ describe('kafkajs record encoding (patched)', () => {
 
   it('gives each partition the records of a run whose keys it takes, in their order, as the partitioner places them one by one', () => {
     const texts = Array.from({ length: 40 }, (_, i) => `v${i}`);
-    const ends = texts.reduce<number[]>((all, t) => [...all, (all.at(-1) ?? 0) + t.length], []);
     const keys = ['a', 'b', 'c', 'd', 'e'].map((k) => Buffer.from(k));
     const keyOf = (i: number) => keys[(i * 7) % 5];
     const partitionMetadata = [0, 1, 2].map((partitionId) => ({ partitionId }));
     const partitioner = ({ message }: { message: Message }) => String(message.key).charCodeAt(0) % 3;
-    const expected: Record<string, string[][]> = {};
-    texts.forEach((text, i) => (expected[partitioner({ message: { key: keyOf(i), value: null } })] ??= []).push([String(keyOf(i)), text, idOf(i)]));
-    const inValues = withIdsAfter(texts);
-    // Ids as strings, and as where they lie in the values.
-    for (const [values, idSpans] of [[Buffer.from(texts.join('')), undefined], [inValues.values, inValues.idSpans]] as const) {
-      const split = groupMessagesPerPartition({ topic: 't', partitionMetadata, partitioner, messages: [{ key: null, value: null, headers: { type: 'T' }, records: runRecords(values, ends, texts.map((_, i) => i), keyOf, idSpans) }] });
-      const idAt = (run: NonNullable<Message['records']>, j: number) => (run.recordHeaderSpans ? values.toString('utf8', run.recordHeaderSpans[2 * j], run.recordHeaderSpans[2 * j + 1]) : run.recordHeaderValues![j]);
+    // Ids as strings, and as where they lie in each value.
+    for (const [valueTexts, idInValue] of [[texts, false], [withIdsInside(texts), true]] as const) {
+      const values = Buffer.from(valueTexts.join(''));
+      const expected: Record<string, string[][]> = {};
+      valueTexts.forEach((text, i) => (expected[partitioner({ message: { key: keyOf(i), value: null } })] ??= []).push([String(keyOf(i)), text, idOf(i)]));
+      const split = groupMessagesPerPartition({ topic: 't', partitionMetadata, partitioner, messages: [{ key: null, value: null, headers: { type: 'T' }, records: runRecords(values, endsOf(valueTexts), valueTexts.map((_, i) => i), keyOf, idInValue) }] });
+      const idAt = (run: NonNullable<Message['records']>, j: number) => {
+        const inValue = run.recordHeaderInValue;
+        return inValue ? values.toString('utf8', run.starts[j] + inValue.offset, run.starts[j] + inValue.offset + inValue.length) : run.recordHeaderValues![j];
+      };
       const placed = Object.fromEntries(Object.entries(split).map(([partition, messages]) => [partition, messages.flatMap((m) => [...m.records!.starts].map((start, j) => [String(m.records!.keys[j]), values.toString('utf8', start, m.records!.ends[j]), idAt(m.records!, j)]))]));
       expect(placed).toEqual(expected);
       expect(Object.keys(placed)).toHaveLength(3);

@@ -143,7 +143,8 @@ describe('BotRequestJsonBatch with numbered ids', () => {
     const encoded = batch.encoded();
     const bytes = Buffer.from(encoded.bytes);
     expect(bytes.toString('utf8')).toBe(events.map((e) => JSON.stringify(e)).join(''));
-    expect([0, 1, 2].map((i) => bytes.toString('latin1', encoded.idSpans![2 * i], encoded.idSpans![2 * i + 1]))).toEqual(events.map((e) => e.id));
+    const at = (i: number) => (i === 0 ? 0 : encoded.ends[i - 1]) + encoded.idInJson!.offset;
+    expect([0, 1, 2].map((i) => bytes.toString('latin1', at(i), at(i) + encoded.idInJson!.length))).toEqual(events.map((e) => e.id));
     expect(encoded.ids).toEqual(events.map((e) => e.id));
   });
 
@@ -151,7 +152,7 @@ describe('BotRequestJsonBatch with numbered ids', () => {
     const event = served(payload(1), 'e1');
     expect(() => new BotRequestJsonBatch(1, undefined, ids).add('e1', recorded(event))).toThrow('this batch numbers its events');
     expect(() => new BotRequestJsonBatch(1).addNumbered(1, recorded(event))).toThrow('no event ids');
-    expect(new BotRequestJsonBatch(1).encoded().idSpans).toBeUndefined();
+    expect(new BotRequestJsonBatch(1).encoded().idInJson).toBeUndefined();
   });
 });
 

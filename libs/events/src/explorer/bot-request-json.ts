@@ -13,6 +13,8 @@ export const BOT_REQUEST_JSON_START = `{"type":"${BOT_REQUEST_RECORDED}","versio
 
 /** The envelope's keys in their order: the text before each value. */
 const ID = Buffer.from(BOT_REQUEST_JSON_START, 'latin1');
+/** Where a numbered id lies in its event's JSON: right after the start and its opening quote. */
+const NUMBERED_ID_IN_JSON = { offset: ID.length + 1, length: EVENT_ID_LENGTH } as const;
 const OCCURRED_AT = Buffer.from(',"occurredAt":', 'latin1');
 const URL_ = Buffer.from(',"url":', 'latin1');
 const SERVED_AT = Buffer.from(',"servedAt":', 'latin1');
@@ -55,8 +57,6 @@ export class BotRequestJsonBatch {
   private ends: Uint32Array<ArrayBuffer>;
   /** The ids given as strings (see `add`). */
   private readonly ids: string[] = [];
-  /** Numbered ids (see `addNumbered`): event `i`'s is `out[idSpans[2i], idSpans[2i + 1])`. */
-  private idSpans: Uint32Array<ArrayBuffer>;
   private readonly keys: string[] = [];
   /**
    * The event added last, and where two runs of its JSON are that the next
@@ -81,7 +81,6 @@ export class BotRequestJsonBatch {
     const room = Math.max(1, expectedEvents);
     this.writer = new JsonBatchWriter(room * INITIAL_BYTES_PER_EVENT, FIELD_TEXTS, scratch);
     this.ends = new Uint32Array(room);
-    this.idSpans = new Uint32Array(eventIds ? room * 2 : 0);
   }
 
   get count(): number {
@@ -110,10 +109,9 @@ export class BotRequestJsonBatch {
     let pageStart = 0;
     let responseStart = 0;
     let responseEnd = 0;
-    let idStart = 0;
     try {
       w.bytes(ID);
-      if (typeof id === 'number') idStart = this.writeNumberedId(id);
+      if (typeof id === 'number') this.writeNumberedId(id);
       else w.string(id);
       w.bytes(OCCURRED_AT);
       w.isoTimestamp(p.servedAtMs);
@@ -163,22 +161,16 @@ export class BotRequestJsonBatch {
     if (n === this.ends.length) this.ends = grownArray(this.ends);
     this.ends[n] = w.offset;
     if (typeof id === 'string') this.ids.push(id);
-    else {
-      if (2 * n === this.idSpans.length) this.idSpans = grownArray(this.idSpans);
-      this.idSpans[2 * n] = idStart;
-      this.idSpans[2 * n + 1] = idStart + EVENT_ID_LENGTH;
-    }
     this.keys.push(p.websiteId);
   }
 
-  /** Id number `seq` between quotes; answers where its characters start. */
-  private writeNumberedId(seq: number): number {
+  /** Id number `seq` between quotes, at `NUMBERED_ID_IN_JSON`. */
+  private writeNumberedId(seq: number): void {
     const w = this.writer;
     const at = w.reserve(EVENT_ID_LENGTH + 2);
     w.out[at] = 0x22;
     this.eventIds!.write(w.out, at + 1, seq);
     w.out[at + 1 + EVENT_ID_LENGTH] = 0x22;
-    return at + 1;
   }
 
   /** The events added so far (the batch keeps its buffer: add nothing after this). */
@@ -186,17 +178,20 @@ export class BotRequestJsonBatch {
     const n = this.keys.length;
     const fields = { type: BOT_REQUEST_RECORDED, version: 1, bytes: this.writer.out.subarray(0, this.writer.offset), ends: this.ends.subarray(0, n), keys: this.keys };
     if (!this.eventIds) return { ...fields, ids: this.ids };
-    const idSpans = this.idSpans.subarray(0, 2 * n);
     let ids: string[] | undefined;
-    // Numbered ids as strings only for a log that asks for them (most copy them from `idSpans`).
-    return { ...fields, idSpans, get ids() { return (ids ??= idsIn(fields.bytes, idSpans)); } };
+    // Numbered ids as strings only for a log that asks for them (most copy them from where they lie).
+    return { ...fields, idInJson: NUMBERED_ID_IN_JSON, get ids() { return (ids ??= idsIn(fields.bytes, fields.ends)); } };
   }
 }
 
-/** The ids at `spans` of `bytes` (ASCII). */
-function idsIn(bytes: Uint8Array, spans: Uint32Array): string[] {
+/** The numbered ids of the events ending at `ends` in `bytes`. */
+function idsIn(bytes: Uint8Array, ends: Uint32Array): string[] {
   const all = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return Array.from({ length: spans.length / 2 }, (_, i) => all.toString('latin1', spans[2 * i], spans[2 * i + 1]));
+  const { offset, length } = NUMBERED_ID_IN_JSON;
+  return Array.from(ends, (_, i) => {
+    const start = (i === 0 ? 0 : ends[i - 1]) + offset;
+    return all.toString('latin1', start, start + length);
+  });
 }
 
 /** Whether `p` has the page of `last` (compared with `===`: equal values serialise alike). */

@@ -51,10 +51,11 @@ describe('RecordedBotRequests', () => {
     const ids = new BotRequestEventIds(PREFIX);
     const batch = encodeRecordedBotRequests(captured(Array.from({ length: 40 }, (_, i) => request(i)), 7).columns());
     const bytes = Buffer.from(batch.bytes);
-    const spans = batch.idSpans!;
-    expect(spans).toHaveLength(80);
+    const { offset, length } = batch.idInJson!;
+    expect(batch.ends).toHaveLength(40);
     for (let i = 0; i < 40; i++) {
-      expect(bytes.toString('latin1', spans[2 * i], spans[2 * i + 1])).toBe(ids.of(7 + i));
+      const start = (i === 0 ? 0 : batch.ends[i - 1]) + offset;
+      expect(bytes.toString('latin1', start, start + length)).toBe(ids.of(7 + i));
       // Inside event i's JSON, as its "id".
       expect(JSON.parse(bytes.toString('utf8', i === 0 ? 0 : batch.ends[i - 1], batch.ends[i])).id).toBe(ids.of(7 + i));
     }
