@@ -16,7 +16,7 @@ import { bypassHost, testConfig } from '../test/harness/test-config';
 import { TestOrigin } from '../test/harness/test-origin';
 import type { BenchRow, BenchSuite } from './bench-row';
 import { median } from './stats';
-import { wrk } from './wrk';
+import { wrk, WrkResult } from './wrk';
 
 /**
  * Issue 6's edge targets, side by side in one run with one load generator
@@ -70,11 +70,8 @@ function pageHtml(): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Pricing — Example</title></head><body><main><h1>Pricing</h1><ul>${items}</ul></main></body></html>`;
 }
 
-interface Measured {
-  readonly rps: number;
-  readonly p99: number;
-  readonly requests: number;
-}
+/** A measured run: wrk's figures, once its errors were checked. */
+type Measured = Omit<WrkResult, 'bad'>;
 
 /** One measurement with wrk: warm-up (discarded), then the measured run; fails on any socket error or non-2xx answer. */
 async function load(url: string, headers: Record<string, string>, what: string): Promise<Measured> {

@@ -99,10 +99,10 @@ export class BufferedExplorerWriter {
     this.held = true;
   }
 
-  /** Ends a `hold`: rows that waited longer than the time bound are written at once. */
+  /** Ends a `hold`: what is buffered is written at once (behind a write in flight, the time bound's timer, still armed, writes it). */
   release(): void {
     this.held = false;
-    if (this.spans.size > 0 && !this.timer && !this.flushing) void this.startWrite().catch(() => undefined);
+    if (this.spans.size > 0 && !this.flushing) void this.startWrite().catch(() => undefined);
   }
 
   /** The time bound: write what is buffered, but never queue a second write behind one in flight, nor write while held. */
