@@ -11,7 +11,7 @@ export function grownBuffer(buffer: Buffer, used: number, needed: number): Buffe
 }
 
 /** A typed array twice as long as `array`, starting with its elements (columns and offsets that fill up one element at a time). */
-export function grownArray<T extends Uint32Array<ArrayBuffer> | Float64Array<ArrayBuffer>>(array: T): T {
+export function grownArray<T extends Uint8Array<ArrayBuffer> | Uint32Array<ArrayBuffer> | Float64Array<ArrayBuffer>>(array: T): T {
   const next = new (array.constructor as new (length: number) => T)(Math.max(1, array.length * 2));
   next.set(array);
   return next;

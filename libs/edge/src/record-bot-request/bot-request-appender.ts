@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { AppConfig } from '@bpc/config';
 import type { LogSink } from '@bpc/domain';
 import { EventLog, FramedPartition, OffThreadKafkaAppender, WorkerCalls } from '@bpc/event-log';
-import type { RecordedBotRequestColumns } from '@bpc/events';
+import { RecordedBotRequestColumns, requestCount } from '@bpc/events';
 import type { Logger } from 'pino';
 
 /** Appends batches of recorded bot requests to the event log, in their order; `close` releases what the appender itself opened. */
@@ -69,7 +69,7 @@ class FramedBotRequestAppender implements BotRequestAppender {
 
   /** All the batches in one write and one fsync per partition. */
   async append(topic: string, batches: readonly RecordedBotRequestColumns[]): Promise<void> {
-    if (batches.every((batch) => batch.requestIds.length === 0)) return;
+    if (batches.every((batch) => requestCount(batch) === 0)) return;
     const nextOffsets = await this.log.nextOffsets(topic);
     const { parts } = await this.worker.call({ batches, nextOffsets });
     // Typed arrays cross threads as plain Uint8Arrays: the frames become a Buffer again (same memory).

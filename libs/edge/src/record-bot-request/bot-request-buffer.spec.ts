@@ -1,4 +1,4 @@
-import { RecordedBotRequestColumns } from '@bpc/events';
+import { RecordedBotRequestColumns, requestCount, requestIdsOf } from '@bpc/events';
 import { recordedBotRequest } from '@bpc/testing';
 import { BotRequestBuffer } from './bot-request-buffer';
 
@@ -14,7 +14,7 @@ function addRange(buffer: BotRequestBuffer, from: number, to: number): number {
 }
 
 function requestIds(batch: RecordedBotRequestColumns | undefined): readonly string[] {
-  return batch!.requestIds;
+  return requestIdsOf(batch!);
 }
 
 describe('BotRequestBuffer', () => {
@@ -51,8 +51,8 @@ describe('BotRequestBuffer', () => {
     const kept = small.take()!;
     expect(requestIds(kept)).toEqual(['r4', 'r5']);
     // The columns of a batch that lost its first requests are those of the requests kept.
-    expect(kept.texts.length / kept.requestIds.length).toBe(8);
-    expect(kept.numbers.length / kept.requestIds.length).toBe(7);
+    expect(kept.texts.length / requestCount(kept)).toBe(8);
+    expect(kept.requestUuids.length / requestCount(kept)).toBe(16);
   });
 
   it('takes a refused batch back at the front, dropping its oldest requests when they no longer fit', () => {

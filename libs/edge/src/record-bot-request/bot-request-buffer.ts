@@ -1,4 +1,4 @@
-import { columnsFrom, RecordedBotRequest, RecordedBotRequestColumns, RecordedBotRequests } from '@bpc/events';
+import { columnsFrom, RecordedBotRequest, RecordedBotRequestColumns, RecordedBotRequests, requestCount } from '@bpc/events';
 
 /** A sealed batch waiting for the log; its requests before `first` were dropped. */
 interface Waiting {
@@ -50,14 +50,14 @@ export class BotRequestBuffer {
   take(): RecordedBotRequestColumns | undefined {
     const next = this.sealed.shift();
     if (next === undefined) return undefined;
-    this.count -= next.columns.requestIds.length - next.first;
+    this.count -= requestCount(next.columns) - next.first;
     return columnsFrom(next.columns, next.first);
   }
 
   /** Puts taken batches back at the front, in their order (the log refused them); answers how many of the oldest requests did not fit and were dropped. */
   putBack(batches: readonly RecordedBotRequestColumns[]): number {
     this.sealed.unshift(...batches.map((columns) => ({ columns, first: 0 })));
-    for (const columns of batches) this.count += columns.requestIds.length;
+    for (const columns of batches) this.count += requestCount(columns);
     return this.dropOverflow();
   }
 
@@ -80,7 +80,7 @@ export class BotRequestBuffer {
         continue;
       }
       oldest.first += 1;
-      if (oldest.first === oldest.columns.requestIds.length) this.sealed.shift();
+      if (oldest.first === requestCount(oldest.columns)) this.sealed.shift();
     }
     return dropped;
   }

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EventLog, FileEventLog, FramedPartition, LogRecord, SubscriptionSpec } from '@bpc/event-log';
-import { BotRequestRecordedPayload, RecordedBotRequest, RecordedBotRequestColumns, TOPICS } from '@bpc/events';
+import { BotRequestRecordedPayload, RecordedBotRequest, RecordedBotRequestColumns, requestIdsOf as idsOfBatch, TOPICS } from '@bpc/events';
 import { createLogger } from '@bpc/platform';
 import { testConfig, until } from '@bpc/testing';
 import pino from 'pino';
@@ -60,7 +60,7 @@ const payload = (n: number): RecordedBotRequest => ({
 
 /** The request ids of one append, its batches one after the other. */
 function requestIdsOf(batches: readonly RecordedBotRequestColumns[]): string[] {
-  return batches.flatMap((batch) => batch.requestIds);
+  return batches.flatMap(idsOfBatch);
 }
 
 describe('BotRequestRecorder against a file event log', () => {
@@ -200,7 +200,7 @@ describe('BotRequestRecorder against a file event log', () => {
         calls += 1;
         if (calls === 1) return Promise.reject(new Error('log down'));
         // Batch by batch: the refused one and the one filled meanwhile go in one append, in that order.
-        batches.push(...taken.map((batch) => [...batch.requestIds]));
+        batches.push(...taken.map(idsOfBatch));
         return Promise.resolve();
       },
       close: async () => undefined,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit, Optional } from '@nestjs/common';
 import type { AppConfig } from '@bpc/config';
-import { RecordedBotRequest, RecordedBotRequestColumns, TOPICS } from '@bpc/events';
+import { RecordedBotRequest, RecordedBotRequestColumns, requestCount, TOPICS } from '@bpc/events';
 import { APP_CONFIG, LOGGER, METRICS_REGISTRY, settlesWithin } from '@bpc/platform';
 import type { Logger } from 'pino';
 import { Counter, Gauge, Registry } from 'prom-client';
@@ -129,7 +129,7 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
     if (Date.now() < this.retryAt) return;
     this.buffer.seal();
     for (let batches = this.takeBatches(); batches.length > 0; batches = this.takeBatches()) {
-      const events = batches.reduce((sum, batch) => sum + batch.requestIds.length, 0);
+      const events = batches.reduce((sum, batch) => sum + requestCount(batch), 0);
       this.appending = events;
       try {
         await this.appender.append(TOPICS.botRequests, batches);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { LogSink } from '@bpc/domain';
-import type { EventEnvelope, RecordedBotRequestColumns } from '@bpc/events';
+import { EventEnvelope, RecordedBotRequestColumns, requestCount } from '@bpc/events';
 import type { AppendRequest, KafkaAppendWorkerOptions } from './off-thread-protocol';
 import { WorkerCalls } from './worker-calls';
 
@@ -36,7 +36,7 @@ export class OffThreadKafkaAppender {
    * are cloned, which costs this thread little.
    */
   appendRecordedBotRequests(topic: string, batches: readonly RecordedBotRequestColumns[]): Promise<void> {
-    return batches.every((batch) => batch.requestIds.length === 0) ? Promise.resolve() : this.worker.call({ topic, botRequests: batches });
+    return batches.every((batch) => requestCount(batch) === 0) ? Promise.resolve() : this.worker.call({ topic, botRequests: batches });
   }
 
   /** Waits for appends in flight, then disconnects the worker's producer and ends the thread. */

@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { hostileBotRequestPayload } from '@bpc/testing';
 import { encodedEvents } from '../encoded-event';
 import { RecordedBotRequest } from './bot-request-json';
 import { botRequestRecorded } from './bot-request-recorded.event';
 import { BotRequestEventIds } from './bot-request-event-ids';
-import { columnsFrom, encodeRecordedBotRequests, recordedBotRequestAt, RecordedBotRequests } from './recorded-bot-requests';
+import { columnsFrom, encodeRecordedBotRequests, recordedBotRequestAt, RecordedBotRequests, requestCount, requestIdsOf } from './recorded-bot-requests';
 
 const PREFIX = '0123456789abcdef0123456789abcdef';
 /** The i-th hostile request as the edge records it (its time in milliseconds; ids made unique). */
@@ -30,7 +31,7 @@ describe('RecordedBotRequests', () => {
   it('gives back each request as recorded, texts repeated or not, a null snapshot age as null', () => {
     const requests = Array.from({ length: 200 }, (_, i) => request(i));
     const columns = captured(requests).columns();
-    expect(columns.requestIds).toHaveLength(200);
+    expect(requestCount(columns)).toBe(200);
     // Each distinct text once.
     expect(new Set(columns.strings).size).toBe(columns.strings.length);
     requests.forEach((r, i) => expect(recordedBotRequestAt(columns, i)).toEqual(r));
@@ -81,10 +82,24 @@ describe('RecordedBotRequests', () => {
     const batch = captured([request(1), request(2)]);
     const before = batch.columns();
     batch.add(request(3), 2);
-    expect(before.requestIds).toHaveLength(2);
+    expect(requestCount(before)).toBe(2);
     const later = columnsFrom(batch.columns(), 1);
     expect([0, 1].map((i) => recordedBotRequestAt(later, i))).toEqual([request(2), request(3)]);
-    expect(columnsFrom(batch.columns(), 2).requestIds).toEqual([request(3).requestId]);
+    expect(requestIdsOf(columnsFrom(batch.columns(), 2))).toEqual([request(3).requestId]);
+  });
+
+  it('keeps request ids that are lower-case UUIDs (the edge\'s) as their bytes, any other id as it is, each back in its place', () => {
+    const ids = Array.from({ length: 300 }, (_, i) => (i % 7 === 3 ? `other-${i}` : i % 11 === 5 ? randomUUID().toUpperCase() : randomUUID()));
+    const requests = ids.map((requestId, i) => ({ ...request(i), requestId }));
+    const columns = captured(requests).columns();
+    expect(requestIdsOf(columns)).toEqual(ids);
+    expect([...columns.otherRequestIds.values()]).toEqual(ids.filter((id) => id !== id.toLowerCase() || id.startsWith('other-')));
+    expect(columns.requestUuids).toHaveLength(300 * 16);
+    // Dropping the first requests moves the other ids with their requests.
+    for (const first of [1, 3, 4, 150, 299, 300]) expect(requestIdsOf(columnsFrom(columns, first))).toEqual(ids.slice(first));
+    // The events carry the ids as recorded.
+    const events = encodedEvents(encodeRecordedBotRequests(columns));
+    expect(events.map((event) => (JSON.parse(event.json.toString('utf8')) as { payload: { requestId: string } }).payload.requestId)).toEqual(ids);
   });
 
   it('refuses, adding nothing, a request whose event could not be written', () => {

@@ -3,6 +3,7 @@ import { BotRequestJsonBatch, RecordedBotRequest } from './bot-request-json';
 import { MAX_TIME_MS } from './json-batch-writer';
 import { grownArray } from '@bpc/domain';
 import { BotRequestEventIds } from './bot-request-event-ids';
+import { UUID_BYTES, uuidText, writeUuidBytes } from './request-uuid-bytes';
 
 /** The text fields of a recorded request, kept as indexes into its batch's table of distinct strings. */
 const TEXT_FIELDS = ['websiteId', 'host', 'url', 'pageTitle', 'botName', 'userAgent', 'dimensionName', 'cacheStatus'] as const;
@@ -21,8 +22,9 @@ const MIN_ROOM = 64;
  * Recorded bot requests as they cross to the thread that serialises them:
  * request `i` has its text fields at `texts[i * 8 …]` (indexes into
  * `strings`), its numbers at `numbers[i * 7 …]` (a null snapshot age as NaN,
- * the event's sequence number last) and its request id at `requestIds[i]`.
- * Typed arrays are exactly `requestIds.length` requests long, in memory of
+ * the event's sequence number last) and its request id (`requestIdAt`) as a
+ * UUID's bytes at `requestUuids[i * 16 …]`, unless `otherRequestIds` holds
+ * it. Typed arrays are exactly `requestCount` requests long, in memory of
  * their own.
  */
 export interface RecordedBotRequestColumns {
@@ -31,7 +33,9 @@ export interface RecordedBotRequestColumns {
   readonly strings: readonly string[];
   readonly texts: Uint32Array;
   readonly numbers: Float64Array;
-  readonly requestIds: readonly string[];
+  readonly requestUuids: Uint8Array;
+  /** Request ids that are not UUIDs in lower case (the edge's are), by request. */
+  readonly otherRequestIds: ReadonlyMap<number, string>;
 }
 
 /**
@@ -40,7 +44,9 @@ export interface RecordedBotRequestColumns {
  * the thread that serves bots (at saturation every microsecond there cost
  * several in throughput). Texts that repeat from request to request (website,
  * host, URL, title, bot, user agent, dimension, cache status) are stored once
- * per batch. `encodeRecordedBotRequests` turns the columns into the events'
+ * per batch. Request ids, unique and kept until the batch is handed over, are
+ * kept as bytes: as strings they outlived young-generation collections, and
+ * copying them doubled the serving thread's scavenge time. `encodeRecordedBotRequests` turns the columns into the events'
  * JSON, in another thread.
  */
 export class RecordedBotRequests {
@@ -51,7 +57,9 @@ export class RecordedBotRequests {
   private readonly lastIndex = new Uint32Array(TEXTS);
   private texts: Uint32Array<ArrayBuffer>;
   private numbers: Float64Array<ArrayBuffer>;
-  private readonly requestIds: string[] = [];
+  private uuids: Uint8Array<ArrayBuffer>;
+  private readonly otherIds = new Map<number, string>();
+  private n = 0;
 
   constructor(
     private readonly idPrefix: string,
@@ -60,10 +68,11 @@ export class RecordedBotRequests {
     const room = Math.max(MIN_ROOM, expected);
     this.texts = new Uint32Array(room * TEXTS);
     this.numbers = new Float64Array(room * NUMBERS);
+    this.uuids = new Uint8Array(room * UUID_BYTES);
   }
 
   get count(): number {
-    return this.requestIds.length;
+    return this.n;
   }
 
   /**
@@ -72,7 +81,7 @@ export class RecordedBotRequests {
    * wrong type, or a time a `Date` cannot hold.
    */
   add(request: RecordedBotRequest, seq: number): void {
-    const n = this.requestIds.length;
+    const n = this.n;
     if ((n + 1) * NUMBERS > this.numbers.length) this.grow();
     // Checked as they are stored: a request refused half way leaves its slot to the next one (the count did not move).
     const t = n * TEXTS;
@@ -96,19 +105,22 @@ export class RecordedBotRequests {
     if (!(Math.abs(Math.trunc(servedAtMs)) <= MAX_TIME_MS)) throw new TypeError(`recorded bot request: servedAtMs ${servedAtMs} is not a time`);
     numbers[v + 5] = servedAtMs;
     numbers[v + SEQ] = seq;
-    if (typeof request.requestId !== 'string') throw new TypeError(`recorded bot request: requestId is ${typeof request.requestId}, not a string`);
-    this.requestIds.push(request.requestId);
+    const requestId = request.requestId;
+    if (typeof requestId !== 'string') throw new TypeError(`recorded bot request: requestId is ${typeof requestId}, not a string`);
+    if (!writeUuidBytes(requestId, this.uuids, n * UUID_BYTES)) this.otherIds.set(n, requestId);
+    this.n = n + 1;
   }
 
   /** The requests so far, as columns of their own (the batch may still be added to; `columnsFrom` drops the first ones). */
   columns(): RecordedBotRequestColumns {
-    const n = this.requestIds.length;
+    const n = this.n;
     return {
       idPrefix: this.idPrefix,
       strings: this.strings.slice(),
       texts: this.texts.slice(0, n * TEXTS),
       numbers: this.numbers.slice(0, n * NUMBERS),
-      requestIds: this.requestIds.slice(),
+      requestUuids: this.uuids.slice(0, n * UUID_BYTES),
+      otherRequestIds: new Map(this.otherIds),
     };
   }
 
@@ -128,13 +140,37 @@ export class RecordedBotRequests {
   private grow(): void {
     this.texts = grownArray(this.texts);
     this.numbers = grownArray(this.numbers);
+    this.uuids = grownArray(this.uuids);
   }
+}
+
+/** How many requests the columns hold. */
+export function requestCount(columns: RecordedBotRequestColumns): number {
+  return columns.numbers.length / NUMBERS;
+}
+
+/** The request id of request `i` of the columns. */
+export function requestIdAt(columns: RecordedBotRequestColumns, i: number): string {
+  const other = columns.otherRequestIds.size === 0 ? undefined : columns.otherRequestIds.get(i);
+  return other ?? uuidText(columns.requestUuids, i * UUID_BYTES);
+}
+
+/** The request ids of the columns, in order. */
+export function requestIdsOf(columns: RecordedBotRequestColumns): string[] {
+  return Array.from({ length: requestCount(columns) }, (_, i) => requestIdAt(columns, i));
 }
 
 /** The columns without their first `first` requests (a copy). */
 export function columnsFrom(columns: RecordedBotRequestColumns, first: number): RecordedBotRequestColumns {
   if (first === 0) return columns;
-  return { ...columns, texts: columns.texts.slice(first * TEXTS), numbers: columns.numbers.slice(first * NUMBERS), requestIds: columns.requestIds.slice(first) };
+  const otherRequestIds = new Map([...columns.otherRequestIds].flatMap(([i, id]) => (i < first ? [] : [[i - first, id] as const])));
+  return {
+    ...columns,
+    texts: columns.texts.slice(first * TEXTS),
+    numbers: columns.numbers.slice(first * NUMBERS),
+    requestUuids: columns.requestUuids.slice(first * UUID_BYTES),
+    otherRequestIds,
+  };
 }
 
 /** The request `i` of the columns, as recorded. */
@@ -158,7 +194,7 @@ export function recordedBotRequestAt(columns: RecordedBotRequestColumns, i: numb
     snapshotAgeS: Number.isNaN(snapshotAgeS) ? null : snapshotAgeS,
     bytes: numbers[v + 4],
     servedAtMs: numbers[v + 5],
-    requestId: columns.requestIds[i],
+    requestId: requestIdAt(columns, i),
   };
 }
 
@@ -171,7 +207,7 @@ export const BATCH_JSON_SCRATCH_BYTES = 1024 * 1024;
  * `scratch` when given: the batch's bytes then last until it is reused.
  */
 export function encodeRecordedBotRequests(columns: RecordedBotRequestColumns, scratch?: Buffer): EncodedEventBatch {
-  const n = columns.requestIds.length;
+  const n = requestCount(columns);
   const batch = new BotRequestJsonBatch(n, scratch, new BotRequestEventIds(columns.idPrefix));
   for (let i = 0; i < n; i++) batch.addNumbered(columns.numbers[i * NUMBERS + SEQ], recordedBotRequestAt(columns, i));
   return batch.encoded();
