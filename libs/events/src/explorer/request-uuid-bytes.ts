@@ -1,12 +1,12 @@
 /** Bytes a UUID takes. */
 export const UUID_BYTES = 16;
 
-/** Each character code's hex digit value (lower case only), -1 for anything else. */
-const DIGIT = new Int8Array(128).fill(-1);
+/** Each character code's hex digit value (lower case only), -1 for anything else up to 'f' (see `digit`). */
+const DIGIT = new Int8Array(0x67).fill(-1);
 for (let d = 0; d < 16; d++) DIGIT['0123456789abcdef'.charCodeAt(d)] = d;
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
-/** Where the four dashes of a UUID's text are. */
-const DASHES = [8, 13, 18, 23];
+/** Where each of a UUID's 16 bytes starts in its text (two hex digits each, around four dashes). */
+const BYTE_AT = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
 
 /**
  * Writes the 16 bytes of `id` at `target[at …]` when `id` is a UUID's text
@@ -14,19 +14,20 @@ const DASHES = [8, 13, 18, 23];
  * answers false for anything else, having maybe written some of the bytes.
  */
 export function writeUuidBytes(id: string, target: Uint8Array, at: number): boolean {
-  if (id.length !== 36) return false;
-  let o = at;
-  for (let i = 0; i < 36; i += 2) {
-    if (i === DASHES[0] || i === DASHES[1] || i === DASHES[2] || i === DASHES[3]) {
-      if (id.charCodeAt(i) !== 0x2d) return false;
-      i += 1;
-    }
-    const hi = DIGIT[id.charCodeAt(i)] ?? -1;
-    const lo = DIGIT[id.charCodeAt(i + 1)] ?? -1;
+  if (id.length !== 36 || id.charCodeAt(8) !== 0x2d || id.charCodeAt(13) !== 0x2d || id.charCodeAt(18) !== 0x2d || id.charCodeAt(23) !== 0x2d) return false;
+  for (let b = 0; b < 16; b++) {
+    const i = BYTE_AT[b];
+    const hi = digit(id.charCodeAt(i));
+    const lo = digit(id.charCodeAt(i + 1));
     if (hi < 0 || lo < 0) return false;
-    target[o++] = (hi << 4) | lo;
+    target[at + b] = (hi << 4) | lo;
   }
   return true;
+}
+
+/** The value of a lower-case hex digit's character code, -1 for any other code (never a read past the table: it would make the lookup slow). */
+function digit(code: number): number {
+  return code < 0x67 ? DIGIT[code] : -1;
 }
 
 /** The lower-case text of the UUID whose bytes are at `bytes[at …]`. */
