@@ -60,8 +60,8 @@ const PAGE = 'https://www.example.com/pricing?plan=pro';
 const CONNECTIONS = 100;
 const WARMUP_S = 1;
 const MEASURE_S = 5;
-/** Rounds per mode: the host's speed drifts (one run's rounds of the same code lost −11 % to +19 % to recording), and a median of seven pairs holds stiller than one of five. */
-const ROUNDS = 7;
+/** Rounds per mode: the host's speed drifts (one run's rounds of the same code lost −9 % to +49 % to recording), and a median of nine pairs holds stiller than one of seven. */
+const ROUNDS = 9;
 const botHeaders = { 'x-prerender-token': TOKEN, 'user-agent': GOOGLEBOT, 'accept-encoding': 'gzip, deflate, br' };
 
 /** A pre-rendered page of realistic size (~40 KB of HTML, ~5 KB gzipped). */
@@ -182,11 +182,10 @@ async function explorerCatchUp(projector: string): Promise<{ lag: number; caught
   return { lag, caughtUpMs: performance.now() - started };
 }
 
-/** Warms the entry and measures hits; `before` runs first against the warm edge (the baseline, captured from it). */
-async function measureEdge(originUrl: string, record: boolean, engines: Engines | undefined, before?: (sample: RawAnswer) => Promise<void>): Promise<EdgeRun> {
+/** Warms the entry and measures hits. */
+async function measureEdge(originUrl: string, record: boolean, engines: Engines | undefined): Promise<EdgeRun> {
   return withEdge(originUrl, record, engines, async (edge, projector) => {
-    const sample = await warm(edge);
-    await before?.(sample);
+    await warm(edge);
     const measured = await load(`${edge}/${PAGE}`, botHeaders, `edge hit (${engines ? 'cluster' : 'standalone'}, recording ${record ? 'on' : 'off'})`);
     const metrics = await (await fetch(`${edge}/metrics`)).text();
     const recorded = metricValue(metrics, 'bpc_edge_recorded_total') + metricValue(metrics, 'bpc_edge_record_buffer_size');
@@ -245,31 +244,28 @@ interface Round {
 }
 
 /**
- * `ROUNDS` rounds of one mode. Each round measures plain node:http right
- * before the edge with recording on (it replays that warm edge's answer),
- * and the edge with recording off right before or right after (odd rounds
- * swap the two edges), so a drift of the host's speed during the run does
- * not favour one of them.
+ * `ROUNDS` rounds of one mode. Each round measures plain node:http (it
+ * replays a warm edge's answer, captured once per mode), then the two edges
+ * one after the other, recording on first in even rounds and off first in
+ * odd ones: a drift of the host's speed during the run, or whatever the
+ * measurement before leaves behind in this process (plain's garbage, the
+ * explorer's catch-up), favours neither.
  */
 async function measureMode(originUrl: string, engines: Engines | undefined): Promise<Measurements> {
+  const sample = await withEdge(originUrl, true, engines, warm);
   const rounds: Round[] = [];
-  let bytes = 0;
   for (let round = 0; round < ROUNDS; round += 1) {
-    let plain: Measured | undefined;
-    const measureOn = (): Promise<EdgeRun> =>
-      measureEdge(originUrl, true, engines, async (sample) => {
-        bytes = sample.body.length;
-        plain = await measurePlain(sample);
-      });
+    const plain = await measurePlain(sample);
+    const measureOn = (): Promise<EdgeRun> => measureEdge(originUrl, true, engines);
     const measureOff = (): Promise<EdgeRun> => measureEdge(originUrl, false, engines);
     const [on, off] = round % 2 === 0 ? [await measureOn(), await measureOff()] : await measureOff().then(async (o) => [await measureOn(), o] as const);
-    rounds.push({ plain: plain!, on, off });
+    rounds.push({ plain, on, off });
   }
   const rate = CPU_RATE_SHARE * median(rounds.map((r) => r.off.load.rps));
   // Off, on, off, on, so a drift of the host favours neither; each figure is the median (the mean) of its two.
   const cpu = { rate, off: [] as number[], on: [] as number[] };
   for (const record of [false, true, false, true]) cpu[record ? 'on' : 'off'].push(await cpuPerRequest(originUrl, record, engines, rate));
-  return { rounds, bytes, cpu: { rate, off: median(cpu.off), on: median(cpu.on) } };
+  return { rounds, bytes: sample.body.length, cpu: { rate, off: median(cpu.off), on: median(cpu.on) } };
 }
 
 interface Measurements {
