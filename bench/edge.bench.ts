@@ -1,15 +1,13 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import autocannon from 'autocannon';
 import type { AppConfig } from '@bpc/config';
 import { sha256Hex } from '@bpc/domain';
 import { caughtUpWithin } from '@bpc/event-log';
-import { createLogger, startApps } from '@bpc/platform';
-import { standaloneApps } from '../apps/standalone/src/standalone';
-import { edgeApp } from '../apps/edge/src/edge.app';
-import { RunningEngine, startKafkaMock, startRedis } from '../test/harness/engines';
+import { freePort, RunningEngine, startKafkaMock, startRedis } from '../test/harness/engines';
 import { RawAnswer, rawRequest } from '../test/harness/http';
 import { metricValue } from '../test/harness/metrics';
 import { bypassHost, testConfig } from '../test/harness/test-config';
@@ -20,15 +18,15 @@ import { wrk, WrkResult } from './wrk';
 
 /**
  * Issue 6's edge targets, side by side in one run with one load generator
- * (wrk, one thread, 100 connections, in a process of its own; 1 s warm-up,
+ * (wrk, one thread, 100 connections, in a process of its own; 3 s warm-up,
  * then 5 s measured; see `wrk` for why not autocannon):
  *
  * - a plain `node:http` server sending exactly the bytes the edge sends for
  *   a cache hit (same status, headers and gzipped body, captured from the edge);
  * - the edge serving that hit with recording on, and with
- *   `edge.record_requests: false` (all standalone apps in this process, as
- *   `npm start` runs them: the projector writing the recorded requests to
- *   chDB shares the process, so "recording on" includes that cost; at
+ *   `edge.record_requests: false`, each edge in a process of its own (see
+ *   `withEdge`; in standalone all the apps, as `npm start` runs them: the
+ *   projector writing the recorded requests to chDB shares the process, so "recording on" includes that cost; at
  *   saturation the projection pauses after the first second, and its work
  *   moves to the catch-up after the load, which its rows report, and which
  *   the CPU rows count);
@@ -40,8 +38,8 @@ import { wrk, WrkResult } from './wrk';
  * of the rounds' own ratios.
  *
  * Saturated throughput moves with the host's speed from one phase to the
- * next, so each mode also measures the CPU time this process spends per
- * request (every thread: serving, recording workers, in standalone the
+ * next, so each mode also measures the CPU time the edge's process spends
+ * per request (every thread: serving, recording workers, in standalone the
  * projector and chDB, garbage collection) at a fixed rate below saturation,
  * recording on against off (autocannon's fixed rate, in a process of its
  * own: wrk has no fixed rate), and in standalone the explorer's catch-up
@@ -50,15 +48,21 @@ import { wrk, WrkResult } from './wrk';
  * Cluster rows run the edge app alone on Kafka (librdkafka's mock broker via
  * kcat) and Redis, both started on this machine: their CPU, and that of the
  * edge's recording worker thread (kafkajs producer), is taken from the same
- * cores as the load generator's, as is the in-process projector's and chDB's
- * in standalone.
+ * cores as the load generator's, as is the projector's and chDB's in the
+ * standalone process.
  */
 
 const TOKEN = 'bench-prerender-token';
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 const PAGE = 'https://www.example.com/pricing?plan=pro';
 const CONNECTIONS = 100;
-const WARMUP_S = 1;
+/**
+ * Long enough for a freshly started edge to reach its steady state: with
+ * recording on, its framing or Kafka worker and, in standalone, the explorer
+ * rows worker start, and the projection's first inserts run, in its first
+ * second under load.
+ */
+const WARMUP_S = 3;
 const MEASURE_S = 5;
 /** Rounds per mode: the host's speed drifts (one run's rounds of the same code lost −9 % to +49 % to recording), and a median of nine pairs holds stiller than one of seven. */
 const ROUNDS = 9;
@@ -110,20 +114,71 @@ function config(originUrl: string, recordRequests: boolean, engines?: Engines): 
   );
 }
 
+/** The V8 flags `npm start` runs the apps with. */
+const APP_NODE_FLAGS = ['--max-semi-space-size=32', '--initial-old-space-size=256'];
+/** Longest an edge process may take to start answering. */
+const START_LIMIT_MS = 60_000;
+
+/** An edge under measurement: its URLs and its process (whose CPU the CPU rows read). */
+interface EdgeProcess {
+  readonly edge: string;
+  /** Standalone: the projector app's URL (its metrics give the explorer's lag). */
+  readonly projector?: string;
+  readonly pid: number;
+}
+
 /**
- * Standalone: every app in this process (the file log and memory queue store
- * need the projector beside them). Cluster: the edge app alone in this
- * process, on Kafka (librdkafka mock) and Redis, as a deployed edge replica.
+ * Each edge runs in a process of its own, as `npm start` runs the apps
+ * (`dist/apps/<app>/src/main.js`, same V8 flags), started fresh for each
+ * measurement and stopped with SIGTERM after it. Standalone: every app (the
+ * file log and memory queue store need the projector beside them).
+ * Cluster: the edge app alone, on Kafka (librdkafka mock) and Redis, as a
+ * deployed edge replica. In the bench's own process, edge after edge left
+ * what each one had started behind for the next (garbage, the embedded
+ * ClickHouse's background work after the explorer's catch-up), which the
+ * measured edges did not share alike.
  */
-async function withEdge<T>(originUrl: string, recordRequests: boolean, engines: Engines | undefined, run: (edge: string, projector?: string) => Promise<T>): Promise<T> {
+async function withEdge<T>(originUrl: string, recordRequests: boolean, engines: Engines | undefined, run: (edge: EdgeProcess) => Promise<T>): Promise<T> {
   const cfg = config(originUrl, recordRequests, engines);
-  const apps = await startApps(engines ? [edgeApp] : standaloneApps, cfg, createLogger('silent', 'bench-edge'));
+  const listen = { host: '127.0.0.1', public_api: await freePort(), daemon: await freePort(), edge: await freePort(), projector: await freePort() };
+  const file = path.join(cfg.data_dir, 'bench-config.json');
+  writeFileSync(file, JSON.stringify({ ...cfg, listen }));
+  const main = path.join(__dirname, '..', 'apps', engines ? 'edge' : 'standalone', 'src', 'main.js');
+  const child = spawn(process.execPath, [...APP_NODE_FLAGS, main], { env: { ...process.env, BPC_CONFIG: file }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-10_000)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
-    return await run(apps.urls.edge!, apps.urls.projector);
+    const edge = `http://127.0.0.1:${listen.edge}`;
+    await untilReady(edge, () => child.exitCode !== null, () => stderr);
+    return await run({ edge, projector: engines ? undefined : `http://127.0.0.1:${listen.projector}`, pid: child.pid! });
   } finally {
-    await apps.close();
+    child.kill('SIGTERM');
+    await exited;
     rmSync(cfg.data_dir, { recursive: true, force: true });
   }
+}
+
+/** Waits until the edge reports itself ready; throws if its process ended first or it takes too long. */
+async function untilReady(edge: string, ended: () => boolean, output: () => string): Promise<void> {
+  const deadline = Date.now() + START_LIMIT_MS;
+  for (;;) {
+    if (ended()) throw new Error(`the edge process ended while starting:\n${output()}`);
+    const ready = await fetch(`${edge}/health/ready`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ready) return;
+    if (Date.now() > deadline) throw new Error(`the edge was not ready within ${START_LIMIT_MS} ms:\n${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** CPU time a process has used so far (every thread), in µs (Linux: `/proc/<pid>/stat`, in clock ticks of 10 ms). */
+function processCpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 /** Warms the entry (one origin fetch), checks the next answer is a hit, and returns it. */
@@ -184,7 +239,7 @@ async function explorerCatchUp(projector: string): Promise<{ lag: number; caught
 
 /** Warms the entry and measures hits. */
 async function measureEdge(originUrl: string, record: boolean, engines: Engines | undefined): Promise<EdgeRun> {
-  return withEdge(originUrl, record, engines, async (edge, projector) => {
+  return withEdge(originUrl, record, engines, async ({ edge, projector }) => {
     await warm(edge);
     const measured = await load(`${edge}/${PAGE}`, botHeaders, `edge hit (${engines ? 'cluster' : 'standalone'}, recording ${record ? 'on' : 'off'})`);
     const metrics = await (await fetch(`${edge}/metrics`)).text();
@@ -212,25 +267,24 @@ function loadFromChild(url: string, rate: number, seconds: number): Promise<{ re
   );
 }
 
-/** CPU time of this process per request, in µs, serving hits at `rate` (recording on: until every recorded request is in the explorer, in standalone). */
+/** CPU time of the edge's process per request, in µs, serving hits at `rate` (recording on: until every recorded request is in the explorer, in standalone). */
 async function cpuPerRequest(originUrl: string, record: boolean, engines: Engines | undefined, rate: number): Promise<number> {
-  return withEdge(originUrl, record, engines, async (edge, projector) => {
+  return withEdge(originUrl, record, engines, async ({ edge, projector, pid }) => {
     await warm(edge);
     await loadFromChild(`${edge}/${PAGE}`, rate, WARMUP_S);
     if (record && projector) await explorerCatchUp(projector);
-    const before = process.cpuUsage();
+    const before = processCpuMicros(pid);
     const { requests, bad } = await loadFromChild(`${edge}/${PAGE}`, rate, MEASURE_S);
     if (bad > 0) throw new Error(`edge at ${Math.round(rate)} req/s (recording ${record ? 'on' : 'off'}): ${bad} errors, timeouts or non-2xx answers`);
     if (record && projector) await explorerCatchUp(projector);
-    const used = process.cpuUsage(before);
-    return (used.user + used.system) / requests;
+    return (processCpuMicros(pid) - before) / requests;
   });
 }
 
 /** 100 concurrent misses of one URL (the origin answers in 300 ms): the origin must see one fetch. */
 async function concurrentMisses(origin: TestOrigin, originUrl: string, engines: Engines | undefined): Promise<{ fetches: number; answered: number }> {
   const target = engines ? '/popular-cluster' : '/popular';
-  return withEdge(originUrl, true, engines, async (edge) => {
+  return withEdge(originUrl, true, engines, async ({ edge }) => {
     const result = await autocannon({ url: `${edge}/https://www.example.com${target}`, headers: botHeaders, connections: 100, amount: 100, workers: 1 });
     return { fetches: origin.hits.get(target) ?? 0, answered: result['2xx'] };
   });
@@ -248,11 +302,10 @@ interface Round {
  * replays a warm edge's answer, captured once per mode), then the two edges
  * one after the other, recording on first in even rounds and off first in
  * odd ones: a drift of the host's speed during the run, or whatever the
- * measurement before leaves behind in this process (plain's garbage, the
- * explorer's catch-up), favours neither.
+ * measurement before leaves behind on the machine, favours neither.
  */
 async function measureMode(originUrl: string, engines: Engines | undefined): Promise<Measurements> {
-  const sample = await withEdge(originUrl, true, engines, warm);
+  const sample = await withEdge(originUrl, true, engines, ({ edge }) => warm(edge));
   const rounds: Round[] = [];
   for (let round = 0; round < ROUNDS; round += 1) {
     const plain = await measurePlain(sample);
@@ -343,7 +396,7 @@ export const edgeBench: BenchSuite = {
       const engines = { redis, kafka };
       const cluster = await measureMode(originUrl, engines);
       const clusterMisses = await concurrentMisses(origin, originUrl, engines);
-      return [...modeRows('standalone, all apps in-process', standalone, standaloneMisses), ...modeRows('cluster, edge app alone on Kafka + Redis', cluster, clusterMisses)];
+      return [...modeRows('standalone, all apps in one process', standalone, standaloneMisses), ...modeRows('cluster, edge app alone on Kafka + Redis', cluster, clusterMisses)];
     } finally {
       await Promise.all([redis.stop(), kafka.stop(), origin.stop()]);
     }
