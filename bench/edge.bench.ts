@@ -133,10 +133,9 @@ interface EdgeProcess {
  * measurement and stopped with SIGTERM after it. Standalone: every app (the
  * file log and memory queue store need the projector beside them).
  * Cluster: the edge app alone, on Kafka (librdkafka mock) and Redis, as a
- * deployed edge replica. In the bench's own process, edge after edge left
- * what each one had started behind for the next (garbage, the embedded
- * ClickHouse's background work after the explorer's catch-up), which the
- * measured edges did not share alike.
+ * deployed edge replica. In the bench's own process, an edge could leave
+ * what it had started behind for the next one measured (garbage, the
+ * embedded ClickHouse's background work after the explorer's catch-up).
  */
 async function withEdge<T>(originUrl: string, recordRequests: boolean, engines: Engines | undefined, run: (edge: EdgeProcess) => Promise<T>): Promise<T> {
   const cfg = config(originUrl, recordRequests, engines);
