@@ -26,8 +26,9 @@ import { wrk, WrkResult } from './wrk';
  * - the edge serving that hit with recording on, and with
  *   `edge.record_requests: false`, each edge in a process of its own (see
  *   `withEdge`; in standalone all the apps, as `npm start` runs them: the
- *   projector writing the recorded requests to chDB shares the process, so "recording on" includes that cost; at
- *   saturation the projection pauses after the first second, and its work
+ *   projector writing the recorded requests to chDB shares the process, so
+ *   "recording on" includes that cost; at saturation the projection pauses
+ *   after the first second, and its work
  *   moves to the catch-up after the load, which its rows report, and which
  *   the CPU rows count);
  * - 100 concurrent misses of one URL, counted at the origin.

@@ -46,8 +46,9 @@ export interface RecordedBotRequestColumns {
  * host, URL, title, bot, user agent, dimension, cache status) are stored once
  * per batch. Request ids, unique and kept until the batch is handed over, are
  * kept as bytes: as strings they outlived young-generation collections, and
- * copying them doubled the serving thread's scavenge time. `encodeRecordedBotRequests` turns the columns into the events'
- * JSON, in another thread.
+ * copying them doubled the serving thread's scavenge time.
+ * `encodeRecordedBotRequests` turns the columns into the events' JSON, in
+ * another thread.
  */
 export class RecordedBotRequests {
   private readonly strings: string[] = [];
