@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { caughtUpWithin } from '@bpc/event-log';
 import { freePort, RunningEngine, startKafkaMock, startRedis } from '../test/harness/engines';
 import { RawAnswer, rawRequest } from '../test/harness/http';
 import { metricValue } from '../test/harness/metrics';
+import { spawnNode, waitUntilAnswers } from '../test/harness/spawned-service';
 import { bypassHost, testConfig } from '../test/harness/test-config';
 import { TestOrigin } from '../test/harness/test-origin';
 import type { BenchRow, BenchSuite } from './bench-row';
@@ -117,7 +118,7 @@ function config(originUrl: string, recordRequests: boolean, engines?: Engines): 
 
 /** The V8 flags `npm start` runs the apps with. */
 const APP_NODE_FLAGS = ['--max-semi-space-size=32', '--initial-old-space-size=256'];
-/** Longest an edge process may take to start answering. */
+/** Longest an edge process may take to report itself ready. */
 const START_LIMIT_MS = 60_000;
 
 /** An edge under measurement: its URLs and its process (whose CPU the CPU rows read). */
@@ -144,33 +145,15 @@ async function withEdge<T>(originUrl: string, recordRequests: boolean, engines: 
   const file = path.join(cfg.data_dir, 'bench-config.json');
   writeFileSync(file, JSON.stringify({ ...cfg, listen }));
   const main = path.join(__dirname, '..', 'apps', engines ? 'edge' : 'standalone', 'src', 'main.js');
-  const child = spawn(process.execPath, [...APP_NODE_FLAGS, main], { env: { ...process.env, BPC_CONFIG: file }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-10_000)));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const service = spawnNode([...APP_NODE_FLAGS, main], { BPC_CONFIG: file });
   try {
     const edge = `http://127.0.0.1:${listen.edge}`;
-    await untilReady(edge, () => child.exitCode !== null, () => stderr);
-    return await run({ edge, projector: engines ? undefined : `http://127.0.0.1:${listen.projector}`, pid: child.pid! });
+    await waitUntilAnswers(`${edge}/health/ready`, {}, START_LIMIT_MS, service);
+    return await run({ edge, projector: engines ? undefined : `http://127.0.0.1:${listen.projector}`, pid: service.child.pid! });
   } finally {
-    child.kill('SIGTERM');
-    await exited;
+    service.child.kill('SIGTERM');
+    await service.exited;
     rmSync(cfg.data_dir, { recursive: true, force: true });
-  }
-}
-
-/** Waits until the edge reports itself ready; throws if its process ended first or it takes too long. */
-async function untilReady(edge: string, ended: () => boolean, output: () => string): Promise<void> {
-  const deadline = Date.now() + START_LIMIT_MS;
-  for (;;) {
-    if (ended()) throw new Error(`the edge process ended while starting:\n${output()}`);
-    const ready = await fetch(`${edge}/health/ready`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ready) return;
-    if (Date.now() > deadline) throw new Error(`the edge was not ready within ${START_LIMIT_MS} ms:\n${output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

@@ -17,7 +17,12 @@ export interface SpawnedService {
  * require hook), for tests that kill it or read its exit code.
  */
 export function spawnService(mainTs: string, env: NodeJS.ProcessEnv): SpawnedService {
-  const child = spawn(process.execPath, ['-r', './scripts/swc-register.cjs', mainTs], {
+  return spawnNode(['-r', './scripts/swc-register.cjs', mainTs], env);
+}
+
+/** Runs Node with `args` (flags, then a script) from the repository's root, its output collected (see `spawnService`). */
+export function spawnNode(args: readonly string[], env: NodeJS.ProcessEnv): SpawnedService {
+  const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

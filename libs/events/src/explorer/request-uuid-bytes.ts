@@ -4,7 +4,6 @@ export const UUID_BYTES = 16;
 /** Each character code's hex digit value (lower case only), -1 for anything else up to 'f' (see `digit`). */
 const DIGIT = new Int8Array(0x67).fill(-1);
 for (let d = 0; d < 16; d++) DIGIT['0123456789abcdef'.charCodeAt(d)] = d;
-const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 /** Where each of a UUID's 16 bytes starts in its text (two hex digits each, around four dashes). */
 const BYTE_AT = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
 
@@ -32,6 +31,6 @@ function digit(code: number): number {
 
 /** The lower-case text of the UUID whose bytes are at `bytes[at …]`. */
 export function uuidText(bytes: Uint8Array, at: number): string {
-  const h = (k: number): string => HEX[bytes[at + k]];
-  return `${h(0)}${h(1)}${h(2)}${h(3)}-${h(4)}${h(5)}-${h(6)}${h(7)}-${h(8)}${h(9)}-${h(10)}${h(11)}${h(12)}${h(13)}${h(14)}${h(15)}`;
+  const hex = Buffer.from(bytes.buffer, bytes.byteOffset + at, UUID_BYTES).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
