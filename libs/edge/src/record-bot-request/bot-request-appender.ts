@@ -8,6 +8,8 @@ import type { Logger } from 'pino';
 /** Appends batches of recorded bot requests to the event log, in their order; `close` releases what the appender itself opened. */
 export interface BotRequestAppender {
   append(topic: string, batches: readonly RecordedBotRequestColumns[]): Promise<void>;
+  /** The recorder is `behind` (its backlog grew) or no longer: its worker must not wait for idle CPU time while it is (see `botRequestAppender`). */
+  keepUp(behind: boolean): void;
   close(): Promise<void>;
 }
 
@@ -39,16 +41,22 @@ export interface FramesAnswer {
  * writer is this thread, the worker serialises and frames the events for the
  * offsets the partitions are at (`FileEventLog.appendFramed`), and this
  * thread writes the frames as they are.
+ *
+ * With `edge.record_worker_idle`, that worker runs on idle CPU time only
+ * (Linux `SCHED_IDLE`) while the recorder keeps up: saturated serving then
+ * keeps its core, where a worker at normal priority took turns on it (the
+ * scheduler put the worker, or whatever it displaced, on the serving
+ * thread's core). Behind, the worker gets its fair share until it caught up.
  */
 export function botRequestAppender(config: AppConfig, log: EventLog, logger: Logger): BotRequestAppender {
   const workerLog = logger.child({ component: 'bot-request-appender' });
   if (config.adapters.event_log === 'kafka') {
     const kafka = config.kafka!;
-    const offThread = new OffThreadKafkaAppender({ brokers: kafka.brokers, clientId: `${kafka.client_id}-bot-requests`, namespace: kafka.namespace }, workerLog);
-    return { append: (topic, batches) => offThread.appendRecordedBotRequests(topic, batches), close: () => offThread.close() };
+    const offThread = new OffThreadKafkaAppender({ brokers: kafka.brokers, clientId: `${kafka.client_id}-bot-requests`, namespace: kafka.namespace }, workerLog, config.edge.record_worker_idle);
+    return { append: (topic, batches) => offThread.appendRecordedBotRequests(topic, batches), keepUp: (behind) => offThread.keepUp(behind), close: () => offThread.close() };
   }
   if (!isFramedAppendLog(log)) throw new Error('the file event log adapter must take framed appends');
-  return new FramedBotRequestAppender(log, workerLog);
+  return new FramedBotRequestAppender(log, workerLog, config.edge.record_worker_idle);
 }
 
 function isFramedAppendLog(log: EventLog): log is EventLog & FramedAppendLog {
@@ -63,8 +71,13 @@ class FramedBotRequestAppender implements BotRequestAppender {
   constructor(
     private readonly log: FramedAppendLog,
     workerLog: LogSink,
+    idle: boolean,
   ) {
-    this.worker = new WorkerCalls({ script: path.join(__dirname, 'bot-request-frames-worker'), label: 'bot request framing worker', log: workerLog });
+    this.worker = new WorkerCalls({ script: path.join(__dirname, 'bot-request-frames-worker'), label: 'bot request framing worker', log: workerLog, idle });
+  }
+
+  keepUp(behind: boolean): void {
+    this.worker.keepUp(behind);
   }
 
   /** All the batches in one write and one fsync per partition. */

@@ -98,6 +98,7 @@ describe('BotRequestRecorder against a file event log', () => {
     const appended: string[] = [];
     const appender: BotRequestAppender = {
       append: async (_topic, batch) => void appended.push(...requestIdsOf(batch)),
+      keepUp: () => undefined,
       close: async () => undefined,
     };
     const registry = new Registry();
@@ -124,6 +125,7 @@ describe('BotRequestRecorder against a file event log', () => {
         appended.push(...requestIdsOf(batch));
         return Promise.resolve();
       },
+      keepUp: () => undefined,
       close: async () => undefined,
     };
     const registry = new Registry();
@@ -149,6 +151,7 @@ describe('BotRequestRecorder against a file event log', () => {
         calls += 1;
         return new Promise<void>(() => undefined);
       },
+      keepUp: () => undefined,
       close: () => new Promise<void>(() => undefined),
     };
     const lines: { lost?: number; msg: string }[] = [];
@@ -174,6 +177,7 @@ describe('BotRequestRecorder against a file event log', () => {
         batches.push(requestIdsOf(batch));
         return batches.length === 1 ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
       },
+      keepUp: () => undefined,
       close: async () => undefined,
     };
     // The timer never fires here: flushes are called by hand.
@@ -203,6 +207,7 @@ describe('BotRequestRecorder against a file event log', () => {
         batches.push(...taken.map(idsOfBatch));
         return Promise.resolve();
       },
+      keepUp: () => undefined,
       close: async () => undefined,
     };
     const config = testConfig('standalone', { edge: { record_buffer_max: 100, record_batch_max: 10, record_flush_ms: 60_000 } });
@@ -221,5 +226,33 @@ describe('BotRequestRecorder against a file event log', () => {
     expect(batches).toEqual([['r1'], ['r2', 'r3', 'r4']]);
     expect(calls).toBe(2);
     await recorder.onApplicationShutdown();
+  });
+
+  it('tells the appender to keep up when the buffer is over a quarter full, caught up at a sixteenth, and keep up for the shutdown flush', async () => {
+    const told: boolean[] = [];
+    let refusing = true;
+    const appender: BotRequestAppender = {
+      append: async () => {
+        if (refusing) throw new Error('log down');
+      },
+      keepUp: (behind) => void told.push(behind),
+      close: async () => undefined,
+    };
+    // A flush every 10 ms; the buffer holds 32: behind beyond 8, caught up at 2 or fewer.
+    const config = testConfig('standalone', { edge: { record_buffer_max: 32, record_batch_max: 4, record_flush_ms: 10 } });
+    const recorder = new BotRequestRecorder(config, appender, createLogger('silent', 'recorder'), new Registry());
+    recorder.onModuleInit();
+    for (let n = 1; n <= 8; n += 1) recorder.record(payload(n));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(told).toEqual([]);
+    recorder.record(payload(9));
+    await until(() => told.length === 1, { timeoutMs: 5_000, intervalMs: 5 });
+    expect(told).toEqual([true]);
+
+    refusing = false;
+    await until(() => told.length === 2, { timeoutMs: 10_000, intervalMs: 5 });
+    expect(told).toEqual([true, false]);
+    await recorder.onApplicationShutdown();
+    expect(told).toEqual([true, false, true]);
   });
 });

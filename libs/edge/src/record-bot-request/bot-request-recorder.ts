@@ -17,6 +17,10 @@ export const RECORDER_SHUTDOWN_FLUSH_MS = Symbol('RECORDER_SHUTDOWN_FLUSH_MS');
 const MAX_RETRY_DELAY_MS = 5_000;
 /** Sealed batches handed to one append: on the file log they share one write and one fsync. */
 const MAX_BATCHES_PER_APPEND = 16;
+/** Share of the buffer held beyond which the appender's worker must keep up (see `BotRequestAppender.keepUp`)... */
+const BEHIND_SHARE = 1 / 4;
+/** ...and at or below which it is caught up again. */
+const CAUGHT_UP_SHARE = 1 / 16;
 
 /**
  * Records bot requests as `BotRequestRecorded` events without holding up the
@@ -36,6 +40,11 @@ const MAX_BATCHES_PER_APPEND = 16;
  * running count). The buffer is flushed when the app shuts down (after the
  * HTTP server stopped, bounded by 10 s); then the appender is closed (on
  * Kafka it is a worker thread with its own producer: see `botRequestAppender`).
+ *
+ * The appender's worker may run on idle CPU time only; when the buffer holds
+ * more than a quarter of its capacity (idle time was not enough, or the log
+ * refused appends), and during the shutdown flush, it is told to keep up,
+ * until the buffer is down to a sixteenth.
  */
 @Injectable()
 export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
@@ -53,6 +62,8 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
   private readonly buffered: Gauge;
   /** Sequence number of the next request's event (its id, see `BotRequestEventIds`). */
   private nextSeq = 0;
+  /** The appender was told to keep up (see `keepAppenderUp`). */
+  private behind = false;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -99,6 +110,7 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
    */
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
+    this.appender.keepUp(true);
     const deadline = Date.now() + this.shutdownFlushMs;
     // A batch being appended ends first: if the log refuses it, it is back in the buffer for the loop below.
     await settledBy(this.flushing, deadline);
@@ -125,6 +137,7 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
    * short, and an append costs nearly as much for 100 events as for 1,000.
    */
   private async drain(): Promise<void> {
+    this.keepAppenderUp();
     // While backing off, the open batch stays open: an outage at low traffic would otherwise leave a tiny batch per tick to append one by one.
     if (Date.now() < this.retryAt) return;
     this.buffer.seal();
@@ -147,6 +160,15 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
         this.appending = 0;
       }
     }
+  }
+
+  /** Tells the appender whether it must keep up, when that changed: behind beyond BEHIND_SHARE of the buffer, caught up at CAUGHT_UP_SHARE (apart, so that it does not flip at every flush). */
+  private keepAppenderUp(): void {
+    const held = this.pending() / this.buffer.capacity;
+    const behind = this.behind ? held > CAUGHT_UP_SHARE : held > BEHIND_SHARE;
+    if (behind === this.behind) return;
+    this.behind = behind;
+    this.appender.keepUp(behind);
   }
 
   /** The oldest sealed batches, up to MAX_BATCHES_PER_APPEND. */

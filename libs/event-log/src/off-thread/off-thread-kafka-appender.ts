@@ -22,8 +22,14 @@ const WORKER_LIMITS = { maxYoungGenerationSizeMb: 96 };
 export class OffThreadKafkaAppender {
   private readonly worker: WorkerCalls<AppendRequest, void>;
 
-  constructor(options: KafkaAppendWorkerOptions, log: LogSink) {
-    this.worker = new WorkerCalls({ script: path.join(__dirname, 'kafka-append-worker'), workerData: options, resourceLimits: WORKER_LIMITS, label: 'off-thread Kafka appender', log });
+  /** `idle`: the worker runs on idle CPU time only, unless told to keep up (see `WorkerCallsOptions.idle`). */
+  constructor(options: KafkaAppendWorkerOptions, log: LogSink, idle = false) {
+    this.worker = new WorkerCalls({ script: path.join(__dirname, 'kafka-append-worker'), workerData: options, resourceLimits: WORKER_LIMITS, label: 'off-thread Kafka appender', log, idle });
+  }
+
+  /** See `WorkerCalls.keepUp`. */
+  keepUp(behind: boolean): void {
+    this.worker.keepUp(behind);
   }
 
   append(topic: string, events: readonly EventEnvelope[]): Promise<void> {

@@ -1,13 +1,15 @@
 import path from 'node:path';
 import { parentPort, Worker, type ResourceLimits, type TransferListItem } from 'node:worker_threads';
 import type { LogSink } from '@bpc/domain';
+import { callingThreadId, processMayLeaveIdle, setThreadPolicy, ThreadPolicy } from './idle-scheduling';
 
 /** What the owner sends: a call, or the request to finish (answer what is in flight, release, end the thread). */
 export type ToCallWorker<Q> = { readonly kind: 'call'; readonly id: number; readonly request: Q } | { readonly kind: 'close' };
 
-/** What a call worker sends back: the answer to call `id`, or a line for the owner's logger. */
+/** What a call worker sends back: the answer to call `id`, a line for the owner's logger, or (first) its kernel thread id. */
 export type FromCallWorker<A> =
   | { readonly kind: 'answer'; readonly id: number; readonly answer?: A; readonly error?: string }
+  | { readonly kind: 'thread'; readonly tid: number }
   | { readonly kind: 'log'; readonly level: 'info' | 'warn' | 'error'; readonly fields: object; readonly message: string };
 
 export interface WorkerCallsOptions {
@@ -18,6 +20,13 @@ export interface WorkerCallsOptions {
   /** What the worker is, for messages and logs. */
   readonly label: string;
   readonly log: LogSink;
+  /**
+   * Background work: the worker runs on idle CPU time only (Linux
+   * `SCHED_IDLE`) unless told to keep up (`keepUp`). Only where this process
+   * may move it back (see `mayLeaveIdle`): a worker that could not leave
+   * idle time would fall behind for good on a busy machine.
+   */
+  readonly idle?: boolean;
 }
 
 interface Pending<A> {
@@ -42,8 +51,31 @@ export class WorkerCalls<Q, A> {
   private readonly pending = new Map<number, Pending<A>>();
   private nextId = 1;
   private closing?: Promise<void>;
+  /** The running worker's kernel thread id, once it sent it. */
+  private tid?: number;
+  /** The policy the running worker should have, and the one it was given. */
+  private wanted: ThreadPolicy;
+  private applied: ThreadPolicy = 'normal';
+  /** Policy changes run one after the other. */
+  private policyChange: Promise<void> = Promise.resolve();
+  private readonly idleAllowed: boolean;
 
-  constructor(private readonly options: WorkerCallsOptions) {}
+  constructor(private readonly options: WorkerCallsOptions) {
+    this.idleAllowed = options.idle === true && processMayLeaveIdle();
+    this.wanted = this.idleAllowed ? 'idle' : 'normal';
+    if (options.idle && !this.idleAllowed) options.log.info({}, `${options.label} runs at normal priority: this process may not move a thread back from idle scheduling (that takes CAP_SYS_NICE or RLIMIT_NICE 20)`);
+  }
+
+  /**
+   * An idle worker (see `WorkerCallsOptions.idle`) gets a fair share of the
+   * CPU while `behind` (its owner's backlog grew: idle time was not enough),
+   * and idle time only again once not.
+   */
+  keepUp(behind: boolean): void {
+    if (!this.idleAllowed) return;
+    this.wanted = behind ? 'normal' : 'idle';
+    this.applyPolicy();
+  }
 
   call(request: Q, transfer?: readonly TransferListItem[]): Promise<A> {
     if (this.closing) return Promise.reject(new Error(`${this.options.label} is closed`));
@@ -89,7 +121,11 @@ export class WorkerCalls<Q, A> {
     worker.on('message', (message: FromCallWorker<A>) => this.onMessage(message));
     worker.on('error', (error) => this.options.log.error({ err: error }, `${this.options.label}: worker failed`));
     worker.on('exit', (code) => {
-      if (this.worker === worker) this.worker = undefined;
+      if (this.worker === worker) {
+        this.worker = undefined;
+        this.tid = undefined;
+        this.applied = 'normal';
+      }
       const lost = new Error(`${this.options.label}: worker exited (code ${code}) before it answered`);
       for (const [id, p] of this.pending) {
         this.pending.delete(id);
@@ -113,7 +149,25 @@ export class WorkerCalls<Q, A> {
       case 'log':
         this.options.log[message.level](message.fields, message.message);
         return;
+      case 'thread':
+        this.tid = message.tid;
+        this.applyPolicy();
+        return;
     }
+  }
+
+  private applyPolicy(): void {
+    this.policyChange = this.policyChange.then(async () => {
+      const { tid, wanted } = this;
+      if (tid === undefined || wanted === this.applied) return;
+      try {
+        await setThreadPolicy(tid, wanted);
+        if (this.tid === tid) this.applied = wanted;
+      } catch (error) {
+        // A worker that exited meanwhile has nothing to change; otherwise scheduling stays as it is (no chrt, not permitted).
+        if (this.tid === tid) this.options.log.warn({ err: error, policy: wanted }, `${this.options.label}: could not change its scheduling`);
+      }
+    });
   }
 }
 
@@ -140,6 +194,9 @@ export interface Answer<A> {
  */
 export function answerCalls<Q, A>(handle: (request: Q) => Promise<Answer<A>> | Answer<A>, onClose: () => Promise<void> = async () => undefined): void {
   const port = parentPort!;
+  // For the owner to schedule this thread (see `WorkerCallsOptions.idle`).
+  const tid = callingThreadId();
+  if (tid !== undefined) port.postMessage({ kind: 'thread', tid } satisfies FromCallWorker<A>);
   port.on('message', (message: ToCallWorker<Q>) => {
     if (message.kind === 'close') {
       onClose().finally(() => port.close());

@@ -1,0 +1,69 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { FileEventLog } from '@bpc/event-log';
+import { RecordedBotRequests, TOPICS } from '@bpc/events';
+import { createLogger } from '@bpc/platform';
+import { testConfig, until } from '@bpc/testing';
+import { botRequestAppender } from './bot-request-appender';
+
+/** Threads of this process under SCHED_IDLE (policy 5 in `/proc/self/task/<tid>/sched`). */
+function idleThreads(): number[] {
+  return readdirSync('/proc/self/task').flatMap((tid) => {
+    try {
+      return /^policy\s*:\s*5$/m.test(readFileSync(`/proc/self/task/${tid}/sched`, 'utf8')) ? [Number(tid)] : [];
+    } catch {
+      return []; // a thread that ended meanwhile
+    }
+  });
+}
+
+function oneRequest(): RecordedBotRequests {
+  const requests = new RecordedBotRequests('0123456789abcdef0123456789abcdef');
+  requests.add({ websiteId: 'demo', host: 'www.example.com', url: 'https://www.example.com/', pageTitle: '', statusCode: 200, botName: 'Googlebot', userAgent: 'Googlebot/2.1', dimensionId: 1, dimensionName: 'desktop', cacheStatus: 'hit', serveTimeMs: 1, snapshotAgeS: 0, bytes: 10, servedAtMs: Date.now(), requestId: 'r1' }, 0);
+  return requests;
+}
+
+// The real kernel's scheduling, read back from /proc (Linux, as CI and every deployment).
+describe("the file log appender's framing worker", () => {
+  let dir: string;
+  let log: FileEventLog;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'bpc-appender-'));
+    log = await FileEventLog.open({ dir });
+  });
+
+  afterEach(async () => {
+    await log.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs on idle CPU time only (SCHED_IDLE) until told to keep up, and again once caught up', async () => {
+    expect(idleThreads()).toEqual([]);
+    const appender = botRequestAppender(testConfig('standalone'), log, createLogger('silent', 'appender'));
+    await appender.append(TOPICS.botRequests, [oneRequest().columns()]);
+    await until(() => idleThreads().length === 1, { timeoutMs: 5_000, intervalMs: 10 });
+    const [worker] = idleThreads();
+    expect(worker).not.toBe(process.pid);
+
+    appender.keepUp(true);
+    await until(() => idleThreads().length === 0, { timeoutMs: 5_000, intervalMs: 10 });
+    appender.keepUp(false);
+    await until(() => idleThreads().length === 1, { timeoutMs: 5_000, intervalMs: 10 });
+    expect(idleThreads()).toEqual([worker]);
+    // Still appending from idle time.
+    await appender.append(TOPICS.botRequests, [oneRequest().columns()]);
+    expect(await log.nextOffsets(TOPICS.botRequests)).toContain(2);
+    await appender.close();
+  });
+
+  it('runs at normal priority with edge.record_worker_idle false', async () => {
+    const appender = botRequestAppender(testConfig('standalone', { edge: { record_worker_idle: false } }), log, createLogger('silent', 'appender'));
+    await appender.append(TOPICS.botRequests, [oneRequest().columns()]);
+    // The worker sent its thread id with its first message, before its answer: a change of policy would have started by now.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(idleThreads()).toEqual([]);
+    await appender.close();
+  });
+});

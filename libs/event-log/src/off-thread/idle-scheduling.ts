@@ -1,0 +1,58 @@
+import { execFile } from 'node:child_process';
+import { readFileSync, readlinkSync } from 'node:fs';
+
+/**
+ * Linux scheduling policies a worker thread is switched between:
+ * `SCHED_IDLE` runs it only on CPU time nothing else wants, `SCHED_OTHER`
+ * (the default) gives it a fair share.
+ */
+export type ThreadPolicy = 'idle' | 'normal';
+
+/** The kernel's id of the calling thread (Linux: `/proc/thread-self`); undefined where there is none. */
+export function callingThreadId(): number | undefined {
+  try {
+    return threadIdIn(readlinkSync('/proc/thread-self'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The thread id in a `/proc/thread-self` link (`<pid>/task/<tid>`). */
+export function threadIdIn(link: string): number | undefined {
+  const match = /^\d+\/task\/(\d+)$/.exec(link);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** Bit of CAP_SYS_NICE in a capability mask. */
+const CAP_SYS_NICE = 23n;
+/** RLIMIT_NICE that lets a thread go back to nice 0 (the limit is 20 − nice). */
+const NICE_LIMIT_FOR_NORMAL = 20;
+
+/**
+ * Whether a process with this `/proc/self/status` and `/proc/self/limits`
+ * may move a thread back from `SCHED_IDLE` to `SCHED_OTHER` at nice 0:
+ * anyone may move a thread to `SCHED_IDLE`, but leaving it takes
+ * CAP_SYS_NICE or an RLIMIT_NICE of 20 (a container without the capability
+ * has neither by default).
+ */
+export function mayLeaveIdle(status: string, limits: string): boolean {
+  const capabilities = /^CapEff:\s*([0-9a-f]+)$/m.exec(status);
+  if (capabilities && (BigInt(`0x${capabilities[1]}`) >> CAP_SYS_NICE) & 1n) return true;
+  const nice = /^Max nice priority\s+(\d+|unlimited)\s/m.exec(limits);
+  return nice !== null && (nice[1] === 'unlimited' || Number(nice[1]) >= NICE_LIMIT_FOR_NORMAL);
+}
+
+/** `mayLeaveIdle` for this process; false where `/proc` does not tell. */
+export function processMayLeaveIdle(): boolean {
+  try {
+    return mayLeaveIdle(readFileSync('/proc/self/status', 'utf8'), readFileSync('/proc/self/limits', 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** Sets thread `tid`'s policy with util-linux's `chrt` (Node has no call for it); rejects with chrt's error. */
+export function setThreadPolicy(tid: number, policy: ThreadPolicy): Promise<void> {
+  const args = [policy === 'idle' ? '--idle' : '--other', '--pid', '0', String(tid)];
+  return new Promise((resolve, reject) => execFile('chrt', args, (error, _stdout, stderr) => (error ? reject(new Error(`chrt ${args.join(' ')}: ${stderr.trim() || error.message}`)) : resolve())));
+}
