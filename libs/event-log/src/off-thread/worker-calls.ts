@@ -58,7 +58,7 @@ export class WorkerCalls<Q, A> {
   private applied: ThreadPolicy = 'normal';
   /** Policy changes run one after the other. */
   private policyChange: Promise<void> = Promise.resolve();
-  private readonly idleAllowed: boolean;
+  private idleAllowed: boolean;
 
   constructor(private readonly options: WorkerCallsOptions) {
     this.idleAllowed = options.idle === true && processMayLeaveIdle();
@@ -164,8 +164,11 @@ export class WorkerCalls<Q, A> {
         await setThreadPolicy(tid, wanted);
         if (this.tid === tid) this.applied = wanted;
       } catch (error) {
-        // A worker that exited meanwhile has nothing to change; otherwise scheduling stays as it is (no chrt, not permitted).
-        if (this.tid === tid) this.options.log.warn({ err: error, policy: wanted }, `${this.options.label}: could not change its scheduling`);
+        // A worker that exited meanwhile has nothing to change. Otherwise (no chrt, not permitted) its scheduling stays as it is from now on.
+        if (this.tid !== tid) return;
+        this.idleAllowed = false;
+        this.wanted = this.applied;
+        this.options.log.warn({ err: error, policy: wanted, kept: this.applied }, `${this.options.label}: could not change its scheduling`);
       }
     });
   }
