@@ -29,8 +29,24 @@ function digit(code: number): number {
   return code < 0x67 ? DIGIT[code] : -1;
 }
 
-/** The lower-case text of the UUID whose bytes are at `bytes[at …]`. */
+/** Two lower-case hex digits per byte value, in ASCII: byte `b`'s at `[2b, 2b + 2)`. */
+const HEX2 = Buffer.from(Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0')).join(''), 'latin1');
+/** Where a UUID's text is put together (36 ASCII bytes; one thread writes it at a time). */
+const TEXT = Buffer.alloc(36);
+TEXT[8] = TEXT[13] = TEXT[18] = TEXT[23] = 0x2d;
+
+/**
+ * The lower-case text of the UUID whose bytes are at `bytes[at …]`. Written
+ * as ASCII, then read as one flat string: a string put together from slices
+ * of a hex string was a tree that every character read had to flatten
+ * first (the recording worker reads each id character by character).
+ */
 export function uuidText(bytes: Uint8Array, at: number): string {
-  const hex = Buffer.from(bytes.buffer, bytes.byteOffset + at, UUID_BYTES).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  for (let b = 0; b < UUID_BYTES; b++) {
+    const h = bytes[at + b] * 2;
+    const i = BYTE_AT[b];
+    TEXT[i] = HEX2[h];
+    TEXT[i + 1] = HEX2[h + 1];
+  }
+  return TEXT.toString('latin1', 0, 36);
 }
