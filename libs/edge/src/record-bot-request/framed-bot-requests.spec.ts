@@ -1,5 +1,6 @@
-import { decodeFrames, partitionForKey } from '@bpc/event-log';
-import { BotRequestEventIds, RecordedBotRequests } from '@bpc/events';
+import { randomUUID } from 'node:crypto';
+import { decodeFrames, frameRecords, partitionForKey, payloadsByPartition } from '@bpc/event-log';
+import { BotRequestEventIds, encodedEvents, encodeRecordedBotRequests, RecordedBotRequests } from '@bpc/events';
 import { recordedBotRequest } from '@bpc/testing';
 import { frameRecordedBotRequests } from './framed-bot-requests';
 
@@ -38,19 +39,24 @@ describe('frameRecordedBotRequests', () => {
     }
   });
 
-  it('writes each batch’s JSON into the scratch memory it is lent, and frames copies: reusing it for the next call leaves the frames as they were', () => {
-    const batch = (from: number) => {
+  it('frames byte for byte as the events’ JSON (encodeRecordedBotRequests) framed per partition by payloadsByPartition and frameRecords, each part in memory of its own', () => {
+    const websites = ['demo', 'shop', 'ünï', 'blog'];
+    const batch = (from: number, count: number) => {
       const requests = new RecordedBotRequests(PREFIX);
-      for (let n = from; n < from + 30; n++) requests.add({ ...recordedBotRequest(n), websiteId: n % 2 ? 'demo' : 'shop', requestId: `r${n}` }, n);
+      for (let n = from; n < from + count; n++) requests.add({ ...recordedBotRequest(n), websiteId: websites[Math.floor(n / 3) % websites.length], requestId: n % 5 ? randomUUID() : `r${n}` }, n);
       return requests.columns();
     };
-    const nextOffsets = [0, 0, 0];
-    const scratch = [Buffer.alloc(64 * 1024), Buffer.alloc(64 * 1024)];
-    const lent = frameRecordedBotRequests([batch(0), batch(30)], nextOffsets, (i) => scratch[i]);
-    expect(scratch.every((memory) => memory.subarray(0, 2).toString() === '{"')).toBe(true);
-    const copies = lent.map(({ partition, records }) => ({ partition, bytes: Buffer.from(records.bytes) }));
-    expect(copies).toEqual(frameRecordedBotRequests([batch(0), batch(30)], nextOffsets).map(({ partition, records }) => ({ partition, bytes: records.bytes })));
-    frameRecordedBotRequests([batch(100), batch(130)], nextOffsets, (i) => scratch[i]);
-    expect(lent.map(({ partition, records }) => ({ partition, bytes: Buffer.from(records.bytes) }))).toEqual(copies);
+    const batches = [batch(0, 40), batch(40, 1), batch(41, 300)];
+    const nextOffsets = [3, 2 ** 32 + 1, 0];
+    const expected = [...payloadsByPartition(batches.flatMap((columns) => encodedEvents(encodeRecordedBotRequests(columns))), nextOffsets.length)].map(([partition, payloads]) => ({ partition, records: frameRecords(payloads, nextOffsets[partition]) }));
+    const parts = frameRecordedBotRequests(batches, nextOffsets);
+    expect(parts.map((p) => p.partition)).toEqual(expected.map((p) => p.partition));
+    parts.forEach(({ records }, i) => {
+      expect(records.firstOffset).toBe(expected[i].records.firstOffset);
+      expect(records.bytes.equals(expected[i].records.bytes)).toBe(true);
+      expect([...records.ends]).toEqual([...expected[i].records.ends]);
+    });
+    expect(new Set(parts.map(({ records }) => records.bytes.buffer)).size).toBe(parts.length);
+    expect(frameRecordedBotRequests([], nextOffsets)).toEqual([]);
   });
 });

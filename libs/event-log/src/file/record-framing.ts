@@ -81,6 +81,22 @@ export function frameRecords(payloads: readonly Uint8Array[], firstOffset: numbe
 }
 
 /**
+ * Records whose payloads were written with a frame header's room before
+ * each (payload `i` ends at `ends[i]` and starts FRAME_HEADER_BYTES after
+ * `ends[i - 1]`, or after 0), framed where they lie: each header written in
+ * place, the first numbered `firstOffset`. Throws an `EventTooLargeError`,
+ * framing nothing, for a payload a frame cannot hold.
+ */
+export function sealFramesInPlace(bytes: Buffer, ends: Uint32Array, firstOffset: number): FramedRecords {
+  for (let i = 0, start = 0; i < ends.length; start = ends[i], i++) {
+    const length = ends[i] - start - FRAME_HEADER_BYTES;
+    if (length > MAX_PAYLOAD_BYTES) throw new EventTooLargeError(length, MAX_PAYLOAD_BYTES);
+  }
+  for (let i = 0, start = 0; i < ends.length; start = ends[i], i++) sealFrame(bytes, start, firstOffset + i, ends[i] - start - FRAME_HEADER_BYTES);
+  return { firstOffset, bytes, ends };
+}
+
+/**
  * The same records numbered from `firstOffset`: offsets and CRCs rewritten in
  * place (the payloads stay where they are). For records framed ahead of their
  * append, when other records took the offsets they were framed with.

@@ -54,5 +54,6 @@ export function processMayLeaveIdle(): boolean {
 /** Sets thread `tid`'s policy with util-linux's `chrt` (Node has no call for it); rejects with chrt's error. */
 export function setThreadPolicy(tid: number, policy: ThreadPolicy): Promise<void> {
   const args = [policy === 'idle' ? '--idle' : '--other', '--pid', '0', String(tid)];
-  return new Promise((resolve, reject) => execFile('chrt', args, (error, _stdout, stderr) => (error ? reject(new Error(`chrt ${args.join(' ')}: ${stderr.trim() || error.message}`)) : resolve())));
+  // This realm's environment, named: a test's changed PATH reaches chrt's lookup too.
+  return new Promise((resolve, reject) => execFile('chrt', args, { env: process.env }, (error, _stdout, stderr) => (error ? reject(new Error(`chrt ${args.join(' ')}: ${stderr.trim() || error.message}`)) : resolve())));
 }

@@ -55,6 +55,8 @@ const INITIAL_BYTES_PER_EVENT = 768;
 export class BotRequestJsonBatch {
   private readonly writer: JsonBatchWriter;
   private ends: Uint32Array<ArrayBuffer>;
+  /** Bytes left before each event (see the constructor). */
+  private readonly roomBefore: number;
   /** The ids given as strings (see `add`). */
   private readonly ids: string[] = [];
   private readonly keys: string[] = [];
@@ -71,15 +73,20 @@ export class BotRequestJsonBatch {
   /**
    * Events are written into `scratch` when given, while it has room (see
    * `JsonBatchWriter`). A batch's events have ids given as strings (`add`),
-   * or numbered by `eventIds` (`addNumbered`), not both.
+   * or numbered by `eventIds` (`addNumbered`), not both. With `roomBefore`,
+   * that many bytes are left before each event, for the caller to fill (a
+   * log's frame header): event `i` then starts `roomBefore` bytes after the
+   * previous one's end (`ends[i - 1]`, or 0).
    */
   constructor(
     expectedEvents: number,
     scratch?: Buffer,
     private readonly eventIds?: BotRequestEventIds,
+    roomBefore = 0,
   ) {
     const room = Math.max(1, expectedEvents);
-    this.writer = new JsonBatchWriter(room * INITIAL_BYTES_PER_EVENT, FIELD_TEXTS, scratch);
+    this.roomBefore = roomBefore;
+    this.writer = new JsonBatchWriter(room * (INITIAL_BYTES_PER_EVENT + roomBefore), FIELD_TEXTS, scratch);
     this.ends = new Uint32Array(room);
   }
 
@@ -97,21 +104,26 @@ export class BotRequestJsonBatch {
     this.addEvent(id, p);
   }
 
-  /** `add` with the id `eventIds` gives sequence number `seq`, written straight into the JSON (no string is made). */
-  addNumbered(seq: number, p: RecordedBotRequest): void {
-    if (!this.eventIds) throw new TypeError('this batch has no event ids to number its events with: add');
-    this.addEvent(seq, p);
+  /**
+   * `add` with the id `eventIds` gives sequence number `seq` (the batch's,
+   * or those of the recorder `ids` stand for), written straight into the
+   * JSON (no string is made).
+   */
+  addNumbered(seq: number, p: RecordedBotRequest, ids = this.eventIds): void {
+    if (!this.eventIds || !ids) throw new TypeError('this batch has no event ids to number its events with: add');
+    this.addEvent(seq, p, ids);
   }
 
-  private addEvent(id: string | number, p: RecordedBotRequest): void {
+  private addEvent(id: string | number, p: RecordedBotRequest, ids?: BotRequestEventIds): void {
     const w = this.writer;
     const start = w.offset;
     let pageStart = 0;
     let responseStart = 0;
     let responseEnd = 0;
     try {
+      if (this.roomBefore > 0) w.reserve(this.roomBefore);
       w.bytes(ID);
-      if (typeof id === 'number') this.writeNumberedId(id);
+      if (typeof id === 'number') this.writeNumberedId(ids!, id);
       else w.string(id);
       w.bytes(OCCURRED_AT);
       w.isoTimestamp(p.servedAtMs);
@@ -164,23 +176,34 @@ export class BotRequestJsonBatch {
     this.keys.push(p.websiteId);
   }
 
-  /** Id number `seq` between quotes, at `NUMBERED_ID_IN_JSON`. */
-  private writeNumberedId(seq: number): void {
+  /** Id number `seq` of `ids` between quotes, at `NUMBERED_ID_IN_JSON`. */
+  private writeNumberedId(ids: BotRequestEventIds, seq: number): void {
     const w = this.writer;
     const at = w.reserve(EVENT_ID_LENGTH + 2);
     w.out[at] = 0x22;
-    this.eventIds!.write(w.out, at + 1, seq);
+    ids.write(w.out, at + 1, seq);
     w.out[at + 1 + EVENT_ID_LENGTH] = 0x22;
   }
 
-  /** The events added so far (the batch keeps its buffer: add nothing after this). */
+  /** The events added so far (the batch keeps its buffer: add nothing after this); see `withRoom` for a batch with room before its events. */
   encoded(): EncodedEventBatch {
+    if (this.roomBefore > 0) throw new TypeError('this batch leaves room before its events: withRoom');
     const n = this.keys.length;
     const fields = { type: BOT_REQUEST_RECORDED, version: 1, bytes: this.writer.out.subarray(0, this.writer.offset), ends: this.ends.subarray(0, n), keys: this.keys };
     if (!this.eventIds) return { ...fields, ids: this.ids };
     let ids: string[] | undefined;
     // Numbered ids as strings only for a log that asks for them (most copy them from where they lie).
     return { ...fields, idInJson: NUMBERED_ID_IN_JSON, get ids() { return (ids ??= idsIn(fields.bytes, fields.ends)); } };
+  }
+
+  /**
+   * The bytes written so far and where each event's JSON ends, for a batch
+   * with room before its events (see the constructor): event `i`'s room
+   * starts at `ends[i - 1]` (or 0). The bytes are a view of the batch's own
+   * memory (`scratch` if it held them all): add nothing after this.
+   */
+  withRoom(): { readonly bytes: Buffer; readonly ends: Uint32Array<ArrayBuffer> } {
+    return { bytes: this.writer.out.subarray(0, this.writer.offset), ends: this.ends.subarray(0, this.keys.length) };
   }
 }
 

@@ -210,8 +210,18 @@ export const BATCH_JSON_SCRATCH_BYTES = 1024 * 1024;
 export function encodeRecordedBotRequests(columns: RecordedBotRequestColumns, scratch?: Buffer): EncodedEventBatch {
   const n = requestCount(columns);
   const batch = new BotRequestJsonBatch(n, scratch, new BotRequestEventIds(columns.idPrefix));
-  for (let i = 0; i < n; i++) batch.addNumbered(columns.numbers[i * NUMBERS + SEQ], recordedBotRequestAt(columns, i));
+  for (let i = 0; i < n; i++) addRecordedBotRequest(batch, columns, i);
   return batch.encoded();
+}
+
+/** Adds request `i` of the columns to `batch`, its event numbered by `ids` (the columns' recorder's: see `BotRequestEventIds`). */
+export function addRecordedBotRequest(batch: BotRequestJsonBatch, columns: RecordedBotRequestColumns, i: number, ids?: BotRequestEventIds): void {
+  batch.addNumbered(columns.numbers[i * NUMBERS + SEQ], recordedBotRequestAt(columns, i), ids);
+}
+
+/** The website of request `i` of the columns (its events' key). */
+export function websiteIdAt(columns: RecordedBotRequestColumns, i: number): string {
+  return columns.strings[columns.texts[i * TEXTS]];
 }
 
 /** `value` when it is a number; a TypeError naming number field `field` otherwise. */
