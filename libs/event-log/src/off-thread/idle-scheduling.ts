@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { readFileSync, readlinkSync } from 'node:fs';
+import type { LogSink } from '@bpc/domain';
 
 /**
  * Linux scheduling policies a worker thread is switched between:
@@ -56,4 +57,68 @@ export function setThreadPolicy(tid: number, policy: ThreadPolicy): Promise<void
   const args = [policy === 'idle' ? '--idle' : '--other', '--pid', '0', String(tid)];
   // This realm's environment, named: a test's changed PATH reaches chrt's lookup too.
   return new Promise((resolve, reject) => execFile('chrt', args, { env: process.env }, (error, _stdout, stderr) => (error ? reject(new Error(`chrt ${args.join(' ')}: ${stderr.trim() || error.message}`)) : resolve())));
+}
+
+/**
+ * The scheduling of one worker thread that does background work (and of the
+ * thread that replaces it if it dies): idle CPU time only while its owner
+ * keeps up, a fair share while it is behind. Only where this process may
+ * move the thread back (`processMayLeaveIdle`): a thread that could not
+ * leave idle time would fall behind for good on a busy machine. A change
+ * that fails (no chrt, not permitted) is logged, and scheduling stays as it
+ * is from then on.
+ */
+export class IdleWhileCaughtUp {
+  /** The thread's kernel id, once it reported it. */
+  private tid?: number;
+  /** The policy the thread should have, and the one it was given. */
+  private wanted: ThreadPolicy;
+  private applied: ThreadPolicy = 'normal';
+  /** Changes run one after the other. */
+  private change: Promise<void> = Promise.resolve();
+  private enabled: boolean;
+
+  constructor(
+    private readonly label: string,
+    private readonly log: LogSink,
+  ) {
+    this.enabled = processMayLeaveIdle();
+    this.wanted = this.enabled ? 'idle' : 'normal';
+    if (!this.enabled) log.info({}, `${label} runs at normal priority: this process may not move a thread back from idle scheduling (that takes CAP_SYS_NICE or RLIMIT_NICE 20)`);
+  }
+
+  /** A new thread (it starts at normal priority, as the thread that made it). */
+  threadStarted(tid: number): void {
+    this.tid = tid;
+    this.applied = 'normal';
+    this.apply();
+  }
+
+  threadEnded(): void {
+    this.tid = undefined;
+  }
+
+  /** Its owner is behind (its backlog grew: idle time was not enough), or no longer. */
+  keepUp(behind: boolean): void {
+    if (!this.enabled) return;
+    this.wanted = behind ? 'normal' : 'idle';
+    this.apply();
+  }
+
+  private apply(): void {
+    this.change = this.change.then(async () => {
+      const { tid, wanted } = this;
+      if (tid === undefined || wanted === this.applied) return;
+      try {
+        await setThreadPolicy(tid, wanted);
+        if (this.tid === tid) this.applied = wanted;
+      } catch (error) {
+        // A thread that ended meanwhile has nothing to change.
+        if (this.tid !== tid) return;
+        this.enabled = false;
+        this.wanted = this.applied;
+        this.log.warn({ err: error, policy: wanted, kept: this.applied }, `${this.label}: could not change its scheduling`);
+      }
+    });
+  }
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parentPort, Worker, type ResourceLimits, type TransferListItem } from 'node:worker_threads';
 import type { LogSink } from '@bpc/domain';
-import { callingThreadId, processMayLeaveIdle, setThreadPolicy, ThreadPolicy } from './idle-scheduling';
+import { callingThreadId, IdleWhileCaughtUp } from './idle-scheduling';
 
 /** What the owner sends: a call, or the request to finish (answer what is in flight, release, end the thread). */
 export type ToCallWorker<Q> = { readonly kind: 'call'; readonly id: number; readonly request: Q } | { readonly kind: 'close' };
@@ -51,30 +51,15 @@ export class WorkerCalls<Q, A> {
   private readonly pending = new Map<number, Pending<A>>();
   private nextId = 1;
   private closing?: Promise<void>;
-  /** The running worker's kernel thread id, once it sent it. */
-  private tid?: number;
-  /** The policy the running worker should have, and the one it was given. */
-  private wanted: ThreadPolicy;
-  private applied: ThreadPolicy = 'normal';
-  /** Policy changes run one after the other. */
-  private policyChange: Promise<void> = Promise.resolve();
-  private idleAllowed: boolean;
+  private readonly scheduling?: IdleWhileCaughtUp;
 
   constructor(private readonly options: WorkerCallsOptions) {
-    this.idleAllowed = options.idle === true && processMayLeaveIdle();
-    this.wanted = this.idleAllowed ? 'idle' : 'normal';
-    if (options.idle && !this.idleAllowed) options.log.info({}, `${options.label} runs at normal priority: this process may not move a thread back from idle scheduling (that takes CAP_SYS_NICE or RLIMIT_NICE 20)`);
+    if (options.idle) this.scheduling = new IdleWhileCaughtUp(options.label, options.log);
   }
 
-  /**
-   * An idle worker (see `WorkerCallsOptions.idle`) gets a fair share of the
-   * CPU while `behind` (its owner's backlog grew: idle time was not enough),
-   * and idle time only again once not.
-   */
+  /** An idle worker (see `WorkerCallsOptions.idle`) gets a fair share of the CPU while `behind`, idle time only again once not (see `IdleWhileCaughtUp`). */
   keepUp(behind: boolean): void {
-    if (!this.idleAllowed) return;
-    this.wanted = behind ? 'normal' : 'idle';
-    this.applyPolicy();
+    this.scheduling?.keepUp(behind);
   }
 
   call(request: Q, transfer?: readonly TransferListItem[]): Promise<A> {
@@ -123,8 +108,7 @@ export class WorkerCalls<Q, A> {
     worker.on('exit', (code) => {
       if (this.worker === worker) {
         this.worker = undefined;
-        this.tid = undefined;
-        this.applied = 'normal';
+        this.scheduling?.threadEnded();
       }
       const lost = new Error(`${this.options.label}: worker exited (code ${code}) before it answered`);
       for (const [id, p] of this.pending) {
@@ -150,27 +134,9 @@ export class WorkerCalls<Q, A> {
         this.options.log[message.level](message.fields, message.message);
         return;
       case 'thread':
-        this.tid = message.tid;
-        this.applyPolicy();
+        this.scheduling?.threadStarted(message.tid);
         return;
     }
-  }
-
-  private applyPolicy(): void {
-    this.policyChange = this.policyChange.then(async () => {
-      const { tid, wanted } = this;
-      if (tid === undefined || wanted === this.applied) return;
-      try {
-        await setThreadPolicy(tid, wanted);
-        if (this.tid === tid) this.applied = wanted;
-      } catch (error) {
-        // A worker that exited meanwhile has nothing to change. Otherwise (no chrt, not permitted) its scheduling stays as it is from now on.
-        if (this.tid !== tid) return;
-        this.idleAllowed = false;
-        this.wanted = this.applied;
-        this.options.log.warn({ err: error, policy: wanted, kept: this.applied }, `${this.options.label}: could not change its scheduling`);
-      }
-    });
   }
 }
 
