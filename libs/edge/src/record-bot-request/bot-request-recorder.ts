@@ -62,8 +62,9 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
   private readonly buffered: Gauge;
   /** Sequence number of the next request's event (its id, see `BotRequestEventIds`). */
   private nextSeq = 0;
-  /** The appender was told to keep up (see `keepAppenderUp`). */
+  /** The appender was told to keep up (see `keepAppenderUp`); from the shutdown on, for good. */
   private behind = false;
+  private stopping = false;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -110,6 +111,7 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
    */
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
+    this.stopping = true;
     this.appender.keepUp(true);
     const deadline = Date.now() + this.shutdownFlushMs;
     // A batch being appended ends first: if the log refuses it, it is back in the buffer for the loop below.
@@ -164,6 +166,7 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
 
   /** Tells the appender whether it must keep up, when that changed: behind beyond BEHIND_SHARE of the buffer, caught up at CAUGHT_UP_SHARE (apart, so that it does not flip at every flush). */
   private keepAppenderUp(): void {
+    if (this.stopping) return;
     const held = this.pending() / this.buffer.capacity;
     const behind = this.behind ? held > CAUGHT_UP_SHARE : held > BEHIND_SHARE;
     if (behind === this.behind) return;

@@ -55,8 +55,6 @@ const INITIAL_BYTES_PER_EVENT = 768;
 export class BotRequestJsonBatch {
   private readonly writer: JsonBatchWriter;
   private ends: Uint32Array<ArrayBuffer>;
-  /** Bytes left before each event (see the constructor). */
-  private readonly roomBefore: number;
   /** The ids given as strings (see `add`). */
   private readonly ids: string[] = [];
   private readonly keys: string[] = [];
@@ -82,10 +80,9 @@ export class BotRequestJsonBatch {
     expectedEvents: number,
     scratch?: Buffer,
     private readonly eventIds?: BotRequestEventIds,
-    roomBefore = 0,
+    private readonly roomBefore = 0,
   ) {
     const room = Math.max(1, expectedEvents);
-    this.roomBefore = roomBefore;
     this.writer = new JsonBatchWriter(room * (INITIAL_BYTES_PER_EVENT + roomBefore), FIELD_TEXTS, scratch);
     this.ends = new Uint32Array(room);
   }
