@@ -7,7 +7,7 @@ export { payloadsByPartition } from './file/payloads-by-partition';
 export type { FramedRecords } from './file/record-framing';
 export { KafkaEventLog } from './kafka-event-log';
 export type { KafkaEventLogOptions } from './kafka-event-log';
-export { partitionForKey } from './partitioner';
+export { groupByPartition, partitionForKey } from './partitioner';
 export type { BackoffOptions } from './backoff';
 export { retryInBackground, retryUntilStopped } from './retry-until-stopped';
 export { caughtUpWithin } from './caught-up-within';

@@ -5,7 +5,6 @@ import { FileEventLog } from '@bpc/event-log';
 import { RecordedBotRequests, TOPICS } from '@bpc/events';
 import { createLogger } from '@bpc/platform';
 import { testConfig, until } from '@bpc/testing';
-import pino from 'pino';
 import { botRequestAppender } from './bot-request-appender';
 
 /** Threads of this process under SCHED_IDLE (policy 5 in `/proc/self/task/<tid>/sched`). */
@@ -66,26 +65,5 @@ describe("the file log appender's framing worker", () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(idleThreads()).toEqual([]);
     await appender.close();
-  });
-
-  it('without chrt, keeps the worker at normal priority and says so once', async () => {
-    const lines: { msg: string; policy?: string }[] = [];
-    const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
-    const searchPath = process.env.PATH;
-    process.env.PATH = '/nonexistent';
-    try {
-      const appender = botRequestAppender(testConfig('standalone'), log, logger);
-      await appender.append(TOPICS.botRequests, [oneRequest().columns()]);
-      await until(() => lines.length > 0, { timeoutMs: 5_000, intervalMs: 10 });
-      appender.keepUp(true);
-      appender.keepUp(false);
-      await appender.append(TOPICS.botRequests, [oneRequest().columns()]);
-      await new Promise((r) => setTimeout(r, 300));
-      expect(lines).toEqual([expect.objectContaining({ msg: 'bot request framing worker: could not change its scheduling', policy: 'idle' })]);
-      expect(idleThreads()).toEqual([]);
-      await appender.close();
-    } finally {
-      process.env.PATH = searchPath;
-    }
   });
 });

@@ -1,4 +1,4 @@
-import { FRAME_HEADER_BYTES, FramedPartition, partitionForKey, sealFramesInPlace } from '@bpc/event-log';
+import { FRAME_HEADER_BYTES, FramedPartition, groupByPartition, sealFramesInPlace } from '@bpc/event-log';
 import { addRecordedBotRequest, BotRequestEventIds, BotRequestJsonBatch, RecordedBotRequestColumns, requestCount, websiteIdAt } from '@bpc/events';
 
 /**
@@ -12,41 +12,22 @@ import { addRecordedBotRequest, BotRequestEventIds, BotRequestJsonBatch, Recorde
  * partitions first appear; their memory may be transferred.
  */
 export function frameRecordedBotRequests(batches: readonly RecordedBotRequestColumns[], nextOffsets: readonly number[]): FramedPartition[] {
-  const partitionsOf = batches.map((columns) => requestPartitions(columns, nextOffsets.length));
-  const counts = new Map<number, number>();
-  for (const partitions of partitionsOf) for (const partition of partitions) counts.set(partition, (counts.get(partition) ?? 0) + 1);
-  const events = new Map<number, BotRequestJsonBatch>();
-  for (let b = 0; b < batches.length; b++) {
-    const columns = batches[b];
-    const partitions = partitionsOf[b];
-    const ids = new BotRequestEventIds(columns.idPrefix);
-    let partition = -1;
-    let batch: BotRequestJsonBatch | undefined;
-    for (let i = 0; i < partitions.length; i++) {
-      // Consecutive requests mostly go to the same partition: no lookup then.
-      if (partitions[i] !== partition) {
-        partition = partitions[i];
-        batch = events.get(partition);
-        if (batch === undefined) events.set(partition, (batch = new BotRequestJsonBatch(counts.get(partition)!, undefined, ids, FRAME_HEADER_BYTES)));
-      }
-      addRecordedBotRequest(batch!, columns, i, ids);
+  // Every request of every batch, numbered in order: its batch, and its index there.
+  const count = batches.reduce((sum, columns) => sum + requestCount(columns), 0);
+  const batchOf = new Uint32Array(count);
+  const indexOf = new Uint32Array(count);
+  for (let b = 0, r = 0; b < batches.length; b++) {
+    for (let i = 0; i < requestCount(batches[b]); i++, r++) {
+      batchOf[r] = b;
+      indexOf[r] = i;
     }
   }
-  return [...events].map(([partition, batch]) => {
-    const { bytes, ends } = batch.withRoom();
+  const ids = batches.map((columns) => new BotRequestEventIds(columns.idPrefix));
+  const groups = groupByPartition(count, (r) => websiteIdAt(batches[batchOf[r]], indexOf[r]), (r) => r, nextOffsets.length);
+  return [...groups].map(([partition, requests]) => {
+    const events = new BotRequestJsonBatch(requests.length, undefined, ids[batchOf[requests[0]]], FRAME_HEADER_BYTES);
+    for (const r of requests) addRecordedBotRequest(events, batches[batchOf[r]], indexOf[r], ids[batchOf[r]]);
+    const { bytes, ends } = events.withRoom();
     return { partition, records: sealFramesInPlace(bytes, ends, nextOffsets[partition]) };
   });
-}
-
-/** The partition of each request of the columns, by its website's key (each website hashed once). */
-function requestPartitions(columns: RecordedBotRequestColumns, partitionCount: number): Uint32Array {
-  const partitions = new Uint32Array(requestCount(columns));
-  const partitionOf = new Map<string, number>();
-  for (let i = 0; i < partitions.length; i++) {
-    const key = websiteIdAt(columns, i);
-    let partition = partitionOf.get(key);
-    if (partition === undefined) partitionOf.set(key, (partition = partitionForKey(key, partitionCount)));
-    partitions[i] = partition;
-  }
-  return partitions;
 }

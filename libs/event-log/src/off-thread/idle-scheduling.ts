@@ -52,11 +52,10 @@ export function processMayLeaveIdle(): boolean {
   }
 }
 
-/** Sets thread `tid`'s policy with util-linux's `chrt` (Node has no call for it); rejects with chrt's error. */
-export function setThreadPolicy(tid: number, policy: ThreadPolicy): Promise<void> {
+/** Sets thread `tid`'s policy with util-linux's `chrt` (Node has no call for it), or the program `chrt` names; rejects with its error. */
+export function setThreadPolicy(tid: number, policy: ThreadPolicy, chrt = 'chrt'): Promise<void> {
   const args = [policy === 'idle' ? '--idle' : '--other', '--pid', '0', String(tid)];
-  // This realm's environment, named: a test's changed PATH reaches chrt's lookup too.
-  return new Promise((resolve, reject) => execFile('chrt', args, { env: process.env }, (error, _stdout, stderr) => (error ? reject(new Error(`chrt ${args.join(' ')}: ${stderr.trim() || error.message}`)) : resolve())));
+  return new Promise((resolve, reject) => execFile(chrt, args, (error, _stdout, stderr) => (error ? reject(new Error(`${chrt} ${args.join(' ')}: ${stderr.trim() || error.message}`)) : resolve())));
 }
 
 /**
@@ -78,9 +77,11 @@ export class IdleWhileCaughtUp {
   private change: Promise<void> = Promise.resolve();
   private enabled: boolean;
 
+  /** `chrt`: the program that changes a thread's policy (see `setThreadPolicy`). */
   constructor(
     private readonly label: string,
     private readonly log: LogSink,
+    private readonly chrt = 'chrt',
   ) {
     this.enabled = processMayLeaveIdle();
     this.wanted = this.enabled ? 'idle' : 'normal';
@@ -110,7 +111,7 @@ export class IdleWhileCaughtUp {
       const { tid, wanted } = this;
       if (tid === undefined || wanted === this.applied) return;
       try {
-        await setThreadPolicy(tid, wanted);
+        await setThreadPolicy(tid, wanted, this.chrt);
         if (this.tid === tid) this.applied = wanted;
       } catch (error) {
         // A thread that ended meanwhile has nothing to change.
