@@ -66,8 +66,14 @@ const CONNECTIONS = 100;
  */
 const WARMUP_S = 3;
 const MEASURE_S = 5;
-/** Rounds per mode: the host's speed drifts (one run's rounds of the same code lost −9 % to +49 % to recording), and a median of nine pairs holds stiller than one of seven. */
-const ROUNDS = 9;
+/**
+ * Rounds per mode: the host's speed drifts (one run's rounds of the same
+ * code lost −35 % to +38 % to recording, with the CPUs 20–40 % idle either
+ * way: the serving thread itself ran slower or faster; a standard deviation
+ * of 11–21 points), so the median needs many pairs: over fifteen its
+ * standard error is about 5 points, over nine it was about 6.
+ */
+const ROUNDS = 15;
 const botHeaders = { 'x-prerender-token': TOKEN, 'user-agent': GOOGLEBOT, 'accept-encoding': 'gzip, deflate, br' };
 
 /** A pre-rendered page of realistic size (~40 KB of HTML, ~5 KB gzipped). */
