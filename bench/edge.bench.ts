@@ -68,7 +68,7 @@ const WARMUP_S = 3;
 const MEASURE_S = 5;
 /**
  * Rounds per mode: the host's speed drifts (one run's rounds of the same
- * code lost −35 % to +38 % to recording, with the CPUs 20–40 % idle either
+ * code lost −42 % to +41 % to recording, with the CPUs 20–40 % idle either
  * way: the serving thread itself ran slower or faster; a standard deviation
  * of 11–21 points), so the median needs many pairs: over fifteen its
  * standard error is about 5 points, over nine it was about 6.
