@@ -68,9 +68,9 @@ const WARMUP_S = 3;
 const MEASURE_S = 5;
 /**
  * Rounds per mode: the host's speed drifts (one run's rounds of the same
- * code lost −42 % to +41 % to recording, with the CPUs 20–40 % idle either
- * way: the serving thread itself ran slower or faster; a standard deviation
- * of 11–21 points), so the median needs many pairs: over fifteen its
+ * code lost −42 % to +41 % to recording, with the other CPU than the serving
+ * thread's 30–60 % idle either way: the serving thread itself ran slower or
+ * faster; a standard deviation of up to 21 points), so the median needs many pairs: over fifteen its
  * standard error is about 5 points, over nine it was about 6.
  */
 const ROUNDS = 15;
