@@ -68,10 +68,11 @@ const WARMUP_S = 3;
 const MEASURE_S = 5;
 /**
  * Rounds per mode: the host's speed drifts (one run's rounds of the same
- * code lost −42 % to +41 % to recording, with the other CPU than the serving
- * thread's 30–60 % idle either way: the serving thread itself ran slower or
- * faster; a standard deviation of up to 21 points), so the median needs many pairs: over fifteen its
- * standard error is about 5 points, over nine it was about 6.
+ * code lost −42 % to +41 % to recording, with the other CPU than the
+ * serving thread's 30–60 % idle either way: the serving thread itself ran
+ * slower or faster; a standard deviation of up to 21 points), so the median
+ * needs many pairs: over fifteen its standard error is about 5 points, over
+ * nine it was about 6.
  */
 const ROUNDS = 15;
 const botHeaders = { 'x-prerender-token': TOKEN, 'user-agent': GOOGLEBOT, 'accept-encoding': 'gzip, deflate, br' };
