@@ -12,3 +12,4 @@ export * from './metrics';
 export * from './bot-request-fixture';
 export * from './refused-until-opened';
 export * from './standalone-process';
+export * from './thread-scheduling';

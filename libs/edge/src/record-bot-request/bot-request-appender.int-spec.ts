@@ -1,22 +1,11 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FileEventLog } from '@bpc/event-log';
 import { RecordedBotRequests, TOPICS } from '@bpc/events';
 import { createLogger } from '@bpc/platform';
-import { testConfig, until } from '@bpc/testing';
+import { idleThreadIds, testConfig, until } from '@bpc/testing';
 import { botRequestAppender } from './bot-request-appender';
-
-/** Threads of this process under SCHED_IDLE (policy 5 in `/proc/self/task/<tid>/sched`). */
-function idleThreads(): number[] {
-  return readdirSync('/proc/self/task').flatMap((tid) => {
-    try {
-      return /^policy\s*:\s*5$/m.test(readFileSync(`/proc/self/task/${tid}/sched`, 'utf8')) ? [Number(tid)] : [];
-    } catch {
-      return []; // a thread that ended meanwhile
-    }
-  });
-}
 
 function oneRequest(): RecordedBotRequests {
   const requests = new RecordedBotRequests('0123456789abcdef0123456789abcdef');
@@ -40,18 +29,18 @@ describe("the file log appender's framing worker", () => {
   });
 
   it('runs on idle CPU time only (SCHED_IDLE) until told to keep up, and again once caught up', async () => {
-    expect(idleThreads()).toEqual([]);
+    expect(idleThreadIds()).toEqual([]);
     const appender = botRequestAppender(testConfig('standalone'), log, createLogger('silent', 'appender'));
     await appender.append(TOPICS.botRequests, [oneRequest().columns()]);
-    await until(() => idleThreads().length === 1, { timeoutMs: 5_000, intervalMs: 10 });
-    const [worker] = idleThreads();
+    await until(() => idleThreadIds().length === 1, { timeoutMs: 5_000, intervalMs: 10 });
+    const [worker] = idleThreadIds();
     expect(worker).not.toBe(process.pid);
 
     appender.keepUp(true);
-    await until(() => idleThreads().length === 0, { timeoutMs: 5_000, intervalMs: 10 });
+    await until(() => idleThreadIds().length === 0, { timeoutMs: 5_000, intervalMs: 10 });
     appender.keepUp(false);
-    await until(() => idleThreads().length === 1, { timeoutMs: 5_000, intervalMs: 10 });
-    expect(idleThreads()).toEqual([worker]);
+    await until(() => idleThreadIds().length === 1, { timeoutMs: 5_000, intervalMs: 10 });
+    expect(idleThreadIds()).toEqual([worker]);
     // Still appending from idle time.
     await appender.append(TOPICS.botRequests, [oneRequest().columns()]);
     expect(await log.nextOffsets(TOPICS.botRequests)).toContain(2);
@@ -63,7 +52,7 @@ describe("the file log appender's framing worker", () => {
     await appender.append(TOPICS.botRequests, [oneRequest().columns()]);
     // The worker sent its thread id with its first message, before its answer: a change of policy would have started by now.
     await new Promise((r) => setTimeout(r, 300));
-    expect(idleThreads()).toEqual([]);
+    expect(idleThreadIds()).toEqual([]);
     await appender.close();
   });
 });

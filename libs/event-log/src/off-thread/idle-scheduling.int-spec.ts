@@ -1,24 +1,18 @@
-import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { until } from '@bpc/testing';
+import { SCHED_OTHER, threadPolicyOf, until } from '@bpc/testing';
 import pino from 'pino';
 import { IdleWhileCaughtUp, threadIdIn } from './idle-scheduling';
 
 /** A real worker thread that waits until terminated, and its kernel id. */
-async function idleWaitingThread(): Promise<{ worker: Worker; tid: number }> {
+async function waitingThread(): Promise<{ worker: Worker; tid: number }> {
   const worker = new Worker("require('node:worker_threads').parentPort.postMessage(require('node:fs').readlinkSync('/proc/thread-self')); setInterval(() => undefined, 1000);", { eval: true });
   const link = await new Promise<string>((resolve) => worker.once('message', resolve));
   return { worker, tid: threadIdIn(link)! };
 }
 
-/** Thread `tid`'s policy as the kernel reports it (`/proc/self/task/<tid>/sched`): 5 is SCHED_IDLE, 0 SCHED_OTHER. */
-function policyOf(tid: number): number {
-  return Number(/^policy\s*:\s*(\d+)$/m.exec(readFileSync(`/proc/self/task/${tid}/sched`, 'utf8'))![1]);
-}
-
 describe('IdleWhileCaughtUp', () => {
   it('without chrt, keeps the thread at normal priority and says so once', async () => {
-    const { worker, tid } = await idleWaitingThread();
+    const { worker, tid } = await waitingThread();
     try {
       const lines: { msg: string; policy?: string }[] = [];
       const log = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
@@ -29,7 +23,7 @@ describe('IdleWhileCaughtUp', () => {
       scheduling.keepUp(false);
       await new Promise((r) => setTimeout(r, 300));
       expect(lines).toEqual([expect.objectContaining({ msg: 'bot request framing worker: could not change its scheduling', policy: 'idle' })]);
-      expect(policyOf(tid)).toBe(0);
+      expect(threadPolicyOf(tid)).toBe(SCHED_OTHER);
     } finally {
       await worker.terminate();
     }
