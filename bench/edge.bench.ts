@@ -67,12 +67,12 @@ const CONNECTIONS = 100;
 const WARMUP_S = 3;
 const MEASURE_S = 5;
 /**
- * Rounds per mode: the host's speed drifts (one run's rounds of the same
- * code lost −42 % to +41 % to recording, with the other CPU than the
- * serving thread's 30–60 % idle either way: the serving thread itself ran
- * slower or faster; a standard deviation of up to 21 points), so the median
- * needs many pairs: over fifteen its standard error is about 5 points, over
- * nine it was about 6.
+ * Rounds per mode: the host's speed drifts. One run's rounds of the same
+ * code lost −42 % to +41 % to recording (a standard deviation of 18 points;
+ * 3 on a quiet host), with the CPU the serving thread is not on 30–60 % idle
+ * either way: the serving thread itself ran slower or faster. With that
+ * spread the median's standard error is about 6 points over fifteen rounds,
+ * 7 over nine.
  */
 const ROUNDS = 15;
 const botHeaders = { 'x-prerender-token': TOKEN, 'user-agent': GOOGLEBOT, 'accept-encoding': 'gzip, deflate, br' };
