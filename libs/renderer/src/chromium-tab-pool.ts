@@ -3,10 +3,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
 import { silentLog, type LogSink } from '@bpc/domain';
+import { EgressProxy } from './egress/egress-proxy';
+import type { EgressRules } from './egress/egress-rules';
 import type { TabCapacity } from './page-refresher.port';
 import { TabSlots, type TabPurpose } from './tab-slots';
 
-/** Flags for a headless Chromium on a server: no sandbox (containers), no GPU, no background traffic, /tmp instead of a small /dev/shm. */
+/**
+ * Flags for a headless Chromium on a server: no sandbox (containers), no GPU, no background traffic, /tmp instead of a small /dev/shm;
+ * and no way out but the egress proxy (see `chromiumEgressArgs`).
+ */
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -18,6 +23,35 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
   '--disable-dev-shm-usage',
 ] as const;
+
+/** The browser's proxy, which each render's context overrides with the proxy of its host's rules. */
+const PROXY_BYPASS = ['<-loopback>'];
+
+/**
+ * Every connection through `proxyUrl`: `<-loopback>` removes Chromium's
+ * implicit proxy bypass for localhost and loopback addresses; the browser
+ * resolves no name itself (the proxy does, and checks the address); WebRTC
+ * may not send UDP outside the proxy (STUN/TURN to internal addresses).
+ */
+function chromiumEgressArgs(proxyUrl: string): string[] {
+  return [
+    `--proxy-server=${proxyUrl}`,
+    `--proxy-bypass-list=${PROXY_BYPASS.join(';')}`,
+    '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  ];
+}
+
+/** One render's claim on a tab. */
+export interface TabRequest {
+  readonly purpose: TabPurpose;
+  /** Ends the wait for a tab and the work. */
+  readonly signal: AbortSignal;
+  /** Ends the wait for a tab, when sooner. */
+  readonly waitSignal?: AbortSignal;
+  /** Where the render's requests may go (the host's). */
+  readonly egress: EgressRules;
+}
 
 export interface ChromiumTabPoolOptions {
   /** Default `/usr/bin/chromium`. */
@@ -34,11 +68,12 @@ export interface ChromiumTabPoolOptions {
 /** Something that lends browser tabs; the page refresher depends on this, not on Chromium. */
 export interface TabPool {
   /**
-   * Runs `work` on a fresh tab for `purpose`, waiting for a tab the purpose
-   * may use (bounded by `signal`); the tab is closed afterwards, whatever happened.
+   * Runs `work` on a fresh tab for the request's purpose, waiting for a tab
+   * the purpose may use (bounded by its signals); every request of the tab
+   * goes through the egress proxy of the request's rules; the tab is closed
+   * afterwards, whatever happened.
    */
-  /** `signal` ends the wait for a tab and the work; `waitSignal`, when given, ends the wait too. */
-  withTab<T>(purpose: TabPurpose, signal: AbortSignal, work: (page: Page) => Promise<T>, waitSignal?: AbortSignal): Promise<T>;
+  withTab<T>(request: TabRequest, work: (page: Page) => Promise<T>): Promise<T>;
   capacity(): TabCapacity;
   close(): Promise<void>;
 }
@@ -49,12 +84,16 @@ export interface TabPool {
  * never render do not pay for it; when it crashes or exits, the renders in
  * flight fail and the next render starts a new one. Each render gets its own
  * browser context (an incognito-like profile): cookies and storage of one
- * page never leak into another host's render.
+ * page never leak into another host's render. Each context's connections go
+ * through an `EgressProxy` for its host's rules, started on first use and
+ * kept for the pool's life (one per distinct trusted origin, plus the strict
+ * one the browser itself is started with).
  */
 export class ChromiumTabPool implements TabPool {
   private readonly slots: TabSlots;
   private readonly log: LogSink;
   private readonly profileRemovals = new Set<Promise<void>>();
+  private readonly proxies = new Map<string, Promise<EgressProxy>>();
   private browser: Promise<Browser> | undefined;
   private pid: number | undefined;
   private closed = false;
@@ -64,14 +103,15 @@ export class ChromiumTabPool implements TabPool {
     this.log = options.log ?? silentLog;
   }
 
-  async withTab<T>(purpose: TabPurpose, signal: AbortSignal, work: (page: Page) => Promise<T>, waitSignal?: AbortSignal): Promise<T> {
+  async withTab<T>(request: TabRequest, work: (page: Page) => Promise<T>): Promise<T> {
+    const { purpose, signal, waitSignal } = request;
     this.assertOpen();
     const slot = await this.slots.acquire(purpose, waitSignal ? AbortSignal.any([signal, waitSignal]) : signal);
     let context: BrowserContext | undefined;
     try {
       this.assertOpen();
-      const browser = await this.started();
-      context = await browser.createBrowserContext();
+      const [browser, proxy] = await Promise.all([this.started(), this.proxyFor(request.egress)]);
+      context = await browser.createBrowserContext({ proxyServer: proxy.url, proxyBypassList: PROXY_BYPASS });
       const page = await context.newPage();
       return await work(page);
     } finally {
@@ -96,6 +136,19 @@ export class ChromiumTabPool implements TabPool {
     const browser = await this.browser?.catch(() => undefined);
     await browser?.close().catch(() => browser.process()?.kill('SIGKILL'));
     await Promise.all([...this.profileRemovals]);
+    await Promise.all([...this.proxies.values()].map((proxy) => proxy.then((p) => p.close()).catch(() => undefined)));
+  }
+
+  /** The proxy enforcing `rules`, started on first use; a failed start is not kept. */
+  private proxyFor(rules: EgressRules): Promise<EgressProxy> {
+    const key = rules.trustedOrigin?.origin ?? '';
+    let proxy = this.proxies.get(key);
+    if (!proxy) {
+      proxy = EgressProxy.start({ rules, log: this.log });
+      this.proxies.set(key, proxy);
+      proxy.catch(() => this.proxies.delete(key));
+    }
+    return proxy;
   }
 
   /** The profile directory goes once the process has exited (earlier, Chromium may still be writing into it). */
@@ -128,6 +181,8 @@ export class ChromiumTabPool implements TabPool {
 
   private async launch(): Promise<Browser> {
     const executablePath = this.options.executablePath ?? '/usr/bin/chromium';
+    // The browser's own connections (outside any render's context) get the strictest rules.
+    const strictProxy = await this.proxyFor({});
     const userDataDir = await mkdtemp(path.join(tmpdir(), 'bpc-chromium-'));
     const startedAt = Date.now();
     let browser: Browser;
@@ -135,7 +190,7 @@ export class ChromiumTabPool implements TabPool {
       browser = await puppeteer.launch({
         executablePath,
         headless: true,
-        args: [...CHROMIUM_ARGS],
+        args: [...CHROMIUM_ARGS, ...chromiumEgressArgs(strictProxy.url)],
         userDataDir,
         timeout: this.options.launchTimeoutMs ?? 30_000,
         // Bounds any single browser command (e.g. closing a context of a hung page) well below puppeteer's 180 s default.

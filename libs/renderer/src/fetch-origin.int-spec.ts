@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { FileCacheStore } from '@bpc/cache-store';
 import { HostCatalog } from '@bpc/domain';
 import { ChromiumTabPool } from './chromium-tab-pool';
+import { checkedDispatcher } from './egress/checked-dispatcher';
 import { fetchOrigin } from './fetch-origin';
 import { MAX_PAGE_BYTES, PageFailure } from './fetched-page';
 import { CachingPageRefresher } from './page-refresher';
@@ -129,6 +130,7 @@ describe('origin fetch (bypass) against real HTTP servers', () => {
         publicUrl: new URL('https://www.example.test/page'),
         userAgent: DESKTOP_BOT_USER_AGENT,
         signal: AbortSignal.timeout(10_000),
+        dispatcher: checkedDispatcher({ trustedOrigin: new URL(bomber.url) }),
       });
       try {
         await expect(fetching).rejects.toThrow(PageFailure);

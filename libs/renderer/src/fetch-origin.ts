@@ -1,4 +1,6 @@
+import { fetch, type Dispatcher, type Response } from 'undici';
 import { isRedirect } from '@bpc/cache-store';
+import { EgressRefused } from './egress/egress-rules';
 import { MAX_PAGE_BYTES, PageFailure, type FetchedPage } from './fetched-page';
 import { publicLocation, storedHeaders, unstorableStatus } from './refresh-rules';
 
@@ -9,11 +11,16 @@ export interface OriginFetch {
   readonly publicUrl: URL;
   readonly userAgent: string;
   readonly signal: AbortSignal;
+  /** Connects only where the host's egress rules allow (`checkedDispatcher`). */
+  readonly dispatcher: Dispatcher;
 }
 
 /**
  * `bypass` mode: one plain HTTP request to the origin, bounded by the signal.
- * Redirects are not followed: a 3xx is stored as it is, with its Location.
+ * It connects through the request's checked dispatcher: an internal address
+ * (other than the host's configured origin) fails it (`refused: …`).
+ * Redirects are not followed: a 3xx is stored as it is, with its Location,
+ * and nothing is requested from its target.
  * The body is stored decoded (fetch undoes the content encoding).
  * Throws `PageFailure` for answers not worth storing (see `unstorableStatus`,
  * an empty body other than a redirect's) and for a body that decodes to more
@@ -23,7 +30,11 @@ export async function fetchOrigin(request: OriginFetch): Promise<FetchedPage> {
   const response = await fetch(request.url, {
     redirect: 'manual',
     signal: request.signal,
+    dispatcher: request.dispatcher,
     headers: { 'user-agent': request.userAgent, accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+  }).catch((error: Error) => {
+    if (error.cause instanceof EgressRefused) throw new PageFailure(`refused: ${error.cause.message}`);
+    throw error;
   });
   const body = await readBody(response, MAX_PAGE_BYTES);
   const unstorable = unstorableStatus(response.status);

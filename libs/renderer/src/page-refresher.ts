@@ -1,7 +1,10 @@
 import { performance } from 'node:perf_hooks';
+import type { Dispatcher } from 'undici';
 import { putDecision, type CacheStore } from '@bpc/cache-store';
 import { silentLog, systemClock, type Clock, type HostCatalog, type LogSink, type RecacheMode } from '@bpc/domain';
 import { failureReason, type FetchedPage } from './fetched-page';
+import { checkedDispatcher } from './egress/checked-dispatcher';
+import type { EgressRules } from './egress/egress-rules';
 import { fetchOrigin } from './fetch-origin';
 import type { PageRefresher, RefreshJob, RefreshOptions, RefreshOutcome, TabCapacity } from './page-refresher.port';
 import { emulationFor, expiresAt, originUrl, resolveMode } from './refresh-rules';
@@ -24,6 +27,7 @@ interface ResolvedJob {
   readonly fetchUrl: URL;
   readonly ttlExpiry: (now: number) => number;
   readonly emulation: ReturnType<typeof emulationFor>;
+  readonly egress: EgressRules;
 }
 
 /**
@@ -35,6 +39,8 @@ interface ResolvedJob {
 export class CachingPageRefresher implements PageRefresher {
   private readonly clock: Clock;
   private readonly log: LogSink;
+  /** Origin-fetch clients by trusted origin ('' for none), kept for their connection pools. */
+  private readonly dispatchers = new Map<string, Dispatcher>();
 
   constructor(private readonly options: CachingPageRefresherOptions) {
     this.clock = options.clock ?? systemClock;
@@ -89,7 +95,7 @@ export class CachingPageRefresher implements PageRefresher {
   }
 
   async close(): Promise<void> {
-    await this.options.pool.close();
+    await Promise.all([this.options.pool.close(), ...[...this.dispatchers.values()].map((dispatcher) => dispatcher.close())]);
   }
 
   /** The job against the configuration, or the reason it cannot be done. */
@@ -106,25 +112,35 @@ export class CachingPageRefresher implements PageRefresher {
       return `invalid url ${JSON.stringify(job.url)}`;
     }
     const rule = catalog.urlRule(job.hostId, publicUrl);
+    // Only an origin the operator configured is trusted: the default one is named by the customer's DNS.
+    const egress = { trustedOrigin: host.origin ? new URL(host.origin) : undefined };
     return {
       mode: resolveMode(job.mode, rule, dimension),
       publicUrl,
       fetchUrl: originUrl(publicUrl, host.origin),
       ttlExpiry: (now) => expiresAt(now, host, rule),
       emulation: emulationFor(dimension),
+      egress,
     };
   }
 
   private produce(job: ResolvedJob, options: RefreshOptions): Promise<FetchedPage> {
     const { signal } = options;
     if (job.mode === 'bypass') {
-      return fetchOrigin({ url: job.fetchUrl, publicUrl: job.publicUrl, userAgent: job.emulation.userAgent, signal });
+      return fetchOrigin({ url: job.fetchUrl, publicUrl: job.publicUrl, userAgent: job.emulation.userAgent, signal, dispatcher: this.dispatcherFor(job.egress) });
     }
-    return this.options.pool.withTab(
-      options.purpose,
-      signal,
-      (page) => renderPage(page, { url: job.fetchUrl, publicUrl: job.publicUrl, emulation: job.emulation, signal }),
-      options.tabWaitSignal,
+    return this.options.pool.withTab({ purpose: options.purpose, signal, waitSignal: options.tabWaitSignal, egress: job.egress }, (page) =>
+      renderPage(page, { url: job.fetchUrl, publicUrl: job.publicUrl, emulation: job.emulation, egress: job.egress, signal }),
     );
+  }
+
+  private dispatcherFor(rules: EgressRules): Dispatcher {
+    const key = rules.trustedOrigin?.origin ?? '';
+    let dispatcher = this.dispatchers.get(key);
+    if (!dispatcher) {
+      dispatcher = checkedDispatcher(rules);
+      this.dispatchers.set(key, dispatcher);
+    }
+    return dispatcher;
   }
 }

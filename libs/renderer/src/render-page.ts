@@ -1,6 +1,10 @@
-import type { HTTPRequest, Page } from 'puppeteer-core';
+import type { HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
+import { assertNever } from '@bpc/domain';
+import { EGRESS_REFUSED_HEADER } from './egress/egress-proxy';
+import type { EgressRules } from './egress/egress-rules';
 import { MAX_PAGE_BYTES, PageFailure, untilAborted, type FetchedPage } from './fetched-page';
 import { publicLocation, signalledStatus, storedHeaders, unstorableStatus, type Emulation, type PageSignals } from './refresh-rules';
+import { judgeRenderRequest } from './render-request-guard';
 
 export interface PageRender {
   /** The URL to load (already rewritten to the origin). */
@@ -8,11 +12,10 @@ export interface PageRender {
   /** The public page URL, for redirect locations that name the origin. */
   readonly publicUrl: URL;
   readonly emulation: Emulation;
+  /** The host's egress rules (the same the tab's proxy enforces). */
+  readonly egress: EgressRules;
   readonly signal: AbortSignal;
 }
-
-/** Resource types a bot's HTML does not depend on: not loaded, so renders are faster and lighter. */
-const SKIPPED_RESOURCES = new Set(['image', 'media', 'font']);
 
 /** The prerender meta tags the page holds after its scripts ran (see `signalledStatus`). */
 const SIGNALS = `(() => ({
@@ -44,36 +47,33 @@ const SERIALISE = `(() => {
  * The stored status is the main response's, unless the page sets another
  * with `<meta name="prerender-status-code">` (see `signalledStatus`); when
  * the navigation was redirected, the first redirect is stored (status +
- * Location) as a bot would have seen it. Throws `PageFailure` for transient origin errors, for
- * an empty body and for HTML larger than `MAX_PAGE_BYTES`.
+ * Location) as a bot would have seen it, and its target is never requested. Throws `PageFailure`
+ * for transient origin errors, for an empty body, for HTML larger than `MAX_PAGE_BYTES`, and when
+ * the page's main frame tries to leave its host (`navigated away`: script, meta refresh, timer).
+ * Every request of the tab is judged before it leaves (`judgeRenderRequest`).
  */
 export async function renderPage(page: Page, request: PageRender): Promise<FetchedPage> {
   const { emulation, signal } = request;
   await page.setUserAgent(emulation.userAgent);
   await page.setViewport(emulation.viewport);
   await page.setRequestInterception(true);
-  page.on('request', (intercepted: HTTPRequest) => {
-    if (intercepted.isInterceptResolutionHandled()) return;
-    void (SKIPPED_RESOURCES.has(intercepted.resourceType()) ? intercepted.abort('blockedbyclient') : intercepted.continue()).catch(() => undefined);
-  });
-  // A modal dialog would block the page until the deadline.
+  const guard = guardRequests(page, request);
+  // A modal dialog would block the page until the deadline; a popup is not part of the page.
   page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
+  page.on('popup', (popup) => void popup?.close().catch(() => undefined));
 
   // Raced rather than given the signal: puppeteer's own `signal` option did not stop a navigation waiting for a silent origin.
   // Losing the race leaves the navigation running until the pool closes the tab's context.
-  const response = await untilAborted(page.goto(request.url.toString(), { waitUntil: ['load', 'networkidle0'], timeout: 0 }), signal);
+  const response = await untilAborted(page.goto(request.url.toString(), { waitUntil: ['load', 'networkidle0'], timeout: 0 }), signal).catch((error: Error) => {
+    // Stopping the origin's redirect aborts the navigation: the redirect is the page.
+    if (guard.originRedirect) return undefined;
+    guard.assertStayed();
+    throw error;
+  });
+  if (guard.originRedirect) return redirectPage(guard.originRedirect, request.publicUrl);
+  guard.assertStayed();
   if (!response) throw new PageFailure('no main response');
-  const redirect = response.request().redirectChain()[0]?.response();
-  if (redirect) {
-    const location = redirect.headers().location;
-    if (location) {
-      return {
-        statusCode: redirect.status(),
-        headers: { location: publicLocation(location, new URL(redirect.url()), request.publicUrl) },
-        body: Buffer.alloc(0),
-      };
-    }
-  }
+  if (response.headers()[EGRESS_REFUSED_HEADER]) throw new PageFailure(`refused: ${request.url.host} is not allowed`);
   // The origin's own failure stands whatever the page says: a 5xx page must not replace a good entry.
   const failed = unstorableStatus(response.status());
   if (failed) throw new PageFailure(failed);
@@ -83,6 +83,8 @@ export async function renderPage(page: Page, request: PageRender): Promise<Fetch
   // Scripts ran at the origin's address: a Location naming it is pointed back to the public host, as a redirect's is.
   if (signalled?.location) return { statusCode, headers: { location: publicLocation(signalled.location, request.url, request.publicUrl) }, body: Buffer.alloc(0) };
   const html = await untilAborted(page.evaluate(SERIALISE) as Promise<string | null>, signal);
+  // A navigation refused while the page was read: what was read may be the page, but the page wanted to be elsewhere.
+  guard.assertStayed();
   if (html === null) throw renderTooLarge();
   if (!html) throw new PageFailure(`empty render (status ${response.status()})`);
   // The HTML is re-serialised by the browser and stored as UTF-8, whatever the origin's charset was.
@@ -91,6 +93,61 @@ export async function renderPage(page: Page, request: PageRender): Promise<Fetch
   const headers = { ...storedHeaders(response.headers()), 'content-type': 'text/html; charset=utf-8' };
   delete (headers as Record<string, string>).location;
   return { statusCode, headers, body };
+}
+
+interface RequestGuard {
+  /** The origin's redirect answer to the page, once seen. */
+  readonly originRedirect: HTTPResponse | undefined;
+  /** Throws `navigated away` once the main frame tried to leave the page's host. */
+  assertStayed(): void;
+}
+
+/** Judges every request of the tab before it leaves, and remembers what the render's outcome depends on. */
+function guardRequests(page: Page, request: PageRender): RequestGuard {
+  let mainNavigations = 0;
+  let originRedirect: HTTPResponse | undefined;
+  let navigatedAway: string | undefined;
+  page.on('request', (intercepted: HTTPRequest) => {
+    if (intercepted.isInterceptResolutionHandled()) return;
+    const mainFrameNavigation = intercepted.isNavigationRequest() && intercepted.frame() === page.mainFrame();
+    const redirected = intercepted.redirectChain().length > 0;
+    if (mainFrameNavigation && !redirected) mainNavigations += 1;
+    const verdict = judgeRenderRequest(
+      { url: intercepted.url(), resourceType: intercepted.resourceType(), mainFrameNavigation, redirected, initialNavigation: mainNavigations <= 1 },
+      request.url,
+      request.egress,
+    );
+    switch (verdict.kind) {
+      case 'continue':
+        return void intercepted.continue().catch(() => undefined);
+      case 'skip':
+      case 'refuse':
+        return void intercepted.abort('blockedbyclient').catch(() => undefined);
+      case 'origin-redirect':
+        originRedirect ??= intercepted.redirectChain()[0].response() ?? undefined;
+        return void intercepted.abort('blockedbyclient').catch(() => undefined);
+      case 'navigated-away':
+        navigatedAway ??= verdict.reason;
+        return void intercepted.abort('blockedbyclient').catch(() => undefined);
+      default:
+        return assertNever(verdict);
+    }
+  });
+  return {
+    get originRedirect() {
+      return originRedirect;
+    },
+    assertStayed() {
+      if (navigatedAway) throw new PageFailure(`navigated away (${navigatedAway})`);
+    },
+  };
+}
+
+/** The origin's redirect as bots see it: its status, and its Location pointing to the public host when it named the origin. */
+function redirectPage(redirect: HTTPResponse, publicUrl: URL): FetchedPage {
+  const location = redirect.headers().location;
+  if (!location) throw new PageFailure(`redirect ${redirect.status()} without a Location`);
+  return { statusCode: redirect.status(), headers: { location: publicLocation(location, new URL(redirect.url()), publicUrl) }, body: Buffer.alloc(0) };
 }
 
 function renderTooLarge(): PageFailure {

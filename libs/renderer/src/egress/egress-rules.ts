@@ -1,0 +1,80 @@
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+/**
+ * What a render or origin fetch of one host may connect to. Only public
+ * unicast addresses, except the host's own configured `origin`: in local
+ * development and tests it is often a loopback or private address, and then
+ * exactly its scheme, host and port are allowed, nothing else on that address.
+ */
+export interface EgressRules {
+  /** The host's configured `origin` (never the default `https://<hostname>`: customers' DNS must not open a way in). */
+  readonly trustedOrigin?: URL;
+}
+
+/**
+ * Where a connection would go. `tunnel` is a proxy CONNECT: Chromium opens one
+ * for `https:`, `wss:` and `ws:` alike, so only a trusted `https:` origin
+ * matches it.
+ */
+export interface EgressTarget {
+  readonly scheme: 'http:' | 'https:' | 'tunnel';
+  /** As a URL parser gives it: lower-case, IPv6 in brackets. */
+  readonly hostname: string;
+  readonly port: number;
+}
+
+/** A connection a render or fetch may not make; the message says why, without secrets. */
+export class EgressRefused extends Error {
+  override readonly name = 'EgressRefused';
+}
+
+/**
+ * Whether an address is public unicast. ipaddr.js names every special range
+ * (loopback, private, link-local, unique-local, carrier-grade NAT, multicast,
+ * broadcast, unspecified, reserved, and the IPv6 transition ranges that embed
+ * an IPv4 address); `unicast` is what is left. IPv4-mapped IPv6 addresses are
+ * judged as the IPv4 address they carry. Anything unparseable is not public.
+ */
+export function isPublicAddress(address: string): boolean {
+  const bare = unbracketed(address);
+  if (!ipaddr.isValid(bare)) return false;
+  return ipaddr.process(bare).range() === 'unicast';
+}
+
+/** The target of a URL, or undefined for a scheme that may not leave at all (`file:`, `ftp:`, `chrome:` …). */
+export function targetOf(url: URL): EgressTarget | undefined {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  return { scheme: url.protocol, hostname: url.hostname, port: Number(url.port) || (url.protocol === 'https:' ? 443 : 80) };
+}
+
+/** Whether the target is exactly the trusted origin (scheme, host and port). */
+export function isTrustedTarget(target: EgressTarget, rules: EgressRules): boolean {
+  const origin = rules.trustedOrigin;
+  if (!origin) return false;
+  const trusted = targetOf(origin);
+  if (!trusted || trusted.hostname !== target.hostname || trusted.port !== target.port) return false;
+  return target.scheme === trusted.scheme || (target.scheme === 'tunnel' && trusted.scheme === 'https:');
+}
+
+/**
+ * The refusal of a request judged on its URL alone, before any DNS lookup:
+ * a scheme other than http(s), or a literal internal address (any spelling a
+ * URL parser accepts is already normalised to one) or a `localhost` name that
+ * is not the trusted origin. undefined means "may go on": a DNS name is
+ * checked where the connection is made (see `resolveCheckedAddress`), so that
+ * the address checked is the address connected to.
+ */
+export function refusalOfUrl(url: URL, rules: EgressRules): string | undefined {
+  const target = targetOf(url);
+  if (!target) return `scheme ${url.protocol} is not allowed`;
+  if (isTrustedTarget(target, rules)) return undefined;
+  const host = unbracketed(target.hostname);
+  if (isIP(host) && !isPublicAddress(host)) return `${url.host} is an internal address`;
+  if (host === 'localhost' || host.endsWith('.localhost')) return `${url.host} is an internal address`;
+  return undefined;
+}
+
+export function unbracketed(hostname: string): string {
+  return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+}
