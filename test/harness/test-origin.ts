@@ -6,6 +6,8 @@ export interface OriginAnswer {
   readonly status: number;
   readonly body: string;
   readonly delayMs?: number;
+  /** Added to (or replacing) the default `content-type: text/html`. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -47,7 +49,7 @@ export class TestOrigin {
     try {
       const answer = this.answer(path, hit);
       if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
-      res.writeHead(answer.status, { 'content-type': 'text/html; charset=utf-8' }).end(answer.body);
+      res.writeHead(answer.status, { 'content-type': 'text/html; charset=utf-8', ...answer.headers }).end(answer.body);
     } finally {
       this.inFlight -= 1;
     }

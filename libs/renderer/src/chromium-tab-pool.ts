@@ -38,7 +38,7 @@ function chromiumEgressArgs(proxyUrl: string): string[] {
     `--proxy-server=${proxyUrl}`,
     `--proxy-bypass-list=${PROXY_BYPASS.join(';')}`,
     '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+    '--webrtc-ip-handling-policy=disable_non_proxied_udp',
   ];
 }
 

@@ -60,8 +60,8 @@ export function isTrustedTarget(target: EgressTarget, rules: EgressRules): boole
 /**
  * The refusal of a request judged on its URL alone, before any DNS lookup:
  * a scheme other than http(s), or a literal internal address (any spelling a
- * URL parser accepts is already normalised to one) or a `localhost` name that
- * is not the trusted origin. undefined means "may go on": a DNS name is
+ * URL parser accepts is already normalised to one) that is not the trusted
+ * origin. undefined means "may go on": a name (`localhost` included) is
  * checked where the connection is made (see `resolveCheckedAddress`), so that
  * the address checked is the address connected to.
  */
@@ -71,7 +71,6 @@ export function refusalOfUrl(url: URL, rules: EgressRules): string | undefined {
   if (isTrustedTarget(target, rules)) return undefined;
   const host = unbracketed(target.hostname);
   if (isIP(host) && !isPublicAddress(host)) return `${url.host} is an internal address`;
-  if (host === 'localhost' || host.endsWith('.localhost')) return `${url.host} is an internal address`;
   return undefined;
 }
 
