@@ -1,5 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import pLimit from 'p-limit';
 import { EgressRefused, isPublicAddress, isTrustedTarget, unbracketed, type EgressRules, type EgressTarget } from './egress-rules';
 
 export interface ResolvedAddress {
@@ -10,7 +11,15 @@ export interface ResolvedAddress {
 /** Every address a name resolves to (the system resolver, as a connection would use it). */
 export type Resolve = (hostname: string) => Promise<readonly ResolvedAddress[]>;
 
-export const systemResolve: Resolve = async (hostname) => (await dnsLookup(hostname, { all: true, verbatim: true })) as ResolvedAddress[];
+const lookupSlots = pLimit(2);
+
+/**
+ * The system resolver, at most two lookups at a time. getaddrinfo runs on
+ * libuv's thread pool (four threads), which file I/O shares: a page naming
+ * many hosts whose DNS answers slowly must not stall the event log's writes.
+ */
+export const systemResolve: Resolve = (hostname) => lookupSlots(async () => (await dnsLookup(hostname, { all: true, verbatim: true })) as ResolvedAddress[]);
+
 
 /**
  * The one address to connect to for `target`, resolved once and checked:

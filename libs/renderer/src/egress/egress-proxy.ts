@@ -8,6 +8,9 @@ import { EgressRefused, targetOf, type EgressRules, type EgressTarget } from './
 /** Set on the proxy's own refusal, so that a render can tell it from the origin's 403. */
 export const EGRESS_REFUSED_HEADER = 'x-bpc-egress-refused';
 
+/** Refusals a proxy logs per minute: a hostile page can ask for thousands; the ones past it are counted into the next line logged. */
+const REFUSALS_LOGGED_PER_MINUTE = 30;
+
 /** Hop-by-hop headers (RFC 9110 §7.6.1) and the proxy's own: never forwarded. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
@@ -31,6 +34,9 @@ export class EgressProxy {
   private readonly log: LogSink;
   private readonly resolve: Resolve;
   private readonly sockets = new Set<Socket>();
+  private refusalWindowStart = 0;
+  private refusalsLogged = 0;
+  private refusalsNotLogged = 0;
 
   private constructor(
     private readonly server: Server,
@@ -133,7 +139,18 @@ export class EgressProxy {
   }
 
   private refused(what: string, reason: string): { refused: string } {
-    this.log.warn({ target: what, reason }, 'render request refused');
+    const now = Date.now();
+    if (now - this.refusalWindowStart >= 60_000) {
+      this.refusalWindowStart = now;
+      this.refusalsLogged = 0;
+    }
+    if (this.refusalsLogged < REFUSALS_LOGGED_PER_MINUTE) {
+      this.refusalsLogged += 1;
+      this.log.warn({ target: what, reason, notLoggedBefore: this.refusalsNotLogged }, 'render request refused');
+      this.refusalsNotLogged = 0;
+    } else {
+      this.refusalsNotLogged += 1;
+    }
     return { refused: reason };
   }
 }
