@@ -6,6 +6,9 @@ import { standaloneApps } from '../../apps/standalone/src/standalone';
 const TOKEN = 'edge-render-token';
 const SCRIPTED = `<html><head><title>before</title></head><body><div id="app"></div>
 <script>document.title = 'Rendered title'; document.getElementById('app').textContent = 'made by script';</script></body></html>`;
+/** A single-page app that shows the state its `#!` fragment names, as AJAX-crawlable apps do. */
+const HASHBANG_APP = `<html><head><title>app</title><meta name="fragment" content="!"></head><body><div id="app"></div>
+<script>document.getElementById('app').textContent = 'state [' + location.hash + ']';</script></body></html>`;
 
 /** One real Chromium render through the edge (kept to one page: the machine's cores are shared). */
 describe('edge online render (standalone mode, Chromium)', () => {
@@ -13,7 +16,7 @@ describe('edge online render (standalone mode, Chromium)', () => {
   let origin: TestOrigin;
 
   beforeAll(async () => {
-    origin = new TestOrigin(() => ({ status: 200, body: SCRIPTED, delayMs: 50 }));
+    origin = new TestOrigin((path) => ({ status: 200, body: path.startsWith('/spa') ? HASHBANG_APP : SCRIPTED, delayMs: 50 }));
     const originUrl = await origin.start();
     const config = testConfig('standalone', {
       scheduler: { enabled: false },
@@ -42,5 +45,25 @@ describe('edge online render (standalone mode, Chromium)', () => {
     const hit = await fetch(url, { headers });
     expect(hit.headers.get('x-prerender-cache')).toBe('hit');
     expect(await hit.text()).toBe(bodies[0]);
+  });
+
+  it('renders an _escaped_fragment_ request as the #! page its script reads: one entry per state, the empty one being the page itself', async () => {
+    const headers = { 'x-prerender-token': TOKEN, 'user-agent': 'Googlebot/2.1' };
+    const get = async (page: string) => {
+      const response = await fetch(`${running.urls.edge}/${page}`, { headers });
+      return { status: response.status, cache: response.headers.get('x-prerender-cache'), body: await response.text() };
+    };
+    const ugly = await get('https://www.example.com/spa?_escaped_fragment_=product=42');
+    expect(ugly).toMatchObject({ status: 200, cache: 'miss' });
+    expect(ugly.body).toContain('state [#!product=42]');
+    expect(await get('https://www.example.com/spa?_escaped_fragment_=product=42')).toEqual({ ...ugly, cache: 'hit' });
+    const other = await get('https://www.example.com/spa?_escaped_fragment_=product=7');
+    expect(other.body).toContain('state [#!product=7]');
+    const itself = await get('https://www.example.com/spa?_escaped_fragment_=');
+    expect(itself).toMatchObject({ status: 200, cache: 'miss' });
+    expect(itself.body).toContain('state []');
+    expect(await get('https://www.example.com/spa')).toEqual({ ...itself, cache: 'hit' });
+    // The origin was asked for the page only: the state stays in the browser, the parameter is never forwarded.
+    expect([...origin.hits.entries()].filter(([path]) => path.startsWith('/spa'))).toEqual([['/spa', 3]]);
   });
 });

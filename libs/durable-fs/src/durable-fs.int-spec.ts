@@ -1,7 +1,11 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { mountSmallFilesystem, whyNoSmallFilesystem } from '@bpc/testing';
 import { mkdirDurably, publishFile, removeAtomicWriteLeftovers, writeFileAtomic } from './durable-fs';
+
+const cannotMount = whyNoSmallFilesystem();
+if (cannotMount) process.stdout.write(`durable-fs.int-spec: the full-disk case is skipped: ${cannotMount}\n`);
 
 describe('durable files', () => {
   let dir: string;
@@ -46,5 +50,20 @@ describe('durable files', () => {
     await publishFile(path.join(dir, 'out.csv.part'), path.join(dir, 'out.csv'));
     expect(readdirSync(dir)).toEqual(['out.csv']);
     expect(readFileSync(path.join(dir, 'out.csv'), 'utf8')).toBe('a,b\n');
+  });
+});
+
+(cannotMount ? describe.skip : describe)('durable files on a full disk', () => {
+  it('leaves no temporary file behind when the disk cannot take the file, so the space is not held', async () => {
+    const fs = mountSmallFilesystem(1);
+    try {
+      const file = path.join(fs.dir, 'state.json');
+      await expect(writeFileAtomic(file, Buffer.alloc(2 * 1024 * 1024))).rejects.toThrow(/ENOSPC/);
+      expect(readdirSync(fs.dir)).toEqual([]);
+      await writeFileAtomic(file, 'small');
+      expect(readFileSync(file, 'utf8')).toBe('small');
+    } finally {
+      fs.unmount();
+    }
   });
 });

@@ -80,16 +80,23 @@ export async function createFileAtomic(file: string, data: Buffer | string, mode
   return true;
 }
 
-/** `data` in a new synced temporary file beside `file` (see `removeAtomicWriteLeftovers`); answers its path. */
+/**
+ * `data` in a new synced temporary file beside `file` (see
+ * `removeAtomicWriteLeftovers`); answers its path. A write that failed (a
+ * full disk) removes what it wrote, so it does not hold on to the space.
+ */
 async function writeTemp(file: string, data: Buffer | string, mode: number): Promise<string> {
   const temp = `${file}${TEMP_INFIX}${randomBytes(4).toString('hex')}`;
   const handle = await open(temp, 'w', mode);
   try {
     await handle.writeFile(data);
     await handle.sync();
-  } finally {
-    await handle.close();
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await unlink(temp).catch(() => undefined);
+    throw error;
   }
+  await handle.close();
   return temp;
 }
 

@@ -1,8 +1,12 @@
+import path from 'node:path';
 import { Module } from '@nestjs/common';
-import { EVENT_LOG } from '@bpc/event-log';
+import type { AppConfig } from '@bpc/config';
+import { EVENT_LOG, EventLog } from '@bpc/event-log';
 import { APP_CONFIG, LOGGER } from '@bpc/platform';
+import type { Logger } from 'pino';
 import { BOT_REQUEST_APPENDER, botRequestAppender } from './record-bot-request/bot-request-appender';
 import { BotRequestRecorder } from './record-bot-request/bot-request-recorder';
+import { BotRequestSpill, SPILL_DIR } from './record-bot-request/bot-request-spill';
 import { ScheduleAutorecacheWhenPageServed } from './schedule-autorecache/schedule-autorecache-when-page-served';
 import { AnnounceServing } from './serve-page/announce-serving';
 import { ServePage } from './serve-page/serve-page';
@@ -18,6 +22,11 @@ import { ServePage } from './serve-page/serve-page';
       provide: BOT_REQUEST_APPENDER,
       inject: [APP_CONFIG, EVENT_LOG, LOGGER],
       useFactory: botRequestAppender,
+    },
+    {
+      provide: BotRequestSpill,
+      inject: [APP_CONFIG, EVENT_LOG, LOGGER],
+      useFactory: (config: AppConfig, log: EventLog, logger: Logger) => new BotRequestSpill(path.join(config.data_dir, SPILL_DIR), log, logger.child({ component: 'bot-request-spill' })),
     },
   ],
   exports: [ServePage, BotRequestRecorder],

@@ -82,7 +82,7 @@ export function installEdgeRoute(app: NestFastifyApplication, logger: Logger): v
 
 /** The answer when serving failed unexpectedly (a bug, or an answer Node refused to write). */
 function unavailable(requestId: string): EdgeAnswer {
-  const answer = problem(503, 'UNAVAILABLE', 'the cache could not be read', requestId);
+  const answer = problem(503, 'UNAVAILABLE', requestId);
   answer.headers['retry-after'] = '10';
   return answer;
 }

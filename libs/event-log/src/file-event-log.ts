@@ -55,7 +55,9 @@ const DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
  *
  * `append` resolves after fdatasync (group-committed per partition, see
  * PartitionLog); the same key always maps to the same partition (Kafka's
- * murmur2 partitioner); a torn tail left by a crash is cut on open. Consumer
+ * murmur2 partitioner); a torn tail left by a crash is cut on open, one left
+ * by a failed write (a full disk) in place, by the partition's own repair,
+ * after which it takes appends again (see PartitionLog). Consumer
  * groups live in this process only: a group can have one active subscription
  * at a time.
  */
@@ -171,7 +173,7 @@ export class FileEventLog implements EventLog {
     if (!(await this.lock.stillHeld())) throw new Error(`file event log lost its lock file in ${this.options.dir}`);
     for (const topic of this.topics.values()) {
       for (const partition of (await topic).partitions) {
-        if (partition.failed) throw new Error(`file event log partition ${partition.topic}/${partition.partition} failed: ${partition.failed.message}`);
+        if (partition.failed) throw new Error(`file event log partition ${partition.topic}/${partition.partition} takes no appends until a failed write is repaired (retrying): ${partition.failed.message}`);
       }
     }
   }

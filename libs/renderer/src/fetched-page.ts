@@ -24,6 +24,11 @@ export class PageFailure extends Error {
 export function failureReason(error: unknown, signal: AbortSignal): string {
   if (signal.aborted) return 'timed out';
   if (error instanceof PageFailure) return error.message;
+  return errorSummary(error);
+}
+
+/** The first line of an error's message, at most 300 characters. */
+export function errorSummary(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message.split('\n')[0].slice(0, 300);
 }

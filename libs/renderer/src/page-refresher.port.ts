@@ -1,3 +1,5 @@
+import type { FetchedPage } from './fetched-page';
+
 export const PAGE_REFRESHER = Symbol('PAGE_REFRESHER');
 
 export interface RefreshJob {
@@ -12,7 +14,17 @@ export interface RefreshJob {
 export type RefreshOutcome =
   | { readonly kind: 'stored'; readonly cacheKind: 'render' | 'bypass'; readonly statusCode: number; readonly bytes: number; readonly durationMs: number }
   | { readonly kind: 'kept'; readonly reason: 'render-wins'; readonly durationMs: number }
-  | { readonly kind: 'failed'; readonly reason: string; readonly durationMs: number };
+  | { readonly kind: 'failed'; readonly reason: string; readonly durationMs: number; readonly unstored?: UnstoredPage };
+
+/**
+ * A page that was produced but that the cache store could not take (a full
+ * disk, Redis down): nothing is stored, the refresh failed, yet a caller
+ * with a bot waiting can still answer with it.
+ */
+export interface UnstoredPage {
+  readonly cacheKind: 'render' | 'bypass';
+  readonly page: FetchedPage;
+}
 
 /** Live render capacity, for `/status` (`rs_capacity`) and the scheduler. */
 export interface TabCapacity {
@@ -33,6 +45,8 @@ export interface TabCapacity {
  * - Nothing is stored unless the page is a real answer: a timeout, a network
  *   error, an origin 5xx/408/429 or an empty body is `failed` and leaves the
  *   current entry as it was. A 4xx (e.g. 404) is a real answer and is stored.
+ * - A real answer the cache store refuses (its write failed) is `failed` with
+ *   the page in `unstored`; the current entry stays as it was.
  * - A recache render never takes a tab reserved for online traffic; it waits
  *   for a recache-eligible tab (bounded by `signal`). An online render may
  *   take any free tab.

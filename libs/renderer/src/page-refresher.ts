@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
-import { putDecision, type CacheStore } from '@bpc/cache-store';
+import { putDecision, type CacheStore, type PutResult } from '@bpc/cache-store';
 import { silentLog, systemClock, type Clock, type HostCatalog, type LogSink, type RecacheMode } from '@bpc/domain';
-import { failureReason, type FetchedPage } from './fetched-page';
 import { checkedDispatcher } from './egress/checked-dispatcher';
 import type { EgressRules } from './egress/egress-rules';
+import { errorSummary, failureReason, type FetchedPage } from './fetched-page';
 import { fetchOrigin } from './fetch-origin';
 import type { PageRefresher, RefreshJob, RefreshOptions, RefreshOutcome, TabCapacity } from './page-refresher.port';
 import { emulationFor, expiresAt, originUrl, resolveMode } from './refresh-rules';
@@ -32,9 +32,11 @@ interface ResolvedJob {
 
 /**
  * Renders (browser) or fetches (origin, `bypass`) one page and stores it in
- * the cache store. Page failures become `failed` outcomes; only a store
- * failure (e.g. Redis down) is thrown, since then nothing can be said about
- * the page. See `PageRefresher` for the guarantees.
+ * the cache store. Page failures become `failed` outcomes, and so does a
+ * page the store could not take (carrying the page, `unstored`); only a
+ * store that cannot be read before the page is produced (e.g. Redis down
+ * for a bypass's render-wins check) is thrown, since then nothing can be
+ * said about the page. See `PageRefresher` for the guarantees.
  */
 export class CachingPageRefresher implements PageRefresher {
   private readonly clock: Clock;
@@ -72,20 +74,27 @@ export class CachingPageRefresher implements PageRefresher {
 
     const durationMs = elapsed();
     const createdAt = this.clock.now();
-    const result = await this.options.store.put(
-      {
-        hostId: job.hostId,
-        url: job.url,
-        dimensionId: job.dimensionId,
-        kind: resolved.mode,
-        statusCode: page.statusCode,
-        headers: page.headers,
-        durationMs,
-        createdAt,
-        expiresAt: resolved.ttlExpiry(createdAt),
-      },
-      page.body,
-    );
+    let result: PutResult;
+    try {
+      result = await this.options.store.put(
+        {
+          hostId: job.hostId,
+          url: job.url,
+          dimensionId: job.dimensionId,
+          kind: resolved.mode,
+          statusCode: page.statusCode,
+          headers: page.headers,
+          durationMs,
+          createdAt,
+          expiresAt: resolved.ttlExpiry(createdAt),
+        },
+        page.body,
+      );
+    } catch (error) {
+      const reason = `the page could not be stored: ${errorSummary(error)}`;
+      this.log.error({ hostId: job.hostId, url: job.url, dimensionId: job.dimensionId, mode: resolved.mode, err: error }, 'page produced but not stored');
+      return { kind: 'failed', reason, durationMs, unstored: { cacheKind: resolved.mode, page } };
+    }
     if (!result.stored) return { kind: 'kept', reason: result.reason, durationMs };
     return { kind: 'stored', cacheKind: resolved.mode, statusCode: page.statusCode, bytes: result.entry.bytes, durationMs };
   }

@@ -48,6 +48,11 @@ describe('refresh rules', () => {
       expect(originUrl(url, undefined).toString()).toBe(url.toString());
     });
 
+    it('keeps a #! page state for the page script to read, and drops any other fragment', () => {
+      expect(originUrl(new URL('https://www.example.com/app?x=1#!key=value'), 'http://127.0.0.1:8080').toString()).toBe('http://127.0.0.1:8080/app?x=1#!key=value');
+      expect(originUrl(new URL('https://www.example.com/app#top'), undefined).toString()).toBe('https://www.example.com/app');
+    });
+
     it('without an origin fetches https://<the page hostname> on its default port, whatever port or scheme the page URL names', () => {
       expect(originUrl(new URL('https://www.example.com:6379/p?q=1'), undefined).toString()).toBe('https://www.example.com/p?q=1');
       expect(originUrl(new URL('http://www.example.com/p'), undefined).toString()).toBe('https://www.example.com/p');

@@ -1,5 +1,5 @@
 import { validateHeaderValue } from 'node:http';
-import type { DimensionDefinition, HostDefinition, RecacheMode, UrlRuleDefinition } from '@bpc/domain';
+import { pageStateOf, type DimensionDefinition, type HostDefinition, type RecacheMode, type UrlRuleDefinition } from '@bpc/domain';
 import { STORED_HEADERS, type StoredHeaders } from '@bpc/cache-store';
 
 /** The job's mode, else the URL rule's action when it is `render`/`bypass`, else the dimension's action. */
@@ -13,10 +13,12 @@ export function resolveMode(jobMode: RecacheMode | undefined, rule: UrlRuleDefin
  * Where to fetch a page: the public URL with scheme, host and port replaced by
  * the host's origin, or without one by `https://<the page's hostname>` (the
  * default port: a port in a bot's URL must not pick which service of the
- * customer's host is fetched).
+ * customer's host is fetched). A `#!` fragment (a page state, see
+ * `normalizeHttpUrl`) is kept: the browser loads the page and its own script
+ * reads the state from it; neither a browser nor an origin fetch sends it.
  */
 export function originUrl(publicUrl: URL, origin: string | undefined): URL {
-  return onOrigin(origin ? new URL(origin).origin : `https://${publicUrl.hostname}`, publicUrl, { hash: false });
+  return onOrigin(origin ? new URL(origin).origin : `https://${publicUrl.hostname}`, publicUrl, { hash: pageStateOf(publicUrl.hash) !== '' });
 }
 
 /**

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit, Optional } from '@nestjs/common';
 import type { AppConfig } from '@bpc/config';
-import { RecordedBotRequest, RecordedBotRequestColumns, requestCount, TOPICS } from '@bpc/events';
+import { EncodedEvent, encodedEvents, encodeRecordedBotRequests, RecordedBotRequest, RecordedBotRequestColumns, requestCount, TOPICS } from '@bpc/events';
 import { APP_CONFIG, LOGGER, METRICS_REGISTRY, settlesWithin } from '@bpc/platform';
 import type { Logger } from 'pino';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { BOT_REQUEST_APPENDER, BotRequestAppender } from './bot-request-appender';
 import { BotRequestBuffer } from './bot-request-buffer';
+import { BotRequestSpill } from './bot-request-spill';
 
 /** Longest the shutdown flush keeps trying an unreachable log. */
 const SHUTDOWN_FLUSH_MS = 10_000;
@@ -45,6 +46,12 @@ const CAUGHT_UP_SHARE = 1 / 16;
  * more than a quarter of its capacity (idle time was not enough, or the log
  * refused appends), and during the shutdown flush, it is told to keep up,
  * until the buffer is down to a sixteenth.
+ *
+ * What the log still has not taken when the shutdown flush ends is spilled
+ * to a local file (see `BotRequestSpill`), appended when the edge starts
+ * again; if even that file cannot be written, the loss is logged with its
+ * count. Spilled files of earlier runs are appended from `onModuleInit` on,
+ * in the background.
  */
 @Injectable()
 export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
@@ -55,8 +62,12 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
   private retryAt = 0;
   private droppedSinceLog = 0;
   private unencodableLogged = false;
-  /** Events of the batch being appended: taken from the buffer, not yet in the log. */
+  /** The batches being appended and their events: taken from the buffer, not yet in the log. */
+  private appendingBatches: readonly RecordedBotRequestColumns[] = [];
   private appending = 0;
+  /** Stops the replay of earlier spills at shutdown. */
+  private readonly stopReplay = new AbortController();
+  private replaying?: Promise<void>;
   private readonly dropped: Counter;
   private readonly appended: Counter;
   private readonly buffered: Gauge;
@@ -72,6 +83,7 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(METRICS_REGISTRY) registry: Registry,
     @Optional() @Inject(RECORDER_SHUTDOWN_FLUSH_MS) private readonly shutdownFlushMs: number = SHUTDOWN_FLUSH_MS,
+    @Optional() @Inject(BotRequestSpill) private readonly spill?: BotRequestSpill,
   ) {
     this.buffer = new BotRequestBuffer(config.edge.record_buffer_max, config.edge.record_batch_max, randomBytes(16).toString('hex'));
     this.dropped = new Counter({ name: 'bpc_edge_recorded_dropped_total', help: 'Bot requests dropped unrecorded because the recording buffer was full', registers: [registry] });
@@ -82,6 +94,7 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
   onModuleInit(): void {
     this.timer = setInterval(() => void this.flush(), this.config.edge.record_flush_ms);
     this.timer.unref();
+    this.replaying = this.spill?.replay(this.stopReplay.signal);
   }
 
   /** Buffers one request (the event occurred when it was served); never waits, never throws. */
@@ -112,8 +125,10 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     this.stopping = true;
+    this.stopReplay.abort();
     this.appender.keepUp(true);
     const deadline = Date.now() + this.shutdownFlushMs;
+    await settledBy(this.replaying, deadline);
     // A batch being appended ends first: if the log refuses it, it is back in the buffer for the loop below.
     await settledBy(this.flushing, deadline);
     this.retryAt = 0;
@@ -121,8 +136,24 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
       await settledBy(this.flush(), deadline);
       if (this.pending() > 0) await settledBy(new Promise((r) => setTimeout(r, Math.min(200, Math.max(0, this.retryAt - Date.now())))), deadline);
     }
-    if (this.pending() > 0) this.logger.error({ lost: this.pending() }, 'event log unreachable at shutdown: bot requests not recorded');
+    if (this.pending() > 0) await this.spillUnrecorded();
     await settledBy(this.appender.close(), Math.max(deadline, Date.now()) + CLOSE_APPENDER_MS);
+  }
+
+  /**
+   * Spills what the log did not take, the batches of an append still in
+   * flight included (should it still succeed, the events are there twice,
+   * with the same ids); logs the count of what even the spill could not take.
+   */
+  private async spillUnrecorded(): Promise<void> {
+    this.buffer.seal();
+    const batches = [...this.appendingBatches, ...this.takeAll()];
+    const events: EncodedEvent[] = batches.flatMap((columns) => encodedEvents(encodeRecordedBotRequests(columns)));
+    let spilled = 0;
+    let spillError: string | undefined;
+    if (this.spill) spilled = await this.spill.write(events).catch((error: unknown) => ((spillError = error instanceof Error ? error.message : String(error)), 0));
+    if (spilled > 0) this.logger.warn({ spilled }, 'event log unreachable at shutdown: bot requests spilled to disk, appended at the next start');
+    if (spilled < events.length) this.logger.error({ lost: events.length - spilled, spillError }, 'event log unreachable at shutdown: bot requests not recorded');
   }
 
   /** Appends what is buffered, one batch after the other; a running flush is joined (what was recorded after it began waits for the next). */
@@ -145,6 +176,7 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
     this.buffer.seal();
     for (let batches = this.takeBatches(); batches.length > 0; batches = this.takeBatches()) {
       const events = batches.reduce((sum, batch) => sum + requestCount(batch), 0);
+      this.appendingBatches = batches;
       this.appending = events;
       try {
         await this.appender.append(TOPICS.botRequests, batches);
@@ -159,6 +191,7 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
         if (this.failures === 1) this.logger.warn({ err: error, buffered: this.buffer.size }, 'event log refused bot requests: buffering and retrying');
         return;
       } finally {
+        this.appendingBatches = [];
         this.appending = 0;
       }
     }
@@ -175,14 +208,19 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** The oldest sealed batches, up to MAX_BATCHES_PER_APPEND. */
-  private takeBatches(): RecordedBotRequestColumns[] {
+  private takeBatches(limit = MAX_BATCHES_PER_APPEND): RecordedBotRequestColumns[] {
     const batches: RecordedBotRequestColumns[] = [];
-    while (batches.length < MAX_BATCHES_PER_APPEND) {
+    while (batches.length < limit) {
       const batch = this.buffer.take();
       if (batch === undefined) break;
       batches.push(batch);
     }
     return batches;
+  }
+
+  /** Every sealed batch. */
+  private takeAll(): RecordedBotRequestColumns[] {
+    return this.takeBatches(Number.POSITIVE_INFINITY);
   }
 
   private countDropped(n: number): void {

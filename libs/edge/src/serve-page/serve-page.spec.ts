@@ -6,6 +6,12 @@ describe('pageUrlOf', () => {
     expect(pageUrlOf('/http://www.example.com')?.href).toBe('http://www.example.com/');
   });
 
+  it('reads _escaped_fragment_ as the #! page it stands for (the AJAX crawling scheme), however the URL was sent', () => {
+    expect(pageUrlOf('/https://www.example.com/page?_escaped_fragment_=key=value')?.href).toBe('https://www.example.com/page#!key=value');
+    expect(pageUrlOf('/https%3A%2F%2Fwww.example.com%2Fpage%3F_escaped_fragment_%3Dkey%3Dvalue')?.href).toBe('https://www.example.com/page#!key=value');
+    expect(pageUrlOf('/https://www.example.com/page?_escaped_fragment_=')?.href).toBe('https://www.example.com/page');
+  });
+
   it('forgives a proxy that merged the scheme slashes', () => {
     expect(pageUrlOf('/https:/www.example.com/p')?.href).toBe('https://www.example.com/p');
   });

@@ -1,16 +1,16 @@
 import { performance } from 'node:perf_hooks';
 import { Inject, Injectable } from '@nestjs/common';
-import { CACHE_STORE, CacheBodyGoneError, CacheHit, CacheStore, isFresh } from '@bpc/cache-store';
+import { CACHE_STORE, CacheBodyGoneError, CacheHit, CacheStore, isFresh, StoredHeaders } from '@bpc/cache-store';
 import type { AppConfig } from '@bpc/config';
 import { BoundedMemo, Clock, DimensionDefinition, digestsEqual, HostCatalog, normalizeHttpUrl, sha256Digest } from '@bpc/domain';
 import type { CacheStatus } from '@bpc/events';
 import { APP_CONFIG, CLOCK, LOGGER } from '@bpc/platform';
-import { PAGE_REFRESHER, PageRefresher, RefreshOutcome } from '@bpc/renderer';
+import { PAGE_REFRESHER, PageRefresher, RefreshOutcome, UnstoredPage } from '@bpc/renderer';
 import type { Logger } from 'pino';
 import { botNameOf } from '../bot-name/bot-name';
 import { BotRequestRecorder } from '../record-bot-request/bot-request-recorder';
 import { ScheduleAutorecacheWhenPageServed } from '../schedule-autorecache/schedule-autorecache-when-page-served';
-import { PageBodies, PageBody } from './page-bodies';
+import { PageBodies, PageBody, titleOf } from './page-bodies';
 
 /** A bot request as the customer's middleware forwards it. */
 export interface BotPageRequest {
@@ -113,11 +113,11 @@ export class ServePage {
   async serve(request: BotPageRequest): Promise<EdgeAnswer> {
     const { requestId, receivedAt: started } = request;
     const website = this.websiteOf(request.token);
-    if (!website) return problem(401, 'UNAUTHENTICATED', 'missing or unknown X-Prerender-Token', requestId);
+    if (!website) return problem(401, 'UNAUTHENTICATED', requestId);
     const url = this.pageUrls.get(request.target);
-    if (!url) return problem(400, 'INVALID_URL', 'the request path must be / followed by an absolute http(s) page URL', requestId);
+    if (!url) return problem(400, 'INVALID_URL', requestId);
     const host = this.hosts.hostForHostname(url.hostname);
-    if (!host || host.host_id !== website.hostId) return problem(404, 'NOT_FOUND', `${url.hostname} is not a host of this website`, requestId);
+    if (!host || host.host_id !== website.hostId) return problem(404, 'NOT_FOUND', requestId);
     const dimension = this.dimensions.get(host.host_id)!.get(request.userAgent);
     const page = { website, hostId: host.host_id, url: url.href, hostname: url.hostname, dimension, request, requestId, started };
     try {
@@ -126,7 +126,7 @@ export class ServePage {
       if (!(error instanceof CacheUnreadableError)) throw error;
       // The cache (its store, its files) could not be read: a 503 the bot retries, recorded like any answer.
       this.logCacheUnreadable(error.cause, requestId);
-      return this.failed(page, 503, 'UNAVAILABLE', 'the cache could not be read', CACHE_RETRY_AFTER_S);
+      return this.failed(page, 503, 'UNAVAILABLE', CACHE_RETRY_AFTER_S);
     }
   }
 
@@ -138,13 +138,13 @@ export class ServePage {
       return this.answer(page, cached.hit, cached.body, isFresh(cached.hit.entry, now) ? 'hit' : 'stale');
     }
     const outcome = await this.renderShared(hostId, url, dimension.id, started);
-    if (outcome === 'timeout') return this.renderFailed(page, 504, 'RENDER_TIMEOUT', `the page was not rendered within ${this.config.edge.render_timeout_ms} ms`);
+    if (outcome === 'timeout') return this.renderFailed(page, 'RENDER_TIMEOUT', `not rendered within edge.render_timeout_ms (${this.config.edge.render_timeout_ms} ms)`);
     if (outcome.kind === 'failed') {
-      const status = outcome.reason === 'timed out' ? 504 : 503;
-      return this.renderFailed(page, status, status === 504 ? 'RENDER_TIMEOUT' : 'RENDER_FAILED', `the page could not be rendered: ${outcome.reason}`);
+      if (outcome.unstored) return this.answerUnstored(page, outcome.unstored, outcome.reason);
+      return this.renderFailed(page, outcome.reason === 'timed out' ? 'RENDER_TIMEOUT' : 'RENDER_FAILED', outcome.reason);
     }
     const fresh = await this.cached(page);
-    if (!fresh) return this.renderFailed(page, 503, 'RENDER_FAILED', 'the rendered page was invalidated before it could be served');
+    if (!fresh) return this.renderFailed(page, 'RENDER_FAILED', 'the rendered page was invalidated before it could be served');
     const status: CacheStatus = outcome.kind === 'kept' ? 'hit' : fresh.hit.entry.kind === 'bypass' ? 'bypass' : 'miss';
     return this.answer(page, fresh.hit, fresh.body, status);
   }
@@ -217,31 +217,55 @@ export class ServePage {
 
   private answer(page: PageContext, hit: CacheHit, body: PageBody, cacheStatus: CacheStatus): EdgeAnswer {
     const entry = hit.entry;
-    const now = this.clock.now();
     this.autorecache.served(entry);
+    const snapshotAgeS = cacheStatus === 'hit' || cacheStatus === 'stale' ? Math.max(0, Math.floor((this.clock.now() - entry.createdAt) / 1000)) : null;
+    return this.pageAnswer(page, { statusCode: entry.statusCode, headers: entry.headers }, body, cacheStatus, snapshotAgeS);
+  }
+
+  /** A page as the bot gets it: its status and stored headers plus the edge's own, the body gzipped when asked; recorded. */
+  private pageAnswer(page: PageContext, stored: { statusCode: number; headers: StoredHeaders }, body: PageBody, cacheStatus: CacheStatus, snapshotAgeS: number | null): EdgeAnswer & { headers: Record<string, string> } {
     const gzip = body.raw.length > 0 && this.gzipAccepted.get(page.request.acceptEncoding ?? '');
     const sent = gzip ? this.bodies.gzipped(body) : body.raw;
     // Copied, then added to: as an object spread with these keys, V8 (Node 20) took about 3 µs per answer, more than all the rest of a hit.
-    const headers: Record<string, string> = Object.assign({}, entry.headers);
+    const headers: Record<string, string> = Object.assign({}, stored.headers);
     // The body depends on the dimension, chosen from the User-Agent.
     headers.vary = 'Accept-Encoding, User-Agent';
     headers['x-prerender-cache'] = cacheStatus;
     headers['x-request-id'] = page.requestId;
     headers['content-length'] = String(sent.length);
     if (gzip) headers['content-encoding'] = 'gzip';
-    const snapshotAgeS = cacheStatus === 'hit' || cacheStatus === 'stale' ? Math.max(0, Math.floor((now - entry.createdAt) / 1000)) : null;
-    this.record(page, { statusCode: entry.statusCode, cacheStatus, title: body.title, snapshotAgeS, bytes: page.request.headOnly ? 0 : sent.length });
-    return { statusCode: entry.statusCode, headers, body: sent, cacheStatus };
+    this.record(page, { statusCode: stored.statusCode, cacheStatus, title: body.title, snapshotAgeS, bytes: page.request.headOnly ? 0 : sent.length });
+    return { statusCode: stored.statusCode, headers, body: sent, cacheStatus };
   }
 
-  private renderFailed(page: PageContext, statusCode: number, code: EdgeErrorCode, message: string): EdgeAnswer {
-    this.logger.warn({ reqId: page.requestId, url: page.url, dimension: page.dimension.id, code, message }, 'online render failed');
-    return this.failed(page, statusCode, code, message, statusCode === 503 ? RENDER_RETRY_AFTER_S : undefined);
+  /**
+   * A miss that could not be rendered in time (504) or at all (503). Why it
+   * failed (an origin's address, a network error, a disk error) is logged
+   * with the request id; the bot gets the code's generic message only.
+   */
+  private renderFailed(page: PageContext, code: 'RENDER_TIMEOUT' | 'RENDER_FAILED', reason: string): EdgeAnswer {
+    this.logger.warn({ reqId: page.requestId, url: page.url, dimension: page.dimension.id, code, reason }, 'online render failed');
+    return code === 'RENDER_TIMEOUT' ? this.failed(page, 504, code) : this.failed(page, 503, code, RENDER_RETRY_AFTER_S);
   }
 
-  /** An error answer for a page request, recorded as a `miss` with its status. */
-  private failed(page: PageContext, statusCode: number, code: EdgeErrorCode, message: string, retryAfterS?: string): EdgeAnswer {
-    const answer = problem(statusCode, code, message, page.requestId);
+  /**
+   * A miss rendered (or fetched) but not stored, as the cache store could not
+   * take it (a full disk, Redis down): the bot gets the page all the same,
+   * marked `X-Prerender-Stored: no`, recorded as the miss or bypass it was.
+   * It has no entry, so no autorecache; the next request renders again.
+   */
+  private answerUnstored(page: PageContext, unstored: UnstoredPage, reason: string): EdgeAnswer {
+    this.logger.warn({ reqId: page.requestId, url: page.url, dimension: page.dimension.id, reason }, 'page served uncached: the cache store did not take it');
+    const fetched = unstored.page;
+    const body: PageBody = { raw: fetched.body, title: titleOf(fetched.body, fetched.headers['content-type']) };
+    const answer = this.pageAnswer(page, fetched, body, unstored.cacheKind === 'bypass' ? 'bypass' : 'miss', null);
+    answer.headers['x-prerender-stored'] = 'no';
+    return answer;
+  }
+
+  /** An error answer for a page request (the code's generic message), recorded as a `miss` with its status. */
+  private failed(page: PageContext, statusCode: number, code: EdgeErrorCode, retryAfterS?: string): EdgeAnswer {
+    const answer = problem(statusCode, code, page.requestId);
     if (retryAfterS !== undefined) answer.headers['retry-after'] = retryAfterS;
     this.record(page, { statusCode, cacheStatus: 'miss', title: '', snapshotAgeS: null, bytes: page.request.headOnly ? 0 : answer.body.length });
     return { ...answer, cacheStatus: 'miss' };
@@ -319,10 +343,23 @@ export function acceptsGzip(header: string | undefined): boolean {
   return wildcard ?? false;
 }
 
-/** An error answer of the edge: `{ code, message }` as JSON, with the request id when there is one. */
-export function problem(statusCode: number, code: EdgeErrorCode, message: string, requestId?: string): EdgeAnswer & { headers: Record<string, string> } {
-  const body = Buffer.from(JSON.stringify({ code, message }));
-  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) };
-  if (requestId !== undefined) headers['x-request-id'] = requestId;
+/**
+ * What a bot is told of each error: a fixed sentence per code, never an
+ * internal detail (a disk error, an origin's address); the detail is in the
+ * log line carrying the same request id.
+ */
+const ERROR_MESSAGES: Readonly<Record<EdgeErrorCode, string>> = {
+  UNAUTHENTICATED: 'missing or unknown X-Prerender-Token',
+  INVALID_URL: 'the request path must be / followed by an absolute http(s) page URL',
+  NOT_FOUND: "the page URL's host is not a host of this website",
+  RENDER_TIMEOUT: 'the page was not rendered in time; try again later',
+  RENDER_FAILED: 'the page could not be rendered; try again later',
+  UNAVAILABLE: 'the page cannot be served right now; try again later',
+};
+
+/** An error answer of the edge: `{ code, message, requestId }` as JSON (the code's generic message), the request id in `X-Request-Id` too. */
+export function problem(statusCode: number, code: EdgeErrorCode, requestId: string): EdgeAnswer & { headers: Record<string, string> } {
+  const body = Buffer.from(JSON.stringify({ code, message: ERROR_MESSAGES[code], requestId }));
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length), 'x-request-id': requestId };
   return { statusCode, headers, body };
 }

@@ -3,6 +3,7 @@ import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { LogSink } from '@bpc/domain';
 import { fsyncDir, mkdirDurably, readAt, writeFully } from '@bpc/durable-fs';
+import { retryUntilStopped } from '../retry-until-stopped';
 import { decodeFrameSpans, FRAME_HEADER_BYTES, FramedRecords, frameRecords, FrameSpans, frameSize, renumberFrames } from './record-framing';
 import type { StoredPayloads } from '../event-log.port';
 
@@ -48,6 +49,11 @@ const READ_CHUNK = 1024 * 1024;
 const RECOVERY_CHUNK = 4 * 1024 * 1024;
 /** A round larger than this is split, so one huge burst does not hold every caller's buffers at once. */
 const MAX_ROUND_BYTES = 16 * 1024 * 1024;
+/** The file a repair writes to learn whether the disk takes writes again (see `repair`); removed after. */
+const PROBE_FILE = '.append-probe';
+const PROBE_BYTES = 64 * 1024;
+/** A repair that keeps failing is logged on its first attempt and then once every this many (at the 5 s backoff cap: every 100 s). */
+const REPAIR_LOG_EVERY = 20;
 
 export interface PartitionLogOptions {
   readonly segmentBytes: number;
@@ -67,9 +73,13 @@ export interface PartitionLogOptions {
  * assigned in queue order, which is call order.
  *
  * Readers only ever see acknowledged (fsync'd) bytes. After a failed write or
- * fsync the partition refuses further appends: what the kernel did with the
- * dirty pages is unknown, so only a reopen (which re-validates the tail) can
- * be trusted.
+ * fsync (a full disk: ENOSPC; EIO) the partition refuses appends and repairs
+ * itself in the background, retried with backoff (100 ms doubling up to 5 s):
+ * it cuts the active segment back to its last acknowledged frame (what the
+ * failed round left past it was never acknowledged and never read, whatever
+ * the kernel did with those pages), syncs that, and writes a probe file
+ * beside the segments; once the probe is on disk the partition takes appends
+ * again. Acknowledged records are never touched.
  *
  * The bytes of the last write (up to 1 MB) stay in memory once acknowledged:
  * a reader keeping up (a projector following the edge's bot requests, in the
@@ -82,6 +92,10 @@ export class PartitionLog {
   private pending: PendingAppend[] = [];
   private round?: Promise<void>;
   private failure?: Error;
+  /** The background repair after a failed round (see the class comment). */
+  private repairing?: Promise<void>;
+  /** Aborted by `close`: ends a repair's backoff. */
+  private readonly closing = new AbortController();
   private closed = false;
   /** The last acknowledged write: its segment, where it starts in it, and its bytes (framed here, so their CRCs need no check). */
   private lastWrite?: { readonly segment: Segment } & CursorBytes;
@@ -104,6 +118,7 @@ export class PartitionLog {
     if (segments.length === 0) segments.push(await createSegment(dir, 0));
     const active = segments[segments.length - 1];
     await recoverTail(active, { topic, partition }, options.log);
+    await removeProbe(dir);
     const handle = await open(active.file, 'r+');
     return new PartitionLog(dir, topic, partition, segments, handle, options);
   }
@@ -118,7 +133,7 @@ export class PartitionLog {
     return this.active.end;
   }
 
-  /** Why the partition refuses appends, if it does. */
+  /** Why the partition refuses appends, while it does (from a failed write until its repair succeeded). */
   get failed(): Error | undefined {
     return this.failure;
   }
@@ -144,7 +159,7 @@ export class PartitionLog {
 
   /** Queues one append's units for the next round (nothing to write: resolved at once, unless the partition refuses appends). */
   private enqueue(units: readonly AppendUnit[], bytes: number): Promise<void> {
-    if (this.failure) return Promise.reject(new Error(`partition ${this.topic}/${this.partition} refuses appends after a write failure: ${this.failure.message}`));
+    if (this.failure) return Promise.reject(new Error(`partition ${this.topic}/${this.partition} takes no appends until a failed write is repaired (retrying): ${this.failure.message}`));
     if (this.closed) return Promise.reject(new Error(`partition ${this.topic}/${this.partition} is closed`));
     if (units.length === 0) return Promise.resolve();
     return new Promise((resolve, reject) => {
@@ -208,10 +223,12 @@ export class PartitionLog {
     return deleted;
   }
 
-  /** Waits for queued appends, then closes the active segment file. */
+  /** Waits for queued appends (and stops a repair), then closes the active segment file. */
   async close(): Promise<void> {
     this.closed = true;
+    this.closing.abort();
     await this.flush();
+    await this.repairing;
     await this.activeHandle.close();
   }
 
@@ -224,13 +241,41 @@ export class PartitionLog {
           for (const append of round) append.resolve();
         } catch (error) {
           this.failure ??= error as Error;
-          this.options.log.error({ topic: this.topic, partition: this.partition, err: error }, 'event log: append failed; the partition refuses appends until the log is reopened');
+          this.options.log.error({ topic: this.topic, partition: this.partition, err: error }, 'event log: append failed; the partition takes no appends until it is repaired (retried with backoff)');
           for (const append of [...round, ...this.pending.splice(0)]) append.reject(error as Error);
+          this.repairing ??= this.repairInBackground();
         }
       }
     } finally {
       this.round = undefined;
     }
+  }
+
+  /** Repairs until it succeeds or the partition closes; then appends are taken again. */
+  private async repairInBackground(): Promise<void> {
+    const where = { topic: this.topic, partition: this.partition };
+    let attempts = 0;
+    const repaired = await retryUntilStopped(() => this.repair().then(() => true), this.closing.signal, {
+      failed: (error, attempt) => {
+        attempts = attempt;
+        if (attempt % REPAIR_LOG_EVERY === 1) this.options.log.warn({ ...where, err: error, attempt }, 'event log: partition not repaired yet (is the disk still full?); retrying');
+      },
+    });
+    this.repairing = undefined;
+    if (!repaired) return;
+    this.options.log.info({ ...where, failedAttempts: attempts, after: this.failure?.message }, 'event log: partition repaired, taking appends again');
+    this.failure = undefined;
+  }
+
+  /**
+   * Cuts the active segment back to its acknowledged bytes (the torn tail a
+   * failed round may have left), makes that durable, then checks with a
+   * probe file that the disk takes a write and its fdatasync again.
+   */
+  private async repair(): Promise<void> {
+    await this.activeHandle.truncate(this.active.size);
+    await this.activeHandle.datasync();
+    await writeProbe(this.dir);
   }
 
   private takeRound(): PendingAppend[] {
@@ -292,16 +337,25 @@ export class PartitionLog {
     for (const listener of this.listeners) listener();
   }
 
-  /** Closes the active segment and starts a new one named by the next offset. */
+  /**
+   * Closes the active segment and starts a new one named by the next offset.
+   * Nothing changes unless the new segment is created and opened, so a roll
+   * that failed (a full disk) leaves the active segment as it was.
+   */
   private async roll(): Promise<void> {
     const previous = this.active;
     const next = await createSegment(this.dir, previous.end);
-    const handle = await open(next.file, 'r+');
-    await this.activeHandle.close();
+    const handle = await open(next.file, 'r+').catch(async (error: unknown) => {
+      await unlink(next.file).catch(() => undefined);
+      throw error;
+    });
+    const old = this.activeHandle;
     previous.closed = true;
     this.activeHandle = handle;
     this.segments.push(next);
     this.options.onRoll?.();
+    // Its frames are fsync'd already: a failed close loses nothing.
+    await old.close().catch((error: unknown) => this.options.log.warn({ topic: this.topic, partition: this.partition, err: error }, 'event log: closing a full segment failed'));
   }
 
   /** Points a detached cursor at the segment and byte position of its next offset. */
@@ -523,11 +577,17 @@ async function listSegments(dir: string): Promise<Segment[]> {
   return segments;
 }
 
+/** A new empty segment file, durably; none is left behind when that fails (a later roll creates it again). */
 async function createSegment(dir: string, base: number): Promise<Segment> {
   const file = path.join(dir, segmentFileName(base));
   const handle = await open(file, 'wx');
-  await handle.close();
-  await fsyncDir(dir);
+  try {
+    await handle.close();
+    await fsyncDir(dir);
+  } catch (error) {
+    await unlink(file).catch(() => undefined);
+    throw error;
+  }
   return { base, file, size: 0, end: base, closed: false, lastWriteMs: Date.now(), index: [{ offset: base, position: 0 }] };
 }
 
@@ -587,4 +647,27 @@ async function cutTail(
     { ...where, segment: segment.file, validBytes: position, cutBytes: fileSize - position, reason: 'reason' in stop ? stop.reason : stop.kind, keptAs },
     'event log: cut a torn or corrupt tail off the last segment',
   );
+}
+
+/** Writes and syncs PROBE_BYTES in a file of its own in `dir`, then removes it: succeeds once the disk takes writes again. */
+async function writeProbe(dir: string): Promise<void> {
+  const file = path.join(dir, PROBE_FILE);
+  try {
+    const handle = await open(file, 'w');
+    try {
+      await writeFully(handle, Buffer.alloc(PROBE_BYTES), 0);
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+  } finally {
+    await removeProbe(dir);
+  }
+}
+
+/** Removes a probe file (left by a process killed during a repair too). */
+async function removeProbe(dir: string): Promise<void> {
+  await unlink(path.join(dir, PROBE_FILE)).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+  });
 }
