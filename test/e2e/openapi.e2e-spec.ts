@@ -97,6 +97,9 @@ describe('OpenAPI documents', () => {
       await Promise.all([generateClientTypes(OPENAPI_FILES['public-api'], 'public-api'), generateClientTypes(OPENAPI_FILES.daemon, 'daemon-api')]);
     }, 60_000);
 
+    /** An answer as expected: a status the document lists for the operation. */
+    const called = (method: string, p: string, status: number, error?: string) => ({ method, path: p, status, documented: true, ...(error === undefined ? {} : { error }) });
+
     /** Each answer, and whether the document lists its status for that operation. */
     const checked = (answers: Answer[], document: OpenAPIObject) =>
       answers.map((a) => ({ ...a, documented: Object.keys(document.paths[a.path]?.[a.method]?.responses ?? {}).includes(String(a.status)) }));
@@ -110,7 +113,6 @@ describe('OpenAPI documents', () => {
       const { token } = await issueToken(api, { user: 'tina', website: 'demo', role: 'manager' });
       const { callPublicApi } = loadTypedClient<{ callPublicApi: (target: object) => Promise<Answer[]> }>('public-api-calls');
       const answers = checked(await callPublicApi({ baseUrl: api, token, website: 'demo', pageUrl: PAGE }), committed('public-api'));
-      const called = (method: string, p: string, status: number, error?: string) => ({ method, path: p, status, documented: true, ...(error === undefined ? {} : { error }) });
       expect(answers).toEqual([
         called('get', '/api/websites/{website}/data-explorer', 200),
         called('get', '/api/websites/{website}/data-explorer', 401, 'UNAUTHENTICATED'),
@@ -131,7 +133,6 @@ describe('OpenAPI documents', () => {
     it('every daemon operation answers as documented', async () => {
       const { callDaemonApi } = loadTypedClient<{ callDaemonApi: (target: object) => Promise<Answer[]> }>('daemon-api-calls');
       const answers = checked(await callDaemonApi({ baseUrl: running.urls.daemon, internalKey: TEST_INTERNAL_KEY, hostId: 1, pageUrl: PAGE }), committed('daemon'));
-      const called = (method: string, p: string, status: number, error?: string) => ({ method, path: p, status, documented: true, ...(error === undefined ? {} : { error }) });
       expect(answers).toEqual([
         called('post', '/internal/cache/recache', 200),
         called('post', '/internal/cache/recache', 401, 'missing or invalid X-Internal-Auth'),
