@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import puppeteer, { type Browser } from 'puppeteer-core';
@@ -179,6 +179,8 @@ describe('OpenAPI documents', () => {
       const operations = operationsOf(committed(app));
       await page.waitForFunction(`document.querySelectorAll('.opblock').length === ${operations.length}`, { timeout: 20_000 });
       const shown = await page.$$eval('.opblock-summary-path', (nodes) => nodes.map((n) => n.getAttribute('data-path')));
+      // For a person to look at: .tmp/docs-<app>.png.
+      mkdirSync(path.join(root, '.tmp'), { recursive: true });
       await page.screenshot({ path: path.join(root, '.tmp', `docs-${app}.png`), fullPage: true });
       await page.close();
 

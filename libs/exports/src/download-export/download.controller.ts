@@ -5,7 +5,7 @@ import { ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/
 import type { FastifyReply } from 'fastify';
 import { AppError, type Clock } from '@bpc/domain';
 import { CLOCK } from '@bpc/platform';
-import { ApiPublicError } from '@bpc/public-api';
+import { ApiInternalError, ApiPublicError } from '@bpc/public-api';
 import { checkDownload, DOWNLOAD_PATH } from '../domain/download-link';
 import { LINK_SIGNING_KEY } from '../http/link-signing';
 import { ExportRunner } from '../start-export/export-runner';
@@ -44,7 +44,7 @@ export class DownloadController {
   })
   @ApiPublicError(403, 'DOWNLOAD_LINK_INVALID: the link was altered, is incomplete, or names no export')
   @ApiPublicError(410, 'DOWNLOAD_LINK_EXPIRED: the link expired (read the export status for a fresh one), or the file is gone (retention ended)')
-  @ApiPublicError(500, 'INTERNAL: a bug; logged, never leaked')
+  @ApiInternalError()
   @ApiPublicError(503, 'LOG_UNAVAILABLE: exports cannot be read (their records are being replayed, or the event log is out of reach)')
   async download(@Param('exportId') exportId: string, @Query('expires') expires: string | undefined, @Query('sig') sig: string | undefined, @Res() reply: FastifyReply): Promise<void> {
     await this.runner.ready();

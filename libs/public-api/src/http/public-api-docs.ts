@@ -43,6 +43,9 @@ export const ApiRefusesBadBodies = () => ApiPublicError(400, 'VALIDATION_FAILED:
 /** The answer of a Data Explorer endpoint to an unknown `explorerKey`. */
 export const ApiUnknownExplorer = () => ApiPublicError(404, 'NOT_FOUND: unknown explorerKey');
 
+/** The answer to a bug, wherever it happens. */
+export const ApiInternalError = () => ApiPublicError(500, 'INTERNAL: a bug; logged, never leaked');
+
 /** The answer of an endpoint whose change is recorded and then waited for. */
 export const ApiProjectionTimeout = () => ApiPublicError(504, 'PROJECTION_TIMEOUT: the change is recorded but was not applied in time; it is applied later, repeating it is safe');
 
@@ -62,7 +65,7 @@ export function ApiPublicEndpoint(): MethodDecorator & ClassDecorator {
       type: PublicErrorDto,
       headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } }, ...RATE_LIMIT_HEADERS },
     }),
-    ApiPublicError(500, 'INTERNAL: a bug; logged, never leaked'),
+    ApiInternalError(),
     ApiPublicError(503, 'LOG_UNAVAILABLE / STORE_UNAVAILABLE: the event log or a store cannot be reached (nothing was changed, or it was not acknowledged; the message says which)'),
   );
 }
