@@ -3,8 +3,8 @@ import path from 'node:path';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { CHROMIUM_ARGS } from '@bpc/renderer';
-import { createLogger, DOCS_PATH, RunningApps, startApps } from '@bpc/platform';
-import { TEST_INTERNAL_KEY, testConfig } from '@bpc/testing';
+import { createLogger, DOCS_PATH, OPENAPI_PATH, RunningApps, startApps } from '@bpc/platform';
+import { rawRequest, TEST_INTERNAL_KEY, testConfig } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { OPENAPI_FILES, OpenApiApp, OpenApiDocuments, openApiDocumentsOf } from '../harness/openapi-documents';
 import { redoclyLint } from '../harness/redocly-lint';
@@ -48,8 +48,10 @@ describe('OpenAPI documents', () => {
     // The committed copies name where the default configuration listens.
     expect(committed('public-api').servers).toEqual([{ url: 'http://127.0.0.1:3000' }]);
     expect(committed('daemon').servers).toEqual([{ url: 'http://127.0.0.1:3001' }]);
-    const spoofed = await fetch(`${running.urls['public-api']}/docs/openapi.json`, { headers: { host: 'evil.test', 'x-forwarded-host': 'evil.test' } });
-    expect(JSON.stringify(await spoofed.json())).not.toContain('evil.test');
+    for (const app of APPS) {
+      const spoofed = await rawRequest(running.urls[app]!, OPENAPI_PATH, { headers: { host: 'evil.test', 'x-forwarded-host': 'evil.test', 'x-forwarded-proto': 'gopher' } });
+      expect({ app, status: spoofed.status, servers: JSON.parse(spoofed.body.toString()).servers }).toEqual({ app, status: 200, servers: documents.served[app].servers });
+    }
   });
 
   it.each(APPS)('the committed %s document passes `redocly lint` (recommended rules) with no error; the one warning left is the license it has none to name', async (app) => {
