@@ -2,7 +2,7 @@ import { HOST_PAUSE_MS } from '@bpc/domain';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
 import type { QueueStore } from '@bpc/queue-store';
 import type { CacheStore } from '@bpc/cache-store';
-import { DaemonClient, RuntimeMode, TestClock, testConfig } from '@bpc/testing';
+import { DaemonClient, RuntimeMode, TEST_INTERNAL_KEY, TestClock, testConfig } from '@bpc/testing';
 import { daemonApp } from '../../apps/daemon/src/daemon.app';
 import { projectorApp } from '../../apps/projector/src/projector.app';
 
@@ -244,6 +244,33 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('daemon API contract (%s m
 
     it('answers 404 in the error envelope for an unknown endpoint', async () => {
       expect(await daemon.get('/internal/nothing')).toEqual({ status: 404, body: { status: 'error', message: 'invalid endpoint' } });
+    });
+
+    it('answers a known endpoint asked with another method 405 with Allow, in the error envelope', async () => {
+      for (const [method, path, allow] of [
+        ['GET', '/internal/cache/recache', 'POST'],
+        ['DELETE', '/internal/cache/queue/purge', 'POST'],
+        ['POST', '/status', 'GET, HEAD'],
+      ]) {
+        const response = await fetch(`${daemon.baseUrl}${path}`, { method, headers: { 'x-internal-auth': TEST_INTERNAL_KEY } });
+        expect({ path, status: response.status, allow: response.headers.get('allow'), body: await response.json() }).toEqual({
+          path,
+          status: 405,
+          allow,
+          body: { status: 'error', message: `method ${method} is not allowed on this endpoint; allowed: ${allow}` },
+        });
+      }
+    });
+
+    it('says the content type is wrong when a body is not sent as JSON, and changes nothing', async () => {
+      const body = JSON.stringify({ host_id: 1, urls: [url('form')], priority: 'high' });
+      for (const contentType of ['application/x-www-form-urlencoded', 'text/plain']) {
+        expect(await daemon.post('/internal/cache/recache', body, { 'content-type': contentType })).toEqual({
+          status: 400,
+          body: { status: 'error', message: `wrong content type (Content-Type ${contentType}): send the body as JSON with Content-Type: application/json` },
+        });
+      }
+      expect((await daemon.queues()).high).toEqual(zero);
     });
   });
 });

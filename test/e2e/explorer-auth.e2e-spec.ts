@@ -110,4 +110,41 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('public API authentication
     expect(response.status).toBe(404);
     expect((await jsonOf(response)).code).toBe('NOT_FOUND');
   });
+
+  it('answers a known path asked with another method 405 with Allow, in the same envelope', async () => {
+    const { token } = await issueToken(api, { user: 'mona', website: 'demo', role: 'readonly' });
+    for (const [method, path, allow] of [
+      ['GET', '/api/websites/demo/data-explorer/events/query', 'POST'],
+      ['DELETE', '/api/websites/demo/cache/recache', 'POST'],
+      ['POST', '/api/websites/demo/data-explorer', 'GET, HEAD'],
+      ['PUT', '/docs/openapi.json', 'GET, HEAD'],
+    ]) {
+      const response = await fetch(`${api}${path}`, { method, headers: { authorization: `Bearer ${token}` } });
+      expect({ path, status: response.status, allow: response.headers.get('allow'), body: await jsonOf(response) }).toEqual({
+        path,
+        status: 405,
+        allow,
+        body: { code: 'METHOD_NOT_ALLOWED', message: `method ${method} is not allowed on this endpoint; allowed: ${allow}` },
+      });
+    }
+  });
+
+  it('refuses a body sent as anything but JSON with 400 naming the content type, form bodies included', async () => {
+    const { token } = await issueToken(api, { user: 'omar', website: 'demo', role: 'readonly' });
+    const query = `${api}/api/websites/demo/data-explorer/events/query`;
+    for (const [contentType, body] of [
+      ['application/x-www-form-urlencoded', 'period=7d&sortDir=asc'],
+      ['text/plain', '{"period":"7d"}'],
+      ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="period"\r\n\r\n7d\r\n--x--'],
+    ]) {
+      const response = await fetch(query, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': contentType }, body });
+      expect({ contentType, status: response.status, body: await jsonOf(response) }).toEqual({
+        contentType,
+        status: 400,
+        body: { code: 'VALIDATION_FAILED', field: 'body', message: `wrong content type (Content-Type ${contentType}): send the body as JSON with Content-Type: application/json` },
+      });
+    }
+    const json = await fetch(query, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json; charset=utf-8' }, body: '{"period":"7d","sortDir":"asc"}' });
+    expect(json.status).toBe(200);
+  });
 });

@@ -1,6 +1,10 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { createLogger, OPENAPI_PATH, startApps } from '@bpc/platform';
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { ListenConfig } from '@bpc/config';
+import { DAEMON_OPENAPI } from '@bpc/daemon';
+import { createLogger, OPENAPI_PATH, openApiDocument, OpenApiInfo, openApiServerUrl, RunningApps, startApps } from '@bpc/platform';
+import { PUBLIC_OPENAPI } from '@bpc/public-api';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { testConfig } from './test-config';
 
@@ -12,18 +16,41 @@ export const OPENAPI_FILES = {
 
 export type OpenApiApp = keyof typeof OPENAPI_FILES;
 
-/** Starts every app in one process and fetches the document each serves, as committed (2-space JSON, trailing newline). */
-export async function generateOpenApiDocuments(): Promise<Record<OpenApiApp, string>> {
+const INFO: Record<OpenApiApp, OpenApiInfo> = { 'public-api': PUBLIC_OPENAPI, daemon: DAEMON_OPENAPI };
+const DEFAULT_PORT: Record<OpenApiApp, (listen: ListenConfig) => number> = { 'public-api': (l) => l.public_api, daemon: (l) => l.daemon };
+
+export interface OpenApiDocuments {
+  /** As committed (2-space JSON, trailing newline): the server is where the default configuration listens. */
+  readonly committed: Record<OpenApiApp, string>;
+  /** As the running apps serve them at `OPENAPI_PATH`, with the server their configuration gives. */
+  readonly served: Record<OpenApiApp, OpenAPIObject>;
+}
+
+/** Starts every app in one process and takes each API's document (`npm run openapi`). */
+export async function generateOpenApiDocuments(): Promise<OpenApiDocuments> {
   const running = await startApps(standaloneApps, testConfig('standalone', { scheduler: { enabled: false } }), createLogger('silent', 'openapi'));
   try {
-    const fetchDocument = async (app: OpenApiApp) => {
-      const response = await fetch(`${running.urls[app]}${OPENAPI_PATH}`);
-      if (response.status !== 200) throw new Error(`${app} ${OPENAPI_PATH}: ${response.status}`);
-      return `${JSON.stringify(await response.json(), null, 2)}\n`;
-    };
-    return { 'public-api': await fetchDocument('public-api'), daemon: await fetchDocument('daemon') };
+    return await openApiDocumentsOf(running);
   } finally {
     await running.close();
     rmSync(running.runtime.config.data_dir, { recursive: true, force: true });
   }
+}
+
+/** Each API's document, from apps started with `startApps` (the public API and the daemon among them). */
+export async function openApiDocumentsOf(running: RunningApps): Promise<OpenApiDocuments> {
+  const defaults = { ...running.runtime.config, listen: new ListenConfig(), exports: { ...running.runtime.config.exports, public_base_url: undefined } };
+  const fetchDocument = async (app: OpenApiApp): Promise<OpenAPIObject> => {
+    const response = await fetch(`${running.urls[app]}${OPENAPI_PATH}`);
+    if (response.status !== 200) throw new Error(`${app} ${OPENAPI_PATH}: ${response.status}`);
+    return (await response.json()) as OpenAPIObject;
+  };
+  const committed = (app: OpenApiApp) => {
+    const document = openApiDocument(running.apps[app]!, INFO[app], openApiServerUrl(INFO[app], defaults, DEFAULT_PORT[app](defaults.listen)));
+    return `${JSON.stringify(document, null, 2)}\n`;
+  };
+  return {
+    committed: { 'public-api': committed('public-api'), daemon: committed('daemon') },
+    served: { 'public-api': await fetchDocument('public-api'), daemon: await fetchDocument('daemon') },
+  };
 }

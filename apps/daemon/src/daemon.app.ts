@@ -16,6 +16,6 @@ export const daemonApp: AppSpec = {
     const fastify = app.getHttpAdapter().getInstance();
     installInternalAuth(fastify, runtime.config.internal_auth_key_sha256);
     acceptEmptyJsonBodies(fastify);
-    serveOpenApi(app, DAEMON_OPENAPI);
+    serveOpenApi(app, DAEMON_OPENAPI, runtime.config);
   },
 };

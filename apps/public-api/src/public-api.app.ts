@@ -24,6 +24,6 @@ export const publicApiApp: AppSpec = {
     const fastify = app.getHttpAdapter().getInstance();
     installBearerAuthentication(fastify, app.get(IdentityIndex), runtime.clock ?? systemClock, limiter, websiteFacts);
     installAdminAuthentication(fastify, runtime.config.internal_auth_key_sha256);
-    serveOpenApi(app, PUBLIC_OPENAPI);
+    serveOpenApi(app, PUBLIC_OPENAPI, runtime.config);
   },
 };

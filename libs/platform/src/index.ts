@@ -26,3 +26,4 @@ export * from './metrics/scrape-safe-collect';
 export * from './http/request-id';
 export * from './http/request-log-fields';
 export * from './http/http-request-metrics';
+export * from './http/method-not-allowed';

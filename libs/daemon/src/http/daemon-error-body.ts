@@ -1,5 +1,5 @@
 import { AppError, assertNever, ErrorCode } from '@bpc/domain';
-import { httpStatusOf, readinessReportOf } from '@bpc/platform';
+import { httpStatusOf, readinessReportOf, wrongContentTypeMessage } from '@bpc/platform';
 
 /** The daemon API's error envelope (spec: `{status: "error", message}`). */
 export interface DaemonErrorBody {
@@ -45,7 +45,8 @@ export function daemonErrorResponse(error: unknown): { status: number; body: Dae
   const report = readinessReportOf(error, status);
   if (report) return { status: 503, body: report, unexpected: false };
   if (status === 404) return { status, body: daemonErrorBody('invalid endpoint'), unexpected: false };
-  if (status === 415) return { status: 400, body: daemonErrorBody('Content-Type must be application/json'), unexpected: false };
+  if (status === 405) return { status, body: daemonErrorBody((error as Error).message), unexpected: false };
+  if (status === 415) return { status: 400, body: daemonErrorBody(wrongContentTypeMessage(error)), unexpected: false };
   if (status !== undefined && status >= 400 && status < 500) {
     return { status: 400, body: daemonErrorBody(clientErrorMessage(error)), unexpected: false };
   }

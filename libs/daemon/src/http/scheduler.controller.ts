@@ -1,5 +1,5 @@
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiDaemonEndpoint, str } from './daemon-api-docs';
+import { ApiDaemonEndpoint, ApiNeedsSchedulerControl, str } from './daemon-api-docs';
 import { Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
@@ -20,7 +20,8 @@ export class SchedulerController {
 
   @Post('pause')
   @ApiOperation({ summary: "Stop this daemon's scheduler pulling (needs scheduler_control_api, else 403)" })
-  @ApiDaemonEndpoint({ message: str })
+  @ApiDaemonEndpoint({ message: str }, { message: str })
+  @ApiNeedsSchedulerControl()
   @HttpCode(200)
   pause(@Req() request: FastifyRequest) {
     return this.toggle(request, true);
@@ -28,7 +29,8 @@ export class SchedulerController {
 
   @Post('resume')
   @ApiOperation({ summary: "Restart this daemon's scheduler (needs scheduler_control_api, else 403)" })
-  @ApiDaemonEndpoint({ message: str })
+  @ApiDaemonEndpoint({ message: str }, { message: str })
+  @ApiNeedsSchedulerControl()
   @HttpCode(200)
   resume(@Req() request: FastifyRequest) {
     return this.toggle(request, false);

@@ -1,17 +1,24 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { AppConfig } from '@bpc/config';
 import { AppError, type Clock } from '@bpc/domain';
+import { EXPLORER_KEYS } from '@bpc/explorer';
 import { APP_CONFIG, BodyPipe, CLOCK } from '@bpc/platform';
-import { AuthorizedRequest, RequiresWebsite } from '@bpc/public-api';
+import { ApiPublicEndpoint, ApiPublicError, ApiRefusesBadBodies, ApiUnknownExplorer, AuthorizedRequest, ExportSlotBusyErrorDto, RequiresWebsite } from '@bpc/public-api';
 import type { ExportState } from '../domain/export-record';
 import { LINK_SIGNING_KEY } from '../http/link-signing';
 import { ExportRunner } from '../start-export/export-runner';
 import { StartExportDto } from '../start-export/start-export.dto';
 import { ExportIndex } from '../state/export-index';
+import { EXPORT_RECORD_MODELS, EXPORT_RECORD_SCHEMA } from './export-record.dto';
 import { exportRecordView, ExportRecordView } from './export-record.view';
 
 /** Export and export status: any role on the website, and the platform module (as every Data Explorer endpoint). */
 @Controller('api/websites/:website/data-explorer')
+@ApiTags('data-explorer')
+@ApiPublicEndpoint()
+@ApiParam({ name: 'website', type: String, description: 'Website identifier' })
+@ApiExtraModels(...EXPORT_RECORD_MODELS)
 @RequiresWebsite({ role: 'readonly', platformModule: true })
 export class ExportsController {
   constructor(
@@ -23,6 +30,15 @@ export class ExportsController {
   ) {}
 
   @Post(':explorerKey/export')
+  @ApiOperation({
+    summary: 'Export a query as CSV: starts it, or rejoins the same question, and waits up to waitSeconds',
+    description: 'One export runs at a time per account. The window is frozen when the export starts.',
+  })
+  @ApiParam({ name: 'explorerKey', type: String, enum: EXPLORER_KEYS })
+  @ApiOkResponse({ description: 'The export record: `running` if not finished within the wait, else `completed` or `failed`', schema: EXPORT_RECORD_SCHEMA })
+  @ApiRefusesBadBodies()
+  @ApiUnknownExplorer()
+  @ApiPublicError(409, 'EXPORT_SLOT_BUSY: another export is running for the account; `exportId` names it', ExportSlotBusyErrorDto)
   @HttpCode(200)
   async export(
     @Req() request: AuthorizedRequest,
@@ -35,6 +51,10 @@ export class ExportsController {
   }
 
   @Get('export/:exportId/status')
+  @ApiOperation({ summary: 'Read an export record, without waiting (a completed one carries a freshly signed downloadUrl)' })
+  @ApiParam({ name: 'exportId', type: 'integer' })
+  @ApiOkResponse({ description: 'The export record', schema: EXPORT_RECORD_SCHEMA })
+  @ApiPublicError(404, "EXPORT_NOT_FOUND: no export of this id started by the token's user on this website")
   async status(@Req() request: AuthorizedRequest, @Param('exportId') exportId: string): Promise<ExportRecordView> {
     await this.runner.ready();
     const access = request.access!;

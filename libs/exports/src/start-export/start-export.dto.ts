@@ -16,6 +16,6 @@ export class StartExportDto extends OmitType(QueryExplorerDto, ['page', 'perPage
   /** Checked against the account's exportRowCap by the handler (refused above it, never clamped). */
   @ApiPropertyOptional({ type: 'integer', minimum: 1, description: "Rows at most; defaults to the account's export row cap, refused above it" })
   @Omittable() @Min(1, { message: 'maxRows must be 1 or more' }) @IsInt({ message: 'maxRows must be an integer' }) maxRows?: number;
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 30, default: 20, description: 'Seconds to wait for the export to finish' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 30, description: 'Seconds to wait for the export to finish; default 20' })
   @Omittable() @Max(30, { message: 'waitSeconds must be an integer from 0 to 30' }) @Min(0, { message: 'waitSeconds must be an integer from 0 to 30' }) @IsInt({ message: 'waitSeconds must be an integer from 0 to 30' }) waitSeconds?: number;
 }

@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { PROCESS_SHUTDOWN, ProcessShutdown } from '../lifecycle/process-shutdown';
 import { READINESS_CHECKS, ReadinessCheck, runCheck } from './readiness-check';
@@ -14,6 +15,8 @@ const CHECK_TIMEOUT_MS = 2000;
  * under `degraded` when the app does its main job without it.
  */
 @Controller('health')
+// Probes, not API: every app serves them alike (README); the API documents leave them out.
+@ApiExcludeController()
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,

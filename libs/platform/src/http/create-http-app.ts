@@ -8,6 +8,7 @@ import type { Registry } from 'prom-client';
 import { NestPinoLogger } from '../logging/nest-pino-logger';
 import { METRICS_REGISTRY } from '../metrics/metrics.module';
 import { httpRequestMetrics } from './http-request-metrics';
+import { installMethodNotAllowed } from './method-not-allowed';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import { requestLogFields } from './request-log-fields';
 
@@ -31,7 +32,8 @@ const singleServer = (handler: RequestListener, options: FastifyServerOptions): 
 };
 
 /**
- * A Nest app on Fastify with the structured logger, request ids (a sane
+ * A Nest app on Fastify with the structured logger, JSON bodies only, 405
+ * with `Allow` for a known path asked with another method, request ids (a sane
  * incoming `X-Request-Id`, else a fresh one; returned in the answer), and per
  * request a log line and `bpc_http_request*` metrics (the edge's page
  * requests, answered in front of Fastify, are recorded and counted by the
@@ -48,9 +50,13 @@ export async function createHttpApp(module: Type | DynamicModule, logger: Logger
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     logger: new NestPinoLogger(logger),
     abortOnError: false,
+    // Bodies are JSON or nothing: without Nest's parsers (form bodies among them) and Fastify's text/plain one, any other Content-Type is 415, which each API answers as its 400.
+    bodyParser: false,
   });
   const observe = httpRequestMetrics(app.get<symbol, Registry>(METRICS_REGISTRY, { strict: false }));
   const fastify = app.getHttpAdapter().getInstance();
+  fastify.removeContentTypeParser('text/plain');
+  installMethodNotAllowed(fastify);
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
     done();

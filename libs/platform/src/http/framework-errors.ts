@@ -9,3 +9,13 @@ export function httpStatusOf(error: unknown): number | undefined {
 export function readinessReportOf(error: unknown, status: number | undefined): object | undefined {
   return status === 503 && typeof (error as { getResponse?: unknown }).getResponse === 'function' ? (error as { getResponse: () => object }).getResponse() : undefined;
 }
+
+/**
+ * What a body sent as anything but JSON (415 from the body parser, which each
+ * API answers as its 400) tells the caller, naming the type it was sent as.
+ */
+export function wrongContentTypeMessage(error: unknown): string {
+  const sentAs = /^Unsupported Media Type: (.+)$/.exec((error as { message?: string }).message ?? '')?.[1];
+  const received = sentAs === undefined || sentAs === 'undefined' ? 'no Content-Type' : `Content-Type ${sentAs.slice(0, 100)}`;
+  return `wrong content type (${received}): send the body as JSON with Content-Type: application/json`;
+}

@@ -1,10 +1,13 @@
 import { Controller, Get, Global, Header, Inject, Module } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 
 /** The app's Prometheus registry; components register their metrics on it. */
 export const METRICS_REGISTRY = Symbol('METRICS_REGISTRY');
 
 @Controller('metrics')
+// For Prometheus, not API clients: every app serves it alike (README); the API documents leave it out.
+@ApiExcludeController()
 class MetricsController {
   constructor(@Inject(METRICS_REGISTRY) private readonly registry: Registry) {}
 

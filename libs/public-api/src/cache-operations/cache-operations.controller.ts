@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { BodyPipe } from '@bpc/platform';
 import { AuthorizedRequest, RequiresWebsite } from '../auth/bearer-auth.guard';
-import { ApiPublicEndpoint } from '../http/public-api-docs';
+import { ApiProjectionTimeout, ApiPublicEndpoint, ApiRefusesBadBodies } from '../http/public-api-docs';
 import { InvalidateWebsiteCache, WebsiteCacheInvalidated } from '../invalidate-website-cache/invalidate-website-cache.command';
 import { InvalidateWebsiteCacheDto, InvalidateWebsiteCacheResponseDto } from '../invalidate-website-cache/invalidate-website-cache.dto';
 import { RecacheWebsite, WebsiteRecacheAccepted } from '../recache-website/recache-website.command';
@@ -23,6 +23,8 @@ export class CacheOperationsController {
   @Post('recache')
   @ApiOperation({ summary: 'Queue URLs for re-rendering (manager role or above)', description: 'Existing cache stays live until the new render completes.' })
   @ApiOkResponse({ type: RecacheWebsiteResponseDto })
+  @ApiRefusesBadBodies()
+  @ApiProjectionTimeout()
   @HttpCode(200)
   recache(@Req() request: AuthorizedRequest, @Body(new BodyPipe(RecacheWebsiteDto, strict)) body: RecacheWebsiteDto): Promise<WebsiteRecacheAccepted> {
     return this.commands.execute(new RecacheWebsite(request.access!.website.id, body.urls, body.priority ?? 'normal'));
@@ -31,6 +33,8 @@ export class CacheOperationsController {
   @Post('invalidate')
   @ApiOperation({ summary: 'Drop cached entries of URLs now (manager role or above)', description: 'The next bot request triggers a fresh render and waits for it.' })
   @ApiOkResponse({ type: InvalidateWebsiteCacheResponseDto })
+  @ApiRefusesBadBodies()
+  @ApiProjectionTimeout()
   @HttpCode(200)
   invalidate(@Req() request: AuthorizedRequest, @Body(new BodyPipe(InvalidateWebsiteCacheDto, strict)) body: InvalidateWebsiteCacheDto): Promise<WebsiteCacheInvalidated> {
     return this.commands.execute(new InvalidateWebsiteCache(request.access!.website.id, body.urls));

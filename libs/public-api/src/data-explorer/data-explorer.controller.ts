@@ -1,10 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { DiscoverExplorers, DiscoveryDocument, ExplorerQueryResult, RunExplorerQuery } from '@bpc/explorer';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { DiscoverExplorers, DiscoveryDocument, EXPLORER_KEYS, ExplorerQueryResult, RunExplorerQuery } from '@bpc/explorer';
 import { BodyPipe } from '@bpc/platform';
 import { AuthorizedRequest, RequiresWebsite } from '../auth/bearer-auth.guard';
-import { ApiPublicEndpoint, PublicErrorDto } from '../http/public-api-docs';
+import { ApiPublicEndpoint, ApiPublicError, ApiRefusesBadBodies, ApiUnknownExplorer } from '../http/public-api-docs';
 import { QueryExplorerDto } from './query-explorer.dto';
 
 /** Data Explorer: any role on the website, and the platform module. */
@@ -25,10 +25,11 @@ export class DataExplorerController {
 
   @Post(':explorerKey/query')
   @ApiOperation({ summary: 'Run a query: one page of rows plus the resolved meta' })
-  @ApiParam({ name: 'explorerKey', type: String, enum: ['events', 'search-pages', 'search-keywords'] })
+  @ApiParam({ name: 'explorerKey', type: String, enum: EXPLORER_KEYS })
   @ApiOkResponse({ description: '`{data: [row], meta}`', schema: { type: 'object', properties: { data: { type: 'array', items: { type: 'object', additionalProperties: true } }, meta: { type: 'object' } } } })
-  @ApiResponse({ status: 404, description: 'NOT_FOUND: unknown explorerKey', type: PublicErrorDto })
-  @ApiResponse({ status: 504, description: 'QUERY_TIMEOUT: a statement of the query ran longer than `explorer.query_timeout_ms`', type: PublicErrorDto })
+  @ApiRefusesBadBodies()
+  @ApiUnknownExplorer()
+  @ApiPublicError(504, 'QUERY_TIMEOUT: a statement of the query ran longer than `explorer.query_timeout_ms`')
   @HttpCode(200)
   query(
     @Req() request: AuthorizedRequest,

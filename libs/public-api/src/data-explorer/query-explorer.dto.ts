@@ -7,6 +7,9 @@ import { Omittable } from '@bpc/platform';
 // (Omittable). Decorators run bottom-up and only the first failure is
 // reported: the type check is the lowest, so "2" for `page` reads "page must
 // be an integer", not "page must be 1 or more".
+// Defaults are told in descriptions, not as `default`: openapi-typescript
+// types a body field with a `default` as required, and a typed client would
+// have to send every one.
 
 /** One entry of `filters`: `field`, optional `op`, `val` / `val2` as the operator needs (checked against the catalog). */
 export class QueryFilterDto {
@@ -14,11 +17,11 @@ export class QueryFilterDto {
   @IsDefined({ message: 'field is required' }) @MaxLength(100) @IsString({ message: 'field must be a string' }) field!: string;
   @ApiPropertyOptional({ description: 'Operator from discovery', example: 'contains' })
   @Omittable() @MaxLength(50) @IsString({ message: 'op must be a string' }) op?: string;
-  /** Type depends on the filter (string, number, option): checked by the catalog rules. */
-  @ApiPropertyOptional({ description: 'Value the operator needs (type depends on the filter)' })
-  @Allow() val?: unknown;
-  @ApiPropertyOptional({ description: 'Upper bound of a range (`between`)' })
-  @Allow() val2?: unknown;
+  /** Type depends on the filter (text, number, option): checked by the catalog rules. */
+  @ApiPropertyOptional({ oneOf: [{ type: 'string' }, { type: 'number' }], description: 'Value the operator needs: a string for text and option filters, a number for numeric ones (discovery gives each filter\'s type)', example: '/pricing' })
+  @Allow() val?: string | number;
+  @ApiPropertyOptional({ type: 'number', description: 'Upper bound of a range (`between`)' })
+  @Allow() val2?: number;
 }
 
 /** Body of POST …/data-explorer/{explorerKey}/query, field by field as in the specification. */
@@ -51,8 +54,8 @@ export class QueryExplorerDto {
   @Omittable() @MaxLength(100) @IsString({ message: 'sort must be a string' }) sort?: string;
   @ApiPropertyOptional({ enum: ['asc', 'desc'] })
   @Omittable() @MaxLength(10, { message: 'sortDir must be "asc" or "desc"' }) @IsString({ message: 'sortDir must be "asc" or "desc"' }) sortDir?: string;
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, description: '1-based page; default 1; a page past the last is refused' })
   @Omittable() @Min(1, { message: 'page must be 1 or more' }) @IsInt({ message: 'page must be an integer' }) page?: number;
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 500, default: 100 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 500, description: 'Rows per page; default 100 (discovery gives the account\'s perPageMax)' })
   @Omittable() @Min(1, { message: 'perPage must be 1 or more' }) @IsInt({ message: 'perPage must be an integer' }) perPage?: number;
 }

@@ -7,15 +7,23 @@ export const PUBLIC_SECURITY = 'bearer';
 
 export const PUBLIC_OPENAPI: OpenApiInfo = {
   title: 'Bot pre-rendering cache: public API',
-  description: 'Data Explorer and cache operations (spec/public-api.md). Every `/api/` endpoint takes `Authorization: Bearer <token>` and is rate limited per token (`RateLimit-*` headers on every answer, 429 with `Retry-After` when over).',
+  description:
+    'Data Explorer and cache operations (spec/public-api.md). Every `/api/` endpoint takes `Authorization: Bearer <token>` and is rate limited per token (`RateLimit-*` headers on every answer, 429 with `Retry-After` when over). ' +
+    'Bodies are JSON (`Content-Type: application/json`); any other content type is a 400. Every error is `{code, message, field?}`. A known path asked with a method it does not serve answers 405 with `Allow`; an unknown path 404.',
   security: { name: PUBLIC_SECURITY, scheme: 'bearer' },
+  configuredUrl: (config) => config.exports.public_base_url,
 };
 
 /** `{code, message, field?}`: the public error envelope, for the OpenAPI document. */
 export class PublicErrorDto {
-  @ApiProperty({ example: 'VALIDATION_FAILED', description: 'Stable, machine-readable code' }) code!: string;
-  @ApiProperty({ example: 'urls must hold 1 to 1000 entries, got 1001' }) message!: string;
+  @ApiProperty({ example: 'VALIDATION_FAILED', description: 'Stable, machine-readable code (the README lists them)' }) code!: string;
+  @ApiProperty({ example: 'urls must hold 1 to 1000 entries, got 1001', description: 'For people' }) message!: string;
   @ApiPropertyOptional({ example: 'urls', description: 'The offending request parameter, when one is to blame' }) field?: string;
+}
+
+/** 409 `EXPORT_SLOT_BUSY` names the export holding the account's slot. */
+export class ExportSlotBusyErrorDto extends PublicErrorDto {
+  @ApiProperty({ example: 7, description: 'The export holding the slot' }) exportId!: number;
 }
 
 const RATE_LIMIT_HEADERS = {
@@ -24,21 +32,40 @@ const RATE_LIMIT_HEADERS = {
   'RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer' } },
 } as const;
 
-/** Bearer auth, rate-limit headers and the error answers every `/api/` endpoint shares. */
+/** One error answer in the public envelope. */
+export function ApiPublicError(status: number, description: string, type: typeof PublicErrorDto = PublicErrorDto): MethodDecorator & ClassDecorator {
+  return ApiResponse({ status, description, type });
+}
+
+/** The answers of an endpoint that reads a JSON body: a body it refuses is a 400. */
+export const ApiRefusesBadBodies = () => ApiPublicError(400, 'VALIDATION_FAILED: rejected input (a field, invalid JSON, a body not sent as `application/json`); `field` names it');
+
+/** The answer of a Data Explorer endpoint to an unknown `explorerKey`. */
+export const ApiUnknownExplorer = () => ApiPublicError(404, 'NOT_FOUND: unknown explorerKey');
+
+/** The answer to a bug, wherever it happens. */
+export const ApiInternalError = () => ApiPublicError(500, 'INTERNAL: a bug; logged, never leaked');
+
+/** The answer of an endpoint whose change is recorded and then waited for. */
+export const ApiProjectionTimeout = () => ApiPublicError(504, 'PROJECTION_TIMEOUT: the change is recorded but was not applied in time; it is applied later, repeating it is safe');
+
+/**
+ * Bearer auth and the answers every `/api/` endpoint shares: authentication
+ * and access (before anything else), the rate limit, the event log or a
+ * store being out of reach (the identity index among them), and a bug.
+ */
 export function ApiPublicEndpoint(): MethodDecorator & ClassDecorator {
   return applyDecorators(
     ApiBearerAuth(PUBLIC_SECURITY),
-    ApiResponse({ status: 400, description: 'VALIDATION_FAILED: rejected input, `field` names it', type: PublicErrorDto }),
-    ApiResponse({ status: 401, description: 'UNAUTHENTICATED: missing, unknown, revoked or expired token', type: PublicErrorDto }),
-    ApiResponse({ status: 403, description: 'FORBIDDEN (no role or a role too low on the website) or FEATURE_DISABLED', type: PublicErrorDto }),
+    ApiPublicError(401, 'UNAUTHENTICATED: missing, malformed, unknown, revoked or expired token'),
+    ApiPublicError(403, 'FORBIDDEN (no role, or a role too low, on the website; or no such website) or FEATURE_DISABLED (platform module off)'),
     ApiResponse({
       status: 429,
       description: 'RATE_LIMITED: too many requests for this token; retry after `Retry-After` seconds',
       type: PublicErrorDto,
       headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } }, ...RATE_LIMIT_HEADERS },
     }),
-    ApiResponse({ status: 503, description: 'STORE_UNAVAILABLE / LOG_UNAVAILABLE', type: PublicErrorDto }),
+    ApiInternalError(),
+    ApiPublicError(503, 'LOG_UNAVAILABLE / STORE_UNAVAILABLE: the event log or a store cannot be reached (nothing was changed, or it was not acknowledged; the message says which)'),
   );
 }
-
-export { RATE_LIMIT_HEADERS };

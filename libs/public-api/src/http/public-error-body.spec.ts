@@ -1,4 +1,5 @@
 import { AppError, ERROR_CODES } from '@bpc/domain';
+import { MethodNotAllowed } from '@bpc/platform';
 import { publicErrorResponse, publicStatusFor } from './public-error-body';
 
 describe('public error envelope', () => {
@@ -15,5 +16,19 @@ describe('public error envelope', () => {
     expect(publicErrorResponse(new AppError('EXPORT_SLOT_BUSY', 'busy', undefined, { exportId: 'exp_7', code: 'X' }))).toEqual({ status: 409, body: { exportId: 'exp_7', code: 'EXPORT_SLOT_BUSY', message: 'busy' }, unexpected: false });
     expect(publicErrorResponse(new Error('secret stack'))).toEqual({ status: 500, body: { code: 'INTERNAL', message: 'internal error' }, unexpected: true });
     expect(publicErrorResponse({ statusCode: 400, message: 'Unexpected end of JSON input' }).body).toMatchObject({ code: 'VALIDATION_FAILED', field: 'body' });
+  });
+
+  it('answers a wrong method 405 and a body sent as anything but JSON 400 naming its content type', () => {
+    expect(publicErrorResponse(new MethodNotAllowed('GET', ['POST']))).toEqual({
+      status: 405,
+      body: { code: 'METHOD_NOT_ALLOWED', message: 'method GET is not allowed on this endpoint; allowed: POST' },
+      unexpected: false,
+    });
+    expect(publicErrorResponse({ statusCode: 415, message: 'Unsupported Media Type: application/x-www-form-urlencoded' }).body).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: 'wrong content type (Content-Type application/x-www-form-urlencoded): send the body as JSON with Content-Type: application/json',
+      field: 'body',
+    });
+    expect(publicErrorResponse({ statusCode: 415, message: 'Unsupported Media Type: undefined' }).body).toMatchObject({ message: expect.stringMatching(/^wrong content type \(no Content-Type\)/) });
   });
 });

@@ -1,5 +1,5 @@
 import { AppError, assertNever, ErrorCode } from '@bpc/domain';
-import { httpStatusOf, readinessReportOf } from '@bpc/platform';
+import { httpStatusOf, readinessReportOf, wrongContentTypeMessage } from '@bpc/platform';
 
 /**
  * The public API's error envelope, for every error it answers:
@@ -52,9 +52,9 @@ export function publicErrorResponse(error: unknown): { status: number; body: Pub
   const report = readinessReportOf(error, status);
   if (report) return { status: 503, body: report, unexpected: false };
   if (status === 404) return { status, body: { code: 'NOT_FOUND', message: 'no such endpoint' }, unexpected: false };
-  if (status === 405) return { status, body: { code: 'NOT_FOUND', message: 'method not allowed on this endpoint' }, unexpected: false };
+  if (status === 405) return { status, body: { code: 'METHOD_NOT_ALLOWED', message: (error as Error).message }, unexpected: false };
   if (status === 413) return { status: 400, body: { code: 'VALIDATION_FAILED', message: 'request body too large', field: 'body' }, unexpected: false };
-  if (status === 415) return { status: 400, body: { code: 'VALIDATION_FAILED', message: 'Content-Type must be application/json', field: 'body' }, unexpected: false };
+  if (status === 415) return { status: 400, body: { code: 'VALIDATION_FAILED', message: wrongContentTypeMessage(error), field: 'body' }, unexpected: false };
   if (status !== undefined && status >= 400 && status < 500) {
     const message = (error as { message?: string }).message ?? 'bad request';
     return { status: 400, body: { code: 'VALIDATION_FAILED', message: `invalid request body: ${message}`, field: 'body' }, unexpected: false };

@@ -13,7 +13,7 @@ export class RecacheWebsiteDto {
   @IsString({ each: true, message: 'each entry of urls must be a string' })
   urls!: string[];
 
-  @ApiPropertyOptional({ enum: REQUESTABLE_PRIORITIES, default: 'normal', description: '`high` re-renders ahead of the queue' })
+  @ApiPropertyOptional({ enum: REQUESTABLE_PRIORITIES, description: 'Default `normal`; `high` re-renders ahead of the queue' })
   @Omittable() @IsIn(REQUESTABLE_PRIORITIES, { message: 'priority must be "high" or "normal"' }) priority?: RequestablePriority;
 }
 

@@ -4,7 +4,7 @@ import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger'
 import { ImportSearchPerformance, SearchPerformanceImported } from '@bpc/explorer';
 import { BodyPipe } from '@bpc/platform';
 import { AuthorizedRequest, RequiresWebsite } from '../auth/bearer-auth.guard';
-import { ApiPublicEndpoint } from '../http/public-api-docs';
+import { ApiPublicEndpoint, ApiRefusesBadBodies } from '../http/public-api-docs';
 import { ImportSearchPerformanceDto } from './import-search-performance.dto';
 
 /** Importing changes what every user of the website sees: manager or above, and the platform module. */
@@ -19,6 +19,7 @@ export class SearchPerformanceController {
   @Post('import')
   @ApiOperation({ summary: 'Import one day (CSV) or a searchanalytics.query response (manager role or above)' })
   @ApiOkResponse({ description: '`{websiteId, days: [{date, grain, rows}]}`', schema: { type: 'object', properties: { websiteId: { type: 'string' }, days: { type: 'array', items: { type: 'object', properties: { date: { type: 'string' }, grain: { type: 'string' }, rows: { type: 'integer' } } } } } } })
+  @ApiRefusesBadBodies()
   @HttpCode(200)
   import(@Req() request: AuthorizedRequest, @Body(new BodyPipe(ImportSearchPerformanceDto, { forbidUnknownKeys: true })) body: ImportSearchPerformanceDto): Promise<SearchPerformanceImported> {
     // The authorised website wins over anything the body says.

@@ -1,0 +1,72 @@
+import createClient from 'openapi-fetch';
+import type { paths } from 'generated/public-api';
+import { Answer, answer } from './answer';
+
+export interface PublicApiTarget {
+  readonly baseUrl: string;
+  /** A manager's token on `website`, whose platform module is on. */
+  readonly token: string;
+  readonly website: string;
+  /** A URL on the website's host. */
+  readonly pageUrl: string;
+}
+
+/**
+ * Calls every operation of the public API once through a client typed by
+ * openapi-typescript from the committed document, as a customer's code would
+ * (path parameters, query parameters, bodies and answers all checked by the
+ * compiler), plus a few calls that must fail, and reports each answer.
+ */
+export async function callPublicApi({ baseUrl, token, website, pageUrl }: PublicApiTarget): Promise<Answer[]> {
+  const client = createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${token}` } });
+  const answers: Answer[] = [];
+
+  const discoveryPath = '/api/websites/{website}/data-explorer';
+  const discovery = await client.GET(discoveryPath, { params: { path: { website } } });
+  answers.push(answer('get', discoveryPath, discovery));
+  const anonymous = await createClient<paths>({ baseUrl }).GET(discoveryPath, { params: { path: { website } } });
+  answers.push(answer('get', discoveryPath, anonymous, anonymous.error?.code));
+
+  const queryPath = '/api/websites/{website}/data-explorer/{explorerKey}/query';
+  const query = await client.POST(queryPath, {
+    params: { path: { website, explorerKey: 'events' } },
+    body: { period: '7d', sortDir: 'asc', filters: [{ field: 'url', op: 'contains', val: 'example' }, { field: 'status_code', op: 'eq', val: 200 }] },
+  });
+  answers.push(answer('post', queryPath, query));
+  const refused = await client.POST(queryPath, { params: { path: { website, explorerKey: 'events' } }, body: { perPage: 501 } });
+  answers.push(answer('post', queryPath, refused, refused.error && `${refused.error.code} ${refused.error.field}`));
+
+  const importPath = '/api/websites/{website}/search-performance/import';
+  const imported = await client.POST(importPath, {
+    params: { path: { website } },
+    body: { format: 'pages_csv', date: '2026-11-01', content: `Top pages,Clicks,Impressions,CTR,Position\n${pageUrl},3,30,10%,2\n` },
+  });
+  answers.push(answer('post', importPath, imported));
+
+  const recachePath = '/api/websites/{website}/cache/recache';
+  answers.push(answer('post', recachePath, await client.POST(recachePath, { params: { path: { website } }, body: { urls: [pageUrl], priority: 'high' } })));
+  const invalidatePath = '/api/websites/{website}/cache/invalidate';
+  answers.push(answer('post', invalidatePath, await client.POST(invalidatePath, { params: { path: { website } }, body: { urls: [pageUrl] } })));
+
+  const exportPath = '/api/websites/{website}/data-explorer/{explorerKey}/export';
+  const exported = await client.POST(exportPath, { params: { path: { website, explorerKey: 'events' } }, body: { period: '7d', filename: 'typed-client', waitSeconds: 30 } });
+  answers.push(answer('post', exportPath, exported));
+  if (!exported.data) return answers;
+
+  const statusPath = '/api/websites/{website}/data-explorer/export/{exportId}/status';
+  const record = await client.GET(statusPath, { params: { path: { website, exportId: exported.data.exportId } } });
+  answers.push(answer('get', statusPath, record));
+  const unknown = await client.GET(statusPath, { params: { path: { website, exportId: 999_999 } } });
+  answers.push(answer('get', statusPath, unknown, unknown.error?.code));
+  if (record.data?.status !== 'completed') return answers;
+
+  // The link's parts, sent back through the typed operation: proves the document names them as the service reads them.
+  const link = new URL(record.data.downloadUrl);
+  const downloadPath = '/exports/download/{exportId}';
+  const query_ = { expires: Number(link.searchParams.get('expires')), sig: link.searchParams.get('sig') ?? '' };
+  const file = await client.GET(downloadPath, { params: { path: { exportId: record.data.exportId }, query: query_ }, parseAs: 'text' });
+  answers.push(answer('get', downloadPath, file, file.data?.startsWith('"page",') ? undefined : `unexpected file: ${file.data?.slice(0, 80)}`));
+  const forged = await client.GET(downloadPath, { params: { path: { exportId: record.data.exportId }, query: { ...query_, sig: '0'.repeat(64) } } });
+  answers.push(answer('get', downloadPath, forged, forged.error?.code));
+  return answers;
+}
