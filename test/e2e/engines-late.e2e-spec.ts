@@ -1,21 +1,7 @@
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { RunningApps, startApps } from '@bpc/platform';
-import { freePort, jsonOf, refusedUntilOpened, RunningEngine, startKafkaMock, startRedis, SwitchableAddress, testConfig, until } from '@bpc/testing';
+import { capturedLogger, freePort, messagesWith, jsonOf, refusedUntilOpened, RunningEngine, startKafkaMock, startRedis, SwitchableAddress, testConfig, until } from '@bpc/testing';
 import { projectorApp } from '../../apps/projector/src/projector.app';
 import { publicApiApp } from '../../apps/public-api/src/public-api.app';
-
-/** A logger whose JSON lines the test reads (warn and above, as an operator's log shows them). */
-function capturedLogger() {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { logger: pino({ level: 'warn' }, sink), lines };
-}
 
 async function readiness(url: string): Promise<{ status: number; details: Record<string, { status: string; reason?: string }> }> {
   const response = await fetch(`${url}/health/ready`);
@@ -61,8 +47,7 @@ describe('the projector started before Kafka and Redis (cluster mode, as compose
     redis = await startRedis({ port: redisPort });
     await until(() => readiness(projector), (r) => r.status === 200, { timeoutMs: 60_000, intervalMs: 200 });
 
-    const waits = lines.filter((line) => typeof line.msg === 'string' && line.msg.includes('waiting for them'));
-    expect(waits.map((line) => line.msg).sort().reverse()).toEqual([
+    expect(messagesWith(lines, 'waiting for them').sort().reverse()).toEqual([
       expect.stringMatching(/^queue-projector \(bpc\.queue\.v1\): the event log or the store cannot be reached yet; waiting for them/),
       expect.stringMatching(/^cache-projector \(bpc\.queue\.v1\): the event log or the store cannot be reached yet; waiting for them/),
     ]);
@@ -91,8 +76,6 @@ describe('the public API started before its ClickHouse server (cluster mode)', (
     const waiting = await until(() => readiness(api), (r) => /ECONNREFUSED/.test(r.details['explorer_store (clickhouse)']?.reason ?? ''), { timeoutMs: 30_000 });
     expect(waiting.status).toBe(503);
     expect(waiting.details['explorer_store (clickhouse)'].reason).toMatch(new RegExp(`^waiting for ClickHouse at ${clickhouseUrl} \\(user analyst-app\\) to apply the explorer DDL: .*ECONNREFUSED`));
-    const waits = lines.filter((line) => typeof line.msg === 'string' && line.msg.startsWith('waiting for ClickHouse'));
-    expect(waits).toHaveLength(1);
-    expect(waits[0].msg).toMatch(/retrying with backoff; not ready until then/);
+    expect(messagesWith(lines, 'waiting for ClickHouse')).toEqual([expect.stringMatching(/retrying with backoff; not ready until then/)]);
   }, 60_000);
 });

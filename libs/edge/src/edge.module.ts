@@ -6,6 +6,7 @@ import { BotRequestRecorder } from './record-bot-request/bot-request-recorder';
 import { ScheduleAutorecacheWhenPageServed } from './schedule-autorecache/schedule-autorecache-when-page-served';
 import { AnnounceServing } from './serve-page/announce-serving';
 import { ServePage } from './serve-page/serve-page';
+import { WarnWebsitesWithoutToken } from './serve-page/warn-websites-without-token';
 
 /** The bot edge: serving, recording, autorecache scheduling (needs the event log, cache store and page refresher ports). */
 @Module({
@@ -14,6 +15,7 @@ import { ServePage } from './serve-page/serve-page';
     BotRequestRecorder,
     ScheduleAutorecacheWhenPageServed,
     AnnounceServing,
+    WarnWebsitesWithoutToken,
     {
       provide: BOT_REQUEST_APPENDER,
       inject: [APP_CONFIG, EVENT_LOG, LOGGER],
