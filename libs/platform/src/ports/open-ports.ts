@@ -158,6 +158,25 @@ async function openExplorerStore(config: AppConfig, log: Logger, waits: Partial<
   }
 }
 
+/**
+ * The engine the operator's SQL console runs statements on: chDB's own
+ * data, on connections the engine keeps read-only and bounded
+ * (`operator_sql`). A ClickHouse server has its own read-only analyst user
+ * instead (docs/analysts.md): undefined then.
+ */
+export function openOperatorSqlStore(config: AppConfig, log: Logger): ExplorerStore | undefined {
+  switch (config.adapters.explorer_store) {
+    case 'chdb':
+      return new ChdbExecutor({
+        path: path.join(config.data_dir, 'chdb'),
+        log,
+        readOnly: { maxResultRows: config.operator_sql.max_result_rows, maxExecutionMs: config.operator_sql.max_execution_ms },
+      });
+    case 'clickhouse':
+      return undefined;
+  }
+}
+
 /** Redis connection options of this deployment (cluster mode), for the ports that follow the queue store. */
 interface SharedRedis {
   readonly url: string;
