@@ -2,6 +2,7 @@ import { RunningApps, startApps } from '@bpc/platform';
 import { capturedLogger, freePort, messagesWith, jsonOf, refusedUntilOpened, RunningEngine, startKafkaMock, startRedis, SwitchableAddress, testConfig, until } from '@bpc/testing';
 import { projectorApp } from '../../apps/projector/src/projector.app';
 import { publicApiApp } from '../../apps/public-api/src/public-api.app';
+import { adminHeaders } from './explorer-fixtures';
 
 async function readiness(url: string): Promise<{ status: number; details: Record<string, { status: string; reason?: string }> }> {
   const response = await fetch(`${url}/health/ready`);
@@ -78,4 +79,9 @@ describe('the public API started before its ClickHouse server (cluster mode)', (
     expect(waiting.details['explorer_store (clickhouse)'].reason).toMatch(new RegExp(`^waiting for ClickHouse at ${clickhouseUrl} \\(user analyst-app\\) to apply the explorer DDL: .*ECONNREFUSED`));
     expect(messagesWith(lines, 'waiting for ClickHouse')).toEqual([expect.stringMatching(/retrying with backoff; not ready until then/)]);
   }, 60_000);
+
+  it('points the operator SQL console to the server’s read-only analyst user (the console runs on chDB only)', async () => {
+    const answer = await fetch(`${running.urls['public-api']}/internal/admin/sql`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ sql: 'SELECT 1' }) });
+    expect({ status: answer.status, body: await jsonOf(answer) }).toEqual({ status: 403, body: { code: 'FEATURE_DISABLED', message: expect.stringMatching(/read-only analyst user \(docs\/analysts\.md\)/) } });
+  });
 });
