@@ -66,6 +66,11 @@ describe('the operator SQL console (standalone: chDB, read-only)', () => {
     ['SET readonly', 'SET readonly = 0'],
     ['SET a limit', `SET max_result_rows = ${MAX_ROWS * 1000}`],
     ['SETTINGS clause lifting the limits', `SELECT number FROM numbers(10) SETTINGS readonly = 0, max_result_rows = ${MAX_ROWS * 1000}`],
+    // Table functions that read files or reach other hosts (the console must not become a way out of the process).
+    ['file()', "SELECT * FROM file('/etc/passwd', 'LineAsString')"],
+    ['url()', "SELECT * FROM url('http://127.0.0.1:1/', 'LineAsString')"],
+    ['s3()', "SELECT * FROM s3('http://127.0.0.1:1/bucket/key.csv', 'CSV')"],
+    ['remote()', "SELECT * FROM remote('127.0.0.1:1', system.one)"],
   ])('the engine refuses %s (403, its own READONLY error), and nothing changed', async (_name, statement) => {
     const before = await rows('SELECT count() AS n FROM analyst_bot_requests');
     const answer = await sql(statement);

@@ -88,6 +88,15 @@ describe('docker-compose.yml', () => {
     for (const mount of mounts) expect(existsSync(path.join(root, mount.split(':')[0]))).toBe(true);
   });
 
+  it('the analyst user it mounts is read-only, its password from a variable the server container gets', () => {
+    const xml = readFileSync(path.join(root, 'deploy/clickhouse-server/users.d/analyst.xml'), 'utf8');
+    const variable = /<password from_env="([A-Z_]+)"\s*\/>/.exec(xml)?.[1];
+    expect(variable).toBe('CLICKHOUSE_ANALYST_PASSWORD');
+    expect(Object.keys(compose.services.clickhouse.environment ?? {})).toContain(variable);
+    expect(/<profiles>[\s\S]*<analyst>[\s\S]*<readonly>([12])<\/readonly>/.exec(xml)?.[1]).toMatch(/^[12]$/);
+    expect(xml).toMatch(/<users>\s*<analyst>[\s\S]*<profile>analyst<\/profile>/);
+  });
+
   describe('with the variables docs/cluster-compose.md tells a reader to set', () => {
     const env = {
       BPC_INTERNAL_AUTH_KEY_SHA256: 'a'.repeat(64),

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { operatorSqlError } from './operator-sql-error';
 
 /**
- * The operator's SQL console (`npm run cli -- sql`): one statement at a time
+ * The operator's SQL console (`npm run cli -- sql`): one statement per call
  * on chDB's data, through an executor whose connections the engine keeps
  * read-only with bounded rows and time (`operator_sql`). Opened on first
  * use; a ClickHouse server has a read-only analyst user of its own instead.
