@@ -1,4 +1,8 @@
-import { spawnService } from '@bpc/testing';
+import { sha256Hex } from '@bpc/domain';
+import { RunningApps, startApps } from '@bpc/platform';
+import { capturedLogger, messagesWith, RuntimeMode, spawnService, testConfig } from '@bpc/testing';
+import { edgeApp } from '../../apps/edge/src/edge.app';
+import { standaloneApps } from '../../apps/standalone/src/standalone';
 
 describe('startup with a bad configuration', () => {
   it('refuses to start, printing every offending key and the reason, exit code 2', async () => {
@@ -25,4 +29,25 @@ describe('startup with a bad configuration', () => {
     expect(await service.exited).toBe(2);
     expect(service.output()).toContain('redis: required when adapters.queue_store is redis');
   }, 30_000);
+});
+
+describe.each<RuntimeMode>(['standalone', 'cluster'])('startup with a website the edge cannot serve (%s mode)', (mode) => {
+  let running: RunningApps | undefined;
+  afterEach(async () => {
+    await running?.close();
+  });
+
+  it('warns once, naming the website and the key, that its bots will all be refused; not for a website with a token', async () => {
+    const { logger, lines } = capturedLogger();
+    const config = testConfig(mode, {
+      websites: [
+        { id: 'demo', host_id: 1, account_id: 'acme' },
+        { id: 'shop', host_id: 2, account_id: 'acme', prerender_token_sha256: sha256Hex('shop-token') },
+      ],
+    });
+    running = await startApps(mode === 'standalone' ? standaloneApps : [edgeApp], config, logger);
+    expect(messagesWith(lines, 'no prerender token')).toEqual([
+      'website demo has no prerender token: the edge refuses all of its bot requests (401) until websites[].prerender_token_sha256 is set',
+    ]);
+  }, 60_000);
 });

@@ -14,3 +14,4 @@ export * from './refused-until-opened';
 export * from './standalone-process';
 export * from './thread-scheduling';
 export * from './small-filesystem';
+export * from './captured-logger';

@@ -10,6 +10,12 @@ describe('cli arguments', () => {
     expect(parseCli(['demo-data', '--days', '10']).command).toEqual({ kind: 'demo-data', website: 'demo', days: 10, requestsPerDay: 1500, seed: 42 });
   });
 
+  it('parses sql with its output format (table by default, json with --json)', () => {
+    expect(parseCli(['sql', 'SELECT 1']).command).toEqual({ kind: 'sql', sql: 'SELECT 1', format: 'table' });
+    expect(parseCli(['sql', 'SELECT 1', '--format', 'csv']).command).toEqual({ kind: 'sql', sql: 'SELECT 1', format: 'csv' });
+    expect(parseCli(['sql', 'SELECT 1', '--json']).command).toEqual({ kind: 'sql', sql: 'SELECT 1', format: 'json' });
+  });
+
   it.each([
     [['tokens', 'issue', '--user', 'alice', '--role', 'admin']],
     [['tokens', 'revoke']],
@@ -17,6 +23,8 @@ describe('cli arguments', () => {
     [['demo-data', '--days', 'ten']],
     [['frobnicate']],
     [['tokens', 'issue', '--user']],
+    [['sql']],
+    [['sql', 'SELECT 1', '--format', 'xml']],
   ])('refuses %j with a usage error', (argv) => {
     expect(() => parseCli(argv)).toThrow(CliUsageError);
   });

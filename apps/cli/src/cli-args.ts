@@ -5,7 +5,11 @@ export type CliCommand =
   | { readonly kind: 'tokens-revoke'; readonly tokenId: string }
   | { readonly kind: 'demo-data'; readonly website: string; readonly days: number; readonly requestsPerDay: number; readonly seed: number }
   | { readonly kind: 'search-import'; readonly website: string; readonly format: string; readonly file: string; readonly date?: string; readonly dimensions?: readonly string[] }
+  | { readonly kind: 'sql'; readonly sql: string; readonly format: SqlOutputFormat }
   | { readonly kind: 'help' };
+
+export const SQL_OUTPUT_FORMATS = ['table', 'csv', 'json'] as const;
+export type SqlOutputFormat = (typeof SQL_OUTPUT_FORMATS)[number];
 
 export interface CliOptions {
   readonly url?: string;
@@ -26,6 +30,9 @@ export const USAGE = `usage: npm run cli -- <command> [options]
   search import --website <id> --format pages_csv|queries_csv --date YYYY-MM-DD --file <export.csv>
   search import --website <id> --format searchanalytics_json --file <response.json> [--dimensions date,page,query]
       imports a Search Console export; each imported day replaces that day
+  sql "<statement>" [--format table|csv|json]
+      runs one read-only statement on the explorer store (chDB): the engine refuses writes,
+      DDL and setting changes, and bounds rows and time (operator_sql); see docs/analysts.md
 
 global options:
   --url <public API base URL>   default: from the configuration (listen.host, listen.public_api)
@@ -83,6 +90,12 @@ export function parseCli(argv: readonly string[]): { command: CliCommand; option
   } else if (first === 'search' && second === 'import') {
     const dimensions = take('dimensions');
     command = { kind: 'search-import', website: required('website'), format: required('format'), file: required('file'), date: take('date'), dimensions: dimensions?.split(',').map((d) => d.trim()) };
+  } else if (first === 'sql') {
+    const sql = positional.slice(1).join(' ').trim();
+    if (!sql) throw new CliUsageError('sql needs a statement, e.g. sql "SELECT count() FROM analyst_bot_requests"');
+    const format = take('format') ?? (json ? 'json' : 'table');
+    if (!(SQL_OUTPUT_FORMATS as readonly string[]).includes(format)) throw new CliUsageError(`--format must be one of ${SQL_OUTPUT_FORMATS.join(', ')}`);
+    command = { kind: 'sql', sql, format: format as SqlOutputFormat };
   } else if (first === undefined || first === 'help') command = { kind: 'help' };
   else throw new CliUsageError(`unknown command ${positional.join(' ')}`);
   if (flags.size > 0) throw new CliUsageError(`unknown option --${[...flags.keys()][0]}`);

@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '@bpc/config';
 import { assertNever } from '@bpc/domain';
 import { CliCommand, CliOptions, CliUsageError, parseCli, USAGE } from './cli-args';
+import { renderSqlResult } from './sql-output';
 
 export interface CliIo {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -40,13 +41,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     } catch (error) {
       throw new Error(`cannot reach the service at ${url} (is it running? npm start): ${(error as Error).message}`);
     }
+    if (response.ok && response.headers.get('content-type')?.startsWith('text/csv')) return response.text();
     const payload = (await response.json().catch(() => ({}))) as { message?: string; field?: string };
     if (!response.ok) throw new Error(`${response.status} ${payload.message ?? ''}${payload.field ? ` (${payload.field})` : ''}`);
     return payload;
   };
   try {
     const result = await execute(command, call);
-    io.out(options.json ? JSON.stringify(result, null, 2) : render(command, result));
+    io.out(options.json && command.kind !== 'sql' ? JSON.stringify(result, null, 2) : render(command, result));
     return 0;
   } catch (error) {
     io.err(`error: ${(error as Error).message}`);
@@ -68,6 +70,8 @@ function execute(command: Exclude<CliCommand, { kind: 'help' }>, call: Call): Pr
       return call('POST', '/internal/admin/search-performance/import', searchImportBody(command));
     case 'demo-data':
       return call('POST', '/internal/admin/demo-data', { website: command.website, days: command.days, requestsPerDay: command.requestsPerDay, seed: command.seed });
+    case 'sql':
+      return call('POST', '/internal/admin/sql', { sql: command.sql, format: command.format === 'csv' ? 'csv' : 'json' });
     default:
       return assertNever(command);
   }
@@ -97,6 +101,8 @@ function render(command: CliCommand, result: any): string {
       return `wrote ${result.botRequests} bot requests and ${result.searchDays} days of search performance for ${result.websiteId} (${result.from} … ${result.to}); the explorer shows them once the projector has caught up (seconds)`;
     case 'search-import':
       return `imported ${result.days.length} day(s) for ${result.websiteId}: ${result.days.map((d: { date: string; grain: string; rows: number }) => `${d.date} ${d.grain} (${d.rows} rows)`).join(', ')}`;
+    case 'sql':
+      return renderSqlResult(command.format, result);
     case 'help':
       return USAGE;
     default:

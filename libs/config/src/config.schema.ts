@@ -146,6 +146,17 @@ export class ClickhouseConfig {
   @IsString() password: string = '';
 }
 
+/**
+ * `npm run cli -- sql` (`POST /internal/admin/sql`): one statement on chDB
+ * with the engine in read-only mode, bounded by the engine itself.
+ */
+export class OperatorSqlConfig {
+  /** More result rows than this fail the statement (the engine's `max_result_rows`, overflow mode `throw`). */
+  @IsInt() @Min(1) @Max(1_000_000) max_result_rows: number = 10_000;
+  /** Longest the statement may run (the engine's `max_execution_time`); then 504 QUERY_TIMEOUT. */
+  @IsInt() @Min(1) @Max(600_000) max_execution_ms: number = 30_000;
+}
+
 export class EventLogFileConfig {
   @IsInt() @Min(1) @Max(256) partitions: number = 4;
   /** Hours; 0 keeps events forever (the log is the source of truth). */
@@ -285,6 +296,7 @@ export class AppConfigSchema {
   @IsOptional() @ValidateNested() @Type(() => KafkaConfig) kafka?: KafkaConfig;
   @IsOptional() @ValidateNested() @Type(() => RedisConfig) redis?: RedisConfig;
   @IsOptional() @ValidateNested() @Type(() => ClickhouseConfig) clickhouse?: ClickhouseConfig;
+  @ValidateNested() @Type(() => OperatorSqlConfig) operator_sql: OperatorSqlConfig = new OperatorSqlConfig();
   @ValidateNested() @Type(() => ListenConfig) listen: ListenConfig = new ListenConfig();
   @ValidateNested() @Type(() => LoggingConfig) logging: LoggingConfig = new LoggingConfig();
   @IsArray() @ArrayMinSize(1) @ValidateNested({ each: true }) @Type(() => HostConfig) hosts!: HostConfig[];

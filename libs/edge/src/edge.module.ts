@@ -10,6 +10,7 @@ import { BotRequestSpill, SPILL_DIR } from './record-bot-request/bot-request-spi
 import { ScheduleAutorecacheWhenPageServed } from './schedule-autorecache/schedule-autorecache-when-page-served';
 import { AnnounceServing } from './serve-page/announce-serving';
 import { ServePage } from './serve-page/serve-page';
+import { WarnWebsitesWithoutToken } from './serve-page/warn-websites-without-token';
 
 /** The bot edge: serving, recording, autorecache scheduling (needs the event log, cache store and page refresher ports). */
 @Module({
@@ -18,6 +19,7 @@ import { ServePage } from './serve-page/serve-page';
     BotRequestRecorder,
     ScheduleAutorecacheWhenPageServed,
     AnnounceServing,
+    WarnWebsitesWithoutToken,
     {
       provide: BOT_REQUEST_APPENDER,
       inject: [APP_CONFIG, EVENT_LOG, LOGGER],

@@ -124,7 +124,8 @@ export class KafkaEventLog implements EventLog {
       await subscription.start();
     } catch (error) {
       this.subscriptions.delete(subscription);
-      throw error;
+      // Named as the appends' errors are, so readiness says which engine a subscriber waits for.
+      throw isConnectionError(error) ? new Error(`kafka unreachable (brokers ${this.options.brokers.join(',')}): ${describeError(error)}`, { cause: error }) : error;
     }
     return subscription;
   }

@@ -19,10 +19,39 @@ export interface ChdbExecutorOptions {
   /** Directory of the `*.sql` DDL files; defaults to the repository's `deploy/clickhouse`. */
   readonly ddlDir?: string;
   readonly log?: LogSink;
+  /**
+   * Every connection of this executor read-only, with bounded results and
+   * running time: the engine refuses writes, DDL and any setting change
+   * (`readonly = 1`), whatever the SQL says. For statements written by
+   * people (the operator's SQL console); `migrate` and `insert` then fail.
+   */
+  readonly readOnly?: ReadOnlyLimits;
+}
+
+export interface ReadOnlyLimits {
+  /** More result rows fail the statement (`max_result_rows`, overflow mode `throw`). */
+  readonly maxResultRows: number;
+  /** The engine stops the statement past this (`max_execution_time`). */
+  readonly maxExecutionMs: number;
 }
 
 // Settings given at connect time apply to every statement of the connection.
-const CONNECTION_ARGS = Object.entries(PINNED_QUERY_SETTINGS).map(([name, value]) => `--${name}=${value}`);
+const CONNECTION_ARGS = connectionArgs(PINNED_QUERY_SETTINGS);
+
+function connectionArgs(settings: Readonly<Record<string, string | number>>): string[] {
+  return Object.entries(settings).map(([name, value]) => `--${name}=${value}`);
+}
+
+/** `readonly` comes last: once it is set, the connection may not change any other setting. */
+function readOnlyConnectionArgs(limits: ReadOnlyLimits): string[] {
+  return connectionArgs({
+    ...PINNED_QUERY_SETTINGS,
+    max_result_rows: limits.maxResultRows,
+    result_overflow_mode: 'throw',
+    max_execution_time: limits.maxExecutionMs / 1000,
+    readonly: 1,
+  });
+}
 const STREAMING_UNSUPPORTED = /Streaming query is not supported/;
 /** Engine errors of writing an output file (not of running the query): `writeFile` reports them as file errors. */
 const FILE_WRITE_ERRORS = new Set(['NOT_ENOUGH_SPACE', 'CANNOT_WRITE_TO_FILE_DESCRIPTOR', 'CANNOT_OPEN_FILE', 'CANNOT_FSYNC', 'CANNOT_TRUNCATE_FILE', 'CANNOT_CLOSE_FILE', 'FILE_ALREADY_EXISTS']);
@@ -70,7 +99,7 @@ export class ChdbExecutor implements ExplorerStore {
   readonly #spool: InsertSpool;
 
   constructor(options: ChdbExecutorOptions) {
-    this.#pool = new ChdbSessionPool(options.path, CONNECTION_ARGS);
+    this.#pool = new ChdbSessionPool(options.path, options.readOnly ? readOnlyConnectionArgs(options.readOnly) : CONNECTION_ARGS);
     this.#spool = new InsertSpool(join(this.#pool.path, 'insert-spool'));
     this.#ddlDir = options.ddlDir;
     this.#log = options.log ?? silentLog;

@@ -47,6 +47,7 @@ describe('DDL files', () => {
       ['002_search_performance.sql', 3],
       ['003_projection_checkpoints.sql', 1],
       ['004_bot_request_events.sql', 2],
+      ['005_analyst_views.sql', 3],
     ]);
   });
 });

@@ -12,6 +12,7 @@ import { DataExplorerController } from './data-explorer/data-explorer.controller
 import { PublicExceptionFilter } from './http/public-exception.filter';
 import { InvalidateWebsiteCacheHandler } from './invalidate-website-cache/invalidate-website-cache.handler';
 import { RecacheWebsiteHandler } from './recache-website/recache-website.handler';
+import { OperatorSqlConsole } from './run-operator-sql/operator-sql-console';
 import { SearchPerformanceController } from './search-performance/search-performance.controller';
 
 /** The public, token-authenticated API (spec/public-api.md) plus the operator's admin endpoints. */
@@ -21,6 +22,7 @@ import { SearchPerformanceController } from './search-performance/search-perform
   providers: [
     RecacheWebsiteHandler,
     InvalidateWebsiteCacheHandler,
+    OperatorSqlConsole,
     { provide: APP_FILTER, useClass: PublicExceptionFilter },
     { provide: APP_GUARD, useClass: BearerAuthGuard },
   ],

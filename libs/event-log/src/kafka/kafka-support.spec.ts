@@ -25,6 +25,29 @@ describe('kafkaLogCreator', () => {
   });
 });
 
+describe('kafkaLogCreator while Kafka cannot be reached', () => {
+  it('passes kafkajs connection failures at most once a minute, saying how many it held back', () => {
+    let nowMs = 0;
+    const lines: [object, string][] = [];
+    const sink = { info: () => undefined, warn: () => undefined, error: (f: object, m: string) => void lines.push([f, m]) };
+    const log = kafkaLogCreator(sink, () => nowMs)(logLevel.INFO);
+    const entry = (message: string) => ({ namespace: 'Connection', level: logLevel.ERROR, label: '', log: { timestamp: 't', message } });
+    for (let attempt = 0; attempt < 10; attempt++) {
+      log(entry('Connection error: connect ECONNREFUSED 127.0.0.1:9092'));
+      log(entry('Failed to connect to seed broker, trying another broker from the list: Connection error'));
+      nowMs += 1_000;
+    }
+    log(entry('Crash: KafkaJSNumberOfRetriesExceeded'));
+    nowMs = 60_000;
+    log(entry('Connection error: connect ECONNREFUSED 127.0.0.1:9092'));
+    expect(lines.map(([fields, message]) => [message, (fields as { heldBack?: number }).heldBack])).toEqual([
+      ['kafkajs: Connection error: connect ECONNREFUSED 127.0.0.1:9092', undefined],
+      ['kafkajs: Crash: KafkaJSNumberOfRetriesExceeded', undefined],
+      ['kafkajs: Connection error: connect ECONNREFUSED 127.0.0.1:9092', 19],
+    ]);
+  });
+});
+
 describe('message size', () => {
   it('recognises the brokers refusing a message or batch for its size, also behind kafkajs wrappers', () => {
     expect(isMessageTooLarge({ type: 'MESSAGE_TOO_LARGE' })).toBe(true);

@@ -11,12 +11,20 @@ import { MemoryRateLimitStore, RateLimitStore, RedisRateLimitStore } from '@bpc/
 import { ExportSlots, MemoryExportSlots, RedisExportSlots } from '@bpc/export-slots';
 import type { Logger } from 'pino';
 import { settlesWithin, SHUTDOWN_BOUNDS_MS } from '../lifecycle/shutdown-bounds';
-import type { PortNeeds, Ports } from './ports';
+import { EngineWait } from './engine-wait';
+import type { PortName, PortNeeds, Ports } from './ports';
 
 const HOUR_MS = 3_600_000;
 
 /** Shutdown work that belongs to an adapter but is not the port's own `close` (snapshots). */
 const extraClosers = new WeakMap<Ports, (() => Promise<void> | void)[]>();
+/** Ports whose adapter still waits for its engine (see `EngineWait`). */
+const engineWaits = new WeakMap<Ports, Partial<Record<PortName, EngineWait>>>();
+
+/** Throws what the port's adapter still waits for at startup (its engine not reached yet); readiness reports it. */
+export function assertEngineReached(ports: Ports, name: PortName): void {
+  engineWaits.get(ports)?.[name]?.assertDone();
+}
 
 /**
  * The one place that picks adapters from the validated configuration; the
@@ -25,12 +33,13 @@ const extraClosers = new WeakMap<Ports, (() => Promise<void> | void)[]>();
 export async function openPorts(config: AppConfig, needs: PortNeeds, logger: Logger): Promise<Ports> {
   const closers: (() => Promise<void> | void)[] = [];
   const opened: Ports[keyof Ports][] = [];
+  const waits: Partial<Record<PortName, EngineWait>> = {};
   try {
     const eventLog = needs.has('eventLog') ? await openEventLog(config, logger.child({ port: 'event_log' })) : undefined;
     opened.push(eventLog);
     const queueStore = needs.has('queueStore') ? openQueueStore(config, logger.child({ port: 'queue_store' }), closers) : undefined;
     opened.push(queueStore);
-    const explorerStore = needs.has('explorerStore') ? await openExplorerStore(config, logger.child({ port: 'explorer_store' })) : undefined;
+    const explorerStore = needs.has('explorerStore') ? await openExplorerStore(config, logger.child({ port: 'explorer_store' }), waits) : undefined;
     opened.push(explorerStore);
     const cacheStore = needs.has('cacheStore') || needs.has('pageRefresher') ? await openCacheStore(config, logger.child({ port: 'cache_store' })) : undefined;
     opened.push(cacheStore);
@@ -41,8 +50,10 @@ export async function openPorts(config: AppConfig, needs: PortNeeds, logger: Log
     opened.push(exportSlots);
     const ports: Ports = { eventLog, queueStore, explorerStore, cacheStore, pageRefresher, rateLimitStore, exportSlots };
     extraClosers.set(ports, closers);
+    engineWaits.set(ports, waits);
     return ports;
   } catch (error) {
+    await Promise.all(Object.values(waits).map((wait) => wait.stop()));
     for (const closer of closers) await closer();
     await Promise.allSettled(opened.map((port) => port?.close()));
     throw error;
@@ -57,6 +68,7 @@ export async function openPorts(config: AppConfig, needs: PortNeeds, logger: Log
  */
 export async function closePorts(ports: Ports, logger: Logger): Promise<void> {
   const steps: [string, (() => Promise<void> | void) | undefined][] = [
+    ...Object.entries(engineWaits.get(ports) ?? {}).map(([name, wait]): [string, () => Promise<void>] => [`${name} startup`, () => wait.stop()]),
     ...(extraClosers.get(ports) ?? []).map((closer): [string, () => Promise<void> | void] => ['snapshots', closer]),
     ['renderer', ports.pageRefresher && (() => ports.pageRefresher!.close())],
     ['rate_limit_store', ports.rateLimitStore && (() => ports.rateLimitStore!.close())],
@@ -117,20 +129,52 @@ function clickhouseIdleTimeoutMs(config: AppConfig): number {
   return Math.max(config.explorer.query_timeout_ms, EXPORT_TIME_LIMIT_S * 1000) + 30_000;
 }
 
-async function openExplorerStore(config: AppConfig, log: Logger): Promise<ExplorerStore> {
-  const store: ExplorerStore =
-    config.adapters.explorer_store === 'chdb'
-      ? new ChdbExecutor({ path: path.join(config.data_dir, 'chdb'), log })
-      : new ClickhouseHttpExecutor({
-          url: config.clickhouse!.url,
-          database: config.clickhouse!.database,
-          username: config.clickhouse!.username,
-          password: config.clickhouse!.password,
-          requestTimeoutMs: clickhouseIdleTimeoutMs(config),
-          log,
-        });
-  await store.migrate();
-  return store;
+/**
+ * chDB runs in this process: a failure to open it or apply the DDL is a
+ * startup error. A ClickHouse server may not be up yet (or still booting):
+ * its DDL is applied in the background once it answers, and the port
+ * reports what it waits for until then.
+ */
+async function openExplorerStore(config: AppConfig, log: Logger, waits: Partial<Record<PortName, EngineWait>>): Promise<ExplorerStore> {
+  switch (config.adapters.explorer_store) {
+    case 'chdb': {
+      const store = new ChdbExecutor({ path: path.join(config.data_dir, 'chdb'), log });
+      await store.migrate();
+      return store;
+    }
+    case 'clickhouse': {
+      const clickhouse = config.clickhouse!;
+      const store = new ClickhouseHttpExecutor({
+        url: clickhouse.url,
+        database: clickhouse.database,
+        username: clickhouse.username,
+        password: clickhouse.password,
+        requestTimeoutMs: clickhouseIdleTimeoutMs(config),
+        log,
+      });
+      waits.explorerStore = new EngineWait(`ClickHouse at ${clickhouse.url} (user ${clickhouse.username}) to apply the explorer DDL`, () => store.migrate(), log);
+      return store;
+    }
+  }
+}
+
+/**
+ * The engine the operator's SQL console runs statements on: chDB's own
+ * data, on connections the engine keeps read-only and bounded
+ * (`operator_sql`). A ClickHouse server has its own read-only analyst user
+ * instead (docs/analysts.md): undefined then.
+ */
+export function openOperatorSqlStore(config: AppConfig, log: Logger): ExplorerStore | undefined {
+  switch (config.adapters.explorer_store) {
+    case 'chdb':
+      return new ChdbExecutor({
+        path: path.join(config.data_dir, 'chdb'),
+        log,
+        readOnly: { maxResultRows: config.operator_sql.max_result_rows, maxExecutionMs: config.operator_sql.max_execution_ms },
+      });
+    case 'clickhouse':
+      return undefined;
+  }
 }
 
 /** Redis connection options of this deployment (cluster mode), for the ports that follow the queue store. */

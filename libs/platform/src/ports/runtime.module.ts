@@ -13,6 +13,7 @@ import { READINESS_CHECKS, ReadinessCheck } from '../health/readiness-check';
 import type { AppSpec } from '../lifecycle/app-spec';
 import { PROCESS_SHUTDOWN, ProcessShutdown } from '../lifecycle/process-shutdown';
 import { IN_PROCESS_SIGNALS, InProcessSignals } from './in-process-signals';
+import { assertEngineReached } from './open-ports';
 import { SERVING_LOAD, ServingLoad } from './serving-load';
 import { adapterName, APP_CONFIG, CLOCK, LOGGER, PortName, Ports } from './ports';
 
@@ -61,7 +62,12 @@ export class RuntimeModule {
     const checks: ReadinessCheck[] = uses.flatMap((name) => {
       const port = runtime.ports[name]!;
       // The renderer starts its browser on first use; readiness does not launch it.
-      return 'check' in port ? [{ name: adapterName(runtime.config, name), critical: criticalPorts.includes(name), check: () => port.check() }] : [];
+      if (!('check' in port)) return [];
+      const check = async () => {
+        assertEngineReached(runtime.ports, name);
+        await port.check();
+      };
+      return [{ name: adapterName(runtime.config, name), critical: criticalPorts.includes(name), check }];
     });
     const providers = [
       { provide: APP_CONFIG, useValue: runtime.config },

@@ -1,10 +1,10 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CACHE_STORE, CacheStore } from '@bpc/cache-store';
 import { TOPICS } from '@bpc/events';
-import { EVENT_LOG, EventLog, Subscription } from '@bpc/event-log';
+import { EVENT_LOG, EventLog } from '@bpc/event-log';
 import { LOGGER, ReadinessRegistry } from '@bpc/platform';
 import type { Logger } from 'pino';
-import { subscribeCheckpointed } from '../shared/checkpointed-projection';
+import { SubscriptionUntilSubscribed } from '../shared/subscription-until-subscribed';
 import { applyCacheEvent } from './cache-projection';
 
 export const CACHE_PROJECTOR_GROUP = 'cache-projector';
@@ -12,7 +12,7 @@ export const CACHE_PROJECTOR_GROUP = 'cache-projector';
 /** Keeps the cache metadata in step with invalidations on the queue topic. */
 @Injectable()
 export class CacheProjector implements OnApplicationBootstrap, OnApplicationShutdown {
-  private subscription?: Subscription;
+  private subscription?: SubscriptionUntilSubscribed;
 
   constructor(
     @Inject(EVENT_LOG) private readonly log: EventLog,
@@ -23,8 +23,9 @@ export class CacheProjector implements OnApplicationBootstrap, OnApplicationShut
     readiness.add({ name: 'projection (cache)', check: async () => ({ lag: await this.lag() }) });
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    this.subscription = await subscribeCheckpointed(
+  /** Subscribes without holding up startup, retried until the log and the store can be reached. */
+  onApplicationBootstrap(): void {
+    this.subscription = new SubscriptionUntilSubscribed(
       this.log,
       {
         groupId: CACHE_PROJECTOR_GROUP,
@@ -36,6 +37,7 @@ export class CacheProjector implements OnApplicationBootstrap, OnApplicationShut
         // Most queue events change no cache entry: move past them so a restart does not replay them.
         afterBatch: (stream, lastOffset) => this.store.advance(stream, lastOffset),
       },
+      this.logger,
     );
   }
 

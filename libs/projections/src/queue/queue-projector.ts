@@ -1,11 +1,11 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { AppConfig } from '@bpc/config';
 import { TOPICS } from '@bpc/events';
-import { caughtUpWithin, EVENT_LOG, EventLog, Subscription } from '@bpc/event-log';
+import { caughtUpWithin, EVENT_LOG, EventLog } from '@bpc/event-log';
 import { APP_CONFIG, LOGGER, ReadinessRegistry } from '@bpc/platform';
 import type { Logger } from 'pino';
 import { QUEUE_STORE, QueueStore } from '@bpc/queue-store';
-import { subscribeCheckpointed } from '../shared/checkpointed-projection';
+import { SubscriptionUntilSubscribed } from '../shared/subscription-until-subscribed';
 import { applyQueueEvent } from './queue-projection';
 
 export const QUEUE_PROJECTOR_GROUP = 'queue-projector';
@@ -17,11 +17,12 @@ const IN_PROCESS_REBUILD_MS = 60_000;
  * store starts empty or from its last snapshot and is rebuilt from the log:
  * startup waits for that (the projector app starts first), so the daemon's
  * first `/status` and the scheduler's first claim see the whole queue, not
- * the part replayed so far.
+ * the part replayed so far. Kafka or Redis not reachable yet does not stop
+ * startup: the subscription is retried until they are (readiness says so).
  */
 @Injectable()
 export class QueueProjector implements OnApplicationBootstrap, OnApplicationShutdown {
-  private subscription?: Subscription;
+  private subscription?: SubscriptionUntilSubscribed;
 
   constructor(
     @Inject(EVENT_LOG) private readonly log: EventLog,
@@ -34,7 +35,7 @@ export class QueueProjector implements OnApplicationBootstrap, OnApplicationShut
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    this.subscription = await subscribeCheckpointed(
+    this.subscription = new SubscriptionUntilSubscribed(
       this.log,
       {
         groupId: QUEUE_PROJECTOR_GROUP,
@@ -44,7 +45,9 @@ export class QueueProjector implements OnApplicationBootstrap, OnApplicationShut
         nextOffset: (stream) => this.store.nextOffset(stream),
         apply: (event, position) => applyQueueEvent(this.store, event, position),
       },
+      this.logger,
     );
+    await this.subscription.started();
     if (this.config.adapters.queue_store === 'memory') await this.rebuilt();
   }
 

@@ -1,6 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Res, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import type { AppConfig } from '@bpc/config';
 import { validationError } from '@bpc/domain';
 import { DemoDataWritten, GenerateDemoData, ImportSearchPerformance, SearchPerformanceImported } from '@bpc/explorer';
@@ -8,6 +9,8 @@ import { ApiTokenListing, IssueApiToken, IssuedApiToken, ListApiTokens, RevokeAp
 import { APP_CONFIG, BodyPipe } from '@bpc/platform';
 import { AdminImportSearchPerformanceDto } from '../search-performance/import-search-performance.dto';
 import { InternalAuthGuard } from '../auth/internal-auth.guard';
+import { OperatorSqlConsole } from '../run-operator-sql/operator-sql-console';
+import { RunOperatorSqlDto } from '../run-operator-sql/run-operator-sql.dto';
 import { DemoDataDto, IssueTokenDto } from './admin.dto';
 
 /**
@@ -23,6 +26,7 @@ export class AdminController {
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly sqlConsole: OperatorSqlConsole,
   ) {}
 
   @Post('tokens')
@@ -55,5 +59,15 @@ export class AdminController {
     const { website, ...rest } = body;
     if (!this.config.websites.some((w) => w.id === website)) throw validationError('website', `unknown website ${website}`);
     return this.commands.execute(new ImportSearchPerformance({ websiteId: website, ...rest, source: 'cli' }));
+  }
+
+  /** One read-only statement (`npm run cli -- sql`): JSON rows, or the engine's CSV. */
+  @Post('sql')
+  @HttpCode(200)
+  async sql(@Body(new BodyPipe(RunOperatorSqlDto, { forbidUnknownKeys: true })) body: RunOperatorSqlDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
+    if (body.format !== 'csv') return this.sqlConsole.rows(body.sql);
+    const csv = await this.sqlConsole.csv(body.sql);
+    reply.header('content-type', 'text/csv; charset=utf-8');
+    return csv;
   }
 }

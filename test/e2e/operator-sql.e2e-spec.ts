@@ -1,0 +1,170 @@
+import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { createLogger, RunningApps, startApps } from '@bpc/platform';
+import { jsonOf, TEST_INTERNAL_KEY, testConfig, until } from '@bpc/testing';
+import { runCli } from '../../apps/cli/src/run-cli';
+import { standaloneApps } from '../../apps/standalone/src/standalone';
+import { adminHeaders } from './explorer-fixtures';
+
+const MAX_ROWS = 100;
+const MAX_MS = 3_000;
+
+/** The SQL of each example question of docs/analysts.md, in order. */
+function guideExamples(): string[] {
+  const guide = readFileSync(path.resolve(__dirname, '../../docs/analysts.md'), 'utf8');
+  const examples = guide.slice(guide.indexOf('## Example questions'));
+  return [...examples.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1].trim());
+}
+
+describe('the operator SQL console (standalone: chDB, read-only)', () => {
+  let running: RunningApps;
+  let api: string;
+
+  const sql = async (statement: string, format?: 'json' | 'csv', headers: Record<string, string> = adminHeaders) => {
+    const response = await fetch(`${api}/internal/admin/sql`, { method: 'POST', headers, body: JSON.stringify({ sql: statement, format }) });
+    return { status: response.status, type: response.headers.get('content-type'), body: format === 'csv' && response.ok ? await response.text() : await jsonOf(response) };
+  };
+  const rows = async (statement: string): Promise<Record<string, unknown>[]> => {
+    const answer = await sql(statement);
+    if (answer.status !== 200) throw new Error(`${statement}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body.rows;
+  };
+  const cli = async (...argv: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli([...argv, '--url', api], { env: { BPC_INTERNAL_KEY: TEST_INTERNAL_KEY }, out: (l) => out.push(l), err: (l) => err.push(l) });
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  };
+
+  beforeAll(async () => {
+    running = await startApps(standaloneApps, testConfig('standalone', { operator_sql: { max_result_rows: MAX_ROWS, max_execution_ms: MAX_MS } }), createLogger('warn', 'e2e-operator-sql'));
+    api = running.urls['public-api']!;
+    const demo = await fetch(`${api}/internal/admin/demo-data`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ days: 35, requestsPerDay: 150 }) });
+    const written = await jsonOf(demo);
+    // The views read what the projector has written: wait until it is all there.
+    await until(() => rows('SELECT count() AS n FROM analyst_bot_requests'), (r) => r[0].n === written.botRequests, { timeoutMs: 60_000, intervalMs: 200 });
+    await until(() => rows('SELECT uniqExact(date) AS days FROM analyst_search_pages'), (r) => r[0].days === written.searchDays, { timeoutMs: 60_000, intervalMs: 200 });
+  }, 120_000);
+
+  afterAll(async () => {
+    await running?.close();
+    if (running) rmSync(running.runtime.config.data_dir, { recursive: true, force: true });
+  });
+
+  it('needs the operator key: 401 without it or with another', async () => {
+    const { 'x-internal-auth': _key, ...withoutKey } = adminHeaders;
+    expect(await sql('SELECT 1', 'json', withoutKey)).toMatchObject({ status: 401, body: { code: 'UNAUTHENTICATED' } });
+    expect(await sql('SELECT 1', 'json', { ...withoutKey, 'x-internal-auth': 'not-the-key' })).toMatchObject({ status: 401, body: { code: 'UNAUTHENTICATED' } });
+  });
+
+  it.each([
+    ['INSERT', "INSERT INTO bot_requests (website, url, event_id, ts) VALUES ('demo', 'https://www.example.com/x', 'forged', now())"],
+    ['INSERT … SELECT', 'INSERT INTO bot_requests SELECT * FROM bot_requests LIMIT 1'],
+    ['CREATE', 'CREATE TABLE scratch (x UInt8) ENGINE = Memory'],
+    ['DROP', 'DROP TABLE bot_requests'],
+    ['TRUNCATE', 'TRUNCATE TABLE search_page_daily'],
+    ['SET readonly', 'SET readonly = 0'],
+    ['SET a limit', `SET max_result_rows = ${MAX_ROWS * 1000}`],
+    ['SETTINGS clause lifting the limits', `SELECT number FROM numbers(10) SETTINGS readonly = 0, max_result_rows = ${MAX_ROWS * 1000}`],
+    // Table functions that read files or reach other hosts (the console must not become a way out of the process).
+    ['file()', "SELECT * FROM file('/etc/passwd', 'LineAsString')"],
+    ['url()', "SELECT * FROM url('http://127.0.0.1:1/', 'LineAsString')"],
+    ['s3()', "SELECT * FROM s3('http://127.0.0.1:1/bucket/key.csv', 'CSV')"],
+    ['remote()', "SELECT * FROM remote('127.0.0.1:1', system.one)"],
+  ])('the engine refuses %s (403, its own READONLY error), and nothing changed', async (_name, statement) => {
+    const before = await rows('SELECT count() AS n FROM analyst_bot_requests');
+    const answer = await sql(statement);
+    expect(answer).toEqual({ status: 403, type: expect.stringMatching(/json/), body: { code: 'FORBIDDEN', field: 'sql', message: expect.stringMatching(/^the engine runs this console read-only and refused the statement: .*readonly mode.* \(READONLY\)$/) } });
+    expect(await rows('SELECT count() AS n FROM analyst_bot_requests')).toEqual(before);
+  });
+
+  it('bounds the result rows (the engine refuses more than operator_sql.max_result_rows: 400 naming sql)', async () => {
+    expect((await rows(`SELECT number FROM numbers(${MAX_ROWS})`)).length).toBe(MAX_ROWS);
+    const answer = await sql(`SELECT number FROM numbers(${MAX_ROWS + 1})`);
+    expect(answer).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', field: 'sql', message: expect.stringMatching(new RegExp(`^the result has more than ${MAX_ROWS} rows .*TOO_MANY_ROWS_OR_BYTES`)) } });
+  });
+
+  it('bounds the running time (the engine stops it past operator_sql.max_execution_ms: 504 QUERY_TIMEOUT)', async () => {
+    const answer = await sql('SELECT count() FROM numbers(1000000000000000)');
+    expect(answer).toMatchObject({ status: 504, body: { code: 'QUERY_TIMEOUT', field: 'sql', message: expect.stringMatching(/TIMEOUT_EXCEEDED/) } });
+  }, 60_000);
+
+  it('reports a bad statement with the engine’s reason (400 naming sql), one statement at a time', async () => {
+    expect(await sql('SELEC 1')).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', field: 'sql', message: expect.stringMatching(/SYNTAX_ERROR/) } });
+    expect(await sql('SELECT 1; SELECT 2')).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', field: 'sql', message: expect.stringMatching(/Multi-statements/) } });
+  });
+
+  it('answers the engine’s CSV, header first', async () => {
+    expect(await sql("SELECT 1 AS a, 'x,y' AS b", 'csv')).toEqual({ status: 200, type: 'text/csv; charset=utf-8', body: '"a","b"\n1,"x,y"\n' });
+  });
+
+  it('the CLI prints a table, CSV or JSON', async () => {
+    const statement = "SELECT bot_name, count() AS requests FROM analyst_bot_requests WHERE bot_name IN ('Googlebot', 'Bingbot') GROUP BY bot_name ORDER BY bot_name";
+    const expected = await rows(statement);
+    expect(expected.map((r) => r.bot_name)).toEqual(['Bingbot', 'Googlebot']);
+    const [bing, google] = expected.map((r) => String(r.requests));
+    const width = Math.max('requests'.length, google.length, bing.length);
+
+    const table = await cli('sql', statement);
+    expect(table).toEqual({
+      code: 0,
+      err: '',
+      out: [`bot_name  | ${'requests'.padStart(width)}`, `----------+-${'-'.repeat(width)}`, `Bingbot   | ${bing.padStart(width)}`, `Googlebot | ${google.padStart(width)}`, '(2 rows)'].join('\n'),
+    });
+    expect(await cli('sql', statement, '--format', 'csv')).toEqual({ code: 0, err: '', out: `"bot_name","requests"\n"Bingbot",${bing}\n"Googlebot",${google}` });
+    expect(JSON.parse((await cli('sql', statement, '--format', 'json')).out)).toEqual(expected);
+
+    const refused = await cli('sql', 'DROP TABLE bot_requests');
+    expect(refused).toMatchObject({ code: 1, out: '', err: expect.stringMatching(/^error: 403 the engine runs this console read-only .*\(READONLY\) \(sql\)$/) });
+  });
+
+  describe('the example questions of docs/analysts.md, run as written, give the answers they promise', () => {
+    const examples = guideExamples();
+    const demoCount = async (where: string) => Number((await rows(`SELECT count() AS n FROM bot_requests FINAL WHERE website = 'demo' AND ${where}`))[0].n);
+
+    it('has five', () => {
+      expect(examples).toHaveLength(5);
+    });
+
+    it('1: requests per bot and day add up to every request of the last 7 days', async () => {
+      const answer = await rows(examples[0]);
+      expect(answer.length).toBeGreaterThan(0);
+      expect(new Set(answer.map((r) => r.day)).size).toBeGreaterThanOrEqual(7);
+      expect(answer.reduce((sum, r) => sum + Number(r.requests), 0)).toBe(await demoCount('ts >= today() - 7'));
+    });
+
+    it('2: cached shares per bot, over every request of the last 30 days', async () => {
+      const answer = await rows(examples[1]);
+      expect(answer.reduce((sum, r) => sum + Number(r.requests), 0)).toBe(await demoCount('ts >= today() - 30'));
+      for (const r of answer) expect(Number(r.cached_share)).toBeCloseTo(Number(r.from_cache) / Number(r.requests), 3);
+      expect(answer.some((r) => Number(r.cached_share) > 0 && Number(r.cached_share) < 1)).toBe(true);
+    });
+
+    it('3: the slowest pages on a miss, slowest first', async () => {
+      const answer = await rows(examples[2]);
+      expect(answer.length).toBeGreaterThan(0);
+      expect(answer.length).toBeLessThanOrEqual(10);
+      const p95 = answer.map((r) => Number(r.p95_serve_ms));
+      expect(p95).toEqual([...p95].sort((a, b) => b - a));
+      for (const r of answer) expect(Number(r.misses)).toBeGreaterThanOrEqual(3);
+    });
+
+    it('4: pages answered with errors, each an error status', async () => {
+      const answer = await rows(examples[3]);
+      expect(answer.length).toBeGreaterThan(0);
+      for (const r of answer) expect(Number(r.status_code)).toBeGreaterThanOrEqual(400);
+      const top = answer[0];
+      expect(Number(top.requests)).toBe(await demoCount(`url = '${String(top.url).replace(/'/g, "\\'")}' AND status_code = ${Number(top.status_code)} AND ts >= today() - 30`));
+    });
+
+    it('5: the pages with the most search clicks and how often bots crawled them', async () => {
+      const answer = await rows(examples[4]);
+      expect(answer.length).toBe(10);
+      const clicks = answer.map((r) => Number(r.clicks));
+      expect(clicks).toEqual([...clicks].sort((a, b) => b - a));
+      expect(answer.some((r) => Number(r.bot_requests) > 0)).toBe(true);
+      const top = answer[0];
+      expect(Number(top.bot_requests)).toBe(await demoCount(`url = '${String(top.url).replace(/'/g, "\\'")}' AND ts >= today() - 28`));
+    });
+  });
+});
