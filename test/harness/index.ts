@@ -13,3 +13,4 @@ export * from './bot-request-fixture';
 export * from './refused-until-opened';
 export * from './standalone-process';
 export * from './thread-scheduling';
+export * from './published-event-schemas';
