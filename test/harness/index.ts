@@ -14,3 +14,4 @@ export * from './refused-until-opened';
 export * from './standalone-process';
 export * from './thread-scheduling';
 export * from './published-event-schemas';
+export * from './event-audit';
