@@ -15,3 +15,4 @@ export * from './standalone-process';
 export * from './thread-scheduling';
 export * from './published-event-schemas';
 export * from './event-audit';
+export * from './prometheus-lint';
