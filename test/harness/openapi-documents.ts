@@ -1,7 +1,7 @@
-import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { createLogger, OPENAPI_PATH, startApps } from '@bpc/platform';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
+import { removeTestDataDir } from './event-audit';
 import { testConfig } from './test-config';
 
 /** The committed OpenAPI documents, relative to the repository root (`npm run openapi` refreshes them). */
@@ -24,6 +24,6 @@ export async function generateOpenApiDocuments(): Promise<Record<OpenApiApp, str
     return { 'public-api': await fetchDocument('public-api'), daemon: await fetchDocument('daemon') };
   } finally {
     await running.close();
-    rmSync(running.runtime.config.data_dir, { recursive: true, force: true });
+    removeTestDataDir(running.runtime.config.data_dir);
   }
 }
