@@ -105,7 +105,7 @@ export async function auditRemainingEvents(sharedBrokers: string | undefined): P
   const failures = watched.failures.splice(0);
   watched.dataDirs.clear();
   watched.namespaces.clear();
-  if (failures.length > 0) throw new Error(`events that do not match deploy/event-schemas:\n${failures.join('\n')}`);
+  if (failures.length > 0) throw new Error(`event audit against deploy/event-schemas failed:\n${failures.join('\n')}`);
 }
 
 /** Reads and checks the topics of every watched namespace not read yet that `brokers` holds; never throws. */
