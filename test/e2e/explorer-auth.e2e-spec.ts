@@ -1,6 +1,5 @@
-import { rmSync } from 'node:fs';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { jsonOf, RuntimeMode, testConfig } from '@bpc/testing';
+import { jsonOf, removeTestDataDir, RuntimeMode, testConfig } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { adminHeaders, issueToken } from './explorer-fixtures';
 
@@ -22,7 +21,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('public API authentication
 
   afterAll(async () => {
     await running?.close();
-    if (running) rmSync(running.runtime.config.data_dir, { recursive: true, force: true });
+    if (running) removeTestDataDir(running.runtime.config.data_dir);
   });
 
   const discover = (website: string, token?: string) =>

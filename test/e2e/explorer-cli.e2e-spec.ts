@@ -1,6 +1,5 @@
-import { rmSync } from 'node:fs';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { jsonOf, TEST_INTERNAL_KEY, testConfig } from '@bpc/testing';
+import { jsonOf, removeTestDataDir, TEST_INTERNAL_KEY, testConfig } from '@bpc/testing';
 import { runCli } from '../../apps/cli/src/run-cli';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 
@@ -15,7 +14,7 @@ describe('operator CLI against the running service (tokens, demo data)', () => {
 
   afterAll(async () => {
     await running?.close();
-    if (running) rmSync(running.runtime.config.data_dir, { recursive: true, force: true });
+    if (running) removeTestDataDir(running.runtime.config.data_dir);
   });
 
   const cli = async (...argv: string[]) => {

@@ -1,14 +1,13 @@
-import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { FileEventLog } from '@bpc/event-log';
 import { TOPICS } from '@bpc/events';
-import { jsonOf, metricValue, spawnService, standaloneDir, TEST_INTERNAL_KEY, until, waitUntilAnswers, writeStandaloneConfig } from '@bpc/testing';
+import { jsonOf, metricValue, removeTestDataDir, spawnService, standaloneDir, TEST_INTERNAL_KEY, until, waitUntilAnswers, writeStandaloneConfig } from '@bpc/testing';
 
 const admin = { 'x-internal-auth': TEST_INTERNAL_KEY, 'content-type': 'application/json' };
 
 describe('standalone process killed with SIGKILL while the explorer projector is inserting', () => {
   const dir = standaloneDir('bpc-explorer-crash');
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => removeTestDataDir(dir));
 
   it('counts every bot request exactly once after the restart', async () => {
     const { file, listen: ports } = await writeStandaloneConfig(dir, {

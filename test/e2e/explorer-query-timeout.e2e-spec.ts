@@ -1,6 +1,5 @@
-import { rmSync } from 'node:fs';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { jsonOf, testConfig } from '@bpc/testing';
+import { jsonOf, removeTestDataDir, testConfig } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { insertBulkBotRequests, issueToken } from './explorer-fixtures';
 
@@ -19,7 +18,7 @@ describe('a Data Explorer query that runs longer than explorer.query_timeout_ms'
 
   afterAll(async () => {
     await running?.close();
-    if (running) rmSync(running.runtime.config.data_dir, { recursive: true, force: true });
+    if (running) removeTestDataDir(running.runtime.config.data_dir);
   });
 
   it('is stopped by the engine and answers 504 QUERY_TIMEOUT, saying what to do', async () => {

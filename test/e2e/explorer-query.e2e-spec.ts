@@ -1,6 +1,5 @@
-import { rmSync } from 'node:fs';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { Json, jsonOf, RuntimeMode, testConfig } from '@bpc/testing';
+import { Json, jsonOf, removeTestDataDir, RuntimeMode, testConfig } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { seededRandom } from '@bpc/explorer';
 import { botRequest, issueToken, recordAndWait } from './explorer-fixtures';
@@ -45,7 +44,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('Data Explorer discovery a
 
   afterAll(async () => {
     await running?.close();
-    if (running) rmSync(running.runtime.config.data_dir, { recursive: true, force: true });
+    if (running) removeTestDataDir(running.runtime.config.data_dir);
   });
 
   const query = async (explorer: string, body: unknown, website = 'demo', auth = token): Promise<{ status: number; body: Json }> => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { Json, jsonOf, TEST_INTERNAL_KEY, testConfig } from '@bpc/testing';
+import { Json, jsonOf, removeTestDataDir, TEST_INTERNAL_KEY, testConfig } from '@bpc/testing';
 import { runCli } from '../../apps/cli/src/run-cli';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { issueToken } from './explorer-fixtures';
@@ -23,7 +23,7 @@ describe('search performance import (endpoint and CLI) into the search explorers
 
   afterAll(async () => {
     await running?.close();
-    if (running) rmSync(running.runtime.config.data_dir, { recursive: true, force: true });
+    if (running) removeTestDataDir(running.runtime.config.data_dir);
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -37,7 +37,7 @@ describe('Data Explorer CSV exports', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-  /** The signed link, pointed at this process (the record carries the Host it was read through). */
+  /** The signed link, sent to this process (a link minted before a restart names the port the public API listened on then). */
   const download = (url: string) => fetch(url.replace(/^https?:\/\/[^/]+/, api));
 
   beforeAll(async () => {

@@ -1,8 +1,7 @@
-import { rmSync } from 'node:fs';
 import pino from 'pino';
 import { sha256Hex } from '@bpc/domain';
 import { RunningApps, startApps } from '@bpc/platform';
-import { bypassHost, metricValue, rawRequest, TEST_INTERNAL_KEY, testConfig, TestOrigin } from '@bpc/testing';
+import { bypassHost, metricValue, rawRequest, removeTestDataDir, TEST_INTERNAL_KEY, testConfig, TestOrigin } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 
 type LogLine = Record<string, unknown>;
@@ -40,7 +39,7 @@ describe('HTTP metrics and request ids (standalone)', () => {
   afterAll(async () => {
     await running?.close();
     await origin?.stop();
-    if (running) rmSync(running.runtime.config.data_dir, { recursive: true, force: true });
+    if (running) removeTestDataDir(running.runtime.config.data_dir);
   });
 
   it('every app serves /metrics with requests counted and timed by method, route template and status class', async () => {

@@ -1,7 +1,7 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { jsonOf, TEST_INTERNAL_KEY, testConfig, until } from '@bpc/testing';
+import { jsonOf, removeTestDataDir, TEST_INTERNAL_KEY, testConfig, until } from '@bpc/testing';
 import { runCli } from '../../apps/cli/src/run-cli';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { adminHeaders } from './explorer-fixtures';
@@ -48,7 +48,7 @@ describe('the operator SQL console (standalone: chDB, read-only)', () => {
 
   afterAll(async () => {
     await running?.close();
-    if (running) rmSync(running.runtime.config.data_dir, { recursive: true, force: true });
+    if (running) removeTestDataDir(running.runtime.config.data_dir);
   });
 
   it('needs the operator key: 401 without it or with another', async () => {

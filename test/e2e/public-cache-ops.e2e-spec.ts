@@ -1,7 +1,6 @@
-import { rmSync } from 'node:fs';
 import { TOPICS } from '@bpc/events';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { DaemonClient, jsonOf, RuntimeMode, testConfig } from '@bpc/testing';
+import { DaemonClient, jsonOf, removeTestDataDir, RuntimeMode, testConfig } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { issueToken } from './explorer-fixtures';
 
@@ -30,7 +29,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('public cache operations (
 
   afterAll(async () => {
     await running?.close();
-    if (running) rmSync(running.runtime.config.data_dir, { recursive: true, force: true });
+    if (running) removeTestDataDir(running.runtime.config.data_dir);
   });
 
   beforeEach(async () => {

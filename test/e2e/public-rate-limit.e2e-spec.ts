@@ -1,6 +1,5 @@
-import { rmSync } from 'node:fs';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { jsonOf, RuntimeMode, TestClock, testConfig } from '@bpc/testing';
+import { jsonOf, removeTestDataDir, RuntimeMode, TestClock, testConfig } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { issueToken } from './explorer-fixtures';
 
@@ -20,7 +19,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('public API rate limits (%
 
   afterAll(async () => {
     await running?.close();
-    if (running) rmSync(running.runtime.config.data_dir, { recursive: true, force: true });
+    if (running) removeTestDataDir(running.runtime.config.data_dir);
   });
 
   const discover = (token: string) => fetch(`${api}/api/websites/demo/data-explorer`, { headers: { authorization: `Bearer ${token}` } });

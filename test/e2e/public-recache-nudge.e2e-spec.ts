@@ -1,6 +1,5 @@
-import { rmSync } from 'node:fs';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { testConfig, TestOrigin, until } from '@bpc/testing';
+import { removeTestDataDir, testConfig, TestOrigin, until } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { issueToken } from './explorer-fixtures';
 
@@ -28,7 +27,7 @@ describe('public recache in standalone mode', () => {
   afterAll(async () => {
     await running?.close();
     await origin?.stop();
-    if (running) rmSync(running.runtime.config.data_dir, { recursive: true, force: true });
+    if (running) removeTestDataDir(running.runtime.config.data_dir);
   });
 
   it('is fetched from the origin within a few seconds although the next tick is a minute away', async () => {

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { auditKafkaBroker } from './event-audit';
 
 /** A real engine process started for tests on a free loopback port. */
 export interface RunningEngine {
@@ -126,6 +127,10 @@ export async function startKafkaMock(brokers = 3): Promise<RunningEngine> {
     url: bootstrap,
     port: Number(bootstrap.split(',')[0].split(':')[1]),
     pid: child.pid ?? -1,
-    stop: () => stopProcess(child),
+    stop: async () => {
+      // Its topics are in memory only: the events the suite produced there are checked before they go.
+      if (child.exitCode === null && child.signalCode === null) await auditKafkaBroker(bootstrap);
+      await stopProcess(child);
+    },
   };
 }

@@ -15,3 +15,6 @@ export * from './standalone-process';
 export * from './thread-scheduling';
 export * from './small-filesystem';
 export * from './captured-logger';
+export * from './published-event-schemas';
+export * from './event-audit';
+export * from './prometheus-lint';

@@ -1,4 +1,3 @@
-import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { ListenConfig } from '@bpc/config';
@@ -6,6 +5,7 @@ import { DAEMON_OPENAPI } from '@bpc/daemon';
 import { createLogger, OPENAPI_PATH, openApiDocument, OpenApiInfo, openApiServerUrl, RunningApps, startApps } from '@bpc/platform';
 import { PUBLIC_OPENAPI } from '@bpc/public-api';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
+import { removeTestDataDir } from './event-audit';
 import { testConfig } from './test-config';
 
 /** The committed OpenAPI documents, relative to the repository root (`npm run openapi` refreshes them). */
@@ -33,7 +33,7 @@ export async function generateOpenApiDocuments(): Promise<OpenApiDocuments> {
     return await openApiDocumentsOf(running);
   } finally {
     await running.close();
-    rmSync(running.runtime.config.data_dir, { recursive: true, force: true });
+    removeTestDataDir(running.runtime.config.data_dir);
   }
 }
 

@@ -3,6 +3,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from './engines';
+import { watchDataDir } from './event-audit';
 import type { SpawnedService } from './spawned-service';
 import { TEST_INTERNAL_KEY } from './test-config';
 
@@ -26,6 +27,7 @@ export async function writeStandaloneConfig(dir: string, extra: Record<string, u
     ...extra,
   };
   writeFileSync(file, JSON.stringify(config));
+  watchDataDir(config.data_dir);
   return { file, listen };
 }
 

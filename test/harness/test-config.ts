@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AppConfig, validateConfig } from '@bpc/config';
 import { testEngines } from './env';
+import { watchEventLogOf } from './event-audit';
 
 export type RuntimeMode = 'standalone' | 'cluster';
 
@@ -33,7 +34,7 @@ export function testConfig(mode: RuntimeMode, overrides: Record<string, unknown>
         exports: { signing_key: `test-link-signing-key-${unique}-0123456789` },
       }
     : { adapters: { event_log: 'file', queue_store: 'memory', explorer_store: 'chdb' } };
-  return validateConfig(
+  const config = validateConfig(
     {
       data_dir: dataDir,
       internal_auth_key: TEST_INTERNAL_KEY,
@@ -59,6 +60,8 @@ export function testConfig(mode: RuntimeMode, overrides: Record<string, unknown>
     },
     `test config (${mode})`,
   );
+  watchEventLogOf(config);
+  return config;
 }
 
 /** Host 1 (www.example.com) on `originUrl`, both dimensions (desktop as the fallback, mobile) passing bots through to the origin. */

@@ -234,9 +234,10 @@ export class ExportsConfig {
   @IsInt() @Min(10) @Max(604_800) link_ttl_seconds: number = 3600;
   /**
    * Where clients reach the public API (`https://api.example.com`, optionally
-   * with a path prefix), the base of every `downloadUrl`. Absent, it is taken
-   * from the request (its protocol and `Host` header): right for direct access,
-   * not behind a TLS-terminating proxy.
+   * with a path prefix), the base of every `downloadUrl`. Absent, links name
+   * the address the public API listens on (`http://<listen.host>:<port>`,
+   * `0.0.0.0` as `127.0.0.1`): set it whenever clients reach the API by
+   * another name. Never taken from request headers.
    */
   @IsOptional() @Matches(/^https?:\/\/[^/\s]+(\/\S*[^/\s])?$/, { message: 'must be an http(s) URL without a trailing slash' }) public_base_url?: string;
   /**

@@ -21,3 +21,5 @@ export * from './explorer/bot-request-event-ids';
 export * from './explorer/search-performance-recorded.event';
 export * from './identity/identity-events';
 export * from './exports/export-events';
+export * from './published-event-schemas';
+export * from './page-url-schema';

@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '../envelope';
-import type { JsonSchema } from '../json-schema';
+import { payloadSchema } from '../json-schema';
+import { pageUrlSchema } from '../page-url-schema';
 
 export const BOT_REQUEST_RECORDED = 'BotRequestRecorded';
 
@@ -31,14 +32,14 @@ export interface BotRequestRecordedPayload {
 
 export type BotRequestRecorded = EventEnvelope<typeof BOT_REQUEST_RECORDED, BotRequestRecordedPayload>;
 
-export const botRequestRecordedSchema: JsonSchema = {
+export const botRequestRecordedSchema = payloadSchema<BotRequestRecordedPayload>()({
   type: 'object',
   additionalProperties: false,
   required: ['websiteId', 'host', 'url', 'pageTitle', 'statusCode', 'botName', 'userAgent', 'dimensionId', 'dimensionName', 'cacheStatus', 'serveTimeMs', 'snapshotAgeS', 'bytes', 'servedAt', 'requestId'],
   properties: {
     websiteId: { type: 'string' },
     host: { type: 'string' },
-    url: { type: 'string', format: 'uri' },
+    url: pageUrlSchema,
     pageTitle: { type: 'string' },
     statusCode: { type: 'integer', minimum: 100 },
     botName: { type: 'string' },
@@ -47,12 +48,12 @@ export const botRequestRecordedSchema: JsonSchema = {
     dimensionName: { type: 'string' },
     cacheStatus: { enum: [...CACHE_STATUSES] },
     serveTimeMs: { type: 'integer', minimum: 0 },
-    snapshotAgeS: { type: 'integer', minimum: 0, description: 'null when no snapshot was served' },
+    snapshotAgeS: { type: ['integer', 'null'], minimum: 0, description: 'null when no snapshot was served (a miss rendered now, a bypass, an error answer)' },
     bytes: { type: 'integer', minimum: 0 },
     servedAt: { type: 'string', format: 'date-time' },
     requestId: { type: 'string' },
   },
-};
+});
 
 /** The v1 envelope of a recorded request, keyed by its website as the edge records it (keys in `envelope()`'s order). */
 export function botRequestRecorded(payload: BotRequestRecordedPayload, meta: { readonly id: string; readonly occurredAt: string }): BotRequestRecorded {

@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '../envelope';
-import type { JsonSchema } from '../json-schema';
+import { payloadSchema } from '../json-schema';
 
 export const SEARCH_PERFORMANCE_RECORDED = 'SearchPerformanceRecorded';
 
@@ -32,7 +32,7 @@ export interface SearchPerformanceRecordedPayload {
 
 export type SearchPerformanceRecorded = EventEnvelope<typeof SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecordedPayload>;
 
-export const searchPerformanceRecordedSchema: JsonSchema = {
+export const searchPerformanceRecordedSchema = payloadSchema<SearchPerformanceRecordedPayload>()({
   type: 'object',
   additionalProperties: false,
   required: ['websiteId', 'date', 'grain', 'rows', 'source'],
@@ -56,4 +56,4 @@ export const searchPerformanceRecordedSchema: JsonSchema = {
     },
     source: { enum: ['demo-data', 'search-console-csv', 'search-console-api'] },
   },
-};
+});

@@ -1,6 +1,6 @@
 import type { EventDefinition } from '../event-definition';
 import type { EventEnvelope } from '../envelope';
-import type { JsonSchema } from '../json-schema';
+import { payloadSchema } from '../json-schema';
 import { TOPICS } from '../topics';
 
 export const EXPORT_STARTED = 'ExportStarted';
@@ -34,34 +34,39 @@ export type ExportExpired = EventEnvelope<typeof EXPORT_EXPIRED, { readonly expo
 
 export type ExportEvent = ExportStarted | ExportCompleted | ExportFailed | ExportExpired;
 
-const exportId: JsonSchema = { type: 'integer', description: 'export identifier' };
-const accountId: JsonSchema = { type: 'string', description: 'account identifier (also the key)' };
+const exportId = { type: 'integer', description: 'export identifier' } as const;
+const accountId = { type: 'string', description: 'account identifier (also the key)' } as const;
+
+const exportStartedSchema = payloadSchema<ExportStartedPayload>()({
+  type: 'object', additionalProperties: false,
+  required: ['exportId', 'fileId', 'accountId', 'websiteId', 'userId', 'explorerKey', 'questionHash', 'columns', 'maxRows', 'filename', 'window'],
+  properties: {
+    exportId, accountId, fileId: { type: 'string' }, websiteId: { type: 'string' }, userId: { type: 'string' }, explorerKey: { type: 'string' },
+    questionHash: { type: 'string', description: 'hex SHA-256 of the canonical question' },
+    columns: { type: 'array', items: { type: 'string' } }, maxRows: { type: 'integer' }, filename: { type: 'string' },
+    window: { type: 'object', additionalProperties: false, required: ['start', 'end'], properties: { start: { type: 'string', format: 'date-time' }, end: { type: 'string', format: 'date-time' } } },
+  },
+});
+const exportCompletedSchema = payloadSchema<ExportCompleted['payload']>()({
+  type: 'object', additionalProperties: false, required: ['exportId', 'accountId', 'rowCount', 'sizeBytes'], properties: { exportId, accountId, rowCount: { type: 'integer' }, sizeBytes: { type: 'integer' } },
+});
+const exportFailedSchema = payloadSchema<ExportFailed['payload']>()({
+  type: 'object', additionalProperties: false, required: ['exportId', 'accountId', 'error', 'errorMessage'], properties: { exportId, accountId, error: { type: 'string' }, errorMessage: { type: 'string' } },
+});
+const exportExpiredSchema = payloadSchema<ExportExpired['payload']>()({ type: 'object', additionalProperties: false, required: ['exportId', 'accountId'], properties: { exportId, accountId } });
 
 export const EXPORT_EVENT_CATALOG: Readonly<Record<ExportEvent['type'], EventDefinition>> = {
   [EXPORT_STARTED]: {
-    type: EXPORT_STARTED, version: 1, topic: TOPICS.exports, key: 'account id', description: 'A CSV export was created and holds its account\'s export slot; its window is frozen.',
-    payload: {
-      type: 'object', additionalProperties: false,
-      required: ['exportId', 'fileId', 'accountId', 'websiteId', 'userId', 'explorerKey', 'questionHash', 'columns', 'maxRows', 'filename', 'window'],
-      properties: {
-        exportId, accountId, fileId: { type: 'string' }, websiteId: { type: 'string' }, userId: { type: 'string' }, explorerKey: { type: 'string' },
-        questionHash: { type: 'string', description: 'hex SHA-256 of the canonical question' },
-        columns: { type: 'array', items: { type: 'string' } }, maxRows: { type: 'integer' }, filename: { type: 'string' },
-        window: { type: 'object', required: ['start', 'end'], properties: { start: { type: 'string', format: 'date-time' }, end: { type: 'string', format: 'date-time' } } },
-      },
-    },
+    type: EXPORT_STARTED, version: 1, topic: TOPICS.exports, key: 'account id', description: 'A CSV export was created and holds its account\'s export slot; its window is frozen.', payload: exportStartedSchema,
   },
   [EXPORT_COMPLETED]: {
-    type: EXPORT_COMPLETED, version: 1, topic: TOPICS.exports, key: 'account id', description: 'The export file is written; the slot is free.',
-    payload: { type: 'object', additionalProperties: false, required: ['exportId', 'accountId', 'rowCount', 'sizeBytes'], properties: { exportId, accountId, rowCount: { type: 'integer' }, sizeBytes: { type: 'integer' } } },
+    type: EXPORT_COMPLETED, version: 1, topic: TOPICS.exports, key: 'account id', description: 'The export file is written; the slot is free.', payload: exportCompletedSchema,
   },
   [EXPORT_FAILED]: {
-    type: EXPORT_FAILED, version: 1, topic: TOPICS.exports, key: 'account id', description: 'The export failed (query, generation, or interrupted by a crash); the slot is free.',
-    payload: { type: 'object', additionalProperties: false, required: ['exportId', 'accountId', 'error', 'errorMessage'], properties: { exportId, accountId, error: { type: 'string' }, errorMessage: { type: 'string' } } },
+    type: EXPORT_FAILED, version: 1, topic: TOPICS.exports, key: 'account id', description: 'The export failed (query, generation, or interrupted by a crash); the slot is free.', payload: exportFailedSchema,
   },
   [EXPORT_EXPIRED]: {
-    type: EXPORT_EXPIRED, version: 1, topic: TOPICS.exports, key: 'account id', description: 'The retention of a finished export ended; its file is removed.',
-    payload: { type: 'object', additionalProperties: false, required: ['exportId', 'accountId'], properties: { exportId, accountId } },
+    type: EXPORT_EXPIRED, version: 1, topic: TOPICS.exports, key: 'account id', description: 'The retention of a finished export ended; its file is removed.', payload: exportExpiredSchema,
   },
 };
 

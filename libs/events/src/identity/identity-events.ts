@@ -1,6 +1,6 @@
 import type { EventDefinition } from '../event-definition';
 import type { EventEnvelope } from '../envelope';
-import type { JsonSchema } from '../json-schema';
+import { payloadSchema } from '../json-schema';
 import { TOPICS } from '../topics';
 
 export const USER_ROLE_GRANTED = 'UserRoleGranted';
@@ -26,29 +26,37 @@ export type IdentityEvent = UserRoleGranted | UserRoleRevoked | ApiTokenIssued |
 
 export const IDENTITY_KEY = 'identity';
 
-const userId: JsonSchema = { type: 'string', description: 'user identifier' };
-const websiteId: JsonSchema = { type: 'string', description: 'website identifier' };
-const tokenId: JsonSchema = { type: 'string', description: 'public token identifier (the tok_… part of the token)' };
+const userId = { type: 'string', description: 'user identifier' } as const;
+const websiteId = { type: 'string', description: 'website identifier' } as const;
+const tokenId = { type: 'string', description: 'public token identifier (the tok_… part of the token)' } as const;
+
+const userRoleGrantedSchema = payloadSchema<UserRoleGranted['payload']>()({
+  type: 'object', additionalProperties: false, required: ['userId', 'websiteId', 'role'], properties: { userId, websiteId, role: { enum: [...ROLES] } },
+});
+const userRoleRevokedSchema = payloadSchema<UserRoleRevoked['payload']>()({
+  type: 'object', additionalProperties: false, required: ['userId', 'websiteId'], properties: { userId, websiteId },
+});
+const apiTokenIssuedSchema = payloadSchema<ApiTokenIssued['payload']>()({
+  type: 'object', additionalProperties: false, required: ['tokenId', 'userId', 'sha256', 'label', 'expiresAt'],
+  properties: {
+    tokenId, userId, sha256: { type: 'string', description: 'hex SHA-256 of the whole token' }, label: { type: 'string', description: 'empty when none was given' },
+    expiresAt: { type: ['string', 'null'], format: 'date-time', description: 'null: never expires' },
+  },
+});
+const apiTokenRevokedSchema = payloadSchema<ApiTokenRevoked['payload']>()({ type: 'object', additionalProperties: false, required: ['tokenId'], properties: { tokenId } });
 
 export const IDENTITY_EVENT_CATALOG: Readonly<Record<IdentityEvent['type'], EventDefinition>> = {
   [USER_ROLE_GRANTED]: {
-    type: USER_ROLE_GRANTED, version: 1, topic: TOPICS.identity, key: '"identity"', description: 'A user was given a role on a website (replaces any earlier role there).',
-    payload: { type: 'object', additionalProperties: false, required: ['userId', 'websiteId', 'role'], properties: { userId, websiteId, role: { enum: [...ROLES] } } },
+    type: USER_ROLE_GRANTED, version: 1, topic: TOPICS.identity, key: '"identity"', description: 'A user was given a role on a website (replaces any earlier role there).', payload: userRoleGrantedSchema,
   },
   [USER_ROLE_REVOKED]: {
-    type: USER_ROLE_REVOKED, version: 1, topic: TOPICS.identity, key: '"identity"', description: 'A user lost every role on a website.',
-    payload: { type: 'object', additionalProperties: false, required: ['userId', 'websiteId'], properties: { userId, websiteId } },
+    type: USER_ROLE_REVOKED, version: 1, topic: TOPICS.identity, key: '"identity"', description: 'A user lost every role on a website.', payload: userRoleRevokedSchema,
   },
   [API_TOKEN_ISSUED]: {
-    type: API_TOKEN_ISSUED, version: 1, topic: TOPICS.identity, key: '"identity"', description: 'An API token was issued to a user; only the SHA-256 of the token is recorded.',
-    payload: {
-      type: 'object', additionalProperties: false, required: ['tokenId', 'userId', 'sha256', 'label', 'expiresAt'],
-      properties: { tokenId, userId, sha256: { type: 'string', description: 'hex SHA-256 of the whole token' }, label: { type: 'string' }, expiresAt: { type: 'string', format: 'date-time', description: 'null: never expires' } },
-    },
+    type: API_TOKEN_ISSUED, version: 1, topic: TOPICS.identity, key: '"identity"', description: 'An API token was issued to a user; only the SHA-256 of the token is recorded.', payload: apiTokenIssuedSchema,
   },
   [API_TOKEN_REVOKED]: {
-    type: API_TOKEN_REVOKED, version: 1, topic: TOPICS.identity, key: '"identity"', description: 'An API token was revoked; it is refused from then on.',
-    payload: { type: 'object', additionalProperties: false, required: ['tokenId'], properties: { tokenId } },
+    type: API_TOKEN_REVOKED, version: 1, topic: TOPICS.identity, key: '"identity"', description: 'An API token was revoked; it is refused from then on.', payload: apiTokenRevokedSchema,
   },
 };
 

@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '../envelope';
-import type { JsonSchema } from '../json-schema';
+import { payloadSchema } from '../json-schema';
+import { pageUrlSchema } from '../page-url-schema';
 
 export const AUTORECACHE_SCHEDULED = 'AutorecacheScheduled';
 
@@ -18,14 +19,14 @@ export interface AutorecacheScheduledPayload {
 
 export type AutorecacheScheduled = EventEnvelope<typeof AUTORECACHE_SCHEDULED, AutorecacheScheduledPayload>;
 
-export const autorecacheScheduledSchema: JsonSchema = {
+export const autorecacheScheduledSchema = payloadSchema<AutorecacheScheduledPayload>()({
   type: 'object',
   required: ['hostId', 'url', 'dimensionId', 'dueAt'],
   additionalProperties: false,
   properties: {
     hostId: { type: 'integer', minimum: 1 },
-    url: { type: 'string', format: 'uri' },
+    url: pageUrlSchema,
     dimensionId: { type: 'integer', minimum: 1 },
     dueAt: { type: 'integer', description: 'epoch milliseconds' },
   },
-};
+});

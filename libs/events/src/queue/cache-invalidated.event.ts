@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '../envelope';
-import type { JsonSchema } from '../json-schema';
+import { payloadSchema } from '../json-schema';
+import { pageUrlSchema } from '../page-url-schema';
 
 export const CACHE_INVALIDATED = 'CacheInvalidated';
 
@@ -13,14 +14,14 @@ export interface CacheInvalidatedPayload {
 
 export type CacheInvalidated = EventEnvelope<typeof CACHE_INVALIDATED, CacheInvalidatedPayload>;
 
-export const cacheInvalidatedSchema: JsonSchema = {
+export const cacheInvalidatedSchema = payloadSchema<CacheInvalidatedPayload>()({
   type: 'object',
   required: ['hostId', 'urls', 'dimensionIds', 'source'],
   additionalProperties: false,
   properties: {
     hostId: { type: 'integer', minimum: 1 },
-    urls: { type: 'array', items: { type: 'string', format: 'uri' } },
+    urls: { type: 'array', items: pageUrlSchema },
     dimensionIds: { type: 'array', minItems: 1, items: { type: 'integer', minimum: 1 } },
     source: { enum: ['daemon-api', 'public-api'] },
   },
-};
+});

@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '../envelope';
-import type { JsonSchema } from '../json-schema';
+import { payloadSchema } from '../json-schema';
 
 export const HOST_RECACHE_PAUSED = 'HostRecachePaused';
 export const HOST_RECACHE_RESUMED = 'HostRecacheResumed';
@@ -19,16 +19,16 @@ export interface HostRecacheResumedPayload {
 export type HostRecachePaused = EventEnvelope<typeof HOST_RECACHE_PAUSED, HostRecachePausedPayload>;
 export type HostRecacheResumed = EventEnvelope<typeof HOST_RECACHE_RESUMED, HostRecacheResumedPayload>;
 
-export const hostRecachePausedSchema: JsonSchema = {
+export const hostRecachePausedSchema = payloadSchema<HostRecachePausedPayload>()({
   type: 'object',
   required: ['hostId', 'expiresAt'],
   additionalProperties: false,
   properties: { hostId: { type: 'integer', minimum: 1 }, expiresAt: { type: 'integer', description: 'epoch milliseconds' } },
-};
+});
 
-export const hostRecacheResumedSchema: JsonSchema = {
+export const hostRecacheResumedSchema = payloadSchema<HostRecacheResumedPayload>()({
   type: 'object',
   required: ['hostId'],
   additionalProperties: false,
   properties: { hostId: { type: 'integer', minimum: 1 } },
-};
+});

@@ -1,6 +1,6 @@
 import type { Priority } from '@bpc/domain';
 import type { EventEnvelope } from '../envelope';
-import type { JsonSchema } from '../json-schema';
+import { payloadSchema } from '../json-schema';
 
 export const QUEUE_PURGED = 'QueuePurged';
 
@@ -13,7 +13,7 @@ export interface QueuePurgedPayload {
 
 export type QueuePurged = EventEnvelope<typeof QUEUE_PURGED, QueuePurgedPayload>;
 
-export const queuePurgedSchema: JsonSchema = {
+export const queuePurgedSchema = payloadSchema<QueuePurgedPayload>()({
   type: 'object',
   required: ['hostId', 'priorities'],
   additionalProperties: false,
@@ -21,4 +21,4 @@ export const queuePurgedSchema: JsonSchema = {
     hostId: { type: 'integer', minimum: 1 },
     priorities: { type: 'array', minItems: 1, items: { enum: ['high', 'normal', 'autorecache'] } },
   },
-};
+});

@@ -1,6 +1,7 @@
 import type { Priority, RecacheMode } from '@bpc/domain';
 import type { EventEnvelope } from '../envelope';
-import type { JsonSchema } from '../json-schema';
+import { payloadSchema } from '../json-schema';
+import { pageUrlSchema } from '../page-url-schema';
 
 export const RECACHE_SUCCEEDED = 'RecacheSucceeded';
 export const RECACHE_RETRY_SCHEDULED = 'RecacheRetryScheduled';
@@ -40,34 +41,34 @@ export type RecacheSucceeded = EventEnvelope<typeof RECACHE_SUCCEEDED, RecacheSu
 export type RecacheRetryScheduled = EventEnvelope<typeof RECACHE_RETRY_SCHEDULED, RecacheRetryScheduledPayload>;
 export type RecacheGaveUp = EventEnvelope<typeof RECACHE_GAVE_UP, RecacheGaveUpPayload>;
 
-const subject: Record<string, JsonSchema> = {
+const subject = {
   hostId: { type: 'integer', minimum: 1 },
-  url: { type: 'string', format: 'uri' },
+  url: pageUrlSchema,
   dimensionId: { type: 'integer', minimum: 1 },
   priority: { enum: ['high', 'normal', 'autorecache'] },
   entryId: { type: 'string' },
   attempt: { type: 'integer', minimum: 1 },
   durationMs: { type: 'integer', minimum: 0 },
-};
-const subjectRequired = ['hostId', 'url', 'dimensionId', 'priority', 'entryId', 'attempt', 'durationMs'];
+} as const;
+const subjectRequired = ['hostId', 'url', 'dimensionId', 'priority', 'entryId', 'attempt', 'durationMs'] as const;
 
-export const recacheSucceededSchema: JsonSchema = {
+export const recacheSucceededSchema = payloadSchema<RecacheSucceededPayload>()({
   type: 'object',
   required: [...subjectRequired, 'outcome', 'mode'],
   additionalProperties: false,
   properties: { ...subject, outcome: { enum: ['rendered', 'fetched', 'kept'] }, mode: { enum: ['render', 'bypass'] }, statusCode: { type: 'integer' } },
-};
+});
 
-export const recacheRetryScheduledSchema: JsonSchema = {
+export const recacheRetryScheduledSchema = payloadSchema<RecacheRetryScheduledPayload>()({
   type: 'object',
   required: [...subjectRequired, 'reason', 'retryAt'],
   additionalProperties: false,
   properties: { ...subject, reason: { type: 'string' }, retryAt: { type: 'integer' } },
-};
+});
 
-export const recacheGaveUpSchema: JsonSchema = {
+export const recacheGaveUpSchema = payloadSchema<RecacheGaveUpPayload>()({
   type: 'object',
   required: [...subjectRequired, 'reason'],
   additionalProperties: false,
   properties: { ...subject, reason: { type: 'string' } },
-};
+});

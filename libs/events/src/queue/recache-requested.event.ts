@@ -1,6 +1,7 @@
 import type { RecacheMode, RequestablePriority } from '@bpc/domain';
 import type { EventEnvelope } from '../envelope';
-import type { JsonSchema } from '../json-schema';
+import { payloadSchema } from '../json-schema';
+import { pageUrlSchema } from '../page-url-schema';
 
 export const RECACHE_REQUESTED = 'RecacheRequested';
 
@@ -25,16 +26,16 @@ export interface RecacheRequestedPayload {
 
 export type RecacheRequested = EventEnvelope<typeof RECACHE_REQUESTED, RecacheRequestedPayload>;
 
-export const recacheRequestedSchema: JsonSchema = {
+export const recacheRequestedSchema = payloadSchema<RecacheRequestedPayload>()({
   type: 'object',
   required: ['hostId', 'urls', 'dimensionIds', 'priority', 'source'],
   additionalProperties: false,
   properties: {
     hostId: { type: 'integer', minimum: 1 },
-    urls: { type: 'array', items: { type: 'string', format: 'uri' } },
+    urls: { type: 'array', items: pageUrlSchema },
     dimensionIds: { type: 'array', minItems: 1, items: { type: 'integer', minimum: 1 } },
     priority: { enum: ['high', 'normal'] },
     mode: { enum: ['render', 'bypass'] },
     source: { enum: ['daemon-api', 'public-api'] },
   },
-};
+});

@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '../envelope';
-import type { JsonSchema } from '../json-schema';
+import { payloadSchema } from '../json-schema';
 
 export const SCHEDULER_PAUSED = 'SchedulerPaused';
 export const SCHEDULER_RESUMED = 'SchedulerResumed';
@@ -12,9 +12,9 @@ export interface SchedulerToggledPayload {
 export type SchedulerPaused = EventEnvelope<typeof SCHEDULER_PAUSED, SchedulerToggledPayload>;
 export type SchedulerResumed = EventEnvelope<typeof SCHEDULER_RESUMED, SchedulerToggledPayload>;
 
-export const schedulerToggledSchema: JsonSchema = {
+export const schedulerToggledSchema = payloadSchema<SchedulerToggledPayload>()({
   type: 'object',
   required: ['daemonId'],
   additionalProperties: false,
   properties: { daemonId: { type: 'string' } },
-};
+});

@@ -1,5 +1,5 @@
 import { findExplorer, resolveQuery, DEFAULT_LIMITS } from '@bpc/explorer';
-import { canonicalJson, exportQuestion, questionHash, sanitiseFilename } from './export-question';
+import { attachmentDisposition, canonicalJson, exportQuestion, questionHash, sanitiseFilename } from './export-question';
 
 const events = findExplorer('events')!;
 const NOW = Date.parse('2026-11-21T12:00:00Z');
@@ -52,5 +52,24 @@ describe('sanitiseFilename', () => {
     ['a"b\\c\r\nd;e', 'a_b_c__d_e.csv'],
     ['  ..hidden  ', 'hidden.csv'],
     ['résumé 2026', 'résumé 2026.csv'],
+    ['\u202etxt.exe', 'txt.exe.csv'],
+    ['in\u2066voice\u2069\u200e\u200f\u061c', 'invoice.csv'],
+    ['zero\u200bwidth\u200c\u200d\u2060\ufeff\u00ad', 'zerowidth.csv'],
+    ['report.csv\u202c', 'report.csv'],
+    ['\u202a\u202b\u202d\u202e', 'events-export.csv'],
+    ['مرحبا 2026', 'مرحبا 2026.csv'],
   ])('%j → %j', (input, expected) => expect(sanitiseFilename(input, 'events')).toBe(expected));
+
+  it('leaves no format character (Unicode category Cf) anywhere in the BMP and beyond', () => {
+    const every = Array.from({ length: 0x110000 }, (_, cp) => (cp >= 0xd800 && cp <= 0xdfff ? '' : String.fromCodePoint(cp))).join('');
+    expect(sanitiseFilename(every, 'events')).not.toMatch(/\p{Cf}/u);
+  });
+});
+
+describe('attachmentDisposition', () => {
+  it('names the file in ASCII and in UTF-8, format characters removed from both (a record an older build stored with them)', () => {
+    const header = attachmentDisposition('\u202etxt.exe.csv');
+    expect(header).toBe(`attachment; filename="txt.exe.csv"; filename*=UTF-8''txt.exe.csv`);
+    expect(attachmentDisposition('résumé\u200b.csv')).toBe(`attachment; filename="r_sum_.csv"; filename*=UTF-8''r%C3%A9sum%C3%A9.csv`);
+  });
 });

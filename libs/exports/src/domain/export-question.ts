@@ -69,18 +69,39 @@ export function canonicalJson(value: unknown): string {
 export const MAX_FILENAME = 200;
 
 /**
- * A safe file name: control characters, path separators and characters that
- * Windows or a `Content-Disposition` header would trip on become `_`, leading
- * dots and surrounding spaces go, and `.csv` is appended (once). An empty
- * result falls back to `<explorerKey>-export`.
+ * Invisible format characters (Unicode category Cf: bidirectional overrides
+ * and isolates, zero-width spaces and joiners, the BOM …) and the bidi
+ * controls: a name holding them can show as another (`\u202etxt.exe` reads
+ * `exe.txt`).
+ */
+const FORMAT_CHARACTERS = /[\p{Cf}\p{Bidi_Control}]/gu;
+
+/**
+ * A safe file name: format characters are removed; control characters, path
+ * separators and characters that Windows or a `Content-Disposition` header
+ * would trip on become `_`, leading dots and surrounding spaces go, and
+ * `.csv` is appended (once). An empty result falls back to
+ * `<explorerKey>-export`.
  */
 export function sanitiseFilename(requested: string | undefined, explorerKey: string): string {
   const base = (requested ?? '')
     .normalize('NFC')
+    .replace(FORMAT_CHARACTERS, '')
     .replace(/\.csv$/i, '')
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f"*/:<>?\\|;]/g, '_')
     .trim()
     .replace(/^\.+/, '');
   return `${base.length > 0 ? base : `${explorerKey}-export`}.csv`;
+}
+
+/**
+ * The `Content-Disposition` of a download: an ASCII fallback and the UTF-8
+ * name (RFC 6266), format characters removed from both again, for records an
+ * older build stored with them.
+ */
+export function attachmentDisposition(filename: string): string {
+  const name = filename.replace(FORMAT_CHARACTERS, '');
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }

@@ -7,6 +7,7 @@ import { AppError, type Clock } from '@bpc/domain';
 import { CLOCK } from '@bpc/platform';
 import { ApiInternalError, ApiPublicError } from '@bpc/public-api';
 import { checkDownload, DOWNLOAD_PATH } from '../domain/download-link';
+import { attachmentDisposition } from '../domain/export-question';
 import { LINK_SIGNING_KEY } from '../http/link-signing';
 import { ExportRunner } from '../start-export/export-runner';
 import { ExportIndex } from '../state/export-index';
@@ -58,11 +59,10 @@ export class DownloadController {
     const file = this.runner.filePath(record);
     const size = await stat(file).then((s) => s.size, () => undefined);
     if (size === undefined) throw new AppError('DOWNLOAD_LINK_EXPIRED', 'the export file is no longer available');
-    const ascii = record.filename.replace(/[^\x20-\x7e]/g, '_');
     await reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-length', String(size))
-      .header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(record.filename)}`)
+      .header('content-disposition', attachmentDisposition(record.filename))
       .header('cache-control', 'private, no-store')
       .send(createReadStream(file));
   }

@@ -6,6 +6,7 @@ import { EXPLORER_KEYS } from '@bpc/explorer';
 import { APP_CONFIG, BodyPipe, CLOCK } from '@bpc/platform';
 import { ApiPublicEndpoint, ApiPublicError, ApiRefusesBadBodies, ApiUnknownExplorer, AuthorizedRequest, ExportSlotBusyErrorDto, RequiresWebsite } from '@bpc/public-api';
 import type { ExportState } from '../domain/export-record';
+import { DownloadLinkBase } from '../http/download-link-base';
 import { LINK_SIGNING_KEY } from '../http/link-signing';
 import { ExportRunner } from '../start-export/export-runner';
 import { StartExportDto } from '../start-export/start-export.dto';
@@ -27,6 +28,7 @@ export class ExportsController {
     private readonly index: ExportIndex,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly linkBase: DownloadLinkBase,
   ) {}
 
   @Post(':explorerKey/export')
@@ -47,7 +49,7 @@ export class ExportsController {
   ): Promise<ExportRecordView> {
     const access = request.access!;
     const record = await this.runner.start({ userId: access.userId, websiteId: access.website.id, accountId: access.website.accountId }, explorerKey, body);
-    return this.view(request, record);
+    return this.view(record);
   }
 
   @Get('export/:exportId/status')
@@ -62,13 +64,13 @@ export class ExportsController {
     if (!record || record.userId !== access.userId || record.websiteId !== access.website.id) {
       throw new AppError('EXPORT_NOT_FOUND', `no export ${exportId} of yours on website ${access.website.id}`);
     }
-    return this.view(request, record);
+    return this.view(record);
   }
 
-  private view(request: AuthorizedRequest, record: ExportState): ExportRecordView {
+  private view(record: ExportState): ExportRecordView {
     return exportRecordView(record, {
       key: this.key,
-      baseUrl: this.config.exports.public_base_url ?? `${request.protocol}://${request.headers.host ?? 'localhost'}`,
+      baseUrl: this.linkBase.url(),
       nowMs: this.clock.now(),
       ttlSeconds: this.config.exports.link_ttl_seconds,
       retainedUntilMs: this.runner.retainedUntil(record),

@@ -1,6 +1,7 @@
 import { Controller, Get, Global, Header, Inject, Module } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import { Registry } from 'prom-client';
+import { registerDefaultMetrics } from './default-metrics';
 
 /** The app's Prometheus registry; components register their metrics on it. */
 export const METRICS_REGISTRY = Symbol('METRICS_REGISTRY');
@@ -27,7 +28,7 @@ class MetricsController {
       provide: METRICS_REGISTRY,
       useFactory: () => {
         const registry = new Registry();
-        collectDefaultMetrics({ register: registry, prefix: 'bpc_' });
+        registerDefaultMetrics(registry);
         return registry;
       },
     },
