@@ -6,6 +6,7 @@ import {
   jsonOf,
   mountSmallFilesystem,
   rawRequest,
+  removeTestDataDir,
   SmallFilesystem,
   spawnService,
   TEST_INTERNAL_KEY,
@@ -54,6 +55,8 @@ async function readLog(dataDir: string, topics: readonly string[]): Promise<LogR
 
   afterAll(async () => {
     await origin?.stop();
+    // The log's events are checked against the published schemas before the filesystem goes.
+    if (fs) removeTestDataDir(path.join(fs.dir, 'data'));
     fs?.unmount();
   });
 
