@@ -1,6 +1,6 @@
 export * from './catalog/explorer-catalog';
 export * from './periods/periods';
-export * from './filters/re2-syntax';
+export * from './filters/regex-pattern';
 export * from './resolve-query/query-body';
 export * from './resolve-query/resolve-query';
 export * from './sql/explorer-sql';
