@@ -31,7 +31,7 @@ describe('a Data Explorer query that runs longer than explorer.query_timeout_ms'
     expect(response.status).toBe(504);
     expect(await jsonOf(response)).toEqual({
       code: 'QUERY_TIMEOUT',
-      message: 'the query ran longer than 1 ms (explorer.query_timeout_ms): choose a shorter period or add filters',
+      message: 'the query took longer than 1 ms from its arrival, waiting for the engine included (explorer.query_timeout_ms): choose a shorter period or add filters',
     });
   });
 

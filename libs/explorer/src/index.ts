@@ -13,3 +13,4 @@ export * from './generate-demo-data/generate-demo-data.command';
 export * from './import-search-performance/search-console-parse';
 export * from './import-search-performance/import-search-performance.command';
 export * from './account-limits';
+export * from './admission/explorer-busy-error';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { systemClock } from '@bpc/domain';
 import { FileEventLog } from '@bpc/event-log';
 import { AccountLimits } from '@bpc/explorer';
-import { ChdbExecutor, ExplorerStore } from '@bpc/explorer-store';
+import { ChdbExecutor, ExplorerAdmission, ExplorerStore } from '@bpc/explorer-store';
 import { MemoryExportSlots } from '@bpc/export-slots';
 import { createLogger } from '@bpc/platform';
 import { EXPORT_FAILED, EXPORT_STARTED, TOPICS } from '@bpc/events';
@@ -59,7 +59,8 @@ describe('ExportRunner shutdown with an export still running (file log, chDB)', 
     const slots = new MemoryExportSlots();
     const index = new ExportIndex(log, slots, config, systemClock);
     const logger = createLogger('silent', 'exports');
-    const runner = new ExportRunner(index, slots, new AccountLimits(config), held as unknown as ExplorerStore, config, systemClock, logger, SHUTDOWN_WAIT_MS);
+    const admission = new ExplorerAdmission({ maxRunning: 3, perAccount: 16 });
+    const runner = new ExportRunner(index, slots, new AccountLimits(config), held as unknown as ExplorerStore, admission, config, systemClock, logger, SHUTDOWN_WAIT_MS);
     runner.onApplicationBootstrap();
     await runner.ready();
 

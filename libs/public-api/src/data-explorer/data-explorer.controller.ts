@@ -1,10 +1,12 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { DiscoverExplorers, DiscoveryDocument, ExplorerQueryResult, RunExplorerQuery } from '@bpc/explorer';
-import { BodyPipe } from '@bpc/platform';
+import type { FastifyReply } from 'fastify';
+import type { Clock } from '@bpc/domain';
+import { BodyPipe, CLOCK } from '@bpc/platform';
 import { AuthorizedRequest, RequiresWebsite } from '../auth/bearer-auth.guard';
-import { ApiPublicEndpoint, PublicErrorDto } from '../http/public-api-docs';
+import { ApiPublicEndpoint, PublicErrorDto, RETRY_AFTER_HEADER } from '../http/public-api-docs';
 import { QueryExplorerDto } from './query-explorer.dto';
 
 /** Data Explorer: any role on the website, and the platform module. */
@@ -14,7 +16,10 @@ import { QueryExplorerDto } from './query-explorer.dto';
 @ApiParam({ name: 'website', type: String, description: 'Website identifier' })
 @RequiresWebsite({ role: 'readonly', platformModule: true })
 export class DataExplorerController {
-  constructor(private readonly queries: QueryBus) {}
+  constructor(
+    private readonly queries: QueryBus,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'Discovery: explorers, modes, columns, filters, periods and the account limits' })
@@ -28,14 +33,18 @@ export class DataExplorerController {
   @ApiParam({ name: 'explorerKey', type: String, enum: ['events', 'search-pages', 'search-keywords'] })
   @ApiOkResponse({ description: '`{data: [row], meta}`', schema: { type: 'object', properties: { data: { type: 'array', items: { type: 'object', additionalProperties: true } }, meta: { type: 'object' } } } })
   @ApiResponse({ status: 404, description: 'NOT_FOUND: unknown explorerKey', type: PublicErrorDto })
-  @ApiResponse({ status: 504, description: 'QUERY_TIMEOUT: a statement of the query ran longer than `explorer.query_timeout_ms`', type: PublicErrorDto })
+  @ApiResponse({ status: 503, description: 'EXPLORER_BUSY: the account has as many statements waiting or running as it may, or the engine had no place within the time budget; retry after `Retry-After` seconds (also STORE_UNAVAILABLE)', type: PublicErrorDto, headers: RETRY_AFTER_HEADER })
+  @ApiResponse({ status: 504, description: 'QUERY_TIMEOUT: the query took longer than `explorer.query_timeout_ms` from its arrival, waiting for the engine included', type: PublicErrorDto })
   @HttpCode(200)
   query(
     @Req() request: AuthorizedRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
     @Param('explorerKey') explorerKey: string,
     @Body(new BodyPipe(QueryExplorerDto, { forbidUnknownKeys: true })) body: QueryExplorerDto,
   ): Promise<ExplorerQueryResult> {
     const { website } = request.access!;
-    return this.queries.execute(new RunExplorerQuery(website.id, website.accountId, explorerKey, body));
+    // The budget counts from the request's arrival: the time it has spent here already (authentication, rate limit, body) is part of it.
+    const receivedAtMs = this.clock.now() - reply.elapsedTime;
+    return this.queries.execute(new RunExplorerQuery(website.id, website.accountId, explorerKey, body, receivedAtMs));
   }
 }

@@ -24,6 +24,9 @@ const RATE_LIMIT_HEADERS = {
   'RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer' } },
 } as const;
 
+/** `Retry-After` of a 429 or of a 503 EXPLORER_BUSY. */
+export const RETRY_AFTER_HEADER = { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } } as const;
+
 /** Bearer auth, rate-limit headers and the error answers every `/api/` endpoint shares. */
 export function ApiPublicEndpoint(): MethodDecorator & ClassDecorator {
   return applyDecorators(
@@ -35,7 +38,7 @@ export function ApiPublicEndpoint(): MethodDecorator & ClassDecorator {
       status: 429,
       description: 'RATE_LIMITED: too many requests for this token; retry after `Retry-After` seconds',
       type: PublicErrorDto,
-      headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } }, ...RATE_LIMIT_HEADERS },
+      headers: { ...RETRY_AFTER_HEADER, ...RATE_LIMIT_HEADERS },
     }),
     ApiResponse({ status: 503, description: 'STORE_UNAVAILABLE / LOG_UNAVAILABLE', type: PublicErrorDto }),
   );
