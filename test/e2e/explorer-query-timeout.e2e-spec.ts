@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { jsonOf, testConfig } from '@bpc/testing';
+import { insertBulkBotRequests, jsonOf, testConfig } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
-import { insertBulkBotRequests, issueToken } from './explorer-fixtures';
+import { issueToken } from './explorer-fixtures';
 
 describe('a Data Explorer query that runs longer than explorer.query_timeout_ms', () => {
   let running: RunningApps;
@@ -14,7 +14,7 @@ describe('a Data Explorer query that runs longer than explorer.query_timeout_ms'
     running = await startApps(standaloneApps, testConfig('standalone', { explorer: { query_timeout_ms: 1 } }), createLogger('warn', 'e2e-explorer-query-timeout'));
     api = running.urls['public-api']!;
     ({ token } = await issueToken(api, { user: 'alice', website: 'demo', role: 'readonly' }));
-    await insertBulkBotRequests(running, 'demo', 1_000_000, Date.now() - 60_000);
+    await insertBulkBotRequests(running.runtime.ports.explorerStore!, 'demo', 1_000_000, Date.now() - 60_000);
   }, 60_000);
 
   afterAll(async () => {

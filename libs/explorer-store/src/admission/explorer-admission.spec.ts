@@ -1,20 +1,16 @@
+import { TestClock } from '@bpc/testing';
 import { AdmissionRefusedError, ExplorerAdmission } from './explorer-admission';
-
-function manualClock(start = 1_000_000) {
-  let now = start;
-  return { now: () => now, advance: (ms: number) => (now += ms) };
-}
 
 describe('ExplorerAdmission', () => {
   it('given a free place, when a statement enters, then it runs at once with the whole budget left', async () => {
-    const clock = manualClock();
+    const clock = new TestClock();
     const admission = new ExplorerAdmission({ maxRunning: 2, perAccount: 4 }, clock);
     await expect(admission.run('a', clock.now() + 30_000, async (budgetMs) => budgetMs)).resolves.toBe(30_000);
     expect(admission.load).toEqual({ running: 0, waiting: 0 });
   });
 
   it('given a statement waiting for a place, when the place frees, then it runs with what its wait left of the budget', async () => {
-    const clock = manualClock();
+    const clock = new TestClock();
     const admission = new ExplorerAdmission({ maxRunning: 1, perAccount: 4 }, clock);
     const holder = admission.enter('a', clock.now() + 30_000);
     await holder.admitted;
@@ -29,7 +25,7 @@ describe('ExplorerAdmission', () => {
   });
 
   it('given an account at its limit, when it enters again, then it is refused at once with Retry-After in whole seconds', async () => {
-    const clock = manualClock();
+    const clock = new TestClock();
     const admission = new ExplorerAdmission({ maxRunning: 1, perAccount: 2 }, clock);
     admission.enter('a', clock.now() + 2_500);
     admission.enter('a', clock.now() + 30_000);
@@ -45,7 +41,7 @@ describe('ExplorerAdmission', () => {
   });
 
   it('given a statement waiting, when its deadline passes, then it is refused with Retry-After and never runs', async () => {
-    const clock = manualClock();
+    const clock = new TestClock();
     const admission = new ExplorerAdmission({ maxRunning: 1, perAccount: 4 }, clock);
     const holder = admission.enter('a', clock.now() + 10_000);
     let ran = false;
