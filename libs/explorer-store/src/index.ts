@@ -7,3 +7,4 @@ export { EXPORT_TIME_LIMIT_S, settingsClause } from './engine-settings';
 export { encodeRows, toJsonEachRow } from './json-each-row';
 export * from './admission/fair-admission';
 export * from './admission/explorer-admission';
+export * from './admission/admitted-settings';

@@ -1,5 +1,5 @@
 import { type Clock, systemClock } from '@bpc/domain';
-import { type AdmissionChanges, type AdmissionLimits, FairAdmission, type RefusalReason, type StatementKind } from './fair-admission';
+import { type AdmissionChanges, type AdmissionLimits, FairAdmission, type RefusalReason, type StatementKind, type StatementPriority } from './fair-admission';
 
 /** A statement that may not run: its account has too many, or it waited its whole budget. */
 export class AdmissionRefusedError extends Error {
@@ -14,16 +14,24 @@ export class AdmissionRefusedError extends Error {
   }
 }
 
+/** What a statement may use once admitted. */
+export interface Admission {
+  /** Time budget left, ms (at least 1): the engine must stop the statement then. */
+  readonly budgetMs: number;
+  /** `low`: its account has several statements in the engine; the engine should favour others (see `admittedSettings`). */
+  readonly priority: StatementPriority;
+}
+
 /** One statement's place in the admission queue. */
 export interface StatementTicket {
-  /** Resolves with the time budget left (ms, at least 1) once the statement may run; rejects with `AdmissionRefusedError`. */
-  readonly admitted: Promise<number>;
+  /** Resolves once the statement may run; rejects with `AdmissionRefusedError`. */
+  readonly admitted: Promise<Admission>;
   /** The statement ended, or will not run after all: its place goes to the next. Idempotent. */
   leave(): void;
 }
 
 interface Pending {
-  readonly resolve: (budgetMs: number) => void;
+  readonly resolve: (admission: Admission) => void;
   readonly reject: (error: AdmissionRefusedError) => void;
   readonly deadlineMs: number;
 }
@@ -59,7 +67,7 @@ export class ExplorerAdmission {
   enter(account: string, deadlineMs: number, kind: StatementKind = 'query'): StatementTicket {
     const id = ++this.#lastId;
     let pending!: Pending;
-    const admitted = new Promise<number>((resolve, reject) => (pending = { resolve, reject, deadlineMs }));
+    const admitted = new Promise<Admission>((resolve, reject) => (pending = { resolve, reject, deadlineMs }));
     // A refusal may come before the holder awaits (an export awaits its turn later): never an unhandled rejection.
     admitted.catch(() => undefined);
     this.#pending.set(id, pending);
@@ -83,8 +91,8 @@ export class ExplorerAdmission {
     };
   }
 
-  /** Runs `work` with the budget left once admitted, and frees the place when it settles. */
-  async run<T>(account: string, deadlineMs: number, work: (budgetMs: number) => Promise<T>): Promise<T> {
+  /** Runs `work` once admitted, and frees the place when it settles. */
+  async run<T>(account: string, deadlineMs: number, work: (admission: Admission) => Promise<T>): Promise<T> {
     const ticket = this.enter(account, deadlineMs);
     try {
       return await work(await ticket.admitted);
@@ -110,10 +118,10 @@ export class ExplorerAdmission {
       this.#pending.delete(request.id);
       pending?.reject(new AdmissionRefusedError(reason, retryAfterSeconds(retryAfterMs)));
     }
-    for (const { id } of changes.started) {
-      const pending = this.#pending.get(id);
-      // The rules refuse a waiter already past its deadline, so at least 1 ms is left; 0 would mean no limit to the engine.
-      pending?.resolve(Math.max(1, pending.deadlineMs - now));
+    for (const { request, priority } of changes.started) {
+      const pending = this.#pending.get(request.id);
+      // A newcomer past its deadline still gets 1 ms, and the engine stops it: 0 would mean no limit.
+      pending?.resolve({ budgetMs: Math.max(1, pending.deadlineMs - now), priority });
     }
     this.#armTimer();
   }

@@ -3,7 +3,7 @@ import { AdmissionChanges, FairAdmission, StatementKind, StatementRequest } from
 const T0 = 1_000_000;
 let nextId = 0;
 const statement = (account: string, deadlineMs = T0 + 30_000, kind: StatementKind = 'query'): StatementRequest => ({ id: ++nextId, account, kind, deadlineMs });
-const ids = (changes: AdmissionChanges) => changes.started.map((r) => r.id);
+const ids = (changes: AdmissionChanges) => changes.started.map((s) => s.request.id);
 
 describe('FairAdmission', () => {
   it('given free places, when an account asks, then its statements start until only the last place is left', () => {
@@ -47,14 +47,40 @@ describe('FairAdmission', () => {
     expect(ids(admission.arrive(c, T0))).toEqual([c.id]);
   });
 
-  it('given an account at its limit, when it asks again, then it is refused at once with the time until its first deadline', () => {
+  it('given an account at its limit, when it asks again, then it is refused at once with the time its running statement is expected to take yet', () => {
     const admission = new FairAdmission({ maxRunning: 1, perAccount: 2 });
     admission.arrive(statement('a', T0 + 30_000), T0);
     admission.arrive(statement('a', T0 + 20_000), T0);
     const third = statement('a');
-    expect(admission.arrive(third, T0 + 5_000)).toEqual({ started: [], refused: [{ request: third, reason: 'account_full', retryAfterMs: 15_000 }] });
+    // Before any statement has ended, one is expected to take a second.
+    expect(admission.arrive(third, T0 + 400)).toEqual({ started: [], refused: [{ request: third, reason: 'account_full', retryAfterMs: 600 }] });
+    expect(admission.arrive(statement('a'), T0 + 5_000).refused[0].retryAfterMs).toBe(0);
     const other = statement('b');
     expect(admission.arrive(other, T0 + 5_000).refused).toEqual([]);
+  });
+
+  it('given statements that ran long, when an account is refused, then the expected wait follows the run times, never past the deadline', () => {
+    const admission = new FairAdmission({ maxRunning: 2, perAccount: 1 });
+    const slow = statement('a', T0 + 60_000);
+    admission.arrive(slow, T0);
+    admission.leave(slow.id, T0 + 11_000);
+    // 1 s + 0.2 x (11 s - 1 s) = 3 s
+    admission.arrive(statement('a', T0 + 60_000), T0 + 11_000);
+    expect(admission.arrive(statement('a'), T0 + 11_000).refused[0].retryAfterMs).toBe(3_000);
+    admission.arrive(statement('b', T0 + 12_000), T0 + 11_000);
+    expect(admission.arrive(statement('b'), T0 + 11_000).refused[0].retryAfterMs).toBe(1_000);
+  });
+
+  it('given an account with more in the engine than one query needs, when its statements start, then they run at low priority while others run at normal priority', () => {
+    const admission = new FairAdmission({ maxRunning: 4, perAccount: 10 });
+    const priorities = (changes: AdmissionChanges) => changes.started.map((s) => s.priority);
+    expect(priorities(admission.arrive(statement('a'), T0))).toEqual(['normal']);
+    expect(priorities(admission.arrive(statement('a'), T0))).toEqual(['normal']);
+    expect(priorities(admission.arrive(statement('a'), T0))).toEqual(['low']);
+    const [b1, b2] = [statement('b'), statement('b')];
+    expect(priorities(admission.arrive(b1, T0))).toEqual(['normal']);
+    expect(ids(admission.arrive(b2, T0))).toEqual([]);
+    expect(admission.leave(b1.id, T0).started).toEqual([{ request: b2, priority: 'normal' }]);
   });
 
   it('given a statement leaving, when its account asks again, then the place it held counts no more', () => {
@@ -66,7 +92,7 @@ describe('FairAdmission', () => {
     expect(ids(admission.arrive(again, T0))).toEqual([again.id]);
   });
 
-  it('given a waiting statement, when its deadline comes, then it is refused with the time until the first running deadline', () => {
+  it('given a waiting statement, when its deadline comes, then it is refused with the time until a running statement is expected to end', () => {
     const admission = new FairAdmission({ maxRunning: 1, perAccount: 10 });
     admission.arrive(statement('a', T0 + 30_000), T0);
     const late = statement('b', T0 + 1_000);
@@ -75,7 +101,7 @@ describe('FairAdmission', () => {
     admission.arrive(early, T0);
     expect(admission.nextDeadline()).toBe(T0 + 500);
     expect(admission.expire(T0 + 499).refused).toEqual([]);
-    expect(admission.expire(T0 + 500)).toEqual({ started: [], refused: [{ request: early, reason: 'wait_expired', retryAfterMs: 29_500 }] });
+    expect(admission.expire(T0 + 500)).toEqual({ started: [], refused: [{ request: early, reason: 'wait_expired', retryAfterMs: 500 }] });
     expect(admission.nextDeadline()).toBe(T0 + 1_000);
   });
 
@@ -95,7 +121,7 @@ describe('FairAdmission', () => {
   it('given a free place, when a statement arrives already past its deadline, then it starts (out of time, not refused for a busy engine)', () => {
     const admission = new FairAdmission({ maxRunning: 2, perAccount: 10 });
     const late = statement('a', T0 - 1);
-    expect(admission.arrive(late, T0)).toEqual({ started: [late], refused: [] });
+    expect(admission.arrive(late, T0)).toEqual({ started: [{ request: late, priority: 'normal' }], refused: [] });
   });
 
   it('given a waiting statement whose caller gives up, when it leaves, then it is forgotten and its account loses its turn', () => {

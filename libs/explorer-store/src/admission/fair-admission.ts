@@ -2,7 +2,7 @@
  * Which Data Explorer statements may run on the engine now, which wait and
  * which are refused: pure state, no timers and no I/O (the clock arrives as
  * `nowMs`), so every rule is testable on its own. `ExplorerAdmission` is the
- * thin adapter that turns its decisions into promises and timers.
+ * thin adapter that turns its decisions into promises and a timer.
  *
  * Rules:
  * - at most `maxRunning` statements run at once, and at most one of them is
@@ -10,14 +10,19 @@
  *   are, one at a time per process: a second export would hold a place only
  *   to wait inside the engine);
  * - an account may have at most `perAccount` statements waiting or running;
- *   one more is refused at once, with the time until the first of its own
- *   statements must be gone (its deadline);
+ *   one more is refused at once;
  * - the last free place goes only to an account with nothing running, so an
  *   account arriving while another fills the engine starts at once;
  * - waiting statements are served accounts in turn (round robin), each
  *   account's own in arrival order;
- * - a statement still waiting at its deadline is refused, with the time until
- *   the first running statement must have ended (a place is free by then).
+ * - a statement still waiting at its deadline is refused;
+ * - a statement starts at low priority when its account has more in the
+ *   engine than one query needs (its count and its page): the engine's CPU
+ *   then goes first to the accounts asking little.
+ *
+ * A refusal says when to try again: when the first statement that frees a
+ * place (one of the account's own when it is full) is expected to end, by the
+ * recent run times, and never later than that statement's deadline.
  */
 
 export const STATEMENT_KINDS = ['query', 'export'] as const;
@@ -38,6 +43,13 @@ export interface AdmissionLimits {
   readonly perAccount: number;
 }
 
+export type StatementPriority = 'normal' | 'low';
+
+export interface StartedStatement {
+  readonly request: StatementRequest;
+  readonly priority: StatementPriority;
+}
+
 export type RefusalReason = 'account_full' | 'wait_expired';
 
 export interface Refusal {
@@ -49,18 +61,30 @@ export interface Refusal {
 
 /** What one call changed: statements that may run now, statements refused. */
 export interface AdmissionChanges {
-  readonly started: readonly StatementRequest[];
+  readonly started: readonly StartedStatement[];
   readonly refused: readonly Refusal[];
 }
 
 const MAX_RUNNING_EXPORTS = 1;
+/** Statements of one query run side by side (its count and its page); an account with more in the engine runs them at low priority. */
+const NORMAL_PRIORITY_UP_TO = 2;
+/** Expected run time of a statement before any has ended. */
+const FIRST_RUN_ESTIMATE_MS = 1_000;
+/** Weight of the latest run time in the running estimate. */
+const RUN_TIME_WEIGHT = 0.2;
+
+interface Running {
+  readonly request: StatementRequest;
+  readonly startedMs: number;
+}
 
 export class FairAdmission {
-  readonly #running = new Map<number, StatementRequest>();
+  readonly #running = new Map<number, Running>();
   /** Waiting statements per account, oldest first; an account is listed only while it has some. */
   readonly #waiting = new Map<string, StatementRequest[]>();
   /** Accounts with waiting statements, the next to be served first. */
   #turns: string[] = [];
+  #typicalRunMs = FIRST_RUN_ESTIMATE_MS;
 
   constructor(private readonly limits: AdmissionLimits) {
     if (!(limits.maxRunning >= 1) || !(limits.perAccount >= 1)) throw new RangeError('admission limits must be at least 1');
@@ -68,16 +92,12 @@ export class FairAdmission {
 
   /** A statement asks to run: it starts, waits, or is refused at once. */
   arrive(request: StatementRequest, nowMs: number): AdmissionChanges {
-    const held = [...this.#running.values(), ...(this.#waiting.get(request.account) ?? [])].filter((r) => r.account === request.account);
-    if (held.length >= this.limits.perAccount) {
-      const firstGone = Math.min(...held.map((r) => r.deadlineMs));
-      return { started: [], refused: [{ request, reason: 'account_full', retryAfterMs: Math.max(0, firstGone - nowMs) }] };
+    if (this.#held(request.account) >= this.limits.perAccount) {
+      const own = [...this.#running.values()].filter((r) => r.request.account === request.account);
+      return { started: [], refused: [{ request, reason: 'account_full', retryAfterMs: this.#untilOneEnds(own.length > 0 ? own : [...this.#running.values()], nowMs) }] };
     }
     // Nothing that waits could take a free place (`#fill` runs after every change), so a newcomer allowed one starts at once, even past its deadline: it ran out of time, the engine was not busy.
-    if (this.#mayStart(request)) {
-      this.#running.set(request.id, request);
-      return { started: [request], refused: [] };
-    }
+    if (this.#mayStart(request)) return { started: [this.#start(request, nowMs)], refused: [] };
     const queue = this.#waiting.get(request.account);
     if (queue) queue.push(request);
     else {
@@ -89,7 +109,11 @@ export class FairAdmission {
 
   /** A statement ended, or its caller gave up on it: its place goes to the next in turn. Unknown ids are ignored. */
   leave(id: number, nowMs: number): AdmissionChanges {
-    if (!this.#running.delete(id)) {
+    const ended = this.#running.get(id);
+    if (ended) {
+      this.#running.delete(id);
+      this.#typicalRunMs += RUN_TIME_WEIGHT * (nowMs - ended.startedMs - this.#typicalRunMs);
+    } else {
       for (const [account, queue] of this.#waiting) {
         const at = queue.findIndex((r) => r.id === id);
         if (at < 0) continue;
@@ -110,7 +134,8 @@ export class FairAdmission {
       const left = queue.filter((r) => r.deadlineMs > nowMs);
       if (left.length > 0) this.#waiting.set(account, left);
       else this.#forget(account);
-      refused.push(...due.map((request) => ({ request, reason: 'wait_expired' as const, retryAfterMs: this.#untilAPlaceIsFree(nowMs) })));
+      const retryAfterMs = this.#untilOneEnds([...this.#running.values()], nowMs);
+      refused.push(...due.map((request) => ({ request, reason: 'wait_expired' as const, retryAfterMs })));
     }
     return { started: [], refused };
   }
@@ -135,7 +160,7 @@ export class FairAdmission {
   /** Starts waiting statements, accounts in turn, while the rules allow; a waiter already past its deadline is refused instead. */
   #fill(nowMs: number): AdmissionChanges {
     const expired = this.expire(nowMs);
-    const started: StatementRequest[] = [];
+    const started: StartedStatement[] = [];
     for (;;) {
       const turn = this.#turns.findIndex((account) => this.#startable(account) !== undefined);
       if (turn < 0) break;
@@ -146,10 +171,16 @@ export class FairAdmission {
       this.#turns.splice(turn, 1);
       if (queue.length > 0) this.#turns.push(account);
       else this.#waiting.delete(account);
-      this.#running.set(next.id, next);
-      started.push(next);
+      started.push(this.#start(next, nowMs));
     }
     return { started, refused: expired.refused };
+  }
+
+  /** `request`, no longer waiting, joins the running statements. */
+  #start(request: StatementRequest, nowMs: number): StartedStatement {
+    const priority = this.#held(request.account) + 1 > NORMAL_PRIORITY_UP_TO ? 'low' : 'normal';
+    this.#running.set(request.id, { request, startedMs: nowMs });
+    return { request, priority };
   }
 
   /** The account's oldest waiting statement that may start now, if any. */
@@ -158,10 +189,15 @@ export class FairAdmission {
   }
 
   #mayStart(request: StatementRequest): boolean {
-    const running = [...this.#running.values()];
+    const running = [...this.#running.values()].map((r) => r.request);
     const free = this.limits.maxRunning - running.length;
     if (free < 1 || (free === 1 && running.some((r) => r.account === request.account))) return false;
     return request.kind === 'query' || running.filter((r) => r.kind === 'export').length < MAX_RUNNING_EXPORTS;
+  }
+
+  /** Statements of the account waiting or running. */
+  #held(account: string): number {
+    return [...this.#running.values()].filter((r) => r.request.account === account).length + (this.#waiting.get(account)?.length ?? 0);
   }
 
   #forget(account: string): void {
@@ -169,8 +205,10 @@ export class FairAdmission {
     this.#turns = this.#turns.filter((a) => a !== account);
   }
 
-  #untilAPlaceIsFree(nowMs: number): number {
-    const deadlines = [...this.#running.values()].map((r) => r.deadlineMs);
-    return deadlines.length === 0 ? 0 : Math.max(0, Math.min(...deadlines) - nowMs);
+  /** When the first of `running` is expected to end: by the recent run times, at the latest at its deadline. */
+  #untilOneEnds(running: readonly Running[], nowMs: number): number {
+    if (running.length === 0) return 0;
+    const ends = running.map((r) => Math.min(r.request.deadlineMs, Math.max(nowMs, r.startedMs + this.#typicalRunMs)));
+    return Math.max(0, Math.min(...ends) - nowMs);
   }
 }

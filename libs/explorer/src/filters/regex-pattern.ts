@@ -1,4 +1,5 @@
 import RE2 from 're2';
+import { BoundedMemo } from '@bpc/domain';
 
 /** Longest `regex` / `not_regex` pattern, in characters (other text filters take up to 1000). */
 export const REGEX_MAX_LENGTH = 500;
@@ -18,9 +19,18 @@ export const REGEX_REPETITION_BUDGET = 1000;
  * may run. The budget is checked first (compiling an over-budget pattern
  * alone can hold the event loop for tens of ms), then the real RE2 parser
  * judges the syntax, so the answer is the engine's own (`invalid escape
- * sequence: \y`; look-arounds and backreferences are not RE2).
+ * sequence: \y`; look-arounds and backreferences are not RE2). Verdicts are
+ * remembered: a pattern within the budget still takes RE2 milliseconds to
+ * compile on the event loop, and a client repeating one (a dashboard, a
+ * flood) would pay them on every request.
  */
 export function regexPatternProblem(pattern: string): string | undefined {
+  return verdicts.get(pattern);
+}
+
+const verdicts = new BoundedMemo(checkPattern, 1_000, REGEX_MAX_LENGTH);
+
+function checkPattern(pattern: string): string | undefined {
   const repetitions = summedRepetitions(pattern);
   if (repetitions > REGEX_REPETITION_BUDGET) {
     return `the regular expression asks for ${repetitions} repetitions in all ({n,m} counts, nested ones multiplied); at most ${REGEX_REPETITION_BUDGET}`;

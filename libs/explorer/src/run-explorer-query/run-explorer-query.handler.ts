@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { AppError, Clock, validationError } from '@bpc/domain';
 import type { AppConfig } from '@bpc/config';
-import { AdmissionRefusedError, EXPLORER_STORE, ExplorerAdmission, ExplorerStore, ExplorerStoreError, QueryParams, settingsClause } from '@bpc/explorer-store';
+import { admittedSettings, AdmissionRefusedError, EXPLORER_STORE, ExplorerAdmission, ExplorerStore, ExplorerStoreError, QueryParams, settingsClause } from '@bpc/explorer-store';
 import { APP_CONFIG, CLOCK } from '@bpc/platform';
 import { AccountLimits } from '../account-limits';
 import { explorerBusyError } from '../admission/explorer-busy-error';
@@ -54,15 +54,17 @@ export class RunExplorerQueryHandler implements IQueryHandler<RunExplorerQuery, 
 
   /**
    * One statement once admitted, stopped by the engine when the budget left
-   * runs out (in its own SETTINGS clause, so it never leaks into a pooled
-   * connection). Refusals become EXPLORER_BUSY, store failures
+   * runs out, at low priority when its account has several in the engine (in
+   * its own SETTINGS clause, so nothing leaks into a pooled connection). Refusals become EXPLORER_BUSY, store failures
    * STORE_UNAVAILABLE, a statement stopped for its time QUERY_TIMEOUT; a
    * pattern the engine's RE2 still refuses becomes a 400 on its filter.
    */
   private async run<T = Record<string, unknown>>({ query, accountId, deadlineMs }: Statement, sql: string, params: QueryParams): Promise<T[]> {
     const timeout = this.config.explorer.query_timeout_ms;
     try {
-      return await this.admission.run(accountId, deadlineMs, (budgetMs) => this.store.query<T>(`${sql} SETTINGS ${settingsClause({ max_execution_time: budgetMs / 1000 })}`, params));
+      return await this.admission.run(accountId, deadlineMs, (admitted) =>
+        this.store.query<T>(`${sql} SETTINGS ${settingsClause(admittedSettings(admitted, this.config.adapters.explorer_store))}`, params),
+      );
     } catch (error) {
       if (error instanceof AdmissionRefusedError) throw explorerBusyError(error, this.config, `${timeout} ms (explorer.query_timeout_ms)`);
       if (!(error instanceof ExplorerStoreError)) throw error;

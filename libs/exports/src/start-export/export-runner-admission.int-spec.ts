@@ -42,7 +42,7 @@ describe('ExportRunner behind the explorer admission queue (file log, chDB)', ()
 
     const refusal = await runner.start(caller, 'events', body).then(() => undefined, (error: unknown) => error);
     expect(refusal).toBeInstanceOf(AppError);
-    expect(refusal).toMatchObject({ code: 'EXPLORER_BUSY', retryAfterS: 10, message: expect.stringMatching(/already has 2 Data Explorer statements waiting or running/) });
+    expect(refusal).toMatchObject({ code: 'EXPLORER_BUSY', retryAfterS: 1, message: expect.stringMatching(/already has 2 Data Explorer statements waiting or running/) });
     expect([...index.all()]).toEqual([]);
     expect(admission.load).toEqual({ running: 2, waiting: 0 });
 

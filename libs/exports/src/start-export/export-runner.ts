@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '@bpc/config';
 import { AppError, Clock, validationError } from '@bpc/domain';
 import { AccountLimits, explorerBusyError, findExplorer, ResolvedQuery, resolveQuery } from '@bpc/explorer';
-import { AdmissionRefusedError, EXPLORER_STORE, EXPORT_TIME_LIMIT_S, ExplorerAdmission, ExplorerStore, ExplorerStoreError, QueryParams, StatementTicket } from '@bpc/explorer-store';
+import { Admission, admittedSettings, AdmissionRefusedError, EXPLORER_STORE, EXPORT_TIME_LIMIT_S, ExplorerAdmission, ExplorerStore, ExplorerStoreError, QueryParams, StatementTicket } from '@bpc/explorer-store';
 import { EXPORT_SLOTS, ExportSlots } from '@bpc/export-slots';
 import { APP_CONFIG, CLOCK, LOGGER, settlesWithin } from '@bpc/platform';
 import { buildExportSql, exportResourceSettings } from '../csv/export-sql';
@@ -165,9 +165,9 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
         if (!started) ticket.leave();
       }
       if (started) {
-        const settings = exportResourceSettings(this.config.adapters.explorer_store);
+        const engine = this.config.adapters.explorer_store;
         // Its engine time bound is what its wait in the queue left of the export's budget.
-        const sqlFor = (budgetMs: number) => buildExportSql(query, caller.websiteId, { ...settings, max_execution_time: budgetMs / 1000 });
+        const sqlFor = (admitted: Admission) => buildExportSql(query, caller.websiteId, { ...exportResourceSettings(engine), ...admittedSettings(admitted, engine) });
         this.running.set(record.exportId, this.run(record, ticket, sqlFor));
       }
     }
@@ -233,7 +233,7 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   /** Waits its turn in the admission queue (`ticket`), then has the engine write the file, and records the outcome. */
-  private async run(record: ExportState, ticket: StatementTicket, sqlFor: (budgetMs: number) => { sql: string; params: QueryParams }): Promise<void> {
+  private async run(record: ExportState, ticket: StatementTicket, sqlFor: (admitted: Admission) => { sql: string; params: QueryParams }): Promise<void> {
     let leaseLost = false;
     // Until the last confirmed renewal plus the lease, no other replica can have taken the export over
     // (leases run on real time in both slot stores, whatever clock the records use).
