@@ -1,14 +1,12 @@
-import path from 'node:path';
-import { rmSync } from 'node:fs';
 import { AppError, systemClock } from '@bpc/domain';
-import { FileEventLog } from '@bpc/event-log';
 import { AccountLimits } from '@bpc/explorer';
-import { ChdbExecutor, ExplorerAdmission } from '@bpc/explorer-store';
+import { ExplorerAdmission } from '@bpc/explorer-store';
 import { MemoryExportSlots } from '@bpc/export-slots';
 import { createLogger } from '@bpc/platform';
 import { testConfig } from '@bpc/testing';
 import { ExportIndex } from '../state/export-index';
 import { ExportRunner } from './export-runner';
+import { exportRunnerEngines } from './export-runner.fixture';
 import type { StartExportDto } from './start-export.dto';
 
 const caller = { userId: 'ann', websiteId: 'demo', accountId: 'acme' };
@@ -16,22 +14,10 @@ const body = { period: '7d', waitSeconds: 20 } as StartExportDto;
 
 describe('ExportRunner behind the explorer admission queue (file log, chDB)', () => {
   const config = testConfig('standalone', { explorer: { account_max_statements: 2 } });
-  let log: FileEventLog;
-  let store: ChdbExecutor;
-
-  beforeAll(async () => {
-    store = new ChdbExecutor({ path: path.join(config.data_dir, 'chdb') });
-    await store.migrate();
-    log = await FileEventLog.open({ dir: path.join(config.data_dir, 'event-log') });
-  });
-
-  afterAll(async () => {
-    await log?.close();
-    await store?.close();
-    rmSync(config.data_dir, { recursive: true, force: true });
-  });
+  const engines = exportRunnerEngines(config);
 
   it("refuses an export while its account has as many statements as it may (503 EXPLORER_BUSY, Retry-After) and claims nothing; it starts once there is room", async () => {
+    const { log, store } = engines;
     const slots = new MemoryExportSlots();
     const index = new ExportIndex(log, slots, config, systemClock);
     const admission = new ExplorerAdmission({ maxRunning: 3, perAccount: config.explorer.account_max_statements });
