@@ -55,9 +55,11 @@ export class RunExplorerQueryHandler implements IQueryHandler<RunExplorerQuery, 
   /**
    * One statement once admitted, stopped by the engine when the budget left
    * runs out, at low priority when its account has several in the engine (in
-   * its own SETTINGS clause, so nothing leaks into a pooled connection). Refusals become EXPLORER_BUSY, store failures
-   * STORE_UNAVAILABLE, a statement stopped for its time QUERY_TIMEOUT; a
-   * pattern the engine's RE2 still refuses becomes a 400 on its filter.
+   * its own SETTINGS clause, so nothing leaks into a pooled connection).
+   * Refusals become EXPLORER_BUSY, store failures STORE_UNAVAILABLE, a
+   * statement stopped for its time QUERY_TIMEOUT; a pattern the engine's RE2
+   * still refuses (JavaScript-only escapes such as `\u00e9` pass the `re2`
+   * package) becomes a 400 on its filter.
    */
   private async run<T = Record<string, unknown>>({ query, accountId, deadlineMs }: Statement, sql: string, params: QueryParams): Promise<T[]> {
     const timeout = this.config.explorer.query_timeout_ms;
