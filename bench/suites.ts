@@ -3,9 +3,10 @@ import { daemonBench } from './daemon.bench';
 import { edgeBench } from './edge.bench';
 import { eventLogBench } from './event-log.bench';
 import { explorerBench } from './explorer.bench';
+import { explorerFairnessBench } from './explorer-fairness.bench';
 import { exportsBench } from './exports.bench';
 import { queueStoreBench } from './queue-store.bench';
 import { startupBench } from './startup.bench';
 
 /** Every suite `npm run bench` runs, in order; `npm run bench -- <name>` runs one. */
-export const suites: readonly BenchSuite[] = [eventLogBench, queueStoreBench, startupBench, daemonBench, explorerBench, edgeBench, exportsBench];
+export const suites: readonly BenchSuite[] = [eventLogBench, queueStoreBench, startupBench, daemonBench, explorerBench, explorerFairnessBench, edgeBench, exportsBench];

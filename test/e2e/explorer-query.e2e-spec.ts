@@ -185,6 +185,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('Data Explorer discovery a
     ['look-around regex', 'events', { filters: [{ field: 'url', op: 'regex', val: '(?=a)b' }] }, 'filters[0].val'],
     ['backreference regex', 'events', { filters: [{ field: 'url', op: 'regex', val: '(a)\\1' }] }, 'filters[0].val'],
     ['regex bomb', 'events', { filters: [{ field: 'url', op: 'regex', val: '((a{1000}){1000}){1000}' }] }, 'filters[0].val'],
+    ['regex over the repetition budget', 'events', { filters: [{ field: 'url', op: 'regex', val: '[\\x{0}-\\x{10FFFF}]{1000}'.repeat(40) }] }, 'filters[0].val'],
     ['unknown filter field', 'events', { filters: [{ field: 'secret', val: 'x' }] }, 'filters[0].field'],
     ['unknown key inside a filter', 'events', { filters: [{ field: 'url', val: 'x', sql: '1' }] }, 'filters.0.sql'],
     ['non-object body', 'events', '[1,2]', 'body'],
@@ -192,6 +193,15 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('Data Explorer discovery a
     const response = await query(explorer, body);
     expect(response).toEqual({ status: 400, body: { code: 'VALIDATION_FAILED', message: expect.any(String), field: expect.any(String) } });
     expect(response.body.field.replace(/\[(\d+)\]/g, '.$1')).toBe(field.replace(/\[(\d+)\]/g, '.$1'));
+  });
+
+  it.each([
+    ['\\y', 'invalid escape sequence: \\y'],
+    ['[z-a]', 'invalid character class range: z-a'],
+    ['\\p{Foo}', 'invalid character class range: \\p{Foo}'],
+  ])('refuses the pattern %j with RE2\'s own reason before it reaches the store', async (val, reason) => {
+    const response = await query('events', { filters: [{ field: 'bot_name', val: 'Googlebot' }, { field: 'url', op: 'not_regex', val }] });
+    expect(response).toEqual({ status: 400, body: { code: 'VALIDATION_FAILED', message: `invalid regular expression (RE2 syntax): ${reason}`, field: 'filters[1].val' } });
   });
 
   it('never lets hostile values reach SQL unbound and never answers 500', async () => {

@@ -3,9 +3,9 @@ import path from 'node:path';
 import type { AppConfig } from '@bpc/config';
 import { envelope, EXPORT_STARTED, TOPICS } from '@bpc/events';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { jsonOf, TestClock, testConfig } from '@bpc/testing';
+import { insertBulkBotRequests, jsonOf, TestClock, testConfig } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
-import { botRequest, insertBulkBotRequests, issueToken, recordAndWait } from './explorer-fixtures';
+import { botRequest, issueToken, recordAndWait } from './explorer-fixtures';
 
 const BULK_ROWS = 400_000;
 
@@ -64,7 +64,7 @@ describe('Data Explorer CSV exports', () => {
       TRICKY_BOTS.length,
     );
     // Enough rows that an export of them is still running while racing calls arrive.
-    await insertBulkBotRequests(running, 'demo', BULK_ROWS, clock.now() - 60_000);
+    await insertBulkBotRequests(running.runtime.ports.explorerStore!, 'demo', BULK_ROWS, clock.now() - 60_000);
   });
   afterAll(() => running?.close());
 

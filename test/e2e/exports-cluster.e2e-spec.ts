@@ -4,10 +4,10 @@ import type { AppConfig } from '@bpc/config';
 import { envelope, EXPORT_STARTED, TOPICS } from '@bpc/events';
 import { RedisExportSlots } from '@bpc/export-slots';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { freePort, jsonOf, testConfig, until } from '@bpc/testing';
+import { freePort, insertBulkBotRequests, jsonOf, testConfig, until } from '@bpc/testing';
 import { publicApiApp } from '../../apps/public-api/src/public-api.app';
 import { EXPORT_LEASE_MS, RECONCILE_EVERY_MS } from '../../libs/exports/src/start-export/export-runner';
-import { insertBulkBotRequests, issueToken } from './explorer-fixtures';
+import { issueToken } from './explorer-fixtures';
 
 const BULK_ROWS = 600_000;
 
@@ -53,7 +53,7 @@ describe('Data Explorer CSV exports, two public-api replicas (cluster mode)', ()
     await issueToken(urlOf(a), { user: 'ann', website: 'other', role: 'readonly' });
     // B learns the tokens from the identity topic.
     await until(() => fetch(`${urlOf(b)}/api/websites/other/data-explorer`, { headers: headers(ann) }).then((r) => r.status), (s) => s === 200, poll);
-    await insertBulkBotRequests(a, 'demo', BULK_ROWS, Date.now() - 60_000);
+    await insertBulkBotRequests(a.runtime.ports.explorerStore!, 'demo', BULK_ROWS, Date.now() - 60_000);
   });
 
   afterAll(async () => {

@@ -10,6 +10,7 @@ export * from './fuzz';
 export * from './until';
 export * from './metrics';
 export * from './bot-request-fixture';
+export * from './bulk-bot-requests';
 export * from './refused-until-opened';
 export * from './standalone-process';
 export * from './thread-scheduling';

@@ -251,12 +251,26 @@ export class ExportsConfig {
 /** Data Explorer queries of the public API. */
 export class ExplorerConfig {
   /**
-   * Longest one Data Explorer query statement (the page, its count, its
-   * companions) may run; then the query answers 504 QUERY_TIMEOUT. Keeps a
-   * query over a huge window from holding the engine's threads (in standalone
-   * mode, this process's) for minutes.
+   * Time budget of one Data Explorer query, counted from its arrival, the
+   * wait for the engine included: a statement still waiting then is refused
+   * (503 EXPLORER_BUSY), one running is stopped by the engine (504
+   * QUERY_TIMEOUT). Keeps a query over a huge window from holding the
+   * engine's threads (in standalone mode, this process's) for minutes.
    */
   @IsInt() @Min(1) @Max(600_000) query_timeout_ms: number = 30_000;
+  /**
+   * Data Explorer statements (a query's count, page and companions; an
+   * export) the engine runs at once for this process; more wait their turn,
+   * accounts served in turn. An account takes the last free one only when it
+   * has none running, so another account's statement starts at once.
+   */
+  @IsInt() @Min(1) @Max(256) max_concurrent_statements: number = 3;
+  /**
+   * Statements one account may have waiting or running in this process; one
+   * more is refused (503 EXPLORER_BUSY with Retry-After). At least 2: a query
+   * runs its count and its page side by side.
+   */
+  @IsInt() @Min(2) @Max(100_000) account_max_statements: number = 16;
 }
 
 /** Rate limits of the public API, per API token, in fixed windows (shared through Redis in cluster mode). */

@@ -77,6 +77,13 @@ describe('configuration', () => {
     expect(issuesOf(dims)[0]).toMatch(/^hosts\[0\]\.dimensions\[0\]\.id: .*must be an integer/);
   });
 
+  it('admits Data Explorer statements with documented defaults and refuses limits that could not run a query', () => {
+    expect(validateConfig(minimal, 'test').explorer).toEqual({ query_timeout_ms: 30_000, max_concurrent_statements: 3, account_max_statements: 16 });
+    expect(issuesOf({ ...minimal, explorer: { max_concurrent_statements: 0 } })).toEqual(['explorer.max_concurrent_statements: must not be less than 1']);
+    expect(issuesOf({ ...minimal, explorer: { account_max_statements: 1 } })).toEqual(['explorer.account_max_statements: must not be less than 2']);
+    expect(issuesOf({ ...minimal, explorer: { account_max_statements: 'many' } })[0]).toMatch(/^explorer\.account_max_statements: .*must be an integer/);
+  });
+
   it('refuses rules that span keys', () => {
     expect(issuesOf({ ...minimal, websites: [{ id: 'w', host_id: 7, account_id: 'a' }] })).toEqual(['websites[0].host_id: no host with host_id 7']);
     expect(issuesOf({ ...minimal, adapters: { queue_store: 'redis' } })).toEqual(['redis: required when adapters.queue_store is redis']);

@@ -5,3 +5,6 @@ export * from './clickhouse-http-executor';
 export { defaultDdlDir } from './ddl-migration';
 export { EXPORT_TIME_LIMIT_S, settingsClause } from './engine-settings';
 export { encodeRows, toJsonEachRow } from './json-each-row';
+export * from './admission/fair-admission';
+export * from './admission/explorer-admission';
+export * from './admission/admitted-settings';

@@ -1,6 +1,6 @@
 export * from './catalog/explorer-catalog';
 export * from './periods/periods';
-export * from './filters/re2-syntax';
+export * from './filters/regex-pattern';
 export * from './resolve-query/query-body';
 export * from './resolve-query/resolve-query';
 export * from './sql/explorer-sql';
@@ -13,3 +13,4 @@ export * from './generate-demo-data/generate-demo-data.command';
 export * from './import-search-performance/search-console-parse';
 export * from './import-search-performance/import-search-performance.command';
 export * from './account-limits';
+export * from './admission/explorer-busy-error';

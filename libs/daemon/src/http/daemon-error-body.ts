@@ -28,6 +28,7 @@ export function daemonStatusFor(code: ErrorCode): number {
       return 500;
     // The daemon has no exports and no Data Explorer: these never reach it.
     case 'QUERY_TIMEOUT':
+    case 'EXPLORER_BUSY':
     case 'EXPORT_SLOT_BUSY':
     case 'EXPORT_NOT_FOUND':
     case 'DOWNLOAD_LINK_INVALID':

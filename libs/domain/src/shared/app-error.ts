@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   'PROJECTION_TIMEOUT',
   // Public API Data Explorer.
   'QUERY_TIMEOUT',
+  'EXPLORER_BUSY',
   // Public API exports.
   'EXPORT_SLOT_BUSY',
   'EXPORT_NOT_FOUND',
@@ -29,6 +30,8 @@ export class AppError extends Error {
     readonly field?: string,
     /** Extra members of the error body, e.g. the `exportId` holding a busy export slot. */
     readonly details?: Readonly<Record<string, unknown>>,
+    /** Seconds after which a retry may succeed: the answer's `Retry-After`. */
+    readonly retryAfterS?: number,
   ) {
     super(message);
     this.name = 'AppError';

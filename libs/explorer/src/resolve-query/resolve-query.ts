@@ -16,7 +16,7 @@ import {
   SORT_DIRS,
   SortDir,
 } from '../catalog/explorer-catalog';
-import { re2SyntaxError } from '../filters/re2-syntax';
+import { regexPatternProblem } from '../filters/regex-pattern';
 import { describeWindow, previousWindow, resolvePeriod, TimeWindow } from '../periods/periods';
 import type { QueryBody, QueryFilterInput } from './query-body';
 
@@ -163,8 +163,8 @@ function filterValue(def: FilterDef, op: Operator, value: unknown, at: string): 
     case 'string': {
       if (typeof value !== 'string' || value.length === 0 || value.length > MAX_FILTER_TEXT) throw validationError(at, `${def.field} takes a string of 1 to ${MAX_FILTER_TEXT} characters`);
       if (op === 'regex' || op === 'not_regex') {
-        const problem = re2SyntaxError(value);
-        if (problem) throw validationError(at, `invalid regular expression (RE2 syntax): ${problem}`);
+        const problem = regexPatternProblem(value);
+        if (problem) throw validationError(at, problem);
       }
       return value;
     }

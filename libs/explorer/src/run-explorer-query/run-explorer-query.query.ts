@@ -6,6 +6,8 @@ export class RunExplorerQuery {
     readonly accountId: string,
     readonly explorerKey: string,
     readonly body: QueryBody,
+    /** When the request arrived (ms on the app's clock): the query's time budget counts from here. */
+    readonly receivedAtMs: number,
   ) {}
 }
 

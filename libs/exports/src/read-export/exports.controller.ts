@@ -4,7 +4,7 @@ import type { AppConfig } from '@bpc/config';
 import { AppError, type Clock } from '@bpc/domain';
 import { EXPLORER_KEYS } from '@bpc/explorer';
 import { APP_CONFIG, BodyPipe, CLOCK } from '@bpc/platform';
-import { ApiPublicEndpoint, ApiPublicError, ApiRefusesBadBodies, ApiUnknownExplorer, AuthorizedRequest, ExportSlotBusyErrorDto, RequiresWebsite } from '@bpc/public-api';
+import { ApiExplorerBusy, ApiPublicEndpoint, ApiPublicError, ApiRefusesBadBodies, ApiUnknownExplorer, AuthorizedRequest, ExportSlotBusyErrorDto, RequiresWebsite } from '@bpc/public-api';
 import type { ExportState } from '../domain/export-record';
 import { DownloadLinkBase } from '../http/download-link-base';
 import { LINK_SIGNING_KEY } from '../http/link-signing';
@@ -41,6 +41,7 @@ export class ExportsController {
   @ApiRefusesBadBodies()
   @ApiUnknownExplorer()
   @ApiPublicError(409, 'EXPORT_SLOT_BUSY: another export is running for the account; `exportId` names it', ExportSlotBusyErrorDto)
+  @ApiExplorerBusy()
   @HttpCode(200)
   async export(
     @Req() request: AuthorizedRequest,

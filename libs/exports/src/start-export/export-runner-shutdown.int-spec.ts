@@ -1,15 +1,15 @@
-import { existsSync, rmSync } from 'node:fs';
-import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { systemClock } from '@bpc/domain';
 import { FileEventLog } from '@bpc/event-log';
 import { AccountLimits } from '@bpc/explorer';
-import { ChdbExecutor, ExplorerStore } from '@bpc/explorer-store';
+import { ExplorerAdmission, ExplorerStore } from '@bpc/explorer-store';
 import { MemoryExportSlots } from '@bpc/export-slots';
 import { createLogger } from '@bpc/platform';
 import { EXPORT_FAILED, EXPORT_STARTED, TOPICS } from '@bpc/events';
 import { testConfig, until } from '@bpc/testing';
 import { ExportIndex } from '../state/export-index';
 import { ExportRunner } from './export-runner';
+import { exportRunnerEngines } from './export-runner.fixture';
 import type { StartExportDto } from './start-export.dto';
 
 /** The real chDB store, its export writes held until the test lets them go: an export that outlasts the shutdown's wait. */
@@ -39,27 +39,16 @@ const caller = { userId: 'ann', websiteId: 'demo', accountId: 'acme' };
 
 describe('ExportRunner shutdown with an export still running (file log, chDB)', () => {
   const config = testConfig('standalone');
-  let log: FileEventLog;
-  let store: ChdbExecutor;
-
-  beforeAll(async () => {
-    store = new ChdbExecutor({ path: path.join(config.data_dir, 'chdb') });
-    await store.migrate();
-    log = await FileEventLog.open({ dir: path.join(config.data_dir, 'event-log') });
-  });
-
-  afterAll(async () => {
-    await log?.close();
-    await store?.close();
-    rmSync(config.data_dir, { recursive: true, force: true });
-  });
+  const engines = exportRunnerEngines(config);
 
   it('stops waiting at its bound, fails the export (INTERRUPTED) and frees the slot; the file is never published', async () => {
+    const { log, store } = engines;
     const held = new HeldWrites(store);
     const slots = new MemoryExportSlots();
     const index = new ExportIndex(log, slots, config, systemClock);
     const logger = createLogger('silent', 'exports');
-    const runner = new ExportRunner(index, slots, new AccountLimits(config), held as unknown as ExplorerStore, config, systemClock, logger, SHUTDOWN_WAIT_MS);
+    const admission = new ExplorerAdmission({ maxRunning: 3, perAccount: 16 });
+    const runner = new ExportRunner(index, slots, new AccountLimits(config), held as unknown as ExplorerStore, admission, config, systemClock, logger, SHUTDOWN_WAIT_MS);
     runner.onApplicationBootstrap();
     await runner.ready();
 

@@ -4,8 +4,8 @@ import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown, Opti
 import type { Logger } from 'pino';
 import type { AppConfig } from '@bpc/config';
 import { AppError, Clock, validationError } from '@bpc/domain';
-import { AccountLimits, findExplorer, resolveQuery } from '@bpc/explorer';
-import { EXPLORER_STORE, ExplorerStore, ExplorerStoreError } from '@bpc/explorer-store';
+import { AccountLimits, explorerBusyError, findExplorer, ResolvedQuery, resolveQuery } from '@bpc/explorer';
+import { Admission, admittedSettings, AdmissionRefusedError, EXPLORER_STORE, EXPORT_TIME_LIMIT_S, ExplorerAdmission, ExplorerStore, ExplorerStoreError, QueryParams, StatementTicket } from '@bpc/explorer-store';
 import { EXPORT_SLOTS, ExportSlots } from '@bpc/export-slots';
 import { APP_CONFIG, CLOCK, LOGGER, settlesWithin } from '@bpc/platform';
 import { buildExportSql, exportResourceSettings } from '../csv/export-sql';
@@ -71,6 +71,7 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
     @Inject(EXPORT_SLOTS) private readonly slots: ExportSlots,
     private readonly limits: AccountLimits,
     @Inject(EXPLORER_STORE) private readonly store: ExplorerStore,
+    private readonly admission: ExplorerAdmission,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -155,41 +156,66 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
     // A running export whose replica died rejoins nothing: it is failed now, and this call starts afresh.
     if (record?.status === 'running' && !this.running.has(record.exportId) && (await this.interruptIfDead(record))) record = this.index.sameQuestion(hash);
     if (!record) {
-      // The claim is atomic in the slot store (across replicas in cluster mode): of racing calls exactly one gets the slot.
-      const claim = await this.slots.claim(caller.accountId, this.index.owner, hash, EXPORT_LEASE_MS);
-      if (!claim.claimed) {
-        const holder = claim.holder.exportId;
-        // The same question, started a moment ago (maybe by another replica): rejoin it once its record is here.
-        const same = claim.holder.questionHash === hash ? await this.index.arrival(holder) : undefined;
-        if (!same) throw new AppError('EXPORT_SLOT_BUSY', `export ${holder} is running for this account; one export runs at a time`, undefined, { exportId: holder });
-        await this.waitFor(same, waitSeconds ?? DEFAULT_WAIT_SECONDS);
-        return same;
-      }
-      const started = this.index.start(
-        {
-          accountId: caller.accountId,
-          websiteId: caller.websiteId,
-          userId: caller.userId,
-          explorerKey: explorer.key,
-          questionHash: hash,
-          columns: [...query.columns],
-          maxRows,
-          filename,
-          window: { start: query.window.start.toISOString(), end: query.window.end.toISOString() },
-        },
-        claim.exportId,
-      );
+      // The export's statement takes its place in the admission queue before anything is claimed: refused (503), nothing changed.
+      const ticket = this.enterAdmission(caller.accountId);
+      let started = false;
       try {
-        record = await started;
-      } catch (error) {
-        await this.slots.release(caller.accountId, claim.exportId).catch(() => undefined);
-        throw error;
+        ({ record, started } = await this.claimOrRejoin(caller, query, maxRows, filename, hash));
+      } finally {
+        if (!started) ticket.leave();
       }
-      const { sql, params } = buildExportSql(query, caller.websiteId, exportResourceSettings(this.config.adapters.explorer_store));
-      this.running.set(record.exportId, this.run(record, sql, params));
+      if (started) {
+        const engine = this.config.adapters.explorer_store;
+        // Its engine time bound is what its wait in the queue left of the export's budget.
+        const sqlFor = (admitted: Admission) => buildExportSql(query, caller.websiteId, { ...exportResourceSettings(engine), ...admittedSettings(admitted, engine) });
+        this.running.set(record.exportId, this.run(record, ticket, sqlFor));
+      }
     }
     await this.waitFor(record, waitSeconds ?? DEFAULT_WAIT_SECONDS);
     return record;
+  }
+
+  /** A place in the admission queue for the export's statement; its budget (the export's time bound) counts from now. */
+  private enterAdmission(accountId: string): StatementTicket {
+    try {
+      return this.admission.enter(accountId, this.clock.now() + EXPORT_TIME_LIMIT_S * 1000, 'export');
+    } catch (error) {
+      if (error instanceof AdmissionRefusedError) throw explorerBusyError(error, this.config, `the export's ${EXPORT_TIME_LIMIT_S} s`);
+      throw error;
+    }
+  }
+
+  /** Claims the account's slot and records the export as started, or rejoins the same question another call started a moment ago. */
+  private async claimOrRejoin(caller: ExportCaller, query: ResolvedQuery, maxRows: number, filename: string, hash: string): Promise<{ record: ExportState; started: boolean }> {
+    // The claim is atomic in the slot store (across replicas in cluster mode): of racing calls exactly one gets the slot.
+    const claim = await this.slots.claim(caller.accountId, this.index.owner, hash, EXPORT_LEASE_MS);
+    if (!claim.claimed) {
+      const holder = claim.holder.exportId;
+      // The same question, started a moment ago (maybe by another replica): rejoin it once its record is here.
+      const same = claim.holder.questionHash === hash ? await this.index.arrival(holder) : undefined;
+      if (!same) throw new AppError('EXPORT_SLOT_BUSY', `export ${holder} is running for this account; one export runs at a time`, undefined, { exportId: holder });
+      return { record: same, started: false };
+    }
+    const starting = this.index.start(
+      {
+        accountId: caller.accountId,
+        websiteId: caller.websiteId,
+        userId: caller.userId,
+        explorerKey: query.explorer.key,
+        questionHash: hash,
+        columns: [...query.columns],
+        maxRows,
+        filename,
+        window: { start: query.window.start.toISOString(), end: query.window.end.toISOString() },
+      },
+      claim.exportId,
+    );
+    try {
+      return { record: await starting, started: true };
+    } catch (error) {
+      await this.slots.release(caller.accountId, claim.exportId).catch(() => undefined);
+      throw error;
+    }
   }
 
   private async waitFor(record: ExportState, seconds: number): Promise<void> {
@@ -206,7 +232,8 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
     clearTimeout(timer);
   }
 
-  private async run(record: ExportState, sql: string, params: Record<string, unknown>): Promise<void> {
+  /** Waits its turn in the admission queue (`ticket`), then has the engine write the file, and records the outcome. */
+  private async run(record: ExportState, ticket: StatementTicket, sqlFor: (admitted: Admission) => { sql: string; params: QueryParams }): Promise<void> {
     let leaseLost = false;
     // Until the last confirmed renewal plus the lease, no other replica can have taken the export over
     // (leases run on real time in both slot stores, whatever clock the records use).
@@ -232,8 +259,9 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
     }, EXPORT_LEASE_MS / 3);
     try {
       await mkdir(this.directory, { recursive: true });
+      const statement = sqlFor(await ticket.admitted);
       // The engine writes the whole file in one statement (at most exportRowCap rows); a replica that lost the lease meanwhile does not publish it.
-      const { rowCount, sizeBytes } = await writeCsvFile(this.store, { sql, params }, this.filePath(record), () => {
+      const { rowCount, sizeBytes } = await writeCsvFile(this.store, statement, this.filePath(record), () => {
         if (this.outcomeBy.get(record.exportId) === 'shutdown') throw new Error(SHUTDOWN_MESSAGE);
         if (leaseLost || Date.now() >= heldUntil) throw new Error('the export lost its slot lease (this replica stalled or lost the slot store); start it again');
       });
@@ -244,10 +272,12 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
       if (!this.claimOutcome(record.exportId, 'run')) return;
       this.logger.error({ err: error, exportId: record.exportId }, 'export failed');
       const message = (error as Error).message ?? String(error);
-      await this.index.fail(record, error instanceof ExplorerStoreError ? 'QUERY_FAILED' : 'GENERATION_FAILED', message.slice(0, 500)).catch((e) =>
+      const code = error instanceof ExplorerStoreError || error instanceof AdmissionRefusedError ? 'QUERY_FAILED' : 'GENERATION_FAILED';
+      await this.index.fail(record, code, message.slice(0, 500)).catch((e) =>
         this.logger.error({ err: e, exportId: record.exportId }, 'export failure could not be recorded; the next start marks it interrupted'),
       );
     } finally {
+      ticket.leave();
       clearInterval(renewal);
       this.running.delete(record.exportId);
       // After the outcome is in the log: whoever claims next finds this export finished (the shutdown releases the slots of those it fails).

@@ -1,10 +1,12 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { DiscoverExplorers, DiscoveryDocument, EXPLORER_KEYS, ExplorerQueryResult, RunExplorerQuery } from '@bpc/explorer';
-import { BodyPipe } from '@bpc/platform';
+import type { FastifyReply } from 'fastify';
+import type { Clock } from '@bpc/domain';
+import { BodyPipe, CLOCK } from '@bpc/platform';
 import { AuthorizedRequest, RequiresWebsite } from '../auth/bearer-auth.guard';
-import { ApiPublicEndpoint, ApiPublicError, ApiRefusesBadBodies, ApiUnknownExplorer } from '../http/public-api-docs';
+import { ApiExplorerBusy, ApiPublicEndpoint, ApiPublicError, ApiRefusesBadBodies, ApiUnknownExplorer } from '../http/public-api-docs';
 import { QueryExplorerDto } from './query-explorer.dto';
 
 /** Data Explorer: any role on the website, and the platform module. */
@@ -14,7 +16,10 @@ import { QueryExplorerDto } from './query-explorer.dto';
 @ApiParam({ name: 'website', type: String, description: 'Website identifier' })
 @RequiresWebsite({ role: 'readonly', platformModule: true })
 export class DataExplorerController {
-  constructor(private readonly queries: QueryBus) {}
+  constructor(
+    private readonly queries: QueryBus,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'Discovery: explorers, modes, columns, filters, periods and the account limits' })
@@ -29,14 +34,18 @@ export class DataExplorerController {
   @ApiOkResponse({ description: '`{data: [row], meta}`', schema: { type: 'object', properties: { data: { type: 'array', items: { type: 'object', additionalProperties: true } }, meta: { type: 'object' } } } })
   @ApiRefusesBadBodies()
   @ApiUnknownExplorer()
-  @ApiPublicError(504, 'QUERY_TIMEOUT: a statement of the query ran longer than `explorer.query_timeout_ms`')
+  @ApiExplorerBusy()
+  @ApiPublicError(504, 'QUERY_TIMEOUT: the query took longer than `explorer.query_timeout_ms` from its arrival, waiting for the engine included')
   @HttpCode(200)
   query(
     @Req() request: AuthorizedRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
     @Param('explorerKey') explorerKey: string,
     @Body(new BodyPipe(QueryExplorerDto, { forbidUnknownKeys: true })) body: QueryExplorerDto,
   ): Promise<ExplorerQueryResult> {
     const { website } = request.access!;
-    return this.queries.execute(new RunExplorerQuery(website.id, website.accountId, explorerKey, body));
+    // The budget counts from the request's arrival: the time it has spent here already (authentication, rate limit, body) is part of it.
+    const receivedAtMs = this.clock.now() - reply.elapsedTime;
+    return this.queries.execute(new RunExplorerQuery(website.id, website.accountId, explorerKey, body, receivedAtMs));
   }
 }

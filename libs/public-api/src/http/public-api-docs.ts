@@ -32,6 +32,9 @@ const RATE_LIMIT_HEADERS = {
   'RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer' } },
 } as const;
 
+/** `Retry-After` of a 429 or of a 503 EXPLORER_BUSY. */
+export const RETRY_AFTER_HEADER = { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } } as const;
+
 /** One error answer in the public envelope. */
 export function ApiPublicError(status: number, description: string, type: typeof PublicErrorDto = PublicErrorDto): MethodDecorator & ClassDecorator {
   return ApiResponse({ status, description, type });
@@ -42,6 +45,15 @@ export const ApiRefusesBadBodies = () => ApiPublicError(400, 'VALIDATION_FAILED:
 
 /** The answer of a Data Explorer endpoint to an unknown `explorerKey`. */
 export const ApiUnknownExplorer = () => ApiPublicError(404, 'NOT_FOUND: unknown explorerKey');
+
+/** The answer of an endpoint whose statements wait their turn for the explorer engine (fair admission). */
+export const ApiExplorerBusy = () =>
+  ApiResponse({
+    status: 503,
+    description: 'EXPLORER_BUSY: the account has as many statements waiting or running as it may, or the engine had no place within the time budget; retry after `Retry-After` seconds (also LOG_UNAVAILABLE / STORE_UNAVAILABLE)',
+    type: PublicErrorDto,
+    headers: RETRY_AFTER_HEADER,
+  });
 
 /** The answer to a bug, wherever it happens. */
 export const ApiInternalError = () => ApiPublicError(500, 'INTERNAL: a bug; logged, never leaked');
@@ -63,7 +75,7 @@ export function ApiPublicEndpoint(): MethodDecorator & ClassDecorator {
       status: 429,
       description: 'RATE_LIMITED: too many requests for this token; retry after `Retry-After` seconds',
       type: PublicErrorDto,
-      headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } }, ...RATE_LIMIT_HEADERS },
+      headers: { ...RETRY_AFTER_HEADER, ...RATE_LIMIT_HEADERS },
     }),
     ApiInternalError(),
     ApiPublicError(503, 'LOG_UNAVAILABLE / STORE_UNAVAILABLE: the event log or a store cannot be reached (nothing was changed, or it was not acknowledged; the message says which)'),

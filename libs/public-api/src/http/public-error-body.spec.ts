@@ -5,7 +5,7 @@ import { publicErrorResponse, publicStatusFor } from './public-error-body';
 describe('public error envelope', () => {
   it('maps every application error code to a status', () => {
     expect(Object.fromEntries(ERROR_CODES.map((c) => [c, publicStatusFor(c)]))).toEqual({
-      VALIDATION_FAILED: 400, UNAUTHENTICATED: 401, FORBIDDEN: 403, FEATURE_DISABLED: 403, NOT_FOUND: 404, STORE_UNAVAILABLE: 503, LOG_UNAVAILABLE: 503, PROJECTION_TIMEOUT: 504, QUERY_TIMEOUT: 504,
+      VALIDATION_FAILED: 400, UNAUTHENTICATED: 401, FORBIDDEN: 403, FEATURE_DISABLED: 403, NOT_FOUND: 404, STORE_UNAVAILABLE: 503, LOG_UNAVAILABLE: 503, PROJECTION_TIMEOUT: 504, QUERY_TIMEOUT: 504, EXPLORER_BUSY: 503,
       EXPORT_SLOT_BUSY: 409, EXPORT_NOT_FOUND: 404, DOWNLOAD_LINK_INVALID: 403, DOWNLOAD_LINK_EXPIRED: 410,
     });
   });

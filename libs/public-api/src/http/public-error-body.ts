@@ -34,6 +34,7 @@ export function publicStatusFor(code: ErrorCode): number {
       return 410;
     case 'STORE_UNAVAILABLE':
     case 'LOG_UNAVAILABLE':
+    case 'EXPLORER_BUSY':
       return 503;
     case 'PROJECTION_TIMEOUT':
     case 'QUERY_TIMEOUT':

@@ -15,13 +15,14 @@ export class PublicExceptionFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const { status, body, unexpected } = publicErrorResponse(error);
     const fields = () => requestLogFields(http.getRequest<FastifyRequest>());
-    if (error instanceof AppError && error.code === 'QUERY_TIMEOUT') {
-      // What the caller asked for took too long: worth a line, not a stack.
-      this.logger.warn({ ...fields(), message: error.message }, 'public api query timed out');
+    if (error instanceof AppError && (error.code === 'QUERY_TIMEOUT' || error.code === 'EXPLORER_BUSY')) {
+      // What the caller asked for took too long, or waits its turn: worth a line, not a stack.
+      this.logger.warn({ ...fields(), code: error.code, message: error.message }, error.code === 'QUERY_TIMEOUT' ? 'public api query timed out' : 'public api query refused: the explorer is busy');
     } else if (unexpected || (status >= 500 && readinessReportOf(error, status) === undefined)) {
       // A not-ready answer is the readiness check doing its job (its body names the reason), not a failed request: load balancers poll it.
       this.logger.error({ err: error, ...fields() }, 'public api request failed');
     }
+    if (error instanceof AppError && error.retryAfterS !== undefined) void reply.header('Retry-After', error.retryAfterS);
     void reply.status(status).send(body);
   }
 }
