@@ -1,6 +1,6 @@
 import { sha256Hex } from '@bpc/domain';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { testConfig, TestOrigin } from '@bpc/testing';
+import { testConfig, TestOrigin, type OriginAnswer } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 
 const TOKEN = 'edge-render-token';
@@ -10,13 +10,28 @@ const SCRIPTED = `<html><head><title>before</title></head><body><div id="app"></
 const HASHBANG_APP = `<html><head><title>app</title><meta name="fragment" content="!"></head><body><div id="app"></div>
 <script>document.getElementById('app').textContent = 'state [' + location.hash + ']';</script></body></html>`;
 
-/** One real Chromium render through the edge (kept to one page: the machine's cores are shared). */
+/**
+ * Pages that try to make the edge serve one of our internal endpoints (the
+ * projector's `/metrics`, the public API's OpenAPI document) as theirs: the
+ * attack the renderer was open to (docs/renderer-egress.md).
+ */
+function hostilePage(path: string, internal: { metrics: string; openapi: string }): OriginAnswer | undefined {
+  const page = (head: string, body = ''): OriginAnswer => ({ status: 200, body: `<!DOCTYPE html><html><head><title>shop</title>${head}</head><body><p>shop page</p>${body}</body></html>` });
+  if (path === '/hostile/script') return page(`<script>location.href = ${JSON.stringify(internal.metrics)};</script>`);
+  if (path === '/hostile/refresh') return page(`<meta http-equiv="refresh" content="0;url=${internal.openapi}">`);
+  if (path === '/hostile/redirect') return { status: 302, body: '', headers: { location: internal.metrics } };
+  if (path === '/hostile/frame') return page('', `<iframe src="${internal.metrics}"></iframe><script>fetch(${JSON.stringify(internal.openapi)}).then((r) => r.text()).then((t) => document.body.append(t), () => undefined);</script>`);
+  return undefined;
+}
+
+/** Real Chromium renders through the edge, one tab (the machine's cores are shared). */
 describe('edge online render (standalone mode, Chromium)', () => {
   let running: RunningApps;
   let origin: TestOrigin;
+  const internal = () => ({ metrics: `${running.urls.projector}/metrics`, openapi: `${running.urls['public-api']}/docs/openapi.json` });
 
   beforeAll(async () => {
-    origin = new TestOrigin((path) => ({ status: 200, body: path.startsWith('/spa') ? HASHBANG_APP : SCRIPTED, delayMs: 50 }));
+    origin = new TestOrigin((path) => hostilePage(path, internal()) ?? { status: 200, body: path.startsWith('/spa') ? HASHBANG_APP : SCRIPTED, delayMs: 50 });
     const originUrl = await origin.start();
     const config = testConfig('standalone', {
       scheduler: { enabled: false },
@@ -65,5 +80,33 @@ describe('edge online render (standalone mode, Chromium)', () => {
     expect(await get('https://www.example.com/spa')).toEqual({ ...itself, cache: 'hit' });
     // The origin was asked for the page only: the state stays in the browser, the parameter is never forwarded.
     expect([...origin.hits.entries()].filter(([path]) => path.startsWith('/spa'))).toEqual([['/spa', 3]]);
+  });
+
+  describe('a customer page cannot make the edge serve an internal page', () => {
+    const bot = (path: string) => fetch(`${running.urls.edge}/https://www.example.com${path}`, { headers: { 'x-prerender-token': TOKEN, 'user-agent': 'Googlebot/2.1' }, redirect: 'manual' });
+    const leaked = (body: string) => /# HELP|bpc_|"openapi"/.test(body);
+
+    it.each(['/hostile/script', '/hostile/refresh'])('fails the render of a page that navigates to an internal endpoint (%s), and serves nothing of it, then or later', async (path) => {
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        const answer = await bot(path);
+        expect(answer.status).toBe(503);
+        expect(leaked(await answer.text())).toBe(false);
+      }
+    });
+
+    it("serves the origin's redirect to an internal address as a redirect, never the page it names", async () => {
+      const answer = await bot('/hostile/redirect');
+      expect(answer.status).toBe(302);
+      expect(answer.headers.get('location')).toBe(internal().metrics);
+      expect(await answer.text()).toBe('');
+    });
+
+    it('serves the page without what its frames and scripts asked of internal endpoints', async () => {
+      const answer = await bot('/hostile/frame');
+      expect(answer.status).toBe(200);
+      const body = await answer.text();
+      expect(body).toContain('shop page');
+      expect(leaked(body)).toBe(false);
+    });
   });
 });
