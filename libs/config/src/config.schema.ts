@@ -13,8 +13,10 @@ import {
   Matches,
   Max,
   Min,
+  ValidateBy,
   ValidateNested,
 } from 'class-validator';
+import ipaddr from 'ipaddr.js';
 
 /**
  * The configuration file, field by field. Names are snake_case as in the
@@ -113,6 +115,13 @@ export class RenderServiceConfig {
   /** Share of tabs kept for online (bot miss) traffic, never used by recache. */
   @IsInt() @Min(0) @Max(100) reservation_percent: number = 25;
   @IsString() @IsNotEmpty() chromium_path: string = '/usr/bin/chromium';
+  /**
+   * Address ranges (CIDR) renders and origin fetches may not reach, on top of
+   * the internal ranges and the machine's own addresses, which are always
+   * refused: e.g. the public address of the network's NAT or load balancer.
+   */
+  @IsArray() @ValidateBy({ name: 'isCidr', validator: { validate: (value) => typeof value === 'string' && ipaddr.isValidCIDR(value), defaultMessage: () => 'each range must be a CIDR range such as 203.0.113.0/24 or 2001:db8::/32' } }, { each: true })
+  egress_denied_ranges: string[] = [];
 }
 
 export const EVENT_LOG_ADAPTERS = ['file', 'kafka'] as const;

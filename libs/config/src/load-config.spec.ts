@@ -84,6 +84,14 @@ describe('configuration', () => {
     expect(issuesOf({ ...minimal, explorer: { account_max_statements: 'many' } })[0]).toMatch(/^explorer\.account_max_statements: .*must be an integer/);
   });
 
+  it('takes CIDR ranges renders may not reach, IPv4 or IPv6, and names a bad one', () => {
+    expect(validateConfig(minimal, 'test').render_service.egress_denied_ranges).toEqual([]);
+    expect(issuesOf({ ...minimal, render_service: { egress_denied_ranges: ['203.0.113.0/24', '2001:db8::/32'] } })).toEqual([]);
+    for (const bad of [['203.0.113.7'], ['10.0.0.0/33'], ['not a range'], [42]]) {
+      expect(issuesOf({ ...minimal, render_service: { egress_denied_ranges: bad } })).toEqual(['render_service.egress_denied_ranges: each range must be a CIDR range such as 203.0.113.0/24 or 2001:db8::/32']);
+    }
+  });
+
   it('refuses rules that span keys', () => {
     expect(issuesOf({ ...minimal, websites: [{ id: 'w', host_id: 7, account_id: 'a' }] })).toEqual(['websites[0].host_id: no host with host_id 7']);
     expect(issuesOf({ ...minimal, adapters: { queue_store: 'redis' } })).toEqual(['redis: required when adapters.queue_store is redis']);

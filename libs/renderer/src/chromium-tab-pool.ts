@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
 import { silentLog, type LogSink } from '@bpc/domain';
+import { AddressPolicy } from './egress/address-policy';
+import type { Resolvers } from './egress/checked-address';
 import { EgressProxy } from './egress/egress-proxy';
 import type { EgressRules } from './egress/egress-rules';
 import type { TabCapacity } from './page-refresher.port';
@@ -63,6 +65,10 @@ export interface ChromiumTabPoolOptions {
   readonly log?: LogSink;
   /** Give up starting the browser after this long (default 30 s). */
   readonly launchTimeoutMs?: number;
+  /** What the browser itself may reach outside any render (the renders' own rules come with each `TabRequest`). */
+  readonly addresses?: AddressPolicy;
+  /** How the egress proxies resolve names (default: DNS for pages' names, the system for trusted origins). */
+  readonly resolvers?: Resolvers;
 }
 
 /** Something that lends browser tabs; the page refresher depends on this, not on Chromium. */
@@ -144,7 +150,7 @@ export class ChromiumTabPool implements TabPool {
     const key = rules.trustedOrigin?.origin ?? '';
     let proxy = this.proxies.get(key);
     if (!proxy) {
-      proxy = EgressProxy.start({ rules, log: this.log });
+      proxy = EgressProxy.start({ rules, log: this.log, resolvers: this.options.resolvers });
       this.proxies.set(key, proxy);
       proxy.catch(() => this.proxies.delete(key));
     }
@@ -182,7 +188,7 @@ export class ChromiumTabPool implements TabPool {
   private async launch(): Promise<Browser> {
     const executablePath = this.options.executablePath ?? '/usr/bin/chromium';
     // The browser's own connections (outside any render's context) get the strictest rules.
-    const strictProxy = await this.proxyFor({});
+    const strictProxy = await this.proxyFor({ addresses: this.options.addresses ?? new AddressPolicy() });
     const userDataDir = await mkdtemp(path.join(tmpdir(), 'bpc-chromium-'));
     const startedAt = Date.now();
     let browser: Browser;

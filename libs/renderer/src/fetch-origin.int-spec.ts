@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { FileCacheStore } from '@bpc/cache-store';
 import { HostCatalog } from '@bpc/domain';
 import { ChromiumTabPool } from './chromium-tab-pool';
+import { AddressPolicy } from './egress/address-policy';
 import { checkedDispatcher } from './egress/checked-dispatcher';
 import { fetchOrigin } from './fetch-origin';
 import { MAX_PAGE_BYTES, PageFailure } from './fetched-page';
@@ -130,7 +131,7 @@ describe('origin fetch (bypass) against real HTTP servers', () => {
         publicUrl: new URL('https://www.example.test/page'),
         userAgent: DESKTOP_BOT_USER_AGENT,
         signal: AbortSignal.timeout(10_000),
-        dispatcher: checkedDispatcher({ trustedOrigin: new URL(bomber.url) }),
+        dispatcher: checkedDispatcher({ trustedOrigin: new URL(bomber.url), addresses: new AddressPolicy() }),
       });
       try {
         await expect(fetching).rejects.toThrow(PageFailure);

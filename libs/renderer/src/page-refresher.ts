@@ -2,6 +2,8 @@ import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { putDecision, type CacheStore, type PutResult } from '@bpc/cache-store';
 import { silentLog, systemClock, type Clock, type HostCatalog, type LogSink, type RecacheMode } from '@bpc/domain';
+import { AddressPolicy } from './egress/address-policy';
+import type { Resolvers } from './egress/checked-address';
 import { checkedDispatcher } from './egress/checked-dispatcher';
 import type { EgressRules } from './egress/egress-rules';
 import { errorSummary, failureReason, type FetchedPage } from './fetched-page';
@@ -18,6 +20,10 @@ export interface CachingPageRefresherOptions {
   readonly pool: TabPool;
   readonly clock?: Clock;
   readonly log?: LogSink;
+  /** Addresses renders and origin fetches may reach besides a trusted origin (default: public ones but the machine's own). */
+  readonly addresses?: AddressPolicy;
+  /** How origin fetches resolve names (the pool's proxies have their own setting). */
+  readonly resolvers?: Resolvers;
 }
 
 /** What a refresh is about once the job is resolved against the configuration. */
@@ -43,10 +49,12 @@ export class CachingPageRefresher implements PageRefresher {
   private readonly log: LogSink;
   /** Origin-fetch clients by trusted origin ('' for none), kept for their connection pools. */
   private readonly dispatchers = new Map<string, Dispatcher>();
+  private readonly addresses: AddressPolicy;
 
   constructor(private readonly options: CachingPageRefresherOptions) {
     this.clock = options.clock ?? systemClock;
     this.log = options.log ?? silentLog;
+    this.addresses = options.addresses ?? new AddressPolicy();
   }
 
   async refresh(job: RefreshJob, options: RefreshOptions): Promise<RefreshOutcome> {
@@ -122,7 +130,7 @@ export class CachingPageRefresher implements PageRefresher {
     }
     const rule = catalog.urlRule(job.hostId, publicUrl);
     // Only an origin the operator configured is trusted: the default one is named by the customer's DNS.
-    const egress = { trustedOrigin: host.origin ? new URL(host.origin) : undefined };
+    const egress = { trustedOrigin: host.origin ? new URL(host.origin) : undefined, addresses: this.addresses };
     return {
       mode: resolveMode(job.mode, rule, dimension),
       publicUrl,
@@ -147,7 +155,7 @@ export class CachingPageRefresher implements PageRefresher {
     const key = rules.trustedOrigin?.origin ?? '';
     let dispatcher = this.dispatchers.get(key);
     if (!dispatcher) {
-      dispatcher = checkedDispatcher(rules);
+      dispatcher = checkedDispatcher(rules, this.options.resolvers);
       this.dispatchers.set(key, dispatcher);
     }
     return dispatcher;

@@ -6,7 +6,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FileCacheStore } from '@bpc/cache-store';
 import { HostCatalog, type HostDefinition } from '@bpc/domain';
+import { startTestDnsServer, type TestDnsServer } from '@bpc/testing';
 import { ChromiumTabPool } from './chromium-tab-pool';
+import { AddressPolicy } from './egress/address-policy';
+import { dnsResolve, systemResolve } from './egress/checked-address';
 import { CachingPageRefresher } from './page-refresher';
 import type { RefreshJob } from './page-refresher.port';
 
@@ -75,10 +78,16 @@ function hostilePages(canary: Canary): Record<string, { status?: number; headers
     },
     '/by-name': {
       html: page(
-        `<div id="out">waiting</div><iframe src="http://localhost:${canary.port}/frame"></iframe><script>
-          fetch('http://localhost:${canary.port}/api').then((r) => r.text(), () => 'refused').then((t) => { document.getElementById('out').textContent = t; });
+        `<div id="out">waiting</div><iframe src="http://localhost:${canary.port}/frame"></iframe><iframe src="http://canary.test:${canary.port}/frame"></iframe><script>
+          fetch('http://canary.test:${canary.port}/api').then((r) => r.text(), () => 'refused').then((t) => { document.getElementById('out').textContent = t; });
         </script>`,
       ),
+    },
+    // What the page gets back through the proxy is the page's to shape, its status line included.
+    '/malformed-answers': {
+      html: page(`<div id="out">waiting</div><script>
+        Promise.allSettled(['/raw/reason', '/raw/status'].map((path) => fetch(path))).then(() => { document.getElementById('out').textContent = 'survived'; });
+      </script>`),
     },
     '/service-worker': {
       html: page(`<div id="out">waiting</div><script>
@@ -108,6 +117,7 @@ function hostilePages(canary: Canary): Record<string, { status?: number; headers
 describe('a render reaches nothing internal but its own configured origin', () => {
   const PUBLIC = 'https://www.example.test';
   let canary: Canary;
+  let dns: TestDnsServer;
   let origin: Server;
   let directory: string;
   let store: FileCacheStore;
@@ -115,9 +125,14 @@ describe('a render reaches nothing internal but its own configured origin', () =
 
   beforeAll(async () => {
     canary = await startCanary();
+    // Public DNS as the page's names see it: names an attacker points at our loopback.
+    dns = await startTestDnsServer({ 'canary.test': ['127.0.0.1'], 'internal.test': ['127.0.0.1', '::1'] });
     const pages = hostilePages(canary);
     origin = createServer((req, res) => {
-      const found = pages[new URL(req.url ?? '/', 'http://origin').pathname];
+      const pathname = new URL(req.url ?? '/', 'http://origin').pathname;
+      if (pathname === '/raw/reason') return void req.socket.end('HTTP/1.1 200 \x01\x7f\r\ncontent-length: 2\r\n\r\nok');
+      if (pathname === '/raw/status') return void req.socket.end('HTTP/1.1 099 Odd\r\ncontent-length: 2\r\n\r\nok');
+      const found = pages[pathname];
       if (!found) return void res.writeHead(404).end('no such page');
       res.writeHead(found.status ?? 200, { 'content-type': 'text/html; charset=utf-8', ...found.headers });
       res.end(found.html);
@@ -131,11 +146,13 @@ describe('a render reaches nothing internal but its own configured origin', () =
     ] as const;
     const hosts: HostDefinition[] = [
       { host_id: 1, hostnames: ['www.example.test'], origin: `http://127.0.0.1:${(origin.address() as AddressInfo).port}`, cache_ttl: 3600, dimensions: [...dimensions], url_rules: [] },
-      // No origin configured: fetched from https://localhost, a name the customer's DNS could point anywhere.
-      { host_id: 2, hostnames: ['localhost'], cache_ttl: 3600, dimensions: [...dimensions], url_rules: [] },
+      // No origin configured: fetched from https://internal.test, a name the customer's DNS points at our loopback.
+      { host_id: 2, hostnames: ['internal.test'], cache_ttl: 3600, dimensions: [...dimensions], url_rules: [] },
     ];
-    const pool = new ChromiumTabPool({ tabs: 2, reservationPercent: 0 });
-    refresher = new CachingPageRefresher({ catalog: new HostCatalog(hosts), store, pool });
+    const resolvers = { page: dnsResolve(() => dns.resolver()), trusted: systemResolve };
+    const addresses = new AddressPolicy();
+    const pool = new ChromiumTabPool({ tabs: 2, reservationPercent: 0, addresses, resolvers });
+    refresher = new CachingPageRefresher({ catalog: new HostCatalog(hosts), store, pool, addresses, resolvers });
   });
 
   afterAll(async () => {
@@ -144,6 +161,7 @@ describe('a render reaches nothing internal but its own configured origin', () =
     origin?.closeAllConnections();
     await new Promise<void>((resolve) => (origin ? origin.close(() => resolve()) : resolve()));
     await canary?.close();
+    await dns?.close();
     if (directory) rmSync(directory, { recursive: true, force: true });
   });
 
@@ -187,7 +205,7 @@ describe('a render reaches nothing internal but its own configured origin', () =
     expect(html).not.toContain('INTERNAL SECRET');
   });
 
-  it('refuses a host name that resolves to 127.0.0.1 (resolved and checked by the proxy, not by the browser)', async () => {
+  it('refuses a host name that resolves to 127.0.0.1 (resolved over DNS and checked by the proxy, not by the browser), and names only the hosts file knows', async () => {
     expect(await refresh(job('/by-name'))).toMatchObject({ kind: 'stored', statusCode: 200 });
     const html = await body(job('/by-name'));
     expect(html).toContain('<div id="out">refused</div>');
@@ -204,9 +222,14 @@ describe('a render reaches nothing internal but its own configured origin', () =
     expect(await body(job('/webrtc'))).toContain('<div id="out">gathered</div>');
   });
 
+  it('survives answers the page shapes to break the proxy (a reason phrase with control characters, status 099)', async () => {
+    expect(await refresh(job('/malformed-answers'))).toMatchObject({ kind: 'stored', statusCode: 200 });
+    expect(await body(job('/malformed-answers'))).toContain('<div id="out">survived</div>');
+  });
+
   it('refuses to fetch or render a default origin whose name resolves to an internal address', async () => {
-    const local = { hostId: 2, url: 'https://localhost/page', dimensionId: 1 };
-    expect(await refresh({ ...local, mode: 'bypass' })).toMatchObject({ kind: 'failed', reason: 'refused: localhost resolves to an internal address (127.0.0.1)' });
+    const local = { hostId: 2, url: 'https://internal.test/page', dimensionId: 1 };
+    expect(await refresh({ ...local, mode: 'bypass' })).toMatchObject({ kind: 'failed', reason: 'refused: internal.test resolves to an internal address (127.0.0.1)' });
     expect(await refresh(local)).toMatchObject({ kind: 'failed' });
     expect(await store.get(2, local.url, 1)).toBeUndefined();
   });

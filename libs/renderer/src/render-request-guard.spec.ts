@@ -1,8 +1,9 @@
+import { AddressPolicy } from './egress/address-policy';
 import { judgeRenderRequest, type RenderRequestFacts } from './render-request-guard';
 
 describe('judgeRenderRequest', () => {
   const page = new URL('http://127.0.0.1:4000/pricing');
-  const rules = { trustedOrigin: new URL('http://127.0.0.1:4000') };
+  const rules = { trustedOrigin: new URL('http://127.0.0.1:4000'), addresses: new AddressPolicy({ ownAddresses: () => [] }) };
   const request = (url: string, facts: Partial<RenderRequestFacts> = {}): RenderRequestFacts => ({
     url,
     resourceType: 'script',
@@ -22,7 +23,7 @@ describe('judgeRenderRequest', () => {
     expect(judgeRenderRequest(navigation('http://127.0.0.1:3003/metrics'), page, rules)).toEqual({ kind: 'navigated-away', reason: 'to http://127.0.0.1:3003' });
     expect(judgeRenderRequest(navigation('https://elsewhere.example/'), page, rules)).toMatchObject({ kind: 'navigated-away' });
     expect(judgeRenderRequest(navigation('http://127.0.0.1:3003/', { redirected: true }), page, rules)).toMatchObject({ kind: 'navigated-away' });
-    expect(judgeRenderRequest(navigation('https://127.0.0.1:4000/'), page, { trustedOrigin: rules.trustedOrigin })).toMatchObject({ kind: 'navigated-away' });
+    expect(judgeRenderRequest(navigation('https://127.0.0.1:4000/'), page, rules)).toMatchObject({ kind: 'navigated-away' });
   });
 
   it('lets the main frame move within the page host', () => {

@@ -6,7 +6,7 @@ import { MemoryQueueStoreSnapshots, QueueStore, RedisQueueStore } from '@bpc/que
 import { CacheStore, FileCacheStore, RedisCacheStore } from '@bpc/cache-store';
 import { HostCatalog } from '@bpc/domain';
 import { TOPICS } from '@bpc/events';
-import { CachingPageRefresher, ChromiumTabPool, PageRefresher } from '@bpc/renderer';
+import { AddressPolicy, CachingPageRefresher, ChromiumTabPool, PageRefresher } from '@bpc/renderer';
 import { MemoryRateLimitStore, RateLimitStore, RedisRateLimitStore } from '@bpc/rate-limit';
 import { ExportSlots, MemoryExportSlots, RedisExportSlots } from '@bpc/export-slots';
 import type { Logger } from 'pino';
@@ -213,7 +213,8 @@ function openExportSlots(config: AppConfig, log: Logger): ExportSlots {
 }
 
 function openPageRefresher(config: AppConfig, store: CacheStore, log: Logger): PageRefresher {
-  const { tabs, reservation_percent, chromium_path } = config.render_service;
-  const pool = new ChromiumTabPool({ executablePath: chromium_path, tabs, reservationPercent: reservation_percent, log });
-  return new CachingPageRefresher({ catalog: new HostCatalog(config.hosts), store, pool, log });
+  const { tabs, reservation_percent, chromium_path, egress_denied_ranges } = config.render_service;
+  const addresses = new AddressPolicy({ deniedRanges: egress_denied_ranges });
+  const pool = new ChromiumTabPool({ executablePath: chromium_path, tabs, reservationPercent: reservation_percent, addresses, log });
+  return new CachingPageRefresher({ catalog: new HostCatalog(config.hosts), store, pool, addresses, log });
 }

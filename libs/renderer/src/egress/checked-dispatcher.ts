@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
-import { resolveCheckedAddress, systemResolve, type Resolve } from './checked-address';
+import { DEFAULT_RESOLVERS, resolveCheckedAddress, type Resolvers } from './checked-address';
 import { unbracketed, type EgressRules } from './egress-rules';
 
 /**
@@ -10,13 +10,13 @@ import { unbracketed, type EgressRules } from './egress-rules';
  * the host name for TLS (SNI and certificate checks). A refusal fails the
  * fetch with `EgressRefused` as its cause.
  */
-export function checkedDispatcher(rules: EgressRules, resolve: Resolve = systemResolve): Dispatcher {
+export function checkedDispatcher(rules: EgressRules, resolvers: Resolvers = DEFAULT_RESOLVERS): Dispatcher {
   const connectTo = buildConnector({});
   return new Agent({
     connect: (options, callback) => {
       const scheme = options.protocol === 'https:' ? 'https:' : 'http:';
       const target = { scheme, hostname: options.hostname, port: Number(options.port) || (scheme === 'https:' ? 443 : 80) } as const;
-      resolveCheckedAddress(target, rules, resolve).then(
+      resolveCheckedAddress(target, rules, resolvers).then(
         ({ address }) => {
           const name = unbracketed(options.hostname);
           connectTo({ ...options, hostname: address, servername: options.servername ?? (isIP(name) ? undefined : name) }, callback);

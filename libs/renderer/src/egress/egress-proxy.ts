@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type In
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { pipeline } from 'node:stream';
 import { silentLog, type LogSink } from '@bpc/domain';
-import { resolveCheckedAddress, systemResolve, type Resolve } from './checked-address';
+import { DEFAULT_RESOLVERS, resolveCheckedAddress, type Resolvers } from './checked-address';
 import { EgressRefused, targetOf, type EgressRules, type EgressTarget } from './egress-rules';
 
 /** Set on the proxy's own refusal, so that a render can tell it from the origin's 403. */
@@ -17,7 +17,7 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'pro
 export interface EgressProxyOptions {
   readonly rules: EgressRules;
   readonly log?: LogSink;
-  readonly resolve?: Resolve;
+  readonly resolvers?: Resolvers;
 }
 
 /**
@@ -32,7 +32,7 @@ export interface EgressProxyOptions {
  */
 export class EgressProxy {
   private readonly log: LogSink;
-  private readonly resolve: Resolve;
+  private readonly resolvers: Resolvers;
   private readonly sockets = new Set<Socket>();
   private refusalWindowStart = 0;
   private refusalsLogged = 0;
@@ -45,9 +45,10 @@ export class EgressProxy {
     readonly url: string,
   ) {
     this.log = options.log ?? silentLog;
-    this.resolve = options.resolve ?? systemResolve;
-    server.on('request', (req, res) => void this.forward(req, res));
-    server.on('connect', (req: IncomingMessage, socket: Socket, head: Buffer) => void this.tunnel(req, socket, head));
+    this.resolvers = options.resolvers ?? DEFAULT_RESOLVERS;
+    // A page controls what comes back through the proxy: nothing in it may throw out of a handler and end the process.
+    server.on('request', (req, res) => void this.forward(req, res).catch(() => res.destroy()));
+    server.on('connect', (req: IncomingMessage, socket: Socket, head: Buffer) => void this.tunnel(req, socket, head).catch(() => socket.destroy()));
     // Chromium tunnels WebSockets with CONNECT; an absolute-form upgrade is not something it sends.
     server.on('upgrade', (_req: IncomingMessage, socket: Socket) => socket.end('HTTP/1.1 501 Not Implemented\r\n\r\n'));
     server.on('connection', (socket: Socket) => {
@@ -93,7 +94,15 @@ export class EgressProxy {
     }
     const upstream = httpRequest({ host: checked.address, port: target!.port, method: req.method, path: `${url.pathname}${url.search}`, headers: forwardable(req.headers), setHost: false });
     upstream.once('response', (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, forwardable(answer.headers));
+      // The status line is the page's to write: only a status Node can send goes on, without its reason phrase.
+      const status = answer.statusCode !== undefined && answer.statusCode >= 200 && answer.statusCode <= 599 ? answer.statusCode : 502;
+      try {
+        res.writeHead(status, forwardable(answer.headers));
+      } catch {
+        answer.destroy();
+        res.destroy();
+        return;
+      }
       pipeline(answer, res, () => undefined);
     });
     upstream.once('error', () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
@@ -131,7 +140,7 @@ export class EgressProxy {
   /** The checked address to connect to; a refusal (logged: someone's page tried to reach in); or a name that does not resolve. */
   private async check(target: EgressTarget, what: string): Promise<{ address: string } | { refused: string } | { unresolved: string }> {
     try {
-      return { address: (await resolveCheckedAddress(target, this.options.rules, this.resolve)).address };
+      return { address: (await resolveCheckedAddress(target, this.options.rules, this.resolvers)).address };
     } catch (error) {
       if (error instanceof EgressRefused) return this.refused(what, error.message);
       return { unresolved: `${target.hostname} does not resolve (${(error as NodeJS.ErrnoException).code ?? 'error'})` };

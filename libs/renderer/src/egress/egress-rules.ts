@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import type { AddressPolicy } from './address-policy';
 
 /**
  * What a render or origin fetch of one host may connect to. Only public
@@ -10,6 +11,8 @@ import ipaddr from 'ipaddr.js';
 export interface EgressRules {
   /** The host's configured `origin` (never the default `https://<hostname>`: customers' DNS must not open a way in). */
   readonly trustedOrigin?: URL;
+  /** The addresses anything else may connect to (see `AddressPolicy`). */
+  readonly addresses: AddressPolicy;
 }
 
 /**
@@ -34,12 +37,32 @@ export class EgressRefused extends Error {
  * (loopback, private, link-local, unique-local, carrier-grade NAT, multicast,
  * broadcast, unspecified, reserved, and the IPv6 transition ranges that embed
  * an IPv4 address); `unicast` is what is left. IPv4-mapped IPv6 addresses are
- * judged as the IPv4 address they carry. Anything unparseable is not public.
+ * judged as the IPv4 address they carry; the deprecated IPv4-compatible ones
+ * (`::a.b.c.d`, which ipaddr.js calls unicast) are refused. Anything
+ * unparseable is not public.
  */
 export function isPublicAddress(address: string): boolean {
-  const bare = unbracketed(address);
-  if (!ipaddr.isValid(bare)) return false;
-  return ipaddr.process(bare).range() === 'unicast';
+  const bare = canonicalAddress(address);
+  if (bare === undefined || !ipaddr.isValid(bare)) return false;
+  const parsed = ipaddr.process(bare);
+  if (parsed.kind() === 'ipv6' && parsed.match(IPV4_COMPATIBLE)) return false;
+  return parsed.range() === 'unicast';
+}
+
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+
+/**
+ * An IP address as the URL standard serialises it (IPv6 in hex, compressed),
+ * the spelling the kernel connects to: ipaddr.js reads a dotted tail such as
+ * `::8.8.8.8` (IPv4-compatible) as if it were `::ffff:8.8.8.8` (mapped).
+ * undefined for text that is not an IP address.
+ */
+export function canonicalAddress(address: string): string | undefined {
+  const bare = unbracketed(address).split('%')[0];
+  const family = isIP(bare);
+  if (family === 4) return bare;
+  if (family === 6) return unbracketed(new URL(`http://[${bare}]/`).hostname);
+  return undefined;
 }
 
 /** The target of a URL, or undefined for a scheme that may not leave at all (`file:`, `ftp:`, `chrome:` …). */
@@ -70,7 +93,7 @@ export function refusalOfUrl(url: URL, rules: EgressRules): string | undefined {
   if (!target) return `scheme ${url.protocol} is not allowed`;
   if (isTrustedTarget(target, rules)) return undefined;
   const host = unbracketed(target.hostname);
-  if (isIP(host) && !isPublicAddress(host)) return `${url.host} is an internal address`;
+  if (isIP(host) && !rules.addresses.allows(host)) return `${url.host} is an internal address`;
   return undefined;
 }
 
