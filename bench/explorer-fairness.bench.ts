@@ -44,7 +44,7 @@ export const explorerFairnessBench: BenchSuite = {
       {
         data_dir: dir,
         internal_auth_key: KEY,
-        logging: { level: 'warn' },
+        logging: { level: 'error' },
         listen: { host: '127.0.0.1', public_api: 0, daemon: 0, edge: 0, projector: 0 },
         hosts: [{ host_id: 1, hostnames: ['www.example.com'], dimensions: [{ id: 1, name: 'desktop' }] }],
         websites: [
@@ -55,7 +55,7 @@ export const explorerFairnessBench: BenchSuite = {
       },
       'bench',
     );
-    const running = await startApps([projectorApp, publicApiApp], config, createLogger('warn', 'bench-explorer-fairness'));
+    const running = await startApps([projectorApp, publicApiApp], config, createLogger('error', 'bench-explorer-fairness'));
     try {
       const store = running.runtime.ports.explorerStore!;
       await insertBulkBotRequests(store, 'flood', FLOOD_ROWS, Date.now() - 60_000);
