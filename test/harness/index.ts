@@ -18,3 +18,4 @@ export * from './captured-logger';
 export * from './published-event-schemas';
 export * from './event-audit';
 export * from './prometheus-lint';
+export * from './settles-before';

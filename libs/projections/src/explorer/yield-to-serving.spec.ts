@@ -1,3 +1,4 @@
+import { settlesBefore } from '@bpc/testing';
 import { YieldToServing, YieldToServingOptions } from './yield-to-serving';
 
 /** A gate whose saturation and lag the test sets; `pauses` holds each pause's length. */
@@ -20,27 +21,11 @@ function gate(overrides: Partial<YieldToServingOptions> = {}) {
 
 const running = new AbortController().signal;
 
-/** How long `turn` took; a pause never ends early, however busy the machine, so lower bounds hold. */
+/** How long `turn` took; a pause never ends early, however busy the machine, so lower bounds hold (upper ones: `settlesBefore`). */
 async function timed(turn: Promise<void>): Promise<number> {
   const started = Date.now();
   await turn;
   return Date.now() - started;
-}
-
-/**
- * Whether `turn` ended before a timer of `ms` set now fired. Node runs due
- * timers in the order they fall due, however late it gets to them, so this
- * holds on a loaded machine where a bound on the time taken would not: a
- * turn that goes on at once ends before a timer of 0 ms, a pause whose last
- * poll falls due first ends before the timer.
- */
-async function endsBefore(turn: Promise<void>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const fired = new Promise<'timer'>((resolve) => (timer = setTimeout(() => resolve('timer'), ms)));
-  const first = await Promise.race([turn.then(() => 'turn' as const), fired]);
-  clearTimeout(timer);
-  await turn;
-  return first === 'turn';
 }
 
 /** How often a pause looks whether serving is still saturated (YieldToServing's POLL_MS). */
@@ -50,7 +35,7 @@ describe('YieldToServing', () => {
   it('goes on at once while serving is not saturated, without reading the lag', async () => {
     const { state, pauses, yieldToServing } = gate();
     state.saturated = false;
-    expect(await endsBefore(yieldToServing.turn(running), 0)).toBe(true);
+    expect(await settlesBefore(yieldToServing.turn(running), 0)).toBe(true);
     expect(pauses).toEqual([]);
     expect(state.lagReads).toBe(0);
   });
@@ -70,7 +55,7 @@ describe('YieldToServing', () => {
   it('pauses while serving is saturated, up to the longest pause', async () => {
     const { pauses, yieldToServing } = gate();
     const turn = yieldToServing.turn(running);
-    expect(await endsBefore(turn, 300 + POLL_MS)).toBe(true);
+    expect(await settlesBefore(turn, 300 + POLL_MS)).toBe(true);
     expect(pauses).toHaveLength(1);
     expect(pauses[0]).toBeGreaterThanOrEqual(290);
   });
@@ -97,8 +82,8 @@ describe('YieldToServing', () => {
     const { state, pauses, yieldToServing } = gate();
     await yieldToServing.turn(running);
     state.behind = 5_000;
-    expect(await endsBefore(yieldToServing.turn(running), 0)).toBe(true);
-    expect(await endsBefore(yieldToServing.turn(running), 0)).toBe(true);
+    expect(await settlesBefore(yieldToServing.turn(running), 0)).toBe(true);
+    expect(await settlesBefore(yieldToServing.turn(running), 0)).toBe(true);
     expect(pauses).toHaveLength(1);
     state.behind = 100;
     expect(await timed(yieldToServing.turn(running))).toBeGreaterThanOrEqual(290);
@@ -108,7 +93,7 @@ describe('YieldToServing', () => {
   it('catches up when the lag cannot be read', async () => {
     const { pauses, yieldToServing } = gate({ behind: () => Promise.reject(new Error('log unreachable')) });
     await yieldToServing.turn(running);
-    expect(await endsBefore(yieldToServing.turn(running), 0)).toBe(true);
+    expect(await settlesBefore(yieldToServing.turn(running), 0)).toBe(true);
     expect(pauses).toHaveLength(1);
   });
 
@@ -125,7 +110,7 @@ describe('YieldToServing', () => {
 
   it('never pauses with a longest pause of 0', async () => {
     const { pauses, yieldToServing } = gate({ maxPauseMs: 0 });
-    expect(await endsBefore(yieldToServing.turn(running), 0)).toBe(true);
+    expect(await settlesBefore(yieldToServing.turn(running), 0)).toBe(true);
     expect(pauses).toEqual([]);
   });
 
@@ -134,8 +119,8 @@ describe('YieldToServing', () => {
     const stopping = new AbortController();
     const turn = yieldToServing.turn(stopping.signal);
     stopping.abort();
-    expect(await endsBefore(turn, 0)).toBe(true);
+    expect(await settlesBefore(turn, 0)).toBe(true);
     const { yieldToServing: other } = gate({ maxPauseMs: 10_000 });
-    expect(await endsBefore(other.turn(stopping.signal), 0)).toBe(true);
+    expect(await settlesBefore(other.turn(stopping.signal), 0)).toBe(true);
   });
 });
