@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { sha256Hex } from '@bpc/domain';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { bypassHost, DaemonClient, RawAnswer, rawRequest, RuntimeMode, TestClock, testConfig, until } from '@bpc/testing';
+import { bypassHost, DaemonClient, gate, RawAnswer, rawRequest, RuntimeMode, TestClock, testConfig, until } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 
 const TOKEN = 'edge-test-token';
@@ -17,15 +17,8 @@ interface OriginPage {
   body?: string;
   /** Slow on purpose: the answer comes this long after the request. */
   delayMs?: number;
-  /** Held: the answer comes once this resolves (the test opens it when it has seen what happens meanwhile). */
+  /** Held: the answer comes once this resolves (see `gate`). */
   heldUntil?: Promise<void>;
-}
-
-/** A promise the test resolves by hand, to hold an origin's answer until then. */
-function gate(): { opened: Promise<void>; open: () => void } {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
 }
 
 /** A real origin whose pages the test sets per path; counts fetches per path (one fetch = one render). */

@@ -19,3 +19,4 @@ export * from './published-event-schemas';
 export * from './event-audit';
 export * from './prometheus-lint';
 export * from './settles-before';
+export * from './gate';
