@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { FileEventLog, LogRecord } from '@bpc/event-log';
 import { HOST_RECACHE_PAUSED, newQueueEvent, RECACHE_REQUESTED, RecacheRequestedPayload, TOPICS } from '@bpc/events';
-import { jsonOf, spawnService, standaloneDir, TEST_INTERNAL_KEY, TestOrigin, waitUntilAnswers, writeStandaloneConfig } from '@bpc/testing';
+import { jsonOf, spawnService, standaloneDir, TEST_INTERNAL_KEY, TestOrigin, until, waitUntilAnswers, writeStandaloneConfig } from '@bpc/testing';
 
 const headers = { 'x-internal-auth': TEST_INTERNAL_KEY, 'content-type': 'application/json' };
 
@@ -14,8 +14,8 @@ async function writeConfig(dir: string, extra: Record<string, unknown> = {}): Pr
   return { file, daemon: `http://127.0.0.1:${listen.daemon}` };
 }
 
-/** Sends single-URL recache calls from a few concurrent clients until stopped; returns the acknowledged URLs. */
-function sendUntilStopped(daemon: string): { stop: () => void; acknowledged: Promise<string[]> } {
+/** Sends single-URL recache calls from a few concurrent clients until stopped; `acknowledged`: the URLs acknowledged, `count` so far. */
+function sendUntilStopped(daemon: string): { stop: () => void; count: () => number; acknowledged: Promise<string[]> } {
   let running = true;
   const acked: string[] = [];
   const client = async (id: number) => {
@@ -34,15 +34,14 @@ function sendUntilStopped(daemon: string): { stop: () => void; acknowledged: Pro
     }
   };
   const clients = Promise.all([0, 1, 2, 3].map(client));
-  return { stop: () => (running = false), acknowledged: clients.then(() => acked) };
+  return { stop: () => (running = false), count: () => acked.length, acknowledged: clients.then(() => acked) };
 }
 
 async function readQueueTopic(dataDir: string): Promise<RecacheRequestedPayload[]> {
   const log = await FileEventLog.open({ dir: path.join(dataDir, 'event-log') });
   const records: LogRecord[] = [];
   const subscription = await log.subscribe({ groupId: 'crash-test-reader', topics: [TOPICS.queue], handleBatch: async (b) => void records.push(...b.records) });
-  const deadline = Date.now() + 10_000;
-  while ((await subscription.lag()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await until(async () => (await subscription.lag()) === 0, { timeoutMs: 10_000 });
   await subscription.stop();
   await log.close();
   return records.filter((r) => r.event.type === RECACHE_REQUESTED).map((r) => r.event.payload as RecacheRequestedPayload);
@@ -59,7 +58,8 @@ describe('standalone process killed with SIGKILL in the middle of a stream of ap
     // Paused, so the scheduler leaves the queue alone and the counts below are the log's alone.
     await fetch(`${daemon}/internal/cache/recache/pause`, { method: 'POST', headers, body: JSON.stringify({ host_id: 1 }) });
     const load = sendUntilStopped(daemon);
-    await new Promise((r) => setTimeout(r, 1500));
+    // In the middle of the stream: acknowledged appends behind it, more in flight.
+    await until(() => load.count() >= 20, { timeoutMs: 30_000, intervalMs: 10 });
     first.child.kill('SIGKILL');
     expect(await first.exited).toBe('SIGKILL');
     load.stop();
@@ -100,20 +100,18 @@ describe('standalone process killed with SIGKILL in the middle of a drain', () =
       await waitUntilAnswers(`${daemon}/status`, headers, 60_000, first);
       const queued = await fetch(`${daemon}/internal/cache/recache`, { method: 'POST', headers, body: JSON.stringify({ host_id: 1, urls, priority: 'normal' }) });
       expect(queued.status).toBe(200);
-      while (origin.totalHits() < 8) await new Promise((r) => setTimeout(r, 10));
+      await until(() => origin.totalHits() >= 8, { timeoutMs: 30_000, intervalMs: 10 });
       first.child.kill('SIGKILL');
       await first.exited;
       const hitsAtKill = origin.totalHits();
 
       const second = spawnService('apps/standalone/src/main.ts', env);
       await waitUntilAnswers(`${daemon}/status`, headers, 60_000, second);
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const status = (await jsonOf(await fetch(`${daemon}/status`, { headers }))).data;
-        if (status.queues['1'].normal.total === 0 && status.internal_queue.size === 0) break;
-        if (Date.now() > deadline) throw new Error(`drain did not finish: ${JSON.stringify(status)}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await until(
+        async () => (await jsonOf(await fetch(`${daemon}/status`, { headers }))).data,
+        (status) => status.queues['1'].normal.total === 0 && status.internal_queue.size === 0,
+        { timeoutMs: 30_000, what: 'the drain' },
+      );
       second.child.kill('SIGTERM');
       expect(await second.exited).toBe(0);
 

@@ -4,7 +4,7 @@ import { BotRequestRecorder } from '@bpc/edge';
 import type { LogBatch } from '@bpc/event-log';
 import { BotRequestRecordedPayload, TOPICS } from '@bpc/events';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { RawAnswer, rawRequest, RunningEngine, startKafkaMock, testConfig, testEngines, TestOrigin, until } from '@bpc/testing';
+import { gate, RawAnswer, rawRequest, RunningEngine, startKafkaMock, testConfig, testEngines, TestOrigin, until } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 
 /**
@@ -52,10 +52,6 @@ interface Served {
   readonly status: number;
   readonly cache: string;
   readonly requestId: string;
-  readonly ms: number;
-  /** When the request was sent and when its answer arrived (Date.now()). */
-  readonly startedAt: number;
-  readonly endedAt: number;
   /** When the answer arrived, relative to the outage: before, during or after. */
   readonly phase: 'before' | 'during' | 'after';
 }
@@ -95,22 +91,30 @@ describe('event log unreachable under load (cluster mode)', () => {
     const served: Served[] = [];
     let phase: Served['phase'] = 'before';
     let stop = false;
+    /** While set, workers send nothing new (see below). */
+    let held: Promise<void> | undefined;
+    let inFlight = 0;
     const failures: string[] = [];
     const worker = async (w: number): Promise<void> => {
       for (let n = 0; !stop; n += 1) {
-        const started = Date.now();
+        if (held) await held;
+        inFlight += 1;
         try {
           const answer = await get(edge, `/${URLS[(w + n) % URLS.length]}`, agent);
-          const endedAt = Date.now();
-          served.push({ status: answer.status, cache: String(answer.headers['x-prerender-cache']), requestId: String(answer.headers['x-request-id']), ms: endedAt - started, startedAt: started, endedAt, phase });
+          served.push({ status: answer.status, cache: String(answer.headers['x-prerender-cache']), requestId: String(answer.headers['x-request-id']), phase });
         } catch (error) {
           failures.push(`${phase}: ${error instanceof Error ? error.message : String(error)}`);
+        } finally {
+          inFlight -= 1;
         }
+        // The load's pace (see above), not a wait for something.
         await new Promise((r) => setTimeout(r, PACE_MS));
       }
     };
 
-    // Load throughout: 1 s before the outage, the outage, 1.5 s after it (the first requests of each URL are misses, fetched from the origin).
+    // Load throughout: a second before the outage (the rate to compare with), the outage, 1.5 s after it (the
+    // first requests of each URL are misses, fetched from the origin). These are the windows measured, not waits.
+    const loadStart = Date.now();
     const load = Promise.all(Array.from({ length: CONCURRENCY }, (_, w) => worker(w)));
     await new Promise((r) => setTimeout(r, 1_000));
     const recorder = running.apps.edge!.get(BotRequestRecorder);
@@ -121,10 +125,17 @@ describe('event log unreachable under load (cluster mode)', () => {
     let mostBuffered = 0;
     const sampler = setInterval(() => (mostBuffered = Math.max(mostBuffered, recorder.pending())), 50);
     await new Promise((r) => setTimeout(r, OUTAGE_MS));
+    // No request waited for the log: nothing new is sent, and every request sent during the outage is answered
+    // while the broker is still frozen (one that waited for the log could not be).
+    const resume = gate();
+    held = resume.opened;
+    await until(() => inFlight === 0, { timeoutMs: 20_000, what: () => `the ${inFlight} requests in flight answered while the broker is frozen` });
     const duringOutage = served.length - beforeOutage;
     const outageEnd = Date.now();
     process.kill(kafka.pid, 'SIGCONT');
     phase = 'after';
+    held = undefined;
+    resume.open();
     await new Promise((r) => setTimeout(r, 1_500));
     stop = true;
     await load;
@@ -136,12 +147,8 @@ describe('event log unreachable under load (cluster mode)', () => {
     expect(served.filter((s) => s.status !== 200)).toEqual([]);
     expect(new Set(served.map((s) => s.cache))).toEqual(new Set(['hit', 'bypass']));
     const during = served.filter((s) => s.phase === 'during');
-    expect(duringOutage / (OUTAGE_MS / 1_000)).toBeGreaterThan(0.5 * beforeOutage);
-    // No request waited for the log: one that did could only be answered once the broker was back. Requests sent in
-    // the outage's last 2.5 s may end just after it without waiting (full-suite runs on a 2-core machine have
-    // stalled single requests for 1 to 3.7 s); every earlier one must have been answered within the outage.
-    const waited = served.filter((s) => s.startedAt >= outageStart && s.startedAt < outageEnd - 2_500 && s.endedAt > outageEnd);
-    expect(waited).toEqual([]);
+    // Rates over the windows as they were (a busy machine stretches them), before and during the outage.
+    expect(duringOutage / (outageEnd - outageStart)).toBeGreaterThan((0.5 * beforeOutage) / (outageStart - loadStart));
     expect(during.length).toBeGreaterThan(0);
     // The buffer really held the outage's requests (the log was unreachable), below its bound.
     expect(mostBuffered).toBeGreaterThan(duringOutage / 2);
@@ -168,7 +175,8 @@ describe('event log unreachable under load (cluster mode)', () => {
     });
     try {
       await until(() => byEventId.size >= accepted.size, { timeoutMs: 30_000, what: () => `${accepted.size} BotRequestRecorded events read back (${byEventId.size} so far)` });
-      await new Promise((r) => setTimeout(r, 500));
+      // The buffer is drained: read to the log's end, no more of them can come.
+      await until(async () => (await subscription.lag()) === 0, { timeoutMs: 30_000 });
     } finally {
       await subscription.stop();
     }

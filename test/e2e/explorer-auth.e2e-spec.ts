@@ -1,11 +1,13 @@
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { jsonOf, removeTestDataDir, RuntimeMode, testConfig } from '@bpc/testing';
+import { jsonOf, removeTestDataDir, RuntimeMode, TestClock, testConfig } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { adminHeaders, issueToken } from './explorer-fixtures';
 
 describe.each<RuntimeMode>(['standalone', 'cluster'])('public API authentication and error envelope (%s mode)', (mode) => {
   let running: RunningApps;
   let api: string;
+  /** Token expiry is read on this clock: the test moves it past an expiry instead of waiting for one. */
+  const clock = new TestClock();
 
   beforeAll(async () => {
     const config = testConfig(mode, {
@@ -15,7 +17,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('public API authentication
         { id: 'off', host_id: 2, account_id: 'other', platform_module: false },
       ],
     });
-    running = await startApps(standaloneApps, config, createLogger('warn', `e2e-explorer-auth-${mode}`));
+    running = await startApps(standaloneApps, config, createLogger('warn', `e2e-explorer-auth-${mode}`), clock);
     api = running.urls['public-api']!;
   }, 30_000);
 
@@ -87,9 +89,9 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('public API authentication
     const past = await fetch(`${api}/internal/admin/tokens`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ user: 'dave', website: 'demo', role: 'readonly', expires: '2001-01-01' }) });
     expect(past.status).toBe(400);
     expect(await jsonOf(past)).toMatchObject({ code: 'VALIDATION_FAILED', field: 'expiresAt' });
-    const { token } = await issueToken(api, { user: 'dave', website: 'demo', role: 'readonly', expires: new Date(Date.now() + 1500).toISOString() });
+    const { token } = await issueToken(api, { user: 'dave', website: 'demo', role: 'readonly', expires: new Date(clock.now() + 60_000).toISOString() });
     expect((await discover('demo', token)).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 1600));
+    clock.advance(60_001);
     const expired = await discover('demo', token);
     expect(expired.status).toBe(401);
     expect((await jsonOf(expired)).message).toBe('API token expired');

@@ -1,5 +1,5 @@
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { jsonOf, removeTestDataDir, TEST_INTERNAL_KEY, testConfig } from '@bpc/testing';
+import { jsonOf, removeTestDataDir, TEST_INTERNAL_KEY, testConfig, until } from '@bpc/testing';
 import { runCli } from '../../apps/cli/src/run-cli';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 
@@ -41,22 +41,11 @@ describe('operator CLI against the running service (tokens, demo data)', () => {
     expect(written).toMatchObject({ websiteId: 'demo', searchDays: 10 });
     const queryBody = JSON.stringify({ period: '14d', perPage: 1 });
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const deadline = Date.now() + 20_000;
-    let total = 0;
-    while (total !== written.botRequests && Date.now() < deadline) {
-      const response = await fetch(`${api}/api/websites/demo/data-explorer/events/query`, { method: 'POST', headers, body: queryBody });
-      total = (await jsonOf(response)).meta.total;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(total).toBe(written.botRequests);
+    const total = async () => (await jsonOf(await fetch(`${api}/api/websites/demo/data-explorer/events/query`, { method: 'POST', headers, body: queryBody }))).meta.total;
+    await until(total, (n) => n === written.botRequests, { what: 'the demo requests in the explorer' });
     // Search data comes through its own subscription: wait for it too.
     const searchPages = async () => jsonOf(await fetch(`${api}/api/websites/demo/data-explorer/search-pages/query`, { method: 'POST', headers, body: JSON.stringify({ period: '7d' }) }));
-    let search = await searchPages();
-    while (search.meta.total === 0 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 50));
-      search = await searchPages();
-    }
-    expect(search.meta.total).toBeGreaterThan(0);
+    const search = await until(searchPages, (answer) => answer.meta.total > 0, { what: 'the demo search data in the explorer' });
     expect(search.data[0]).toEqual(expect.objectContaining({ page: expect.stringMatching(/^https:\/\/www\.example\.com\//), clicks: expect.any(Number), _rowId: search.data[0].page }));
 
     expect((await cli('tokens', 'revoke', tokenId)).out).toBe(`revoked ${tokenId}`);

@@ -27,8 +27,7 @@ describe('standalone process killed with SIGKILL while the explorer projector is
     // 300,000 requests: more than one insert takes (EXPLORER_FLUSH.maxRows), so the kill comes before the last
     // insert however fast the append is (with 90,000, a fast append left them all to the first insert).
     void fetch(`${api}/internal/admin/demo-data`, { method: 'POST', headers: admin, body: JSON.stringify({ days: 60, requestsPerDay: 5000 }) }).catch(() => undefined);
-    let seen = 0;
-    while ((seen = await total()) < 5_000) await new Promise((r) => setTimeout(r, 5));
+    const seen = await until(total, (n) => n >= 5_000, { timeoutMs: 60_000, intervalMs: 5, what: 'the first inserts of the demo data' });
     first.child.kill('SIGKILL');
     expect(await first.exited).toBe('SIGKILL');
 
@@ -49,7 +48,7 @@ describe('standalone process killed with SIGKILL while the explorer projector is
     const log = await FileEventLog.open({ dir: path.join(dir, 'data', 'event-log') });
     const ids = new Set<string>();
     const subscription = await log.subscribe({ groupId: 'crash-check', topics: [TOPICS.botRequests], handleBatch: async (b) => b.records.forEach((r) => ids.add(r.event.id)) });
-    while ((await subscription.lag()) > 0) await new Promise((r) => setTimeout(r, 20));
+    await until(async () => (await subscription.lag()) === 0, { intervalMs: 20 });
     await subscription.stop();
     await log.close();
     expect(seen).toBeLessThan(ids.size);

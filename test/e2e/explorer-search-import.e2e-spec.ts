@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { Json, jsonOf, removeTestDataDir, TEST_INTERNAL_KEY, testConfig } from '@bpc/testing';
+import { Json, jsonOf, removeTestDataDir, TEST_INTERNAL_KEY, testConfig, until } from '@bpc/testing';
 import { runCli } from '../../apps/cli/src/run-cli';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { issueToken } from './explorer-fixtures';
@@ -32,13 +32,6 @@ describe('search performance import (endpoint and CLI) into the search explorers
     return { status: response.status, body: await jsonOf(response) };
   };
   const searchPages = (body: unknown) => post('data-explorer/search-pages/query', readonly, body);
-  const until = async (check: () => Promise<boolean>) => {
-    const deadline = Date.now() + 15_000;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error('timed out');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
 
   it('imports a Pages CSV for a day, and a re-import of the day replaces it', async () => {
     const csv = 'Top pages,Clicks,Impressions,CTR,Position\nhttps://www.example.com/a,10,100,10%,2\nhttps://www.example.com/gone,1,10,10%,8\n';

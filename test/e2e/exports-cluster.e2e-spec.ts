@@ -2,6 +2,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { AppConfig } from '@bpc/config';
 import { envelope, EXPORT_STARTED, TOPICS } from '@bpc/events';
+import { ExportRunner } from '../../libs/exports/src/start-export/export-runner';
 import { RedisExportSlots } from '@bpc/export-slots';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
 import { freePort, insertBulkBotRequests, jsonOf, testConfig, until } from '@bpc/testing';
@@ -119,9 +120,13 @@ describe('Data Explorer CSV exports, two public-api replicas (cluster mode)', ()
       if (!live.claimed) throw new Error('slot taken');
       await started(live.exportId, 'live.csv');
       await until(() => status(b, 'other', live.exportId), (r) => r.status === 'running', poll);
-      // Several lease checks pass, and a replica starting now (its recovery) does not fail it either.
+      // A lease check on every replica, after the recovery of one starting now, leaves it running.
       c = await replica(await withPort(configA), 'exports-cluster-c');
-      await new Promise((r) => setTimeout(r, RECONCILE_EVERY_MS + 1_000));
+      for (const replicaApps of [a, b, c]) {
+        const runner = replicaApps.apps['public-api']!.get(ExportRunner);
+        await runner.ready();
+        await runner.reconcile();
+      }
       for (const replicaApps of [a, b, c]) expect(await status(replicaApps, 'other', live.exportId)).toMatchObject({ status: 'running', exportId: live.exportId });
       const busy = await exportCall(c, 'other', { period: '30d', filename: 'blocked', waitSeconds: 0 });
       expect([busy.status, (await jsonOf(busy)).exportId]).toEqual([409, live.exportId]);

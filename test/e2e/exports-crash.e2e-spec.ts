@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort, jsonOf, spawnService, TEST_INTERNAL_KEY, waitUntilAnswers } from '@bpc/testing';
+import { freePort, jsonOf, spawnService, TEST_INTERNAL_KEY, until, waitUntilAnswers } from '@bpc/testing';
 
 const admin = { 'x-internal-auth': TEST_INTERNAL_KEY, 'content-type': 'application/json' };
 
@@ -35,13 +35,11 @@ describe('standalone process killed with SIGKILL during an export', () => {
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     expect((await fetch(`${api}/internal/admin/demo-data`, { method: 'POST', headers: admin, body: JSON.stringify({ days: 30, requestsPerDay: 6000 }) })).status).toBe(200);
     // Wait for the projector to hold (most of) the rows, so the export takes a while.
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      const result = await jsonOf(await fetch(`${api}/api/websites/demo/data-explorer/events/query`, { method: 'POST', headers, body: JSON.stringify({ period: '90d', perPage: 1 }) }));
-      if (result.meta?.total >= 150_000) break;
-      if (Date.now() > deadline) throw new Error(`projection too slow: ${JSON.stringify(result.meta)}`);
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    await until(
+      async () => (await jsonOf(await fetch(`${api}/api/websites/demo/data-explorer/events/query`, { method: 'POST', headers, body: JSON.stringify({ period: '90d', perPage: 1 }) }))).meta,
+      (meta) => meta?.total >= 150_000,
+      { timeoutMs: 120_000, intervalMs: 500, what: 'the projection of the demo data' },
+    );
 
     const started = await jsonOf(await fetch(`${api}/api/websites/demo/data-explorer/events/export`, { method: 'POST', headers, body: JSON.stringify({ period: '90d', waitSeconds: 0 }) }));
     expect(started).toMatchObject({ status: 'running' });

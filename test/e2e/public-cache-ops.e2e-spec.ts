@@ -1,6 +1,6 @@
 import { TOPICS } from '@bpc/events';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { DaemonClient, jsonOf, removeTestDataDir, RuntimeMode, testConfig } from '@bpc/testing';
+import { DaemonClient, jsonOf, removeTestDataDir, RuntimeMode, testConfig, until } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { issueToken } from './explorer-fixtures';
 
@@ -138,9 +138,9 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('public cache operations (
       handleBatch: async (batch) => void seen.push(...batch.records.map((r) => ({ type: r.event.type, payload: r.event.payload }))),
     });
     try {
-      const deadline = Date.now() + 10_000;
       const mine = () => seen.filter((e) => JSON.stringify(e.payload).includes(page('ev')));
-      while (mine().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      // Both calls answered once their events were appended: read up to the log's end, nothing of theirs can come later.
+      await until(async () => (await subscription.lag()) === 0, { timeoutMs: 10_000 });
       expect(mine()).toEqual([
         { type: 'RecacheRequested', payload: expect.objectContaining({ hostId: 1, urls: [page('ev')], dimensionIds: [1, 2], priority: 'high', source: 'public-api' }) },
         { type: 'CacheInvalidated', payload: expect.objectContaining({ hostId: 1, urls: [page('ev')], dimensionIds: [1, 2], source: 'public-api' }) },

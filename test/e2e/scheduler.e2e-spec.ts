@@ -46,12 +46,35 @@ async function failedAttempts(h: Harness): Promise<number> {
   return metricValue(await (await fetch(`${h.running.urls.daemon}/metrics`)).text(), 'bpc_recache_attempts_total{outcome="failed"}');
 }
 
+/** Attempts the daemon has settled, whatever their outcome. */
+async function settledAttempts(h: Harness): Promise<number> {
+  const text = await (await fetch(`${h.running.urls.daemon}/metrics`)).text();
+  return ['stored', 'kept', 'failed'].reduce((sum, outcome) => sum + metricValue(text, `bpc_recache_attempts_total{outcome="${outcome}"}`), 0);
+}
+
 async function stop(h?: Harness): Promise<void> {
   await h?.running.close();
   await h?.origin.stop();
 }
 
 const ok = (delayMs = 0): OriginAnswer => ({ status: 200, body: '<html><body>fresh</body></html>', delayMs });
+
+/** Paths under /marker answer 200 whatever the test's origin does (see markerFetched). */
+const withMarkers =
+  (answer: (path: string, hit: number) => OriginAnswer) =>
+  (path: string, hit: number): OriginAnswer =>
+    path.startsWith('/marker') ? ok() : answer(path, hit);
+
+/**
+ * Queues `marker` (high, host 1) and waits until the origin saw it. With one
+ * attempt at a time (`recache.max_concurrent: 1`), and entries pulled earlier
+ * dispatched first, an entry that was ready when the marker came has reached
+ * the origin before it.
+ */
+async function markerFetched(h: Harness, marker: string): Promise<void> {
+  await h.daemon.post('/internal/cache/recache', { host_id: 1, urls: [page(marker)], priority: 'high' });
+  await until(() => h.origin.hits.get(marker) === 1);
+}
 
 describe.each<RuntimeMode>(['standalone', 'cluster'])('scheduler (%s mode)', (mode) => {
   let h: Harness | undefined;
@@ -67,9 +90,8 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('scheduler (%s mode)', (mo
     const cache = h.running.runtime.ports.cacheStore!;
     await until(async () => (await h!.daemon.queues()).normal.total === 0 && h!.origin.totalHits() >= 30);
     await until(async () => (await cache.get(1, page('/p29'), 1)) !== undefined);
-    // The last attempt is settled (its entry leaves the internal queue) a moment after its page is stored: on a loaded machine, more than 100 ms.
+    // The last attempt is settled (its entry leaves the internal queue) a moment after its page is stored; with both queues empty, nothing is left to fetch.
     await until(async () => (await h!.daemon.get('/status')).body.data.internal_queue.size === 0);
-    await new Promise((r) => setTimeout(r, 100));
     expect(h.origin.totalHits()).toBe(30);
     expect(h.origin.maxInFlight).toBeLessThanOrEqual(2);
     const hit = await cache.get(1, page('/p0'), 1);
@@ -97,7 +119,8 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('scheduler (%s mode)', (mo
     await h.daemon.post('/internal/cache/recache', { host_id: 1, urls: [page('/paused')], priority: 'high' });
     await h.daemon.post('/internal/cache/recache', { host_id: 2, urls: ['https://shop.example.org/other'], priority: 'normal' });
     await until(() => h!.origin.hits.get('/other') === 1);
-    await new Promise((r) => setTimeout(r, 200));
+    // The claim that pulled /other would have taken /paused first (high before normal); once the internal queue is empty, that attempt would have reached the origin.
+    await until(async () => (await h!.daemon.get('/status')).body.data.internal_queue.size === 0);
     expect(h.origin.hits.get('/paused')).toBeUndefined();
     expect((await h.daemon.queues(1)).high.total).toBe(1);
     await h.daemon.post('/internal/cache/recache/resume', { host_id: 1 });
@@ -105,16 +128,20 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('scheduler (%s mode)', (mo
   });
 
   it('retries a failing page after 5 s then 10 s, and records the outcome', async () => {
-    h = await startWithOrigin(mode, (p, hit) => (hit < 3 ? { status: 503, body: 'down' } : ok()));
+    h = await startWithOrigin(
+      mode,
+      withMarkers((p, hit) => (hit < 3 ? { status: 503, body: 'down' } : ok())),
+      { recache: { max_concurrent: 1, timeout_per_url: 1 } },
+    );
     await h.daemon.post('/internal/cache/recache', { host_id: 1, urls: [page('/flaky')], priority: 'high' });
     await until(async () => (await failedAttempts(h!)) === 1);
-    await new Promise((r) => setTimeout(r, 150));
+    await markerFetched(h, '/marker-1');
     expect(h.origin.hits.get('/flaky')).toBe(1);
     h.clock.advance(5_000);
     await until(async () => (await failedAttempts(h!)) === 2);
     expect(h.origin.hits.get('/flaky')).toBe(2);
     h.clock.advance(9_000);
-    await new Promise((r) => setTimeout(r, 150));
+    await markerFetched(h, '/marker-2');
     expect(h.origin.hits.get('/flaky')).toBe(2);
     h.clock.advance(1_000);
     await until(() => h!.origin.hits.get('/flaky') === 3);
@@ -131,9 +158,8 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('scheduler (%s mode)', (mo
     await until(async () => (await failedAttempts(h!)) === 3);
     // Past the claim's lease: a claim that was not released would come back now.
     h.clock.advance(claimLeaseMs({ maxConcurrent: 2, maxRetries: 3, internalQueueMax: 100, timeoutPerUrlMs: 1_000 }) + 1_000);
-    await new Promise((r) => setTimeout(r, 300));
+    const status = await h.daemon.statusAfterTick(h.clock);
     expect(h.origin.hits.get('/broken')).toBe(3);
-    const status = (await h.daemon.get('/status')).body.data;
     expect(status.queues['1'].normal.total).toBe(0);
     expect(status.internal_queue.size).toBe(0);
   });
@@ -142,8 +168,10 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('scheduler (%s mode)', (mo
     h = await startWithOrigin(mode, () => ok(), { scheduler_control_api: true });
     await h.daemon.post('/internal/scheduler/pause');
     await h.daemon.post('/internal/cache/recache', { host_id: 1, urls: [page('/s1')], priority: 'high' });
-    await new Promise((r) => setTimeout(r, 200));
+    const status = await h.daemon.statusAfterTick(h.clock);
+    expect(status.internal_queue.size).toBe(0);
     expect(h.origin.totalHits()).toBe(0);
+    expect(status.queues['1'].high.total).toBe(1);
     await h.daemon.post('/internal/scheduler/resume');
     await until(() => h!.origin.hits.get('/s1') === 1);
   });
@@ -155,9 +183,12 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('scheduler (%s mode)', (mo
     await until(() => h!.origin.totalHits() >= 4);
     await h.daemon.post('/internal/cache/recache/pause', { host_id: 1 });
     const atPause = h.origin.totalHits();
-    await new Promise((r) => setTimeout(r, 1_500));
+    // What was past the gate finishes; then a tick that pulls nothing more.
+    await until(async () => (await h!.daemon.get('/status')).body.data.internal_queue.size === 0);
+    const status = await h.daemon.statusAfterTick(h.clock);
+    expect(status.internal_queue.size).toBe(0);
     expect(h.origin.totalHits() - atPause).toBeLessThanOrEqual(2 * 2 + 2);
-    expect((await h.daemon.queues()).normal.total).toBeGreaterThanOrEqual(40 - atPause - 6);
+    expect(status.queues['1'].normal.total).toBeGreaterThanOrEqual(40 - atPause - 6);
   });
 });
 
@@ -211,8 +242,8 @@ describe('render mode through the daemon (headless Chromium)', () => {
       expect((await rendered.readBody()).toString()).toContain('rendered by js');
 
       await h.daemon.post('/internal/cache/recache', { host_id: 1, urls: [page('/app')], priority: 'high', mode: 'bypass' });
-      await until(async () => (await h.daemon.get('/status')).body.data.internal_queue.size === 0 && (await h.daemon.queues()).high.total === 0);
-      await new Promise((r) => setTimeout(r, 100));
+      // Both attempts settled (the render's and the bypass's, counted once the cache answered).
+      await until(async () => (await settledAttempts(h)) === 2);
       const after = (await cache.get(1, page('/app'), 1))!;
       expect(after.entry.kind).toBe('render');
       expect(after.entry.createdAt).toBe(rendered.entry.createdAt);

@@ -1,6 +1,6 @@
 import { sha256Hex } from '@bpc/domain';
 import { createLogger, RunningApps, startApps } from '@bpc/platform';
-import { DaemonClient, Json, jsonOf, RuntimeMode, testConfig, TestOrigin, until } from '@bpc/testing';
+import { DaemonClient, gate, Json, jsonOf, RuntimeMode, testConfig, TestOrigin, until } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { issueToken } from './explorer-fixtures';
 
@@ -19,14 +19,14 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('the whole story (%s mode)
   let running: RunningApps;
   let origin: TestOrigin;
   let version = 1;
-  let originDelayMs = 0;
+  let originHeldUntil: Promise<void> | undefined;
   let api: string;
   let edge: string;
   let daemon: DaemonClient;
   let token: string;
 
   beforeAll(async () => {
-    origin = new TestOrigin((path) => ({ status: 200, body: `<html><head><title>${path} v${version}</title></head><body>${path} v${version}</body></html>`, delayMs: originDelayMs }));
+    origin = new TestOrigin((path) => ({ status: 200, body: `<html><head><title>${path} v${version}</title></head><body>${path} v${version}</body></html>`, heldUntil: originHeldUntil }));
     const originUrl = await origin.start();
     const config = testConfig(mode, {
       scheduler: { tick_ms: 50 },
@@ -74,15 +74,17 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('the whole story (%s mode)
 
   it('a public recache re-renders a page, and bots get the new version only after the render completes', async () => {
     version = 2;
-    originDelayMs = 400;
+    const render = gate();
+    originHeldUntil = render.opened;
     const hitsBefore = origin.hits.get('/pricing') ?? 0;
     const recache = await publicPost('cache/recache', { urls: [page('/pricing')], priority: 'high' });
     expect(recache).toEqual({ status: 200, body: { entriesEnqueued: 1, urlsAccepted: 1 } });
     await until(async () => origin.hits.get('/pricing') ?? 0, (hits) => hits > hitsBefore, { what: 'the render started' });
-    // The render is under way at the origin: bots still get the old page.
+    // The render is under way, held at the origin: bots still get the old page.
     expect((await botGet('/pricing')).body).toContain('/pricing v1');
+    originHeldUntil = undefined;
+    render.open();
     await until(() => botGet('/pricing'), (r) => r.body.includes('/pricing v2'), { what: 'the new version served' });
-    originDelayMs = 0;
   });
 
   it('a public invalidate makes the next bot request render and wait for it', async () => {
@@ -99,7 +101,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('the whole story (%s mode)
     expect((await daemon.post('/internal/cache/recache/pause', { host_id: 1 })).status).toBe(200);
     const hitsBefore = origin.hits.get('/pricing') ?? 0;
     expect((await publicPost('cache/recache', { urls: [page('/pricing')], priority: 'high' })).body.entriesEnqueued).toBe(1);
-    await new Promise((r) => setTimeout(r, 500));
+    expect((await daemon.statusAfterTick()).internal_queue.size).toBe(0);
     expect(origin.hits.get('/pricing') ?? 0).toBe(hitsBefore);
     expect(await botGet('/pricing')).toEqual({ status: 200, body: expect.stringContaining('/pricing v2') });
     expect((await daemon.post('/internal/cache/recache/resume', { host_id: 1 })).status).toBe(200);

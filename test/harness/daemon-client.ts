@@ -1,5 +1,7 @@
 import { Json, jsonOf } from './http';
+import type { TestClock } from './test-clock';
 import { TEST_INTERNAL_KEY } from './test-config';
+import { until } from './until';
 
 export interface DaemonAnswer {
   readonly status: number;
@@ -29,5 +31,23 @@ export class DaemonClient {
 
   async queues(hostId = 1): Promise<Json> {
     return (await this.get('/status')).body.data.queues[String(hostId)];
+  }
+
+  /**
+   * The status once the scheduler ticked after this call, for asserting that
+   * a tick pulled nothing. The tick is told by its `last_tick`, later than
+   * the time of the call (on `clock`, the daemon's test clock if it has one:
+   * moved 1 ms here, as it stands still). A tick claims due work at once,
+   * and the queue store answers in order (one connection): the status read
+   * after the one that saw the tick reaches the store behind that claim, so
+   * by the read after that, whatever the tick pulled is in `internal_queue`
+   * (or was tried).
+   */
+  async statusAfterTick(clock?: TestClock): Promise<Json> {
+    clock?.advance(1);
+    const after = clock ? clock.now() - 1 : Date.now();
+    await until(async () => Date.parse((await this.get('/status')).body.data.daemon.last_tick ?? '') > after, { what: `a scheduler tick after ${new Date(after).toISOString()}` });
+    await this.get('/status');
+    return (await this.get('/status')).body.data;
   }
 }

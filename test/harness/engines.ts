@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { auditKafkaBroker } from './event-audit';
+import { until } from './until';
 
 /** A real engine process started for tests on a free loopback port. */
 export interface RunningEngine {
@@ -36,14 +37,7 @@ function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): P
   });
 }
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${what} did not become ready within ${timeoutMs} ms`);
-}
+const waitFor = (check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> => until(check, { timeoutMs, what: `${what} ready` });
 
 function redisAnswersPing(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -20,3 +20,5 @@ export * from './published-event-schemas';
 export * from './event-audit';
 export * from './prometheus-lint';
 export * from './test-dns-server';
+export * from './settles-before';
+export * from './gate';

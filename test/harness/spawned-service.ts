@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { until } from './until';
 
 const root = path.resolve(__dirname, '..', '..');
 /** Spawned processes not yet exited, killed after their test file (see `killSpawnedServices`). */
@@ -62,15 +63,10 @@ export async function killSpawnedServices(): Promise<void> {
 }
 
 export async function waitUntilAnswers(url: string, headers: Record<string, string>, timeoutMs: number, service?: SpawnedService): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if ((await fetch(url, { headers })).status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    if (service && service.child.exitCode !== null) throw new Error(`service exited early:\n${service.output().slice(-3000)}`);
-    if (Date.now() > deadline) throw new Error(`${url} did not answer 200 within ${timeoutMs} ms\n${service?.output().slice(-3000) ?? ''}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const answers = async (): Promise<boolean> => {
+    const status = await fetch(url, { headers }).then((r) => r.status, () => undefined);
+    if (status !== 200 && service && service.child.exitCode !== null) throw new Error(`service exited early:\n${service.output().slice(-3000)}`);
+    return status === 200;
+  };
+  await until(answers, { timeoutMs, intervalMs: 100, what: () => `${url} answering 200\n${service?.output().slice(-3000) ?? ''}` });
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { freePort } from './engines';
 import { watchDataDir } from './event-audit';
 import type { SpawnedService } from './spawned-service';
+import { until } from './until';
 import { TEST_INTERNAL_KEY } from './test-config';
 
 /** The ports of a standalone process's four apps. */
@@ -38,16 +39,14 @@ export function standaloneDir(prefix: string): string {
 
 /** Resolves once something accepts a TCP connection on the port (an app listens: startup may still go on). */
 export async function untilListening(port: number, service: SpawnedService, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  const listening = async (): Promise<boolean> => {
     const connected = await new Promise<boolean>((resolve) => {
       const socket = net.connect(port, '127.0.0.1', () => resolve(true)).on('error', () => resolve(false));
       socket.unref();
       setTimeout(() => socket.destroy(), 100).unref();
     });
-    if (connected) return;
-    if (service.child.exitCode !== null) throw new Error(`service exited early:\n${service.output().slice(-3000)}`);
-    if (Date.now() > deadline) throw new Error(`port ${port} did not listen within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
+    if (!connected && service.child.exitCode !== null) throw new Error(`service exited early:\n${service.output().slice(-3000)}`);
+    return connected;
+  };
+  await until(listening, { timeoutMs, intervalMs: 5, what: `port ${port} listening` });
 }

@@ -5,7 +5,10 @@ import type { AddressInfo } from 'node:net';
 export interface OriginAnswer {
   readonly status: number;
   readonly body: string;
+  /** Slow on purpose: answered this long after the request. */
   readonly delayMs?: number;
+  /** Held: answered once this resolves (see `gate`). */
+  readonly heldUntil?: Promise<void>;
   /** Added to (or replacing) the default `content-type: text/html`. */
   readonly headers?: Readonly<Record<string, string>>;
 }
@@ -48,6 +51,8 @@ export class TestOrigin {
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     try {
       const answer = this.answer(path, hit);
+      await answer.heldUntil;
+      // The delay is what the test wants: an origin that answers slowly.
       if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
       res.writeHead(answer.status, { 'content-type': 'text/html; charset=utf-8', ...answer.headers }).end(answer.body);
     } finally {

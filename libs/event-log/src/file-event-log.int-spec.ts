@@ -185,6 +185,9 @@ async function appendUntilKilled(runDir: string, appenders: number, killAfterMs:
   return acked;
 }
 
+/** Retention in the specs below: nothing is old enough while a test runs; each runs retention as of an hour later. */
+const HOUR = 3_600_000;
+
 describe('FileEventLog: segments and retention', () => {
   it('reads across many segments and seeks into the middle of one, before and after a reopen', async () => {
     const first = await openLog({ partitions: 1, segmentBytes: 4096 });
@@ -210,8 +213,7 @@ describe('FileEventLog: segments and retention', () => {
 
   it('deletes closed segments past retention, never the active one; consumers continue from the earliest offset', async () => {
     const log = new CapturedLog();
-    // Retention is also enforced on each roll: long enough that the appends below (slow under a loaded full-suite run) roll segments before any is old enough.
-    const events = await openLog({ partitions: 1, segmentBytes: 2048, retentionMs: 1_500, log });
+    const events = await openLog({ partitions: 1, segmentBytes: 2048, retentionMs: HOUR, log });
     await events.append('orders', range(0, 10).map((n) => event('k', n)));
     let committed = 0;
     const behind = await events.subscribe({ groupId: 'behind', topics: ['orders'], handleBatch: async (b) => void (committed += b.records.length) });
@@ -222,8 +224,7 @@ describe('FileEventLog: segments and retention', () => {
     const before = await segmentFiles(partitionDir);
     expect(before.length).toBeGreaterThan(3);
 
-    await new Promise((resolve) => setTimeout(resolve, 1_600));
-    await events.enforceRetention();
+    await events.enforceRetention(Date.now() + HOUR + 1);
     const after = await segmentFiles(partitionDir);
     expect(after).toEqual([before[before.length - 1]]);
     expect(log.has('info', 'retention deleted a segment')).toBe(true);
@@ -264,15 +265,13 @@ describe('FileEventLog: batches as stored payloads', () => {
 
 describe('FileEventLog: retention of some topics', () => {
   it('deletes old segments only of the topics retention applies to', async () => {
-    // Long enough that the appends (slow under a loaded full-suite run) roll segments before any is old enough.
-    const events = await openLog({ partitions: 1, segmentBytes: 2048, retentionMs: 1_500, retentionTopics: ['requests'] });
+    const events = await openLog({ partitions: 1, segmentBytes: 2048, retentionMs: HOUR, retentionTopics: ['requests'] });
     for (const topic of ['requests', 'tokens']) {
       for (let i = 0; i < 5; i += 1) await events.append(topic, range(i * 10, 10).map((n) => event('k', n)));
     }
     const before = { requests: await segmentFiles(segmentDir('requests', 'k', 1)), tokens: await segmentFiles(segmentDir('tokens', 'k', 1)) };
     expect(before.requests.length).toBeGreaterThan(2);
-    await new Promise((resolve) => setTimeout(resolve, 1_600));
-    await events.enforceRetention();
+    await events.enforceRetention(Date.now() + HOUR + 1);
     expect(await segmentFiles(segmentDir('requests', 'k', 1))).toEqual([before.requests[before.requests.length - 1]]);
     expect(await segmentFiles(segmentDir('tokens', 'k', 1))).toEqual(before.tokens);
   });

@@ -7,6 +7,7 @@ import { ChromiumTabPool } from './chromium-tab-pool';
 import { CachingPageRefresher } from './page-refresher';
 import type { RefreshJob } from './page-refresher.port';
 import { DESKTOP_BOT_USER_AGENT, MOBILE_BOT_USER_AGENT } from './refresh-rules';
+import { until } from '@bpc/testing';
 import { startTestOrigin, type TestOrigin } from './test-origin';
 
 jest.setTimeout(60_000);
@@ -154,24 +155,32 @@ describe('renderer against a real origin and a real Chromium', () => {
     expect(await store.get(1, `${PUBLIC}/huge`, 1)).toBeUndefined();
   });
 
+  const reached = (who: string) => until(() => origin.hits.some((h) => h.path.endsWith(`who=${who}`)), { what: `${who} at the origin` });
+
   it('gives up waiting for a tab at tabWaitSignal, while a render that has its tab keeps the longer signal', async () => {
-    const busy = [1, 2].map((n) => refresher.refresh(job(`/hold?ms=1500&who=busy${n}`), { signal: AbortSignal.timeout(20_000), purpose: 'online' }));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const busy = [1, 2].map((n) => refresher.refresh(job(`/held?who=busy${n}`), { signal: AbortSignal.timeout(20_000), purpose: 'online' }));
+    // Both tabs taken: their pages are held at the origin until the late render has given up.
+    await reached('busy1');
+    await reached('busy2');
     // Without the tab wait's own end it would get a tab once a busy render ends, and be stored.
-    const waiting = await refresher.refresh(job('/hold?ms=10&who=late'), { signal: AbortSignal.timeout(20_000), tabWaitSignal: AbortSignal.timeout(200), purpose: 'online' });
+    const waiting = await refresher.refresh(job('/viewport?who=late'), { signal: AbortSignal.timeout(20_000), tabWaitSignal: AbortSignal.timeout(200), purpose: 'online' });
     expect(waiting.kind).toBe('failed');
+    origin.release();
     expect((await Promise.all(busy)).map((o) => o.kind)).toEqual(['stored', 'stored']);
     expect(origin.hits.some((h) => h.path.endsWith('who=late'))).toBe(false);
   });
 
   it('runs recache renders one at a time on the unreserved tab while an online render gets the reserved one', async () => {
-    const first = refresh(job('/hold?ms=1500&who=r1'));
-    const second = refresh(job('/hold?ms=1500&who=r2'));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const first = refresh(job('/held?who=r1'));
+    const second = refresh(job('/held?who=r2'));
+    // r1 holds the recache tab (its page held at the origin), r2 waits for it.
+    await reached('r1');
     expect(refresher.capacity()).toEqual({ tabs: 2, freeTabs: 1, reservedForOnline: 1, availableForRecache: 0 });
-    const online = refresh(job('/hold?ms=100&who=online'), 'online');
-    const outcomes = await Promise.all([first, second, online]);
-    expect(outcomes.map((o) => o.kind)).toEqual(['stored', 'stored', 'stored']);
+    expect((await refresh(job('/viewport?who=online'), 'online')).kind).toBe('stored');
+    origin.release();
+    await reached('r2');
+    origin.release();
+    expect((await Promise.all([first, second])).map((o) => o.kind)).toEqual(['stored', 'stored']);
     const [r1, r2, on] = ['r1', 'r2', 'online'].map((who) => origin.hits.find((h) => h.path.endsWith(`who=${who}`))!);
     // r2 reached the origin only after r1 was answered; the online render ran while r1 held the recache tab.
     expect(r2.startedAt).toBeGreaterThanOrEqual(r1.endedAt!);
@@ -201,8 +210,7 @@ describe('renderer against a real origin and a real Chromium', () => {
   it('starts a new browser when Chromium dies', async () => {
     const pid = pool.browserPid()!;
     process.kill(pid, 'SIGKILL');
-    const deadline = Date.now() + 5_000;
-    while (pool.browserPid() === pid && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(() => pool.browserPid() !== pid, { timeoutMs: 5_000, what: 'the pool noticing the dead browser' });
     expect(await refresh(job('/js', { url: `${PUBLIC}/js?again=1` }))).toMatchObject({ kind: 'stored', cacheKind: 'render' });
     expect(pool.browserPid()).not.toBe(pid);
   });

@@ -12,6 +12,8 @@ export interface OriginHit {
 export interface TestOrigin {
   readonly url: string;
   readonly hits: OriginHit[];
+  /** Answers the /held requests waiting now; later ones wait for the next release. */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -30,7 +32,7 @@ type Route = (req: IncomingMessage, res: ServerResponse, query: URLSearchParams)
  *   /moved     301 to /js, empty body
  *   /empty     200 with an empty body
  *   /broken    503
- *   /hold?ms=N a page answered after N ms
+ *   /held?who=X a page answered when the test calls `release()`
  *   /soft-404  200, but a script adds <meta name="prerender-status-code" content="404">
  *   /soft-moved 200, but a script adds prerender-status-code 301 and prerender-header Location: /js?from=soft
  *   /soft-moved-here 200, but a script signals 302 to location.origin + /js (the origin's own address)
@@ -39,6 +41,7 @@ type Route = (req: IncomingMessage, res: ServerResponse, query: URLSearchParams)
  */
 export async function startTestOrigin(): Promise<TestOrigin> {
   const hits: OriginHit[] = [];
+  const held: (() => void)[] = [];
   const routes: Record<string, Route> = {
     '/js': (_req, res) =>
       html(
@@ -62,7 +65,7 @@ export async function startTestOrigin(): Promise<TestOrigin> {
     },
     '/empty': (_req, res) => html(res, 200, ''),
     '/broken': (_req, res) => html(res, 503, page('down')),
-    '/hold': (_req, res, query) => void setTimeout(() => html(res, 200, page(`<p>held ${query.get('who')}</p>`)), Number(query.get('ms') ?? 500)),
+    '/held': (_req, res, query) => void held.push(() => html(res, 200, page(`<p>held ${query.get('who')}</p>`))),
     '/soft-404': (_req, res) => html(res, 200, page('<h1>No such product</h1>', `const m = document.createElement('meta'); m.name = 'prerender-status-code'; m.content = '404'; document.head.append(m);`)),
     '/soft-moved': (_req, res) =>
       html(res, 200, page('<p>moving</p>', `document.head.insertAdjacentHTML('beforeend', '<meta name="prerender-status-code" content="301"><meta name="prerender-header" content="Location: /js?from=soft">');`)),
@@ -88,6 +91,7 @@ export async function startTestOrigin(): Promise<TestOrigin> {
   return {
     url: `http://127.0.0.1:${port}`,
     hits,
+    release: () => held.splice(0).forEach((answer) => answer()),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -48,11 +48,19 @@ describe("the file log appender's framing worker", () => {
   });
 
   it('runs at normal priority with edge.record_worker_idle false', async () => {
-    const appender = botRequestAppender(testConfig('standalone', { edge: { record_worker_idle: false } }), log, createLogger('silent', 'appender'));
-    await appender.append(TOPICS.botRequests, [oneRequest().columns()]);
-    // The worker sent its thread id with its first message, before its answer: a change of policy would have started by now.
-    await new Promise((r) => setTimeout(r, 300));
-    expect(idleThreadIds()).toEqual([]);
-    await appender.close();
-  });
+    const normal = botRequestAppender(testConfig('standalone', { edge: { record_worker_idle: false } }), log, createLogger('silent', 'appender'));
+    await normal.append(TOPICS.botRequests, [oneRequest().columns()]);
+    // The worker sent its thread id with its first message, before its answer: a change of its policy would have started by now.
+    // An idle appender started after it is moved to idle and back, one change after the other: by then that first change would be done.
+    const idle = botRequestAppender(testConfig('standalone'), log, createLogger('silent', 'appender'));
+    try {
+      await idle.append(TOPICS.botRequests, [oneRequest().columns()]);
+      await until(() => idleThreadIds().length >= 1, { timeoutMs: 5_000, intervalMs: 10 });
+      idle.keepUp(true);
+      await until(() => idleThreadIds().length === 0, { timeoutMs: 5_000, intervalMs: 10, what: 'no idle thread once the idle appender keeps up' });
+    } finally {
+      await idle.close();
+      await normal.close();
+    }
+  }, 20_000);
 });

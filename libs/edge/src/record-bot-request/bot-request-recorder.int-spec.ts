@@ -16,18 +16,26 @@ import { BotRequestRecorder } from './bot-request-recorder';
  * same directory (the log is back). Both are the real adapter.
  */
 class SwappableLog implements EventLog {
+  /** Calls of an append (its offsets, its write) the current log refused. */
+  refused = 0;
   constructor(public current: FileEventLog) {}
   nextOffsets(topic: string): Promise<number[]> {
-    return this.current.nextOffsets(topic);
+    return this.counted(this.current.nextOffsets(topic));
   }
   appendFramed(topic: string, parts: readonly FramedPartition[]): Promise<void> {
-    return this.current.appendFramed(topic, parts);
+    return this.counted(this.current.appendFramed(topic, parts));
   }
   append(topic: string, events: Parameters<EventLog['append']>[1]): Promise<void> {
-    return this.current.append(topic, events);
+    return this.counted(this.current.append(topic, events));
   }
   appendEncoded(topic: string, events: Parameters<EventLog['appendEncoded']>[1]): Promise<void> {
-    return this.current.appendEncoded(topic, events);
+    return this.counted(this.current.appendEncoded(topic, events));
+  }
+  private counted<T>(call: Promise<T>): Promise<T> {
+    return call.catch((error: unknown) => {
+      this.refused += 1;
+      throw error;
+    });
   }
   subscribe(spec: SubscriptionSpec): ReturnType<EventLog['subscribe']> {
     return this.current.subscribe(spec);
@@ -75,7 +83,7 @@ describe('BotRequestRecorder against a file event log', () => {
     const recorder = new BotRequestRecorder(config, botRequestAppender(config, log, logger), logger, registry);
     recorder.onModuleInit();
     for (let n = 1; n <= 8; n += 1) recorder.record(payload(n));
-    await new Promise((r) => setTimeout(r, 300));
+    await until(() => log.refused >= 1, { what: 'an append the closed log refused' });
     expect(recorder.pending()).toBe(5);
     expect(await registry.getSingleMetricAsString('bpc_edge_recorded_dropped_total')).toContain('bpc_edge_recorded_dropped_total 3');
 
@@ -164,10 +172,11 @@ describe('BotRequestRecorder against a file event log', () => {
 
     const started = Date.now();
     await recorder.onApplicationShutdown();
-    // 300 ms of flushing, then at most 2 s for closing the appender.
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // 300 ms of flushing, then at most 2 s for closing the appender (timers, not CPU: about as long on a busy
+    // machine), well before the 10 s a shutdown flush that ignored the 300 ms given would take.
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(lines).toEqual([expect.objectContaining({ lost: 5, msg: 'event log unreachable at shutdown: bot requests not recorded' })]);
-  });
+  }, 20_000);
 
   it('appends per flush what was buffered when it started and batches filled meanwhile, not each request served during an append', async () => {
     const batches: string[][] = [];
@@ -212,27 +221,35 @@ describe('BotRequestRecorder against a file event log', () => {
     };
     const config = testConfig('standalone', { edge: { record_buffer_max: 100, record_batch_max: 10, record_flush_ms: 60_000 } });
     const recorder = new BotRequestRecorder(config, appender, createLogger('silent', 'recorder'), new Registry());
-    recorder.onModuleInit();
-    recorder.record(payload(1));
-    await recorder.flush();
-    // Flushes during the backoff (about 200 ms after a first failure) append nothing and seal nothing.
-    for (let n = 2; n <= 4; n += 1) {
-      recorder.record(payload(n));
+    // The backoff is measured on Date.now(): stopped here, so that a busy machine cannot end it before the test moves it on.
+    jest.useFakeTimers({ doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
+    try {
+      recorder.onModuleInit();
+      recorder.record(payload(1));
       await recorder.flush();
+      // Flushes during the backoff (about 200 ms after a first failure) append nothing and seal nothing.
+      for (let n = 2; n <= 4; n += 1) {
+        recorder.record(payload(n));
+        await recorder.flush();
+      }
+      expect(calls).toBe(1);
+      jest.setSystemTime(Date.now() + 300);
+      await recorder.flush();
+      expect(batches).toEqual([['r1'], ['r2', 'r3', 'r4']]);
+      expect(calls).toBe(2);
+    } finally {
+      jest.useRealTimers();
     }
-    expect(calls).toBe(1);
-    await new Promise((r) => setTimeout(r, 300));
-    await recorder.flush();
-    expect(batches).toEqual([['r1'], ['r2', 'r3', 'r4']]);
-    expect(calls).toBe(2);
     await recorder.onApplicationShutdown();
   });
 
   it('tells the appender to keep up when the buffer is over a quarter full, caught up at a sixteenth, and keep up for the shutdown flush', async () => {
     const told: boolean[] = [];
     let refusing = true;
+    let appends = 0;
     const appender: BotRequestAppender = {
       append: async () => {
+        appends += 1;
         if (refusing) throw new Error('log down');
       },
       keepUp: (behind) => void told.push(behind),
@@ -243,7 +260,8 @@ describe('BotRequestRecorder against a file event log', () => {
     const recorder = new BotRequestRecorder(config, appender, createLogger('silent', 'recorder'), new Registry());
     recorder.onModuleInit();
     for (let n = 1; n <= 8; n += 1) recorder.record(payload(n));
-    await new Promise((r) => setTimeout(r, 50));
+    // A flush looks before it appends.
+    await until(() => appends >= 1, { timeoutMs: 5_000, intervalMs: 5 });
     expect(told).toEqual([]);
     recorder.record(payload(9));
     await until(() => told.length === 1, { timeoutMs: 5_000, intervalMs: 5 });

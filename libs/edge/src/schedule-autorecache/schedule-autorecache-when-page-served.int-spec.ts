@@ -33,6 +33,11 @@ describe('ScheduleAutorecacheWhenPageServed (on a real file event log)', () => {
     hostId: 1, url: `https://www.example.com/${bodyPath}`, dimensionId: 1, kind: 'render', statusCode: 200, headers: {}, durationMs: 5, createdAt: expiresAt - 60 * MINUTE, expiresAt, bytes: 10, bodyPath,
   });
   const scheduledFor = (url: string) => seen.filter((r) => r.event.type === AUTORECACHE_SCHEDULED && (r.event.payload as { url: string }).url === url);
+  /** Serves a page of its own and waits until it is scheduled: one host, one partition, so whatever was scheduled before it has been read too. */
+  const readUpTo = async (scheduler: ScheduleAutorecacheWhenPageServed, marker: string, expiresAt: number) => {
+    scheduler.served(entry(marker, expiresAt));
+    await until(() => scheduledFor(entry(marker, expiresAt).url).length === 1);
+  };
 
   it('schedules an entry version once while fresh, and again every 15 minutes once it has been stale for 15 (its queue entry may be gone)', async () => {
     const clock = new TestClock(Date.parse('2026-11-22T10:00:00Z'));
@@ -57,8 +62,7 @@ describe('ScheduleAutorecacheWhenPageServed (on a real file event log)', () => {
     clock.advance(1);
     scheduler.served(page);
     scheduler.served(page);
-    await until(() => scheduledFor(page.url).length === 3);
-    await new Promise((r) => setTimeout(r, 100));
+    await readUpTo(scheduler, 'after-p1', clock.now() + MINUTE);
     expect(scheduledFor(page.url).map((r) => (r.event.payload as { dueAt: number }).dueAt)).toEqual([page.expiresAt, page.expiresAt, page.expiresAt]);
   });
 
@@ -82,8 +86,7 @@ describe('ScheduleAutorecacheWhenPageServed (on a real file event log)', () => {
     scheduler.served(stale);
     scheduler.served(stale);
     scheduler.served({ ...entry('p2', clock.now() + 60 * MINUTE), bodyPath: 'p2-v2' });
-    await until(() => scheduledFor(stale.url).length === 2);
-    await new Promise((r) => setTimeout(r, 100));
+    await readUpTo(scheduler, 'after-p2', clock.now() + MINUTE);
     expect(scheduledFor(stale.url)).toHaveLength(2);
   });
 });

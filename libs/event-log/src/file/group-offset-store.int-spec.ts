@@ -12,8 +12,8 @@ describe('GroupOffsetStore', () => {
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
   /** The next offset of t/0 as the group's file holds it. */
-  const stored = async (): Promise<number | undefined> => {
-    const text = await readFile(path.join(dir, 'group-g.json'), 'utf8').catch(() => undefined);
+  const stored = async (group = 'g'): Promise<number | undefined> => {
+    const text = await readFile(path.join(dir, `group-${group}.json`), 'utf8').catch(() => undefined);
     return text === undefined ? undefined : (JSON.parse(text) as { offsets: { t?: Record<string, number> } }).offsets.t?.['0'];
   };
 
@@ -22,7 +22,10 @@ describe('GroupOffsetStore', () => {
     store.commit('t', 0, 1);
     await until(async () => (await stored()) === 1, { timeoutMs: 5_000, intervalMs: 10 });
     for (let next = 2; next <= 50; next += 1) store.commit('t', 0, next);
-    await new Promise((r) => setTimeout(r, 200));
+    // Baseline: another group's first commit, written at once, after these. Once it is on disk, a write of theirs begun at once would be too.
+    const other = await GroupOffsetStore.load(dir, 'h', silentLog, 60_000);
+    other.commit('t', 0, 1);
+    await until(async () => (await stored('h')) === 1, { timeoutMs: 5_000, intervalMs: 10 });
     // Within the interval the file keeps the first write; memory has the latest.
     expect(await stored()).toBe(1);
     expect(store.get('t', 0)).toBe(50);

@@ -21,7 +21,11 @@ describe('IdleWhileCaughtUp', () => {
       await until(() => lines.length > 0, { timeoutMs: 5_000, intervalMs: 10 });
       scheduling.keepUp(true);
       scheduling.keepUp(false);
-      await new Promise((r) => setTimeout(r, 300));
+      // Another worker's scheduling, told after these: once its own attempt has failed, an attempt they started would have too.
+      const laterLines: unknown[] = [];
+      const later = new IdleWhileCaughtUp('another worker', pino({ level: 'warn' }, { write: (line: string) => void laterLines.push(line) }), '/nonexistent/chrt');
+      later.threadStarted(tid);
+      await until(() => laterLines.length > 0, { timeoutMs: 5_000, intervalMs: 10 });
       expect(lines).toEqual([expect.objectContaining({ msg: 'bot request framing worker: could not change its scheduling', policy: 'idle' })]);
       expect(threadPolicyOf(tid)).toBe(SCHED_OTHER);
     } finally {

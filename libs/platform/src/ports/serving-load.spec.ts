@@ -1,4 +1,5 @@
-import { isSaturated, ServingLoad } from './serving-load';
+import { until } from '@bpc/testing';
+import { CpuTimes, isSaturated, ServingLoad } from './serving-load';
 
 describe('isSaturated', () => {
   it('holds when the serving loop has no time to spare, whatever the idle CPU', () => {
@@ -28,30 +29,40 @@ describe('ServingLoad', () => {
     stop();
   });
 
-  /** CPU times that advance by 100 ms a call, `idleShare` of it idle. */
-  function cpuAt(idleShare: number) {
+  /** Samples in a full window: one every 250 ms over the last second (ServingLoad's SAMPLE_MS and WINDOW_SAMPLES). */
+  const FULL_WINDOW = 5;
+
+  /**
+   * CPU times that advance by 100 ms a sample, `idleShare` of it idle. The
+   * samples taken count the load's ticks: the test waits for a full window
+   * of them instead of for a second of wall-clock time.
+   */
+  function cpuAt(idleShare: number): { times: () => CpuTimes; samples: () => number } {
     let calls = 0;
-    return () => {
-      calls += 1;
-      return { idle: calls * 100 * idleShare, total: calls * 100 };
+    return {
+      times: () => {
+        calls += 1;
+        return { idle: calls * 100 * idleShare, total: calls * 100 };
+      },
+      samples: () => calls,
     };
   }
 
-  /** Keeps this thread's loop busy for `ms`, in slices, so that timers still run. */
-  async function busyFor(ms: number): Promise<void> {
-    const until = Date.now() + ms;
-    while (Date.now() < until) {
+  /** Keeps this thread's loop busy, in slices so that timers still run, until `done`. */
+  async function busyUntil(done: () => boolean): Promise<void> {
+    while (!done()) {
       const slice = Date.now() + 40;
       while (Date.now() < slice);
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
-  /** A load over CPUs `idleShare` idle, its server's loop kept busy for a second and more. */
+  /** A load over CPUs `idleShare` idle, its server's loop kept busy for a full window. */
   async function busyServing(idleShare: number): Promise<{ load: ServingLoad; stop: () => void }> {
-    const load = new ServingLoad(cpuAt(idleShare));
+    const cpu = cpuAt(idleShare);
+    const load = new ServingLoad(cpu.times);
     const stop = load.serving();
-    await busyFor(1_100);
+    await busyUntil(() => cpu.samples() >= FULL_WINDOW);
     return { load, stop };
   }
 
@@ -69,10 +80,11 @@ describe('ServingLoad', () => {
   });
 
   it('is not saturated with CPU time to spare and a loop that waits a quarter of the time', async () => {
-    const load = new ServingLoad(cpuAt(0.5));
+    const cpu = cpuAt(0.5);
+    const load = new ServingLoad(cpu.times);
     const stop = load.serving();
-    // 60 ms busy, then at least 20 ms waiting: at most 75 % busy.
-    for (const until = Date.now() + 1_100; Date.now() < until; ) {
+    // 60 ms busy, then at least 20 ms waiting (the waiting is what is measured): at most 75 % busy.
+    while (cpu.samples() < FULL_WINDOW) {
       const slice = Date.now() + 60;
       while (Date.now() < slice);
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -82,20 +94,22 @@ describe('ServingLoad', () => {
   });
 
   it('is not saturated when its loop mostly waits, however busy the CPUs', async () => {
-    const load = new ServingLoad(cpuAt(0));
+    const cpu = cpuAt(0);
+    const load = new ServingLoad(cpu.times);
     const stop = load.serving();
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await until(() => cpu.samples() >= FULL_WINDOW, { intervalMs: 100 });
     expect(load.saturated()).toBe(false);
     stop();
   });
 
   it('samples while any server serves: one stopping leaves the other measured', async () => {
-    const load = new ServingLoad(cpuAt(0));
+    const cpu = cpuAt(0);
+    const load = new ServingLoad(cpu.times);
     const stopA = load.serving();
     const stopB = load.serving();
     stopA();
     stopA();
-    await busyFor(1_100);
+    await busyUntil(() => cpu.samples() >= FULL_WINDOW);
     expect(load.saturated()).toBe(true);
     stopB();
     expect(load.saturated()).toBe(false);

@@ -9,8 +9,9 @@ import { ChdbExecutor, ExplorerStore, InsertBatch } from '@bpc/explorer-store';
 import { buildExplorerSql, DEFAULT_LIMITS, findExplorer, resolveQuery } from '@bpc/explorer';
 import type { AppConfig } from '@bpc/config';
 import { ReadinessRegistry, ServingLoad } from '@bpc/platform';
+import { until } from '@bpc/testing';
 import { botRequestRow } from './explorer-projection';
-import { ExplorerProjector } from './explorer-projector';
+import { EXPLORER_FLUSH, ExplorerProjector } from './explorer-projector';
 
 const logger = pino({ level: 'silent' });
 const t0 = Date.parse('2026-11-01T00:00:00Z');
@@ -62,14 +63,6 @@ describe('explorer projector (file log → chDB)', () => {
   });
 
   const count = async (website = 'demo') => Number((await store.query<{ n: number }>('SELECT count() AS n FROM bot_requests FINAL WHERE website = {w:String}', { w: website }))[0].n);
-  const until = async (check: () => Promise<boolean>) => {
-    const deadline = Date.now() + 15_000;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error('timed out');
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
-
   it('projects every event exactly once, even when inserts land and the commit does not, and when batches re-form', async () => {
     const events = Array.from({ length: 3000 }, (_, i) => request(i));
     // A batch "from an earlier run" with other boundaries (so another dedup token) already holds part of the events.
@@ -123,38 +116,74 @@ describe('explorer projector (file log → chDB)', () => {
 
   it('pauses while the edge in its process is saturated, up to edge.projection_pause_max_ms, and counts the pause', async () => {
     const registry = new Registry();
-    let saturated = true;
-    const servingLoad = { saturated: () => saturated } as unknown as ServingLoad;
+    let lifted = false;
+    const serving = new ServingLoadProbe(() => !lifted);
     const config = { edge: { projection_pause_max_ms: 60_000 } } as AppConfig;
-    const projector = new ExplorerProjector(log, store, logger, new ReadinessRegistry(), registry, servingLoad, config);
+    const projector = new ExplorerProjector(log, store, logger, new ReadinessRegistry(), registry, serving.load, config);
     projector.onApplicationBootstrap();
     await log.append(TOPICS.botRequests, Array.from({ length: 50 }, (_, i) => request(i, 'paused')));
-    await new Promise((r) => setTimeout(r, 1_500));
+    // Asked once before the batch, then again and again while it pauses.
+    await until(() => serving.asked.length >= 2);
+    const pauseBegan = serving.asked[1];
+    // Past the writer's time bound: rows taken from the log would be in the store by then.
+    await serving.askedAgainAfter(pauseBegan + EXPLORER_FLUSH.maxDelayMs);
     expect(await count('paused')).toBe(0);
     expect(await projector.lag()).toBeGreaterThanOrEqual(50);
-    saturated = false;
+    const liftedAt = Date.now();
+    lifted = true;
     await until(async () => (await count('paused')) === 50);
     await projector.flush();
     const paused = (await registry.getSingleMetric('bpc_explorer_projection_paused_seconds_total')!.get()).values[0].value;
-    expect(paused).toBeGreaterThanOrEqual(1.4);
+    // The pause began before its second question and ended after saturation was lifted.
+    expect(paused).toBeGreaterThanOrEqual((liftedAt - pauseBegan) / 1000 - 1e-9);
     await projector.onApplicationShutdown();
   }, 30_000);
 
   it('holds the rows it gathered before a pause until the pause ends (their insert would take from serving too)', async () => {
-    let saturated = false;
-    const servingLoad = { saturated: () => saturated } as unknown as ServingLoad;
+    let lifted = false;
+    // Not saturated when the batch comes (it is read and gathered), saturated from the question right after it.
+    const serving = new ServingLoadProbe((asked) => asked >= 2 && !lifted);
     const config = { edge: { projection_pause_max_ms: 60_000 } } as AppConfig;
-    const projector = new ExplorerProjector(log, store, logger, new ReadinessRegistry(), new Registry(), servingLoad, config);
+    const projector = new ExplorerProjector(log, store, logger, new ReadinessRegistry(), new Registry(), serving.load, config);
     projector.onApplicationBootstrap();
     await log.append(TOPICS.botRequests, Array.from({ length: 30 }, (_, i) => request(i, 'gathered')));
-    // Read and gathered at once (the time bound would write them 1 s later); then serving saturates and more come.
-    await new Promise((r) => setTimeout(r, 500));
-    saturated = true;
+    await until(() => serving.asked.length >= 2);
+    // Gathered before the second question, so the writer's time bound was armed before it too.
+    const gatheredBy = serving.asked[1];
     await log.append(TOPICS.botRequests, Array.from({ length: 30 }, (_, i) => request(i, 'later')));
-    await new Promise((r) => setTimeout(r, 1_500));
+    await serving.askedAgainAfter(gatheredBy + EXPLORER_FLUSH.maxDelayMs);
+    // The time bound has fired by now, and found the writer held.
     expect(await count('gathered')).toBe(0);
-    saturated = false;
+    lifted = true;
     await until(async () => (await count('gathered')) === 30 && (await count('later')) === 30);
     await projector.onApplicationShutdown();
   }, 30_000);
 });
+
+/**
+ * Serving load as the projector sees it: `saturated(n)` answers the n-th
+ * question (1-based). Remembers when each was asked: a pause asks before
+ * each batch and then every 100 ms until it ends.
+ */
+class ServingLoadProbe {
+  /** Date.now() of each question, in order. */
+  readonly asked: number[] = [];
+  readonly load: ServingLoad;
+
+  constructor(saturated: (asked: number) => boolean) {
+    this.load = { saturated: () => saturated(this.asked.push(Date.now())) } as unknown as ServingLoad;
+  }
+
+  /**
+   * Resolves once the projection asked again after a question asked at
+   * `time` or later: a timer due by `time` (the writer's time bound) has
+   * fired by then, as Node runs due timers in the order they fall due and the
+   * pause waits on a timer between two questions.
+   */
+  async askedAgainAfter(time: number): Promise<void> {
+    await until(() => {
+      const late = this.asked.findIndex((t) => t >= time);
+      return late >= 0 && late < this.asked.length - 1;
+    });
+  }
+}
