@@ -54,7 +54,7 @@ describe('ExportRunner shutdown with an export still running (file log, chDB)', 
 
     const started = await runner.start(caller, 'events', { period: '30d', waitSeconds: 0 } as StartExportDto);
     expect(started.status).toBe('running');
-    while (!held.writing) await new Promise((r) => setTimeout(r, 10));
+    await until(() => Boolean(held.writing), { intervalMs: 10, what: 'the export writing its file' });
 
     try {
       const shutdownAt = Date.now();
@@ -67,8 +67,8 @@ describe('ExportRunner shutdown with an export still running (file log, chDB)', 
       // The engine's write ends after all (in a real shutdown the process exits first): it must not publish or complete.
       held.letGo();
     }
-    while (!held.written) await new Promise((r) => setTimeout(r, 10));
-    await held.written.catch(() => undefined);
+    await until(() => held.written !== undefined, { intervalMs: 10, what: 'the engine asked to write the file' });
+    await held.written?.catch(() => undefined);
     const file = runner.filePath(started);
     await until(async () => !existsSync(`${file}.part`), { timeoutMs: 5_000, what: 'the partial file removed' });
     expect(existsSync(file)).toBe(false);
