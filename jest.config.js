@@ -12,6 +12,8 @@ module.exports = {
   // chDB binds one data directory per process and jest reuses workers across
   // files: a tiny idle-memory limit recycles the worker after every file.
   workerIdleMemoryLimit: '1MB',
+  // Integration specs drive real engines and a real browser, slower on a busy machine than jest's 5 s default allows (e2e-setup sets its own).
+  testTimeout: 60_000,
   globalSetup: '<rootDir>/test/harness/global-setup.ts',
   globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
   projects: [

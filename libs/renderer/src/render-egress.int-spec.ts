@@ -13,8 +13,6 @@ import { dnsResolve, systemResolve } from './egress/checked-address';
 import { CachingPageRefresher } from './page-refresher';
 import type { RefreshJob } from './page-refresher.port';
 
-jest.setTimeout(60_000);
-
 /** A server that must never be reached: it counts every TCP connection and every UDP datagram, whatever they carry. */
 interface Canary {
   readonly port: number;

@@ -10,8 +10,6 @@ import { DESKTOP_BOT_USER_AGENT, MOBILE_BOT_USER_AGENT } from './refresh-rules';
 import { until } from '@bpc/testing';
 import { startTestOrigin, type TestOrigin } from './test-origin';
 
-jest.setTimeout(60_000);
-
 /**
  * Real Chromium (one browser for the whole file, 2 tabs, 50 % reserved),
  * a real HTTP origin on loopback and a real file cache store.

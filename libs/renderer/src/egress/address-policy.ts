@@ -1,11 +1,11 @@
 import { networkInterfaces } from 'node:os';
 import ipaddr from 'ipaddr.js';
-import { canonicalAddress, isPublicAddress } from './egress-rules';
+import { parsedAddress, publicAddress } from './egress-rules';
 
 export interface AddressPolicyOptions {
   /** CIDR ranges refused on top of the special ones (`render_service.egress_denied_ranges`): a cloud NAT address, a load balancer's. */
   readonly deniedRanges?: readonly string[];
-  /** The machine's own addresses (default: its network interfaces, read at most every 10 s). */
+  /** The machine's own addresses (default: its network interfaces); read at most every 10 s. */
   readonly ownAddresses?: () => readonly string[];
 }
 
@@ -19,36 +19,39 @@ const OWN_ADDRESSES_TTL_MS = 10_000;
  */
 export class AddressPolicy {
   private readonly denied: ReadonlyArray<[ipaddr.IPv4 | ipaddr.IPv6, number]>;
-  private readonly ownAddresses: () => readonly string[];
+  /** The machine's own addresses, normalised once per read rather than per check. */
+  private readonly own: () => ReadonlySet<string>;
 
   constructor(options: AddressPolicyOptions = {}) {
     this.denied = (options.deniedRanges ?? []).map((range) => ipaddr.parseCIDR(range));
-    this.ownAddresses = options.ownAddresses ?? cachedInterfaceAddresses();
+    this.own = readAtMostEvery(OWN_ADDRESSES_TTL_MS, () => normalised(options.ownAddresses?.() ?? interfaceAddresses()));
   }
 
   allows(address: string): boolean {
-    const bare = canonicalAddress(address);
-    if (bare === undefined || !isPublicAddress(bare)) return false;
-    const parsed = ipaddr.process(bare);
+    const parsed = publicAddress(address);
+    if (!parsed) return false;
     if (this.denied.some(([network, bits]) => network.kind() === parsed.kind() && parsed.match(network, bits))) return false;
-    return !this.ownAddresses().some((own) => sameAddress(own, parsed));
+    return !this.own().has(parsed.toNormalizedString());
   }
 }
 
-function sameAddress(text: string, address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
-  const own = canonicalAddress(text);
-  return own !== undefined && ipaddr.process(own).toNormalizedString() === address.toNormalizedString();
+function interfaceAddresses(): string[] {
+  return Object.values(networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => entry.address));
 }
 
-function cachedInterfaceAddresses(): () => readonly string[] {
-  let addresses: readonly string[] = [];
+function normalised(addresses: readonly string[]): ReadonlySet<string> {
+  return new Set(addresses.flatMap((address) => parsedAddress(address)?.toNormalizedString() ?? []));
+}
+
+function readAtMostEvery<T>(ms: number, read: () => T): () => T {
+  let value: T | undefined;
   let readAt = -Infinity;
   return () => {
     const now = Date.now();
-    if (now - readAt >= OWN_ADDRESSES_TTL_MS) {
-      addresses = Object.values(networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => entry.address));
+    if (value === undefined || now - readAt >= ms) {
+      value = read();
       readAt = now;
     }
-    return addresses;
+    return value;
   };
 }

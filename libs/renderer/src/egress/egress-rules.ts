@@ -42,11 +42,20 @@ export class EgressRefused extends Error {
  * unparseable is not public.
  */
 export function isPublicAddress(address: string): boolean {
+  return publicAddress(address) !== undefined;
+}
+
+/** The address parsed (IPv4-mapped ones as IPv4), when it is public (see `isPublicAddress`). */
+export function publicAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  const parsed = parsedAddress(address);
+  if (!parsed || (parsed.kind() === 'ipv6' && parsed.match(IPV4_COMPATIBLE))) return undefined;
+  return parsed.range() === 'unicast' ? parsed : undefined;
+}
+
+/** An IP address in any spelling, parsed as the URL standard reads it, IPv4-mapped ones as IPv4; undefined for anything else. */
+export function parsedAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
   const bare = canonicalAddress(address);
-  if (bare === undefined || !ipaddr.isValid(bare)) return false;
-  const parsed = ipaddr.process(bare);
-  if (parsed.kind() === 'ipv6' && parsed.match(IPV4_COMPATIBLE)) return false;
-  return parsed.range() === 'unicast';
+  return bare !== undefined && ipaddr.isValid(bare) ? ipaddr.process(bare) : undefined;
 }
 
 const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
@@ -57,7 +66,7 @@ const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
  * `::8.8.8.8` (IPv4-compatible) as if it were `::ffff:8.8.8.8` (mapped).
  * undefined for text that is not an IP address.
  */
-export function canonicalAddress(address: string): string | undefined {
+function canonicalAddress(address: string): string | undefined {
   const bare = unbracketed(address).split('%')[0];
   const family = isIP(bare);
   if (family === 4) return bare;
