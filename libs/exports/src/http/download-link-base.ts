@@ -1,14 +1,15 @@
-import { isIPv6, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { Inject, Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { AppConfig } from '@bpc/config';
-import { APP_CONFIG } from '@bpc/platform';
+import { APP_CONFIG, listenUrl } from '@bpc/platform';
 
 /**
  * The base of every `downloadUrl`, from configuration only:
  * `exports.public_base_url`, else the address the public API listens on.
  * Never from a request header: a forged `Host` would have us sign links that
- * send the caller's users to another site.
+ * send the caller's users to another site. The same base as the OpenAPI
+ * document's server (`openApiServerUrl`).
  */
 @Injectable()
 export class DownloadLinkBase {
@@ -23,11 +24,4 @@ export class DownloadLinkBase {
     const { port } = this.adapterHost.httpAdapter.getHttpServer().address() as AddressInfo;
     return listenUrl(this.config.listen.host, port);
   }
-}
-
-/** `http://<host>:<port>` of a listen address; an unspecified host (`0.0.0.0`, `::`) as loopback, the way Nest's `getUrl` reads it. */
-export function listenUrl(host: string, port: number): string {
-  if (host === '0.0.0.0') return `http://127.0.0.1:${port}`;
-  if (host === '::') return `http://[::1]:${port}`;
-  return `http://${isIPv6(host) ? `[${host}]` : host}:${port}`;
 }
