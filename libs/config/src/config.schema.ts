@@ -54,6 +54,16 @@ export class UrlRuleConfig {
   @IsOptional() @IsInt() @Min(1) cache_ttl?: number;
 }
 
+/** When a rendered page of the host is done (docs/rendering.md). */
+export class HostRenderConfig {
+  /** The network must be quiet this long (ms) after the load event and the page's last request before the snapshot. */
+  @IsInt() @Min(0) @Max(10_000) quiet_ms: number = 300;
+  /** A request open longer than this (ms) stops holding the page (a long poll, a beacon that never ends); EventSource and WebSocket never hold it. */
+  @IsInt() @Min(100) @Max(120_000) long_request_ms: number = 4000;
+  /** Honour `window.prerenderReady`: while the page holds it `false`, the snapshot waits (up to the render's timeout). */
+  @IsBoolean() prerender_ready: boolean = true;
+}
+
 export class HostConfig {
   @IsInt() @Min(1) host_id!: number;
   @IsArray() @ArrayMinSize(1) @ArrayUnique() @IsString({ each: true }) @IsNotEmpty({ each: true }) hostnames!: string[];
@@ -63,6 +73,7 @@ export class HostConfig {
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => UrlRuleConfig) url_rules: UrlRuleConfig[] = [];
   /** Cache TTL in seconds: when a served entry is due for autorecache. */
   @IsInt() @Min(1) cache_ttl: number = 86_400;
+  @ValidateNested() @Type(() => HostRenderConfig) render: HostRenderConfig = new HostRenderConfig();
 }
 
 export class WebsiteConfig {

@@ -1,13 +1,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
+import { performance } from 'node:perf_hooks';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { silentLog, type LogSink } from '@bpc/domain';
 import { AddressPolicy } from './egress/address-policy';
 import type { Resolvers } from './egress/checked-address';
 import { EgressProxy } from './egress/egress-proxy';
 import type { EgressRules } from './egress/egress-rules';
 import type { TabCapacity } from './page-refresher.port';
+import { PageFailure } from './fetched-page';
+import { KeptTab, MAX_RENDERS_PER_TAB } from './kept-tab';
 import { TabSlots, type TabPurpose } from './tab-slots';
 
 /**
@@ -24,6 +27,8 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   '--disable-dev-shm-usage',
+  // A kept tab navigates between renders: the page it leaves must not live on in the back/forward cache.
+  '--disable-back-forward-cache',
 ] as const;
 
 /** The browser's proxy, which each render's context overrides with the proxy of its host's rules. */
@@ -53,6 +58,8 @@ export interface TabRequest {
   readonly waitSignal?: AbortSignal;
   /** Where the render's requests may go (the host's). */
   readonly egress: EgressRules;
+  /** Renders with the same affinity (a host's) may run in a tab kept from an earlier one, cleaned in between. */
+  readonly affinity: string;
 }
 
 export interface ChromiumTabPoolOptions {
@@ -69,15 +76,22 @@ export interface ChromiumTabPoolOptions {
   readonly addresses?: AddressPolicy;
   /** How the egress proxies resolve names (default: DNS for pages' names, the system for trusted origins). */
   readonly resolvers?: Resolvers;
+  /** A kept tab unused this long (ms) is closed, freeing its renderer process (default 30 s). */
+  readonly keptTabIdleMs?: number;
 }
+
+/** Longest the cleaning of a tab between two renders may take before the tab is closed instead. */
+const CLEAN_TIMEOUT_MS = 3000;
 
 /** Something that lends browser tabs; the page refresher depends on this, not on Chromium. */
 export interface TabPool {
   /**
-   * Runs `work` on a fresh tab for the request's purpose, waiting for a tab
-   * the purpose may use (bounded by its signals); every request of the tab
-   * goes through the egress proxy of the request's rules; the tab is closed
-   * afterwards, whatever happened.
+   * Runs `work` on a tab for the request's purpose, waiting for a tab the
+   * purpose may use (bounded by its signals): a tab kept from an earlier
+   * render with the same affinity (cleaned: nothing of the earlier page is
+   * left), else a new one in a new browser context. Every request of the tab
+   * goes through the egress proxy of the request's rules. A tab whose work
+   * timed out or broke is closed, whatever it was doing.
    */
   withTab<T>(request: TabRequest, work: (page: Page) => Promise<T>): Promise<T>;
   capacity(): TabCapacity;
@@ -88,9 +102,11 @@ export interface TabPool {
  * One headless Chromium with `tabs` render slots (see `TabSlots` for the
  * online reservation). The browser starts with the first render, so apps that
  * never render do not pay for it; when it crashes or exits, the renders in
- * flight fail and the next render starts a new one. Each render gets its own
- * browser context (an incognito-like profile): cookies and storage of one
- * page never leak into another host's render. Each context's connections go
+ * flight fail and the next render starts a new one. Each tab has its own
+ * browser context (an incognito-like profile) and serves one host: it is kept
+ * after a render for the host's next render (`KeptTab`, cleaned in between),
+ * at most `tabs` at once, the least recently used closed first when another
+ * host needs one, any unused for `keptTabIdleMs` closed. Each context's connections go
  * through an `EgressProxy` for its host's rules, started on first use and
  * kept for the pool's life (one per distinct trusted origin, plus the strict
  * one the browser itself is started with).
@@ -100,6 +116,9 @@ export class ChromiumTabPool implements TabPool {
   private readonly log: LogSink;
   private readonly profileRemovals = new Set<Promise<void>>();
   private readonly proxies = new Map<string, Promise<EgressProxy>>();
+  /** Tabs kept for a next render, least recently used first. */
+  private kept: KeptTab[] = [];
+  private readonly idleSweep: NodeJS.Timeout;
   private browser: Promise<Browser> | undefined;
   private pid: number | undefined;
   private closed = false;
@@ -107,24 +126,35 @@ export class ChromiumTabPool implements TabPool {
   constructor(private readonly options: ChromiumTabPoolOptions) {
     this.slots = new TabSlots(options.tabs, options.reservationPercent);
     this.log = options.log ?? silentLog;
+    const idleMs = options.keptTabIdleMs ?? 30_000;
+    this.idleSweep = setInterval(() => this.closeIdleTabs(idleMs), Math.min(idleMs, 5000)).unref();
   }
 
   async withTab<T>(request: TabRequest, work: (page: Page) => Promise<T>): Promise<T> {
     const { purpose, signal, waitSignal } = request;
     this.assertOpen();
     const slot = await this.slots.acquire(purpose, waitSignal ? AbortSignal.any([signal, waitSignal]) : signal);
-    let context: BrowserContext | undefined;
+    let tab: KeptTab | undefined;
+    let reusable = false;
     try {
       this.assertOpen();
-      const [browser, proxy] = await Promise.all([this.started(), this.proxyFor(request.egress)]);
-      context = await browser.createBrowserContext({ proxyServer: proxy.url, proxyBypassList: PROXY_BYPASS });
-      const page = await context.newPage();
-      return await work(page);
+      tab = await this.tabFor(request);
+      const result = await work(tab.page);
+      reusable = true;
+      return result;
+    } catch (error) {
+      // A page that failed on its own (an origin error, a refused navigation) leaves a usable tab; a timeout may leave a hung one.
+      reusable = error instanceof PageFailure && !signal.aborted;
+      throw error;
     } finally {
-      // Closing the context closes its tab and stops whatever the page was still loading.
-      await context?.close().catch(() => undefined);
+      if (tab) await this.keepOrClose(tab, reusable);
       this.slots.release(slot);
     }
+  }
+
+  /** Tabs kept open for a next render (the browser contexts the pool holds, besides those rendering). */
+  keptTabs(): number {
+    return this.kept.length;
   }
 
   capacity(): TabCapacity {
@@ -139,10 +169,53 @@ export class ChromiumTabPool implements TabPool {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.idleSweep);
+    await Promise.all(this.kept.splice(0).map((tab) => tab.close()));
     const browser = await this.browser?.catch(() => undefined);
     await browser?.close().catch(() => browser.process()?.kill('SIGKILL'));
     await Promise.all([...this.profileRemovals]);
     await Promise.all([...this.proxies.values()].map((proxy) => proxy.then((p) => p.close()).catch(() => undefined)));
+  }
+
+  /** A kept tab of the request's affinity, else a new one (closing the least recently used kept tab when all `tabs` are open). */
+  private async tabFor(request: TabRequest): Promise<KeptTab> {
+    const index = this.kept.findLastIndex((tab) => tab.affinity === request.affinity);
+    if (index >= 0) return this.kept.splice(index, 1)[0];
+    const rendering = this.options.tabs - this.slots.capacity().freeTabs;
+    if (this.kept.length > 0 && this.kept.length + rendering > this.options.tabs) await this.kept.shift()?.close();
+    const [browser, proxy] = await Promise.all([this.started(), this.proxyFor(request.egress)]);
+    const context = await browser.createBrowserContext({ proxyServer: proxy.url, proxyBypassList: PROXY_BYPASS });
+    try {
+      return await KeptTab.open(context, request.affinity);
+    } catch (error) {
+      await context.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** After a render: the tab is cleaned and kept for the host's next render, or closed. */
+  private async keepOrClose(tab: KeptTab, reusable: boolean): Promise<void> {
+    tab.renders += 1;
+    if (reusable && !this.closed && tab.renders < MAX_RENDERS_PER_TAB && tab.context.browser().connected) {
+      try {
+        await tab.clean(AbortSignal.timeout(CLEAN_TIMEOUT_MS));
+        tab.lastUsedAt = performance.now();
+        this.kept.push(tab);
+        return;
+      } catch (error) {
+        this.log.info({ err: (error as Error).message }, 'render tab could not be cleaned; closing it');
+      }
+    }
+    // Closing the context closes its tab and stops whatever the page was still loading.
+    await tab.close();
+  }
+
+  private closeIdleTabs(idleMs: number): void {
+    const now = performance.now();
+    const idle = this.kept.filter((tab) => now - tab.lastUsedAt >= idleMs);
+    if (idle.length === 0) return;
+    this.kept = this.kept.filter((tab) => !idle.includes(tab));
+    for (const tab of idle) void tab.close();
   }
 
   /** The proxy enforcing `rules`, started on first use; a failed start is not kept. */
@@ -217,6 +290,7 @@ export class ChromiumTabPool implements TabPool {
     this.removeProfileOnExit(browser, userDataDir);
     browser.once('disconnected', () => {
       if (this.pid === pid) this.pid = undefined;
+      this.kept = this.kept.filter((tab) => tab.context.browser() !== browser);
       if (this.closed) return;
       this.browser = undefined;
       this.log.warn({ pid }, 'chromium exited unexpectedly; the next render starts a new one');

@@ -20,8 +20,9 @@ export class PageFailure extends Error {
   override readonly name = 'PageFailure';
 }
 
-/** The reason a render or fetch failed, in a few words for events and logs. */
+/** The reason a render or fetch failed, in a few words for events and logs; a timeout says what the page was doing when known. */
 export function failureReason(error: unknown, signal: AbortSignal): string {
+  if (error instanceof PageFailure && error.message.startsWith('timed out')) return error.message;
   if (signal.aborted) return 'timed out';
   if (error instanceof PageFailure) return error.message;
   return errorSummary(error);

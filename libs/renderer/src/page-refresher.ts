@@ -11,6 +11,7 @@ import { fetchOrigin } from './fetch-origin';
 import type { PageRefresher, RefreshJob, RefreshOptions, RefreshOutcome, TabCapacity } from './page-refresher.port';
 import { emulationFor, expiresAt, originUrl, resolveMode } from './refresh-rules';
 import { renderPage } from './render-page';
+import { settleRulesOf, type SettleRules } from './settle/settle-rules';
 import type { TabPool } from './chromium-tab-pool';
 
 export interface CachingPageRefresherOptions {
@@ -34,6 +35,9 @@ interface ResolvedJob {
   readonly ttlExpiry: (now: number) => number;
   readonly emulation: ReturnType<typeof emulationFor>;
   readonly egress: EgressRules;
+  readonly settle: SettleRules;
+  /** Renders that may share a kept tab: the same host's. */
+  readonly affinity: string;
 }
 
 /**
@@ -138,6 +142,8 @@ export class CachingPageRefresher implements PageRefresher {
       ttlExpiry: (now) => expiresAt(now, host, rule),
       emulation: emulationFor(dimension),
       egress,
+      settle: settleRulesOf(host),
+      affinity: `host:${host.host_id}`,
     };
   }
 
@@ -146,8 +152,8 @@ export class CachingPageRefresher implements PageRefresher {
     if (job.mode === 'bypass') {
       return fetchOrigin({ url: job.fetchUrl, publicUrl: job.publicUrl, userAgent: job.emulation.userAgent, signal, dispatcher: this.dispatcherFor(job.egress) });
     }
-    return this.options.pool.withTab({ purpose: options.purpose, signal, waitSignal: options.tabWaitSignal, egress: job.egress }, (page) =>
-      renderPage(page, { url: job.fetchUrl, publicUrl: job.publicUrl, emulation: job.emulation, egress: job.egress, signal }),
+    return this.options.pool.withTab({ purpose: options.purpose, signal, waitSignal: options.tabWaitSignal, egress: job.egress, affinity: job.affinity }, (page) =>
+      renderPage(page, { url: job.fetchUrl, publicUrl: job.publicUrl, emulation: job.emulation, egress: job.egress, settle: job.settle, signal }),
     );
   }
 

@@ -1,10 +1,13 @@
-import type { HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
+import type { Dialog, HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
 import { assertNever } from '@bpc/domain';
 import { EGRESS_REFUSED_HEADER } from './egress/egress-proxy';
 import type { EgressRules } from './egress/egress-rules';
 import { MAX_PAGE_BYTES, PageFailure, untilAborted, type FetchedPage } from './fetched-page';
 import { publicLocation, signalledStatus, storedHeaders, unstorableStatus, type Emulation, type PageSignals } from './refresh-rules';
 import { judgeRenderRequest } from './render-request-guard';
+import { watchPageActivity, type PageActivityWatch } from './settle/page-activity';
+import type { SettleRules } from './settle/settle-rules';
+import { waitUntilSettled } from './settle/wait-until-settled';
 
 export interface PageRender {
   /** The URL to load (already rewritten to the origin). */
@@ -14,6 +17,8 @@ export interface PageRender {
   readonly emulation: Emulation;
   /** The host's egress rules (the same the tab's proxy enforces). */
   readonly egress: EgressRules;
+  /** When the page is done (the host's `render` settings). */
+  readonly settle: SettleRules;
   readonly signal: AbortSignal;
 }
 
@@ -39,10 +44,12 @@ const SERIALISE = `(() => {
 
 /**
  * `render` mode: loads the page in a tab emulating the dimension's bot and
- * waits until it settles: the load event and no network request for 500 ms
- * (puppeteer's `networkidle0`), so content fetched by scripts is in. The
- * wait is bounded only by the signal: a page that never settles (e.g. long
- * polling) times out and fails rather than being stored half-built.
+ * waits until it is done by the host's rules (`waitUntilSettled`: the load
+ * event, then the network quiet for a while, long-lived requests such as an
+ * EventSource, a WebSocket or a long poll not holding it, then
+ * `window.prerenderReady`), so content fetched by scripts is in. A page never
+ * done before the signal fails with what it was still doing, rather than
+ * being stored half-built.
  *
  * The stored status is the main response's, unless the page sets another
  * with `<meta name="prerender-status-code">` (see `signalledStatus`); when
@@ -50,7 +57,8 @@ const SERIALISE = `(() => {
  * Location) as a bot would have seen it, and its target is never requested. Throws `PageFailure`
  * for transient origin errors, for an empty body, for HTML larger than `MAX_PAGE_BYTES`, and when
  * the page's main frame tries to leave its host (`navigated away`: script, meta refresh, timer).
- * Every request of the tab is judged before it leaves (`judgeRenderRequest`).
+ * Every request of the tab is judged before it leaves (`judgeRenderRequest`). The page may be a
+ * tab kept from an earlier render of the host: every listener added here is removed before returning.
  */
 export async function renderPage(page: Page, request: PageRender): Promise<FetchedPage> {
   const { emulation, signal } = request;
@@ -58,13 +66,27 @@ export async function renderPage(page: Page, request: PageRender): Promise<Fetch
   await page.setViewport(emulation.viewport);
   await page.setRequestInterception(true);
   const guard = guardRequests(page, request);
+  const activity = watchPageActivity(page);
   // A modal dialog would block the page until the deadline; a popup is not part of the page.
-  page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
-  page.on('popup', (popup) => void popup?.close().catch(() => undefined));
+  const onDialog = (dialog: Dialog): void => void dialog.dismiss().catch(() => undefined);
+  const onPopup = (popup: Page | null): void => void popup?.close().catch(() => undefined);
+  page.on('dialog', onDialog);
+  page.on('popup', onPopup);
+  try {
+    return await loadAndRead(page, request, guard, activity);
+  } finally {
+    guard.dispose();
+    activity.dispose();
+    page.off('dialog', onDialog);
+    page.off('popup', onPopup);
+  }
+}
 
+async function loadAndRead(page: Page, request: PageRender, guard: RequestGuard, activity: PageActivityWatch): Promise<FetchedPage> {
+  const { signal } = request;
   // Raced rather than given the signal: puppeteer's own `signal` option did not stop a navigation waiting for a silent origin.
-  // Losing the race leaves the navigation running until the pool closes the tab's context.
-  const response = await untilAborted(page.goto(request.url.toString(), { waitUntil: ['load', 'networkidle0'], timeout: 0 }), signal).catch((error: Error) => {
+  // Losing the race leaves the navigation running until the pool closes or cleans the tab.
+  const response = await untilAborted(page.goto(request.url.toString(), { waitUntil: 'domcontentloaded', timeout: 0 }), signal).catch((error: Error) => {
     // Stopping the origin's redirect aborts the navigation: the redirect is the page.
     if (guard.originRedirect) return undefined;
     guard.assertStayed();
@@ -77,6 +99,12 @@ export async function renderPage(page: Page, request: PageRender): Promise<Fetch
   // The origin's own failure stands whatever the page says: a 5xx page must not replace a good entry.
   const failed = unstorableStatus(response.status());
   if (failed) throw new PageFailure(failed);
+  await waitUntilSettled(page, activity, request.settle, signal).catch((error: unknown) => {
+    // A navigation refused while the page loaded says more than the time it then took.
+    guard.assertStayed();
+    throw error;
+  });
+  guard.assertStayed();
   const signalled = signalledStatus(await untilAborted(page.evaluate(SIGNALS) as Promise<PageSignals>, signal), request.publicUrl);
   const statusCode = signalled?.statusCode ?? response.status();
   if (unstorableStatus(statusCode)) throw new PageFailure(`the page signalled ${statusCode}`);
@@ -100,6 +128,8 @@ interface RequestGuard {
   readonly originRedirect: HTTPResponse | undefined;
   /** Throws `navigated away` once the main frame tried to leave the page's host. */
   assertStayed(): void;
+  /** Stops judging (the tab may serve another render). */
+  dispose(): void;
 }
 
 /** Judges every request of the tab before it leaves, and remembers what the render's outcome depends on. */
@@ -107,7 +137,7 @@ function guardRequests(page: Page, request: PageRender): RequestGuard {
   let mainNavigations = 0;
   let originRedirect: HTTPResponse | undefined;
   let navigatedAway: string | undefined;
-  page.on('request', (intercepted: HTTPRequest) => {
+  const judge = (intercepted: HTTPRequest): void => {
     if (intercepted.isInterceptResolutionHandled()) return;
     const mainFrameNavigation = intercepted.isNavigationRequest() && intercepted.frame() === page.mainFrame();
     const redirected = intercepted.redirectChain().length > 0;
@@ -132,13 +162,17 @@ function guardRequests(page: Page, request: PageRender): RequestGuard {
       default:
         return assertNever(verdict);
     }
-  });
+  };
+  page.on('request', judge);
   return {
     get originRedirect() {
       return originRedirect;
     },
     assertStayed() {
       if (navigatedAway) throw new PageFailure(`navigated away (${navigatedAway})`);
+    },
+    dispose() {
+      page.off('request', judge);
     },
   };
 }

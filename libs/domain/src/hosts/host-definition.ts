@@ -15,6 +15,13 @@ export interface UrlRuleDefinition {
   readonly cache_ttl?: number;
 }
 
+/** When a rendered page of the host is done; absent = the defaults (`DEFAULT_SETTLE_RULES` of the renderer). */
+export interface HostRenderDefinition {
+  readonly quiet_ms: number;
+  readonly long_request_ms: number;
+  readonly prerender_ready: boolean;
+}
+
 export interface HostDefinition {
   readonly host_id: number;
   readonly hostnames: readonly string[];
@@ -22,4 +29,5 @@ export interface HostDefinition {
   readonly dimensions: readonly DimensionDefinition[];
   readonly url_rules: readonly UrlRuleDefinition[];
   readonly cache_ttl: number;
+  readonly render?: HostRenderDefinition;
 }

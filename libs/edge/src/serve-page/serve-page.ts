@@ -141,7 +141,7 @@ export class ServePage {
     if (outcome === 'timeout') return this.renderFailed(page, 'RENDER_TIMEOUT', `not rendered within edge.render_timeout_ms (${this.config.edge.render_timeout_ms} ms)`);
     if (outcome.kind === 'failed') {
       if (outcome.unstored) return this.answerUnstored(page, outcome.unstored, outcome.reason);
-      return this.renderFailed(page, outcome.reason === 'timed out' ? 'RENDER_TIMEOUT' : 'RENDER_FAILED', outcome.reason);
+      return this.renderFailed(page, outcome.reason.startsWith('timed out') ? 'RENDER_TIMEOUT' : 'RENDER_FAILED', outcome.reason);
     }
     const fresh = await this.cached(page);
     if (!fresh) return this.renderFailed(page, 'RENDER_FAILED', 'the rendered page was invalidated before it could be served');

@@ -1,0 +1,52 @@
+import { performance } from 'node:perf_hooks';
+import type { HTTPRequest, Page } from 'puppeteer-core';
+import { isLongLivedType, type OpenRequest, type PageActivity } from './settle-rules';
+
+/** The requests and load event of one render's page, as the browser reports them (not as the page's busy main thread would). */
+export interface PageActivityWatch {
+  activity(): PageActivity;
+  /** Called after every change (a request started or ended, the load event). */
+  onChange(listener: () => void): void;
+  /** Stops watching; the page is kept for the next render. */
+  dispose(): void;
+}
+
+/** Starts watching `page` (before it navigates, so that nothing is missed). Times are `performance.now()`. */
+export function watchPageActivity(page: Page): PageActivityWatch {
+  const open = new Map<HTTPRequest, OpenRequest>();
+  let loadedAt: number | undefined;
+  let lastActivityAt = performance.now();
+  let changed: () => void = () => undefined;
+  const onRequest = (request: HTTPRequest): void => {
+    if (isLongLivedType(request.resourceType())) return;
+    lastActivityAt = performance.now();
+    open.set(request, { url: request.url(), startedAt: lastActivityAt });
+    changed();
+  };
+  const onEnded = (request: HTTPRequest): void => {
+    if (!open.delete(request)) return;
+    lastActivityAt = performance.now();
+    changed();
+  };
+  const onLoad = (): void => {
+    loadedAt ??= performance.now();
+    changed();
+  };
+  page.on('request', onRequest);
+  page.on('requestfinished', onEnded);
+  page.on('requestfailed', onEnded);
+  page.on('load', onLoad);
+  return {
+    activity: () => ({ loadedAt, lastActivityAt, open: open.values() }),
+    onChange: (listener) => {
+      changed = listener;
+    },
+    dispose: () => {
+      page.off('request', onRequest);
+      page.off('requestfinished', onEnded);
+      page.off('requestfailed', onEnded);
+      page.off('load', onLoad);
+      changed = () => undefined;
+    },
+  };
+}
