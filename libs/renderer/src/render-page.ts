@@ -61,7 +61,7 @@ const SERIALISE = `(() => {
  * tab kept from an earlier render of the host: every listener added here is removed before returning.
  */
 export async function renderPage(page: Page, request: PageRender): Promise<FetchedPage> {
-  const { emulation, signal } = request;
+  const { emulation } = request;
   await page.setUserAgent(emulation.userAgent);
   await page.setViewport(emulation.viewport);
   await page.setRequestInterception(true);
