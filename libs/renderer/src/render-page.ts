@@ -86,7 +86,7 @@ async function loadAndRead(page: Page, request: PageRender, guard: RequestGuard,
   const { signal } = request;
   // Raced rather than given the signal: puppeteer's own `signal` option did not stop a navigation waiting for a silent origin.
   // Losing the race leaves the navigation running until the pool closes or cleans the tab.
-  const response = await untilAborted(page.goto(request.url.toString(), { waitUntil: 'domcontentloaded', timeout: 0 }), signal).catch((error: Error) => {
+  const response = await untilAborted(page.goto(request.url.toString(), { waitUntil: 'load', timeout: 0 }), signal).catch((error: Error) => {
     // Stopping the origin's redirect aborts the navigation: the redirect is the page.
     if (guard.originRedirect) return undefined;
     guard.assertStayed();
@@ -99,6 +99,7 @@ async function loadAndRead(page: Page, request: PageRender, guard: RequestGuard,
   // The origin's own failure stands whatever the page says: a 5xx page must not replace a good entry.
   const failed = unstorableStatus(response.status());
   if (failed) throw new PageFailure(failed);
+  activity.loaded();
   await waitUntilSettled(page, activity, request.settle, signal).catch((error: unknown) => {
     // A navigation refused while the page loaded says more than the time it then took.
     guard.assertStayed();

@@ -9,23 +9,37 @@ import { busyReason, settleVerdict, type SettleRules } from './settle-rules';
 const PRERENDER_READY_POLL_MS = 50;
 
 /**
- * Resolves when the page is done by the host's rules (see `settleVerdict`),
- * then, when honoured, once `window.prerenderReady` is no longer `false`.
- * Checked on Node's timers as request events arrive from the browser, so a
- * starved page main thread delays neither the check nor the snapshot beyond
- * its own work. On `signal` it throws a `PageFailure` saying what the page was
- * still doing.
+ * Resolves once the page's main thread has run what it had queued (an idle
+ * period, at most 1 s away), with the page's `window.prerenderReady`: on a
+ * loaded machine the page may not yet have handled the answers the network
+ * quiet began with.
+ */
+const IDLE_THEN_READY = `new Promise((resolve) => {
+  const ready = () => resolve(window.prerenderReady === false ? false : true);
+  typeof requestIdleCallback === 'function' ? requestIdleCallback(ready, { timeout: 1000 }) : setTimeout(ready, 0);
+})`;
+
+/**
+ * Resolves when the page is done by the host's rules: the network is quiet
+ * (see `settleVerdict`), checked on Node's timers as request events arrive
+ * from the browser, so that a page whose main thread is starved makes the
+ * check neither late nor early; then the page's main thread has handled what
+ * it had queued, without a new request; then, when honoured,
+ * `window.prerenderReady` is no longer `false`. On `signal` it throws a
+ * `PageFailure` saying what the page was still doing.
  */
 export async function waitUntilSettled(page: Page, watch: PageActivityWatch, rules: SettleRules, signal: AbortSignal): Promise<void> {
   let readyFalse = false;
   const timedOut = (): PageFailure => new PageFailure(`timed out: ${busyReason(watch.activity(), performance.now(), rules, readyFalse)}`);
-  await quiet(watch, rules, signal, timedOut);
-  if (!rules.prerenderReady) return;
   for (;;) {
-    const ready = await untilAborted(page.evaluate('window.prerenderReady') as Promise<unknown>, signal).catch((error: unknown) => {
+    await quiet(watch, rules, signal, timedOut);
+    const quietSince = watch.activity().lastActivityAt;
+    const ready = await untilAborted(page.evaluate(IDLE_THEN_READY) as Promise<boolean>, signal).catch((error: unknown) => {
       throw signal.aborted ? timedOut() : error;
     });
-    if (ready !== false) return;
+    // The page's queued work started a request: wait for the network again.
+    if (watch.activity().lastActivityAt !== quietSince) continue;
+    if (ready || !rules.prerenderReady) return;
     readyFalse = true;
     await delay(PRERENDER_READY_POLL_MS, undefined, { signal }).catch(() => {
       throw timedOut();
