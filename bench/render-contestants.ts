@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import puppeteer from 'puppeteer-core';
+import puppeteer, { type BrowserContext } from 'puppeteer-core';
 import { FileCacheStore } from '@bpc/cache-store';
 import { HostCatalog, type HostDefinition } from '@bpc/domain';
 import { CachingPageRefresher, CHROMIUM_ARGS, ChromiumTabPool } from '@bpc/renderer';
@@ -34,8 +34,9 @@ export async function plainChromium(originUrl: string): Promise<RenderContestant
   return {
     name: 'plain Chromium',
     async render(n) {
-      const context = await browser.createBrowserContext();
+      let context: BrowserContext | undefined;
       try {
+        context = await browser.createBrowserContext();
         const page = await context.newPage();
         await page.goto(`${originUrl}/p/${n}`, { waitUntil: 'networkidle0', timeout: RENDER_TIMEOUT_MS });
         outputs.set(n, await page.content());
@@ -43,7 +44,7 @@ export async function plainChromium(originUrl: string): Promise<RenderContestant
       } catch (error) {
         return (error as Error).message;
       } finally {
-        await context.close().catch(() => undefined);
+        await context?.close().catch(() => undefined);
       }
     },
     output: async (n) => outputs.get(n),
