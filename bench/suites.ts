@@ -6,7 +6,8 @@ import { explorerBench } from './explorer.bench';
 import { explorerFairnessBench } from './explorer-fairness.bench';
 import { exportsBench } from './exports.bench';
 import { queueStoreBench } from './queue-store.bench';
+import { renderBench } from './render.bench';
 import { startupBench } from './startup.bench';
 
 /** Every suite `npm run bench` runs, in order; `npm run bench -- <name>` runs one. */
-export const suites: readonly BenchSuite[] = [eventLogBench, queueStoreBench, startupBench, daemonBench, explorerBench, explorerFairnessBench, edgeBench, exportsBench];
+export const suites: readonly BenchSuite[] = [eventLogBench, queueStoreBench, startupBench, daemonBench, explorerBench, explorerFairnessBench, edgeBench, exportsBench, renderBench];
