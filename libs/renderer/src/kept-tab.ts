@@ -24,11 +24,12 @@ export class KeptTab {
     /** Which renders may use this tab (a host's). */
     readonly affinity: string,
   ) {
-    page.on('request', (request: HTTPRequest) => {
-      if (request.resourceType() !== 'document') return;
-      const origin = originOf(request.url());
-      if (origin) this.documentOrigins.add(origin);
-    });
+    const record = (request: HTTPRequest): void => {
+      if (request.resourceType() === 'document') this.recordOrigin(request.url());
+    };
+    page.on('request', record);
+    // A popup is closed at once, but its document may have loaded and stored something by then.
+    page.on('popup', (popup) => popup?.on('request', record));
   }
 
   static async open(context: BrowserContext, affinity: string): Promise<KeptTab> {
@@ -47,6 +48,9 @@ export class KeptTab {
    */
   async clean(signal: AbortSignal): Promise<void> {
     const bounded = <T>(step: Promise<T>): Promise<T> => untilAborted(step, signal);
+    const pages = await bounded(this.context.pages());
+    // Documents now open (a popup's first one may have loaded before its requests were seen).
+    for (const page of pages) for (const frame of page.frames()) this.recordOrigin(frame.url());
     await bounded(this.page.goto('about:blank', { waitUntil: 'load', timeout: 0 }));
     const origins = [...this.documentOrigins];
     this.documentOrigins.clear();
@@ -58,9 +62,14 @@ export class KeptTab {
         this.session.send('Page.resetNavigationHistory'),
         // window.name outlives same-site navigations of a tab.
         this.page.evaluate('window.name = ""'),
-        ...(await this.context.pages()).filter((page) => page !== this.page).map((popup) => popup.close()),
+        ...pages.filter((page) => page !== this.page).map((popup) => popup.close()),
       ]),
     );
+  }
+
+  private recordOrigin(url: string): void {
+    const origin = originOf(url);
+    if (origin) this.documentOrigins.add(origin);
   }
 
   close(): Promise<void> {
