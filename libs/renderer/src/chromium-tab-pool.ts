@@ -200,7 +200,7 @@ export class ChromiumTabPool implements TabPool {
   /** After a render: the tab is cleaned and kept for the host's next render, or closed. */
   private async keepOrClose(tab: KeptTab, reusable: boolean): Promise<void> {
     tab.renders += 1;
-    if (reusable && !this.closed && tab.renders < MAX_RENDERS_PER_TAB && tab.context.browser().connected) {
+    if (reusable && !tab.crashed && !this.closed && tab.renders < MAX_RENDERS_PER_TAB && tab.context.browser().connected) {
       try {
         await tab.clean(AbortSignal.timeout(CLEAN_TIMEOUT_MS));
         tab.lastUsedAt = performance.now();
@@ -278,6 +278,9 @@ export class ChromiumTabPool implements TabPool {
         timeout: this.options.launchTimeoutMs ?? 30_000,
         // Bounds any single browser command (e.g. closing a context of a hung page) well below puppeteer's 180 s default.
         protocolTimeout: 30_000,
+        // Chromium's popup blocker stays on (puppeteer turns it off by default): a page's script opens no window,
+        // so no popup's dialog can block the page's renderer, and no popup escapes the tab's cleaning.
+        ignoreDefaultArgs: ['--disable-popup-blocking'],
         // The app owns shutdown (close()); puppeteer must not kill the browser on signals behind its back.
         handleSIGINT: false,
         handleSIGTERM: false,

@@ -34,8 +34,13 @@ export function errorSummary(error: unknown): string {
   return message.split('\n')[0].slice(0, 300);
 }
 
-/** Rejects as soon as `signal` aborts, for steps that take no signal themselves. */
+/**
+ * Rejects as soon as `signal` aborts, for steps that take no signal themselves. The step goes on; its own
+ * failure later (e.g. a navigation stopped when the tab closes) is then nobody's, and is dropped here rather
+ * than becoming an unhandled rejection (fatal to the apps).
+ */
 export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  work.catch(() => undefined);
   if (signal.aborted) return Promise.reject(new PageFailure('timed out'));
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(new PageFailure('timed out'));

@@ -14,6 +14,8 @@ export const MAX_RENDERS_PER_TAB = 100;
 export class KeptTab {
   renders = 0;
   lastUsedAt = 0;
+  /** Its renderer process died (a page crashed it): the tab cannot serve again. */
+  crashed = false;
   /** Origins of the documents the tab loaded since it was last cleaned: whose storage to clear. */
   private readonly documentOrigins = new Set<string>();
 
@@ -28,6 +30,7 @@ export class KeptTab {
       if (request.resourceType() === 'document') this.recordOrigin(request.url());
     };
     page.on('request', record);
+    page.on('error', () => (this.crashed = true));
     // A popup is closed at once, but its document may have loaded and stored something by then.
     page.on('popup', (popup) => popup?.on('request', record));
   }

@@ -35,7 +35,8 @@ const SIGNALS = `(() => ({
  */
 const SERIALISE = `(() => {
   const body = document.body;
-  if (!body || body.innerHTML.trim() === '') return '';
+  // An element child means content; only text is checked, so a huge body is not serialised twice.
+  if (!body || (!body.firstElementChild && (body.textContent ?? '').trim() === '')) return '';
   const d = document.doctype;
   const doctype = d ? '<!DOCTYPE ' + d.name + (d.publicId ? ' PUBLIC "' + d.publicId + '"' : '') + (!d.publicId && d.systemId ? ' SYSTEM' : '') + (d.systemId ? ' "' + d.systemId + '"' : '') + '>\\n' : '';
   const html = doctype + document.documentElement.outerHTML;
@@ -70,15 +71,22 @@ export async function renderPage(page: Page, request: PageRender): Promise<Fetch
   // A modal dialog would block the page until the deadline; a popup is not part of the page.
   const onDialog = (dialog: Dialog): void => void dialog.dismiss().catch(() => undefined);
   const onPopup = (popup: Page | null): void => void popup?.close().catch(() => undefined);
+  // A tab whose renderer process dies settles none of puppeteer's pending calls: the crash ends the render.
+  let onCrash: (error: Error) => void = () => undefined;
+  const crashed = new Promise<never>((_resolve, reject) => {
+    onCrash = (error) => reject(new PageFailure(`the page crashed its tab (${error.message})`));
+  });
   page.on('dialog', onDialog);
   page.on('popup', onPopup);
+  page.on('error', onCrash);
   try {
-    return await loadAndRead(page, request, guard, activity);
+    return await Promise.race([loadAndRead(page, request, guard, activity), crashed]);
   } finally {
     guard.dispose();
     activity.dispose();
     page.off('dialog', onDialog);
     page.off('popup', onPopup);
+    page.off('error', onCrash);
   }
 }
 
