@@ -92,6 +92,14 @@ describe('configuration', () => {
     }
   });
 
+  it("takes a host's render settings with documented defaults, and names a bad one", () => {
+    expect(validateConfig(minimal, 'test').hosts[0].render).toEqual({ quiet_ms: 300, long_request_ms: 4000, prerender_ready: true });
+    const host = (render: Record<string, unknown>) => ({ ...minimal, hosts: [{ ...minimal.hosts[0], render }] });
+    expect(issuesOf(host({ quiet_ms: 0, long_request_ms: 100, prerender_ready: false }))).toEqual([]);
+    expect(issuesOf(host({ quiet_ms: -1 }))).toEqual(['hosts[0].render.quiet_ms: must not be less than 0']);
+    expect(issuesOf(host({ long_request_ms: 'soon' }))).toEqual(expect.arrayContaining([expect.stringMatching(/^hosts\[0\]\.render\.long_request_ms: /)]));
+  });
+
   it('refuses rules that span keys', () => {
     expect(issuesOf({ ...minimal, websites: [{ id: 'w', host_id: 7, account_id: 'a' }] })).toEqual(['websites[0].host_id: no host with host_id 7']);
     expect(issuesOf({ ...minimal, adapters: { queue_store: 'redis' } })).toEqual(['redis: required when adapters.queue_store is redis']);
