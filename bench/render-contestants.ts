@@ -4,7 +4,7 @@ import path from 'node:path';
 import puppeteer, { type BrowserContext } from 'puppeteer-core';
 import { FileCacheStore } from '@bpc/cache-store';
 import { HostCatalog, type HostDefinition } from '@bpc/domain';
-import { CachingPageRefresher, ChromiumTabPool } from '@bpc/renderer';
+import { CachingPageRefresher, ChromiumTabPool, HEADLESS_SERVER_ARGS } from '@bpc/renderer';
 
 /** A renderer under measurement in the `render` bench. */
 export interface RenderContestant {
@@ -22,31 +22,15 @@ export const CHROMIUM = '/usr/bin/chromium';
 /** Bounds one render, as the daemon's recache deadline does. */
 export const RENDER_TIMEOUT_MS = 30_000;
 
-/**
- * A server's usual flags for headless Chromium, as our renderer had them
- * before issue 33 (no proxy, none of the renderer's own tuning): the
- * baseline's, fixed here so that tuning the renderer never moves the baseline.
- */
-const PLAIN_CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
 
 /**
  * The baseline: what a plain puppeteer pre-renderer does (and what measured
- * at parity with the `prerender` server in issue 33): plain server flags, a
+ * at parity with the `prerender` server in issue 33): a server's headless flags without the renderer's tuning, a
  * fresh incognito context per page, `goto` until network-idle, `content()`,
  * the context closed.
  */
 export async function plainChromium(originUrl: string): Promise<RenderContestant> {
-  const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: PLAIN_CHROMIUM_ARGS, protocolTimeout: RENDER_TIMEOUT_MS });
+  const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: [...HEADLESS_SERVER_ARGS], protocolTimeout: RENDER_TIMEOUT_MS });
   const outputs = new Map<number, string>();
   return {
     name: 'plain Chromium',

@@ -13,11 +13,8 @@ import { PageFailure } from './fetched-page';
 import { KeptTab, MAX_RENDERS_PER_TAB } from './kept-tab';
 import { TabSlots, type TabPurpose } from './tab-slots';
 
-/**
- * Flags for a headless Chromium on a server: no sandbox (containers), no GPU, no background traffic, /tmp instead of a small /dev/shm;
- * and no way out but the egress proxy (see `chromiumEgressArgs`).
- */
-export const CHROMIUM_ARGS = [
+/** Flags for a headless Chromium on a server: no sandbox (containers), no GPU, no background traffic, /tmp instead of a small /dev/shm. */
+export const HEADLESS_SERVER_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -27,6 +24,11 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   '--disable-dev-shm-usage',
+] as const;
+
+/** The renderer's flags: a server's, tuned for renders (below), and no way out but the egress proxy (see `chromiumEgressArgs`). */
+export const CHROMIUM_ARGS = [
+  ...HEADLESS_SERVER_ARGS,
   // A kept tab navigates between renders: the page it leaves must not live on in the back/forward cache.
   '--disable-back-forward-cache',
   // Every browser context (one per render tab) otherwise gets its own renderer process for the address bar's

@@ -1,7 +1,7 @@
 export * from './page-refresher.port';
 export { CachingPageRefresher } from './page-refresher';
 export type { CachingPageRefresherOptions } from './page-refresher';
-export { ChromiumTabPool, CHROMIUM_ARGS } from './chromium-tab-pool';
+export { ChromiumTabPool, CHROMIUM_ARGS, HEADLESS_SERVER_ARGS } from './chromium-tab-pool';
 export { AddressPolicy } from './egress/address-policy';
 export type { ChromiumTabPoolOptions, TabPool } from './chromium-tab-pool';
 export { TabSlots, reservedTabs } from './tab-slots';
