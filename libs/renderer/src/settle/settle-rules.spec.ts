@@ -32,10 +32,11 @@ describe('settleVerdict', () => {
 
 describe('busyReason', () => {
   it('says what kept the page from being done', () => {
-    expect(busyReason(activity({ loadedAt: undefined }), 5000, rules, false)).toBe('the page never finished loading (no load event)');
-    expect(busyReason(activity({ open: [{ url: 'https://a.test/x', startedAt: 4000 }] }), 5000, rules, false)).toBe('the page kept loading (1 request open, e.g. https://a.test/x)');
-    expect(busyReason(activity({ lastActivityAt: 4900 }), 5000, rules, false)).toBe('the page kept making requests');
-    expect(busyReason(activity(), 5000, rules, true)).toBe('the page kept window.prerenderReady false');
+    expect(busyReason(activity({ loadedAt: undefined }), 5000, rules, 'network')).toBe('the page never finished loading (no load event)');
+    expect(busyReason(activity({ open: [{ url: 'https://a.test/x', startedAt: 4000 }] }), 5000, rules, 'network')).toBe('the page kept loading (1 request open, e.g. https://a.test/x)');
+    expect(busyReason(activity({ lastActivityAt: 4900 }), 5000, rules, 'network')).toBe('the page kept making requests');
+    expect(busyReason(activity(), 5000, rules, 'main-thread')).toBe("the page's scripts kept its main thread busy");
+    expect(busyReason(activity(), 5000, rules, 'prerender-ready')).toBe('the page kept window.prerenderReady false');
   });
 });
 

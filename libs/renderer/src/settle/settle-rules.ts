@@ -80,15 +80,18 @@ export function settleVerdict(activity: PageActivity, now: number, rules: Settle
   return quietAt <= now ? { kind: 'quiet' } : { kind: 'busy', checkAt: quietAt, holding };
 }
 
+/** What a render was waiting for when its time ran out: the network, the page's busy main thread, or `prerenderReady`. */
+export type SettleStage = 'network' | 'main-thread' | 'prerender-ready';
+
 /** Why a page was not done when its time ran out, for the render's failure reason. */
-export function busyReason(activity: PageActivity, now: number, rules: SettleRules, prerenderReadyFalse: boolean): string {
+export function busyReason(activity: PageActivity, now: number, rules: SettleRules, stage: SettleStage): string {
   if (activity.loadedAt === undefined) return 'the page never finished loading (no load event)';
+  if (stage === 'main-thread') return "the page's scripts kept its main thread busy";
+  if (stage === 'prerender-ready') return 'the page kept window.prerenderReady false';
   const verdict = settleVerdict(activity, now, rules);
   if (verdict.kind === 'busy' && verdict.holding.length > 0) {
     const first = verdict.holding[0].url;
     return `the page kept loading (${verdict.holding.length} request${verdict.holding.length === 1 ? '' : 's'} open, e.g. ${first.slice(0, 120)})`;
   }
-  if (verdict.kind === 'busy') return 'the page kept making requests';
-  if (prerenderReadyFalse) return 'the page kept window.prerenderReady false';
-  return 'the page was not read in time';
+  return 'the page kept making requests';
 }

@@ -3,7 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Page } from 'puppeteer-core';
 import { PageFailure, untilAborted } from '../fetched-page';
 import type { PageActivityWatch } from './page-activity';
-import { busyReason, settleVerdict, type SettleRules } from './settle-rules';
+import { busyReason, settleVerdict, type SettleRules, type SettleStage } from './settle-rules';
 
 /** How often a page holding `window.prerenderReady` false is asked again. */
 const PRERENDER_READY_POLL_MS = 50;
@@ -29,10 +29,12 @@ const IDLE_THEN_READY = `new Promise((resolve) => {
  * `PageFailure` saying what the page was still doing.
  */
 export async function waitUntilSettled(page: Page, watch: PageActivityWatch, rules: SettleRules, signal: AbortSignal): Promise<void> {
-  let readyFalse = false;
-  const timedOut = (): PageFailure => new PageFailure(`timed out: ${busyReason(watch.activity(), performance.now(), rules, readyFalse)}`);
+  let stage: SettleStage = 'network';
+  const timedOut = (): PageFailure => new PageFailure(`timed out: ${busyReason(watch.activity(), performance.now(), rules, stage)}`);
   for (;;) {
+    stage = 'network';
     await quiet(watch, rules, signal, timedOut);
+    stage = 'main-thread';
     const quietSince = watch.activity().lastActivityAt;
     const ready = await untilAborted(page.evaluate(IDLE_THEN_READY) as Promise<boolean>, signal).catch((error: unknown) => {
       throw signal.aborted ? timedOut() : error;
@@ -40,7 +42,7 @@ export async function waitUntilSettled(page: Page, watch: PageActivityWatch, rul
     // The page's queued work started a request: wait for the network again.
     if (watch.activity().lastActivityAt !== quietSince) continue;
     if (ready || !rules.prerenderReady) return;
-    readyFalse = true;
+    stage = 'prerender-ready';
     await delay(PRERENDER_READY_POLL_MS, undefined, { signal }).catch(() => {
       throw timedOut();
     });
