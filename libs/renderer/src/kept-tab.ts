@@ -6,8 +6,9 @@ export const MAX_RENDERS_PER_TAB = 100;
 
 /**
  * One render tab in its own browser context, kept between renders of the
- * same host so that its renderer process is reused (a new context and tab
- * per render cost about as much CPU as the render itself). Between renders
+ * same host so that its renderer process is reused (measured in the render
+ * bench: 0.64 × a plain render's CPU with a new context and tab per render,
+ * 0.34–0.47 × keeping them). Between renders
  * it is cleaned (`clean`): nothing a page stored or set survives into the
  * next render.
  */
