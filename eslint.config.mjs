@@ -13,5 +13,5 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
-  { files: ['scripts/**', 'bench/**', 'test/**', '**/*.spec.ts', '**/*.int-spec.ts', '**/cli/**'], rules: { 'no-console': 'off' } },
+  { files: ['scripts/**', 'bench/**', 'test/**', '**/*.spec.ts', '**/*.int-spec.ts', '**/*.contract-spec.ts', '**/cli/**'], rules: { 'no-console': 'off' } },
 );

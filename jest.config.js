@@ -1,5 +1,7 @@
 // Three tiers (CONVENTIONS.md): unit specs beside the code, integration specs
 // that need engines (*.int-spec.ts), black-box HTTP suites in test/e2e.
+// A port's contract suite (*.contract-spec.ts) matches no tier on purpose: it
+// runs through the specs of that port's adapters, which import it.
 const { root, paths, options } = require('./scripts/swc-options.cjs');
 
 const moduleNameMapper = Object.fromEntries(

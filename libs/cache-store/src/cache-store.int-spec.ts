@@ -6,7 +6,7 @@ import { RedisUnavailableError } from '@bpc/redis-support';
 import { createConnection, createServer, type Socket } from 'node:net';
 import Redis from 'ioredis';
 import { startRedis, testEngines, until } from '@bpc/testing';
-import { describeCacheStoreContract } from './cache-store.contract';
+import { describeCacheStoreContract } from './cache-store.contract-spec';
 import { FileCacheStore } from './file-cache-store';
 import { RedisCacheStore } from './redis-cache-store';
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { testEngines } from '@bpc/testing';
-import { describeEventLogContract } from './event-log.contract';
+import { describeEventLogContract } from './event-log.contract-spec';
 import { FileEventLog } from './file-event-log';
 import { KafkaEventLog } from './kafka-event-log';
 import { NamespacedEventLog } from './namespaced-event-log';

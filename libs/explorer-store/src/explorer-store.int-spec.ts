@@ -7,7 +7,7 @@ import { drainPending } from 'chdb';
 import { createChdbConnection } from 'chdb/connection';
 import { ChdbExecutor } from './chdb-executor';
 import { ClickhouseHttpExecutor, type ClickhouseConnection } from './clickhouse-http-executor';
-import { describeExplorerStoreContract } from './explorer-store.contract';
+import { describeExplorerStoreContract } from './explorer-store.contract-spec';
 import { ExplorerStoreError } from './explorer-store-error';
 
 // chDB binds one data directory per process and jest runs the next file in

@@ -1,4 +1,4 @@
-import { describeExportSlotsContract } from './export-slots.contract';
+import { describeExportSlotsContract } from './export-slots.contract-spec';
 import { MemoryExportSlots } from './memory-export-slots';
 
 describeExportSlotsContract('memory', async () => new MemoryExportSlots());

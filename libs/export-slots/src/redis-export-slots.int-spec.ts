@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { testEngines } from '@bpc/testing';
-import { describeExportSlotsContract } from './export-slots.contract';
+import { describeExportSlotsContract } from './export-slots.contract-spec';
 import type { ExportSlots } from './export-slots.port';
 import { RedisExportSlots } from './redis-export-slots';
 

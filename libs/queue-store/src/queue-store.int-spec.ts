@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { testEngines } from '@bpc/testing';
 import { MemoryQueueStore } from './memory-queue-store';
-import { describeQueueStoreContract } from './queue-store.contract';
+import { describeQueueStoreContract } from './queue-store.contract-spec';
 import { RedisQueueStore } from './redis-queue-store';
 
 describeQueueStoreContract('memory', async () => new MemoryQueueStore());

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { testEngines } from '@bpc/testing';
-import { describeRateLimitStoreContract } from './rate-limit-store.contract';
+import { describeRateLimitStoreContract } from './rate-limit-store.contract-spec';
 import { RedisRateLimitStore } from './redis-rate-limit-store';
 
 // Every test gets its own hash tag on the shared redis-server, so tests never see each other's keys.
