@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './loopback-server';
 
 /** Which page every path serves: a plain good one (to store first) or its hostile one. */
 export type PageVariant = 'good' | 'bad';
@@ -81,15 +81,6 @@ export async function startBadPageOrigin(): Promise<BadPageOrigin> {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(variant === 'bad' && bad ? bad : goodPage(url.pathname));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    hits,
-    serve: (next) => void (variant = next),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenOnLoopback(server);
+  return { url, hits, serve: (next) => void (variant = next), close };
 }

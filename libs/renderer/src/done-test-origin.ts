@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { listenOnLoopback } from './loopback-server';
 
 /** One request the origin answered. */
 export interface DoneOriginHit {
@@ -28,7 +29,6 @@ const BUILD_FROM_DATA = `fetch('/data.json').then(r => r.json()).then(d => { doc
  *   /beacon         builds its content, and sends a beacon never answered (/hold)
  *   /prerender-ready holds window.prerenderReady false for 1.5 s with the network quiet, then builds its content
  *   /never-ready    holds window.prerenderReady false forever, its content built
- *   /busy           fetches /data.json every 100 ms, forever
  *   /isolation/write stores what a page can: cookies, local and session storage, IndexedDB, Cache Storage, a service worker, window.name, an HTTP-cached stylesheet
  *   /isolation/read  writes what it finds of all that into #out
  */
@@ -60,7 +60,6 @@ export async function startDoneTestOrigin(): Promise<DoneTestOrigin> {
         page('<p id="out">static</p>', `window.prerenderReady = false; setTimeout(() => { document.getElementById('out').textContent = 'ready at last'; window.prerenderReady = true; }, 1500);`),
       ),
     '/never-ready': (_req, res) => send(res, 200, 'text/html', page('<p id="out">static</p>', `window.prerenderReady = false; ${BUILD_FROM_DATA}`)),
-    '/busy': (_req, res) => send(res, 200, 'text/html', page('<p id="out">static</p>', `setInterval(() => fetch('/data.json'), 100);`)),
     '/cached.css': (_req, res) => send(res, 200, 'text/css', 'p { color: black }', { 'cache-control': 'public, max-age=3600' }),
     '/sw.js': (_req, res) => send(res, 200, 'text/javascript', `self.addEventListener('fetch', () => undefined);`),
     '/isolation/write': (_req, res) =>
@@ -108,17 +107,15 @@ export async function startDoneTestOrigin(): Promise<DoneTestOrigin> {
     const accept = createHash('sha1').update(`${req.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
     socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listening.url,
     hits,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => {
+      // Upgraded sockets are no longer the server's connections: ended here.
+      for (const socket of sockets) socket.destroy();
+      return listening.close();
+    },
   };
 }
 

@@ -72,13 +72,6 @@ describe('when a render is done, and tabs kept between renders', () => {
     expect(await body(job(4, '/never-ready'))).toContain('built by script');
   });
 
-  it('fails a page that never goes quiet at the timeout, saying what it was doing, and stores nothing', async () => {
-    const outcome = await refresh(job(1, '/busy'), 2500);
-    expect(outcome.kind).toBe('failed');
-    expect(outcome.kind === 'failed' && outcome.reason).toMatch(/^timed out: the page kept (loading|making requests)/);
-    expect(await store.get(1, job(1, '/busy').url, 1)).toBeUndefined();
-  });
-
   it('keeps a tab for the host and gives the next render nothing of the last one: cookies, storage, service workers, caches, window.name, history', async () => {
     const write = await refresh(job(2, '/isolation/write'));
     expect(write).toMatchObject({ kind: 'stored' });

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './loopback-server';
 
 /** One request the origin answered, for assertions on what the renderer sent and when. */
 export interface OriginHit {
@@ -86,18 +86,8 @@ export async function startTestOrigin(): Promise<TestOrigin> {
     if (route) route(req, res, url.searchParams);
     else html(res, 404, page('no such route'));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    hits,
-    release: () => held.splice(0).forEach((answer) => answer()),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenOnLoopback(server);
+  return { url, hits, release: () => held.splice(0).forEach((answer) => answer()), close };
 }
 
 function html(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
