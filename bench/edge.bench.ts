@@ -341,8 +341,8 @@ function modeRows(mode: string, measured: Measurements, misses: { fetches: numbe
       name: `recording cost: throughput lost with recording on (${mode})`,
       value: cost * 100,
       unit: '%',
-      target: '<= 10% of throughput',
-      pass: cost <= 0.1,
+      target: '<= 15% of throughput',
+      pass: cost <= 0.15,
       baseline: { name: 'recording off', value: of((r) => r.off.load.rps), unit: 'req/s' },
       // Each round's on ÷ off is 1 minus its cost: the median of one is 1 minus the median of the other.
       ratio: 1 - cost,

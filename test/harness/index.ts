@@ -13,7 +13,6 @@ export * from './bot-request-fixture';
 export * from './bulk-bot-requests';
 export * from './refused-until-opened';
 export * from './standalone-process';
-export * from './thread-scheduling';
 export * from './small-filesystem';
 export * from './captured-logger';
 export * from './published-event-schemas';

@@ -227,15 +227,10 @@ export class EdgeConfig {
    */
   @IsBoolean() record_requests: boolean = true;
   /**
-   * Linux: the worker thread that serialises recorded requests (and on Kafka
-   * appends them) runs on idle CPU time only (`SCHED_IDLE`) while the buffer
-   * is under a quarter full, so recording takes no CPU time that serving
-   * wants; fuller, it runs at normal priority until the buffer is down to a
-   * sixteenth. Needs `chrt` (util-linux) and a process allowed to move the
-   * thread back (CAP_SYS_NICE or RLIMIT_NICE 20), otherwise the worker runs
-   * at normal priority (logged at start). Default `true`.
+   * No effect: recording has no worker thread of its own any more. Accepted
+   * (and ignored) so that configurations written for earlier versions still load.
    */
-  @IsBoolean() record_worker_idle: boolean = true;
+  @IsOptional() @IsBoolean() record_worker_idle?: boolean;
   /**
    * Standalone mode (the explorer projector in the edge's process): while
    * serving is saturated (no idle CPU, the serving loop busy), the explorer

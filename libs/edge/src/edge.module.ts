@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { Module } from '@nestjs/common';
 import type { AppConfig } from '@bpc/config';
-import { EVENT_LOG, EventLog } from '@bpc/event-log';
+import { EVENT_LOG } from '@bpc/event-log';
 import { APP_CONFIG, LOGGER } from '@bpc/platform';
 import type { Logger } from 'pino';
-import { BOT_REQUEST_APPENDER, botRequestAppender } from './record-bot-request/bot-request-appender';
 import { BotRequestRecorder } from './record-bot-request/bot-request-recorder';
+import { BOT_REQUEST_SINK, BotRequestSink } from './record-bot-request/bot-request-sink';
+import { openBotRequestSink } from './record-bot-request/bot-request-sinks';
 import { BotRequestSpill, SPILL_DIR } from './record-bot-request/bot-request-spill';
 import { ScheduleAutorecacheWhenPageServed } from './schedule-autorecache/schedule-autorecache-when-page-served';
 import { AnnounceServing } from './serve-page/announce-serving';
@@ -20,15 +21,16 @@ import { WarnWebsitesWithoutToken } from './serve-page/warn-websites-without-tok
     ScheduleAutorecacheWhenPageServed,
     AnnounceServing,
     WarnWebsitesWithoutToken,
+    // The recorder sees the port only; the adapter follows the event log's.
     {
-      provide: BOT_REQUEST_APPENDER,
+      provide: BOT_REQUEST_SINK,
       inject: [APP_CONFIG, EVENT_LOG, LOGGER],
-      useFactory: botRequestAppender,
+      useFactory: openBotRequestSink,
     },
     {
       provide: BotRequestSpill,
-      inject: [APP_CONFIG, EVENT_LOG, LOGGER],
-      useFactory: (config: AppConfig, log: EventLog, logger: Logger) => new BotRequestSpill(path.join(config.data_dir, SPILL_DIR), log, logger.child({ component: 'bot-request-spill' })),
+      inject: [APP_CONFIG, BOT_REQUEST_SINK, LOGGER],
+      useFactory: (config: AppConfig, sink: BotRequestSink, logger: Logger) => new BotRequestSpill(path.join(config.data_dir, SPILL_DIR), sink, logger.child({ component: 'bot-request-spill' })),
     },
   ],
   exports: [ServePage, BotRequestRecorder],

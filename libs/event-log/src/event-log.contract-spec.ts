@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { botRequestRecorded, encodeBotRequestBatch, encodeBotRequests, EventEnvelope } from '@bpc/events';
+import { EventEnvelope } from '@bpc/events';
 import { until } from '@bpc/testing';
 import type { EventLog, LogBatch, LogRecord, Subscription, SubscriptionSpec } from './event-log.port';
 
@@ -40,34 +40,6 @@ export function describeEventLogContract(adapterName: string, factory: EventLogF
         expect(sortById(records.map((r) => r.event))).toEqual(sortById(events));
         for (const batch of seen.batches) expect(batch.records.every((r) => r.topic === topic && r.partition === batch.partition)).toBe(true);
         for (const offsets of offsetsByPartition(records).values()) expect(offsets).toEqual(offsets.map((_, i) => String(i)));
-      }),
-      TEST_TIMEOUT_MS,
-    );
-
-    it.concurrent(
-      'delivers events appended encoded (a batch encoder\'s bytes, as a list or as the batch) as their envelopes, in order, on the partitions append would use',
-      withLog(factory, async ({ log, name }) => {
-        const [listTopic, batchTopic, plainTopic] = [name('encoded'), name('batch'), name('plain')];
-        const envelopes = range(0, 30).map((n) =>
-          botRequestRecorded(
-            { websiteId: `site-${n % 7}`, host: 'www.example.com', url: `https://www.example.com/p${n}?q="x"`, pageTitle: 'Prix — « été »', statusCode: 200, botName: 'Googlebot', userAgent: 'Googlebot/2.1', dimensionId: 1, dimensionName: 'desktop', cacheStatus: 'hit', serveTimeMs: n, snapshotAgeS: n % 3 === 0 ? null : n, bytes: 100 + n, servedAt: new Date(Date.UTC(2025, 0, 1) + n).toISOString(), requestId: `r${n}` },
-            { id: `e${n}`, occurredAt: new Date(Date.UTC(2025, 0, 1) + n).toISOString() },
-          ),
-        );
-        await log.appendEncoded(listTopic, encodeBotRequests(envelopes));
-        await log.appendEncoded(batchTopic, encodeBotRequestBatch(envelopes));
-        await log.appendEncoded(batchTopic, encodeBotRequestBatch([]));
-        await log.append(plainTopic, envelopes);
-        const [list, batch, plain] = [new Collector(), new Collector(), new Collector()];
-        await list.subscribe(log, { groupId: name('group-encoded'), topics: [listTopic] });
-        await batch.subscribe(log, { groupId: name('group-batch'), topics: [batchTopic] });
-        await plain.subscribe(log, { groupId: name('group-plain'), topics: [plainTopic] });
-        // Per partition, the events in the order they were appended, with their offsets.
-        const placed = (records: readonly LogRecord[]) => [...offsetsByPartition(records).keys()].sort().map((partition) => [partition, records.filter((r) => r.partition === partition).map((r) => [r.offset, r.event])]);
-        const expected = placed(await plain.waitForCount(30));
-        expect(placed(await list.waitForCount(30))).toEqual(expected);
-        expect(placed(await batch.waitForCount(30))).toEqual(expected);
-        expect(sortById(batch.records.map((r) => r.event))).toEqual(sortById(envelopes));
       }),
       TEST_TIMEOUT_MS,
     );

@@ -1,4 +1,4 @@
-import type { EncodedEvents, EventEnvelope } from '@bpc/events';
+import type { EventEnvelope } from '@bpc/events';
 
 export const EVENT_LOG = Symbol('EVENT_LOG');
 
@@ -17,31 +17,11 @@ export interface LogRecord {
   readonly payload?: Buffer;
 }
 
-/**
- * Records' stored payloads side by side, as the file log reads them back:
- * payload `i` (the event's JSON) is `buffer[starts[i], ends[i])`, at offset
- * `firstOffset + i`. The buffer is shared with other readers: read it, never
- * change it.
- */
-export interface StoredPayloads {
-  readonly buffer: Buffer;
-  readonly firstOffset: number;
-  readonly count: number;
-  readonly starts: Uint32Array;
-  readonly ends: Uint32Array;
-}
-
 /** Records of one partition, in offset order. */
 export interface LogBatch {
   readonly topic: string;
   readonly partition: number;
   readonly records: readonly LogRecord[];
-  /**
-   * The same records as stored payloads, where the adapter has them so (the
-   * file log; its `records` are then made on first use): a consumer that
-   * hands the bytes on reads these and makes no object per record.
-   */
-  readonly payloads?: StoredPayloads;
 }
 
 export interface SubscriptionSpec {
@@ -104,12 +84,6 @@ export interface Subscription {
  */
 export interface EventLog {
   append(topic: string, events: readonly EventEnvelope[]): Promise<void>;
-  /**
-   * `append` for events already serialised (`encodeEnvelope`, or a batch
-   * encoder giving the same bytes, whose batch may be passed as it is):
-   * same guarantees.
-   */
-  appendEncoded(topic: string, events: EncodedEvents): Promise<void>;
   subscribe(spec: SubscriptionSpec): Promise<Subscription>;
   /** Readiness: resolves when the log can take appends, rejects with the reason otherwise. */
   check(): Promise<void>;

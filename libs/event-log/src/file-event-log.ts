@@ -1,8 +1,7 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { LogSink, silentLog } from '@bpc/domain';
-import { EncodedEvent, encodedEventCount, encodedEventList, EncodedEvents, encodeEnvelope, EventEnvelope } from '@bpc/events';
-import { appendEncodedFrom } from './append-encoded-from';
+import type { EventEnvelope } from '@bpc/events';
 import { BackoffOptions, DEFAULT_HANDLER_BACKOFF } from './backoff';
 import type { EventLog, Subscription, SubscriptionSpec } from './event-log.port';
 import { fsyncDir } from '@bpc/durable-fs';
@@ -10,8 +9,7 @@ import { FileSubscription } from './file/file-subscription';
 import { GroupOffsetStore } from './file/group-offset-store';
 import { PartitionLog } from './file/partition-log';
 import { PidLock } from './file/pid-lock';
-import { payloadsByPartition } from './file/payloads-by-partition';
-import type { FramedRecords } from './file/record-framing';
+import { KeyedPayload, keyedPayloads, payloadsByPartition } from './file/payloads-by-partition';
 import { assertTopicName } from './topic-name';
 
 export interface FileEventLogOptions {
@@ -28,12 +26,6 @@ export interface FileEventLogOptions {
   /** Delays between retries of a partition whose handler failed. */
   readonly handlerBackoff?: BackoffOptions;
   readonly log?: LogSink;
-}
-
-/** Records of one partition framed ahead of their append (`FileEventLog.appendFramed`). */
-export interface FramedPartition {
-  readonly partition: number;
-  readonly records: FramedRecords;
 }
 
 interface Topic {
@@ -108,33 +100,16 @@ export class FileEventLog implements EventLog {
    * fsyncs. Encoding problems reject before anything is stored.
    */
   append(topic: string, events: readonly EventEnvelope[]): Promise<void> {
-    return appendEncodedFrom(this, topic, () => events.map(encodeEnvelope));
-  }
-
-  appendEncoded(topic: string, events: EncodedEvents): Promise<void> {
     if (this.closing) return Promise.reject(new Error('file event log is closed'));
-    if (encodedEventCount(events) === 0) return Promise.resolve();
-    return this.tracked(this.appendNow(topic, encodedEventList(events)));
-  }
-
-  /** Offset the next record of each partition of `topic` will get (a new topic is created): for records framed ahead of their append. */
-  async nextOffsets(topic: string): Promise<number[]> {
-    if (this.closing) throw new Error('file event log is closed');
-    return (await this.topic(topic)).partitions.map((partition) => partition.endOffset);
-  }
-
-  /**
-   * `appendEncoded` of records framed ahead, per partition, by a thread that
-   * asked `nextOffsets` (see `PartitionLog.appendFramed`); each partition's
-   * records must be those of its keys, in order. Same guarantees.
-   */
-  appendFramed(topic: string, parts: readonly FramedPartition[]): Promise<void> {
-    if (this.closing) return Promise.reject(new Error('file event log is closed'));
-    return this.tracked(this.appendFramedNow(topic, parts));
-  }
-
-  /** An append in flight, which closing waits for. */
-  private tracked(run: Promise<void>): Promise<void> {
+    if (events.length === 0) return Promise.resolve();
+    let payloads: KeyedPayload[];
+    try {
+      // Serialised now: a bad event rejects the call before anything is stored.
+      payloads = keyedPayloads(events);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const run = this.appendNow(topic, payloads);
     this.appending.add(run);
     void run.catch(() => undefined).finally(() => this.appending.delete(run));
     return run;
@@ -200,20 +175,11 @@ export class FileEventLog implements EventLog {
     return deleted;
   }
 
-  private async appendNow(topic: string, events: readonly EncodedEvent[]): Promise<void> {
+  private async appendNow(topic: string, events: readonly KeyedPayload[]): Promise<void> {
     // Awaited by every append, so appends continue in call order.
     const target = await this.topic(topic);
     const byPartition = payloadsByPartition(events, target.partitions.length);
     await Promise.all([...byPartition].map(([partition, list]) => target.partitions[partition].append(list)));
-  }
-
-  private async appendFramedNow(topic: string, parts: readonly FramedPartition[]): Promise<void> {
-    // Awaited by every append, so appends continue in call order.
-    const target = await this.topic(topic);
-    for (const { partition } of parts) {
-      if (!Number.isInteger(partition) || partition < 0 || partition >= target.partitions.length) throw new Error(`topic ${topic} has no partition ${partition}`);
-    }
-    await Promise.all(parts.map(({ partition, records }) => target.partitions[partition].appendFramed(records)));
   }
 
   private topic(name: string): Promise<Topic> {

@@ -1,7 +1,6 @@
 import { Admin, Kafka, logLevel, Producer } from 'kafkajs';
 import { LogSink, silentLog } from '@bpc/domain';
-import { encodedEventCount, EncodedEvents, encodeEnvelope, EventEnvelope } from '@bpc/events';
-import { appendEncodedFrom } from './append-encoded-from';
+import type { EventEnvelope } from '@bpc/events';
 import { BackoffOptions, DEFAULT_HANDLER_BACKOFF, sleep } from './backoff';
 import type { EventLog, Subscription, SubscriptionSpec } from './event-log.port';
 import { EventTooLargeError } from './event-too-large';
@@ -90,13 +89,8 @@ export class KafkaEventLog implements EventLog {
 
   /** Resolves once every partition leader acknowledged with acks=-1. */
   append(topic: string, events: readonly EventEnvelope[]): Promise<void> {
-    return appendEncodedFrom(this, topic, () => events.map(encodeEnvelope));
-  }
-
-  /** `append` of events already serialised. */
-  appendEncoded(topic: string, events: EncodedEvents): Promise<void> {
     if (this.closing) return Promise.reject(new Error('kafka event log is closed'));
-    if (encodedEventCount(events) === 0) return Promise.resolve();
+    if (events.length === 0) return Promise.resolve();
     const run = this.send(topic, events);
     this.appending.add(run);
     void run.catch(() => undefined).finally(() => this.appending.delete(run));
@@ -177,7 +171,7 @@ export class KafkaEventLog implements EventLog {
    * errors get a few more attempts here. A retried send may store a batch
    * twice, which at-least-once consumers (deduplicating by event id) absorb.
    */
-  private async send(topic: string, events: EncodedEvents): Promise<void> {
+  private async send(topic: string, events: readonly EventEnvelope[]): Promise<void> {
     assertTopicName(topic);
     const { messages, largest, compression } = kafkaMessagesOf(events);
     for (let attempt = 1; ; attempt += 1) {

@@ -1,7 +1,7 @@
-import type { EncodedEvents, EventEnvelope } from '@bpc/events';
+import type { EventEnvelope } from '@bpc/events';
 import type { EventLog, LogBatch, Subscription, SubscriptionSpec } from './event-log.port';
 import { assertTopicName } from './topic-name';
-import { StoredLogBatch, StoredLogRecord } from './stored-log-record';
+import { StoredLogRecord } from './stored-log-record';
 
 /**
  * Prefixes topic and consumer-group names with `<namespace>.`, so several
@@ -21,10 +21,6 @@ export class NamespacedEventLog implements EventLog {
 
   append(topic: string, events: readonly EventEnvelope[]): Promise<void> {
     return this.inner.append(this.prefix + topic, events);
-  }
-
-  appendEncoded(topic: string, events: EncodedEvents): Promise<void> {
-    return this.inner.appendEncoded(this.prefix + topic, events);
   }
 
   subscribe(spec: SubscriptionSpec): Promise<Subscription> {
@@ -52,7 +48,6 @@ export class NamespacedEventLog implements EventLog {
 
   private localBatch(batch: LogBatch): LogBatch {
     const topic = this.local(batch.topic);
-    if (batch.payloads) return new StoredLogBatch(topic, batch.partition, batch.payloads);
     return { topic, partition: batch.partition, records: batch.records.map((record) => (record instanceof StoredLogRecord ? record.inTopic(topic) : { topic, partition: record.partition, offset: record.offset, event: record.event, payload: record.payload })) };
   }
 }

@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '@bpc/events';
-import type { LogBatch, LogRecord, StoredPayloads } from './event-log.port';
+import type { LogBatch, LogRecord } from './event-log.port';
+import type { StoredPayloads } from './file/record-framing';
 
 /** A record read back from storage: its event is parsed from the stored bytes on first use (a consumer that hands the bytes on never parses them). */
 export class StoredLogRecord implements LogRecord {
@@ -22,28 +23,10 @@ export class StoredLogRecord implements LogRecord {
   }
 }
 
-/** A batch read back as stored payloads (`LogBatch.payloads`); its records are made on first use, for consumers that want them. */
-export class StoredLogBatch implements LogBatch {
-  #records: StoredLogRecord[] | undefined;
-
-  constructor(
-    readonly topic: string,
-    readonly partition: number,
-    readonly payloads: StoredPayloads,
-  ) {}
-
-  get records(): readonly LogRecord[] {
-    if (!this.#records) {
-      const { buffer, firstOffset, count, starts, ends } = this.payloads;
-      const records: StoredLogRecord[] = [];
-      for (let i = 0; i < count; i++) records.push(new StoredLogRecord(this.topic, this.partition, String(firstOffset + i), buffer.subarray(starts[i], ends[i])));
-      this.#records = records;
-    }
-    return this.#records;
-  }
-
-  /** The offset after the batch's last record. */
-  get nextOffset(): number {
-    return this.payloads.firstOffset + this.payloads.count;
-  }
+/** Stored payloads read back from a partition as a batch of records (each parsed on first use). */
+export function storedLogBatch(topic: string, partition: number, payloads: StoredPayloads): LogBatch {
+  const { buffer, firstOffset, count, starts, ends } = payloads;
+  const records: StoredLogRecord[] = [];
+  for (let i = 0; i < count; i++) records.push(new StoredLogRecord(topic, partition, String(firstOffset + i), buffer.subarray(starts[i], ends[i])));
+  return { topic, partition, records };
 }

@@ -1,5 +1,4 @@
 export * from './envelope';
-export * from './encoded-event';
 export * from './topics';
 export * from './json-schema';
 export * from './event-definition';
@@ -15,9 +14,6 @@ export * from './queue/new-queue-event';
 export * from './queue/autorecache-scheduled.event';
 export * from './explorer/explorer-events';
 export * from './explorer/bot-request-recorded.event';
-export * from './explorer/bot-request-json';
-export * from './explorer/recorded-bot-requests';
-export * from './explorer/bot-request-event-ids';
 export * from './explorer/search-performance-recorded.event';
 export * from './identity/identity-events';
 export * from './exports/export-events';

@@ -1,8 +1,7 @@
 import { botRequestPayload, committedEventSchemas, PublishedEventValidator, recordedBotRequest } from '@bpc/testing';
 import { envelope } from './envelope';
 import { EVENT_CATALOG } from './event-catalog';
-import { BotRequestJsonBatch } from './explorer/bot-request-json';
-import { botRequestRecorded } from './explorer/bot-request-recorded.event';
+import { botRequestRecorded, recordedBotRequestEvent } from './explorer/bot-request-recorded.event';
 import { API_TOKEN_ISSUED, IDENTITY_KEY } from './identity/identity-events';
 import { newQueueEvent } from './queue/new-queue-event';
 import { RECACHE_REQUESTED } from './queue/recache-requested.event';
@@ -21,12 +20,10 @@ describe('published event schemas (deploy/event-schemas)', () => {
   });
 
   it('accept a bot request served without a snapshot (snapshotAgeS null), as the edge encodes it', () => {
-    const batch = new BotRequestJsonBatch(2);
-    batch.add('e-miss', { ...recordedBotRequest(0), cacheStatus: 'miss', snapshotAgeS: null });
-    batch.add('e-hit', { ...recordedBotRequest(1), cacheStatus: 'hit', snapshotAgeS: 42 });
-    const { bytes, ends } = batch.encoded();
-    const json = Buffer.from(bytes).toString('utf8');
-    const events = [JSON.parse(json.slice(0, ends[0])), JSON.parse(json.slice(ends[0], ends[1]))];
+    const events = [
+      recordedBotRequestEvent({ ...recordedBotRequest(0), cacheStatus: 'miss', snapshotAgeS: null }, 'e-miss'),
+      recordedBotRequestEvent({ ...recordedBotRequest(1), cacheStatus: 'hit', snapshotAgeS: 42 }, 'e-hit'),
+    ].map((event) => JSON.parse(JSON.stringify(event)));
     expect(events.map((event) => event.payload.snapshotAgeS)).toEqual([null, 42]);
     for (const event of events) expect(validator.problems(event)).toBeUndefined();
   });

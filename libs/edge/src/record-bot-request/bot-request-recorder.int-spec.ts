@@ -1,14 +1,15 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { EventLog, FileEventLog, FramedPartition, LogRecord, SubscriptionSpec } from '@bpc/event-log';
-import { BotRequestRecordedPayload, RecordedBotRequest, RecordedBotRequestColumns, requestIdsOf as idsOfBatch, TOPICS } from '@bpc/events';
+import { EventLog, FileEventLog, LogRecord, SubscriptionSpec } from '@bpc/event-log';
+import { BotRequestRecorded, BotRequestRecordedPayload, RecordedBotRequest, TOPICS } from '@bpc/events';
 import { createLogger } from '@bpc/platform';
 import { testConfig, until } from '@bpc/testing';
 import pino from 'pino';
 import { Registry } from 'prom-client';
-import { botRequestAppender, BotRequestAppender } from './bot-request-appender';
 import { BotRequestRecorder } from './bot-request-recorder';
+import type { BotRequestSink } from './bot-request-sink';
+import { fileLogBotRequestSink } from './bot-request-sinks';
 
 /**
  * The log the recorder talks to, swappable: a closed file log (it refuses
@@ -16,20 +17,11 @@ import { BotRequestRecorder } from './bot-request-recorder';
  * same directory (the log is back). Both are the real adapter.
  */
 class SwappableLog implements EventLog {
-  /** Calls of an append (its offsets, its write) the current log refused. */
+  /** Appends the current log refused. */
   refused = 0;
   constructor(public current: FileEventLog) {}
-  nextOffsets(topic: string): Promise<number[]> {
-    return this.counted(this.current.nextOffsets(topic));
-  }
-  appendFramed(topic: string, parts: readonly FramedPartition[]): Promise<void> {
-    return this.counted(this.current.appendFramed(topic, parts));
-  }
   append(topic: string, events: Parameters<EventLog['append']>[1]): Promise<void> {
     return this.counted(this.current.append(topic, events));
-  }
-  appendEncoded(topic: string, events: Parameters<EventLog['appendEncoded']>[1]): Promise<void> {
-    return this.counted(this.current.appendEncoded(topic, events));
   }
   private counted<T>(call: Promise<T>): Promise<T> {
     return call.catch((error: unknown) => {
@@ -66,9 +58,9 @@ const payload = (n: number): RecordedBotRequest => ({
   requestId: `r${n}`,
 });
 
-/** The request ids of one append, its batches one after the other. */
-function requestIdsOf(batches: readonly RecordedBotRequestColumns[]): string[] {
-  return batches.flatMap(idsOfBatch);
+/** The request ids of one append's events. */
+function requestIdsOf(events: readonly BotRequestRecorded[]): string[] {
+  return events.map((event) => event.payload.requestId);
 }
 
 describe('BotRequestRecorder against a file event log', () => {
@@ -80,7 +72,7 @@ describe('BotRequestRecorder against a file event log', () => {
     const registry = new Registry();
     const config = testConfig('standalone', { edge: { record_buffer_max: 5, record_batch_max: 2, record_flush_ms: 10 } });
     const logger = createLogger('silent', 'recorder');
-    const recorder = new BotRequestRecorder(config, botRequestAppender(config, log, logger), logger, registry);
+    const recorder = new BotRequestRecorder(config, fileLogBotRequestSink(log), logger, registry);
     recorder.onModuleInit();
     for (let n = 1; n <= 8; n += 1) recorder.record(payload(n));
     await until(() => log.refused >= 1, { what: 'an append the closed log refused' });
@@ -104,14 +96,13 @@ describe('BotRequestRecorder against a file event log', () => {
 
   it('never throws for a request it cannot record: counts it as dropped and records the next ones', async () => {
     const appended: string[] = [];
-    const appender: BotRequestAppender = {
-      append: async (_topic, batch) => void appended.push(...requestIdsOf(batch)),
-      keepUp: () => undefined,
+    const sink: BotRequestSink = {
+      append: async (events) => void appended.push(...requestIdsOf(events)),
       close: async () => undefined,
     };
     const registry = new Registry();
     const config = testConfig('standalone', { edge: { record_buffer_max: 10, record_batch_max: 3, record_flush_ms: 10 } });
-    const recorder = new BotRequestRecorder(config, appender, createLogger('silent', 'recorder'), registry);
+    const recorder = new BotRequestRecorder(config, sink, createLogger('silent', 'recorder'), registry);
     recorder.onModuleInit();
     recorder.record(payload(1));
     expect(() => recorder.record({ ...payload(2), pageTitle: undefined as unknown as string })).not.toThrow();
@@ -126,19 +117,18 @@ describe('BotRequestRecorder against a file event log', () => {
     const appended: string[] = [];
     let calls = 0;
     let refuse!: () => void;
-    const appender: BotRequestAppender = {
-      append: (_topic, batch) => {
+    const sink: BotRequestSink = {
+      append: (events) => {
         calls += 1;
         if (calls === 1) return new Promise<void>((_resolve, reject) => (refuse = () => reject(new Error('log down'))));
-        appended.push(...requestIdsOf(batch));
+        appended.push(...requestIdsOf(events));
         return Promise.resolve();
       },
-      keepUp: () => undefined,
       close: async () => undefined,
     };
     const registry = new Registry();
     const config = testConfig('standalone', { edge: { record_buffer_max: 10, record_batch_max: 3, record_flush_ms: 10 } });
-    const recorder = new BotRequestRecorder(config, appender, createLogger('silent', 'recorder'), registry);
+    const recorder = new BotRequestRecorder(config, sink, createLogger('silent', 'recorder'), registry);
     recorder.onModuleInit();
     for (let n = 1; n <= 3; n += 1) recorder.record(payload(n));
     await until(() => calls === 1, { timeoutMs: 5_000, intervalMs: 5 });
@@ -154,25 +144,24 @@ describe('BotRequestRecorder against a file event log', () => {
 
   it('stops waiting at the shutdown deadline for an append that never answers, and logs how many requests it lost', async () => {
     let calls = 0;
-    const appender: BotRequestAppender = {
+    const sink: BotRequestSink = {
       append: () => {
         calls += 1;
         return new Promise<void>(() => undefined);
       },
-      keepUp: () => undefined,
       close: () => new Promise<void>(() => undefined),
     };
     const lines: { lost?: number; msg: string }[] = [];
     const logger = pino({ level: 'error' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
     const config = testConfig('standalone', { edge: { record_buffer_max: 10, record_batch_max: 3, record_flush_ms: 10 } });
-    const recorder = new BotRequestRecorder(config, appender, logger, new Registry(), 300);
+    const recorder = new BotRequestRecorder(config, sink, logger, new Registry(), 300);
     recorder.onModuleInit();
     for (let n = 1; n <= 5; n += 1) recorder.record(payload(n));
     await until(() => calls === 1, { timeoutMs: 5_000, intervalMs: 5 });
 
     const started = Date.now();
     await recorder.onApplicationShutdown();
-    // 300 ms of flushing, then at most 2 s for closing the appender (timers, not CPU: about as long on a busy
+    // 300 ms of flushing, then at most 2 s for closing the sink (timers, not CPU: about as long on a busy
     // machine), well before the 10 s a shutdown flush that ignored the 300 ms given would take.
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(lines).toEqual([expect.objectContaining({ lost: 5, msg: 'event log unreachable at shutdown: bot requests not recorded' })]);
@@ -181,17 +170,16 @@ describe('BotRequestRecorder against a file event log', () => {
   it('appends per flush what was buffered when it started and batches filled meanwhile, not each request served during an append', async () => {
     const batches: string[][] = [];
     let release!: () => void;
-    const appender: BotRequestAppender = {
-      append: (_topic, batch) => {
-        batches.push(requestIdsOf(batch));
+    const sink: BotRequestSink = {
+      append: (events) => {
+        batches.push(requestIdsOf(events));
         return batches.length === 1 ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
       },
-      keepUp: () => undefined,
       close: async () => undefined,
     };
     // The timer never fires here: flushes are called by hand.
     const config = testConfig('standalone', { edge: { record_buffer_max: 100, record_batch_max: 3, record_flush_ms: 60_000 } });
-    const recorder = new BotRequestRecorder(config, appender, createLogger('silent', 'recorder'), new Registry());
+    const recorder = new BotRequestRecorder(config, sink, createLogger('silent', 'recorder'), new Registry());
     recorder.onModuleInit();
     recorder.record(payload(1));
     const first = recorder.flush();
@@ -208,19 +196,18 @@ describe('BotRequestRecorder against a file event log', () => {
   it('while backing off after a refused append, keeps the requests served meanwhile in one open batch, appended after the refused one', async () => {
     const batches: string[][] = [];
     let calls = 0;
-    const appender: BotRequestAppender = {
-      append: (_topic, taken) => {
+    const sink: BotRequestSink = {
+      append: (events) => {
         calls += 1;
         if (calls === 1) return Promise.reject(new Error('log down'));
-        // Batch by batch: the refused one and the one filled meanwhile go in one append, in that order.
-        batches.push(...taken.map(idsOfBatch));
+        // The refused batch and the one filled meanwhile go in one append, in that order.
+        batches.push(requestIdsOf(events));
         return Promise.resolve();
       },
-      keepUp: () => undefined,
       close: async () => undefined,
     };
     const config = testConfig('standalone', { edge: { record_buffer_max: 100, record_batch_max: 10, record_flush_ms: 60_000 } });
-    const recorder = new BotRequestRecorder(config, appender, createLogger('silent', 'recorder'), new Registry());
+    const recorder = new BotRequestRecorder(config, sink, createLogger('silent', 'recorder'), new Registry());
     // The backoff is measured on Date.now(): stopped here, so that a busy machine cannot end it before the test moves it on.
     jest.useFakeTimers({ doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
     try {
@@ -235,42 +222,11 @@ describe('BotRequestRecorder against a file event log', () => {
       expect(calls).toBe(1);
       jest.setSystemTime(Date.now() + 300);
       await recorder.flush();
-      expect(batches).toEqual([['r1'], ['r2', 'r3', 'r4']]);
+      expect(batches).toEqual([['r1', 'r2', 'r3', 'r4']]);
       expect(calls).toBe(2);
     } finally {
       jest.useRealTimers();
     }
     await recorder.onApplicationShutdown();
-  });
-
-  it('tells the appender to keep up when the buffer is over a quarter full, caught up at a sixteenth, and keep up for the shutdown flush', async () => {
-    const told: boolean[] = [];
-    let refusing = true;
-    let appends = 0;
-    const appender: BotRequestAppender = {
-      append: async () => {
-        appends += 1;
-        if (refusing) throw new Error('log down');
-      },
-      keepUp: (behind) => void told.push(behind),
-      close: async () => undefined,
-    };
-    // A flush every 10 ms; the buffer holds 32: behind beyond 8, caught up at 2 or fewer.
-    const config = testConfig('standalone', { edge: { record_buffer_max: 32, record_batch_max: 4, record_flush_ms: 10 } });
-    const recorder = new BotRequestRecorder(config, appender, createLogger('silent', 'recorder'), new Registry());
-    recorder.onModuleInit();
-    for (let n = 1; n <= 8; n += 1) recorder.record(payload(n));
-    // A flush looks before it appends.
-    await until(() => appends >= 1, { timeoutMs: 5_000, intervalMs: 5 });
-    expect(told).toEqual([]);
-    recorder.record(payload(9));
-    await until(() => told.length === 1, { timeoutMs: 5_000, intervalMs: 5 });
-    expect(told).toEqual([true]);
-
-    refusing = false;
-    await until(() => told.length === 2, { timeoutMs: 10_000, intervalMs: 5 });
-    expect(told).toEqual([true, false]);
-    await recorder.onApplicationShutdown();
-    expect(told).toEqual([true, false, true]);
   });
 });

@@ -1,51 +1,42 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit, Optional } from '@nestjs/common';
 import type { AppConfig } from '@bpc/config';
-import { EncodedEvent, encodedEvents, encodeRecordedBotRequests, RecordedBotRequest, RecordedBotRequestColumns, requestCount, TOPICS } from '@bpc/events';
+import { BotRequestRecorded, RecordedBotRequest, recordedBotRequestEvent } from '@bpc/events';
 import { APP_CONFIG, LOGGER, METRICS_REGISTRY, settlesWithin } from '@bpc/platform';
 import type { Logger } from 'pino';
 import { Counter, Gauge, Registry } from 'prom-client';
-import { BOT_REQUEST_APPENDER, BotRequestAppender } from './bot-request-appender';
 import { BotRequestBuffer } from './bot-request-buffer';
+import { BOT_REQUEST_SINK, BotRequestSink } from './bot-request-sink';
 import { BotRequestSpill } from './bot-request-spill';
 
 /** Longest the shutdown flush keeps trying an unreachable log. */
 const SHUTDOWN_FLUSH_MS = 10_000;
-/** Longest closing the appender may take after that (its worker thread, its producer). */
-const CLOSE_APPENDER_MS = 2_000;
+/** Longest closing the sink may take after that (its producer). */
+const CLOSE_SINK_MS = 2_000;
 /** Overrides the 10 s of the shutdown flush (tests). */
 export const RECORDER_SHUTDOWN_FLUSH_MS = Symbol('RECORDER_SHUTDOWN_FLUSH_MS');
 const MAX_RETRY_DELAY_MS = 5_000;
 /** Sealed batches handed to one append: on the file log they share one write and one fsync. */
 const MAX_BATCHES_PER_APPEND = 16;
-/** Share of the buffer held beyond which the appender's worker must keep up (see `BotRequestAppender.keepUp`)... */
-const BEHIND_SHARE = 1 / 4;
-/** ...and at or below which it is caught up again. */
-const CAUGHT_UP_SHARE = 1 / 16;
 
 /**
  * Records bot requests as `BotRequestRecorded` events without holding up the
- * response: `record` only stores the request's fields in the open batch (see
- * `BotRequestBuffer`; the events' JSON is written by the appender, off the
- * thread that serves bots); a timer appends batches of up to
+ * response: `record` makes the request's event and puts it in the open batch
+ * (see `BotRequestBuffer`); a timer appends batches of up to
  * `edge.record_batch_max` every `edge.record_flush_ms` (up to 16 batches per
  * append), one append in flight at a time, so events keep their order per
- * website. Each request's event id is fixed when it is recorded, so a batch
- * appended again after a refused append carries the same ids (and the
- * explorer folds duplicates).
+ * website, to the `BotRequestSink` the composition picked. Each request's
+ * event id (a random UUID) is fixed when it is recorded, so a batch appended
+ * again after a refused append carries the same ids (and the explorer folds
+ * duplicates).
  *
  * While the log refuses appends, the batch goes back to the front of the
  * buffer and is retried with backoff (up to 5 s). The buffer holds at most
  * `edge.record_buffer_max` events: beyond it the oldest are dropped, counted
  * in `bpc_edge_recorded_dropped_total` and logged (once per outage, with the
  * running count). The buffer is flushed when the app shuts down (after the
- * HTTP server stopped, bounded by 10 s); then the appender is closed (on
- * Kafka it is a worker thread with its own producer: see `botRequestAppender`).
- *
- * The appender's worker may run on idle CPU time only; when the buffer holds
- * more than a quarter of its capacity (idle time was not enough, or the log
- * refused appends), and during the shutdown flush, it is told to keep up,
- * until the buffer is down to a sixteenth.
+ * HTTP server stopped, bounded by 10 s); then the sink is closed (on Kafka
+ * it has a producer of its own: see `kafkaBotRequestSink`).
  *
  * What the log still has not taken when the shutdown flush ends is spilled
  * to a local file (see `BotRequestSpill`), appended when the edge starts
@@ -62,8 +53,8 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
   private retryAt = 0;
   private droppedSinceLog = 0;
   private unencodableLogged = false;
-  /** The batches being appended and their events: taken from the buffer, not yet in the log. */
-  private appendingBatches: readonly RecordedBotRequestColumns[] = [];
+  /** The batches being appended: taken from the buffer, not yet in the log. */
+  private appendingBatches: readonly (readonly BotRequestRecorded[])[] = [];
   private appending = 0;
   /** Stops the replay of earlier spills at shutdown. */
   private readonly stopReplay = new AbortController();
@@ -71,21 +62,16 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
   private readonly dropped: Counter;
   private readonly appended: Counter;
   private readonly buffered: Gauge;
-  /** Sequence number of the next request's event (its id, see `BotRequestEventIds`). */
-  private nextSeq = 0;
-  /** The appender was told to keep up (see `keepAppenderUp`); from the shutdown on, for good. */
-  private behind = false;
-  private stopping = false;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(BOT_REQUEST_APPENDER) private readonly appender: BotRequestAppender,
+    @Inject(BOT_REQUEST_SINK) private readonly sink: BotRequestSink,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(METRICS_REGISTRY) registry: Registry,
     @Optional() @Inject(RECORDER_SHUTDOWN_FLUSH_MS) private readonly shutdownFlushMs: number = SHUTDOWN_FLUSH_MS,
     @Optional() @Inject(BotRequestSpill) private readonly spill?: BotRequestSpill,
   ) {
-    this.buffer = new BotRequestBuffer(config.edge.record_buffer_max, config.edge.record_batch_max, randomBytes(16).toString('hex'));
+    this.buffer = new BotRequestBuffer(config.edge.record_buffer_max, config.edge.record_batch_max);
     this.dropped = new Counter({ name: 'bpc_edge_recorded_dropped_total', help: 'Bot requests dropped unrecorded because the recording buffer was full', registers: [registry] });
     this.appended = new Counter({ name: 'bpc_edge_recorded_total', help: 'Bot requests appended to the event log', registers: [registry] });
     this.buffered = new Gauge({ name: 'bpc_edge_record_buffer_size', help: 'Bot requests waiting for the event log', registers: [registry], collect: () => this.buffered.set(this.pending()) });
@@ -99,9 +85,9 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
 
   /** Buffers one request (the event occurred when it was served); never waits, never throws. */
   record(request: RecordedBotRequest): void {
-    let dropped: number;
+    let event: BotRequestRecorded;
     try {
-      dropped = this.buffer.add(request, this.nextSeq++);
+      event = recordedBotRequestEvent(request, randomUUID());
     } catch (error) {
       // A request that cannot be recorded is a bug in the edge, not the request's fault: counted as dropped, logged once.
       this.dropped.inc();
@@ -109,7 +95,7 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
       this.unencodableLogged = true;
       return;
     }
-    this.countDropped(dropped);
+    this.countDropped(this.buffer.add(event));
   }
 
   /** Events not yet appended: buffered, or in the batch being appended. */
@@ -124,9 +110,7 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
    */
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
-    this.stopping = true;
     this.stopReplay.abort();
-    this.appender.keepUp(true);
     const deadline = Date.now() + this.shutdownFlushMs;
     await settledBy(this.replaying, deadline);
     // A batch being appended ends first: if the log refuses it, it is back in the buffer for the loop below.
@@ -137,7 +121,7 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
       if (this.pending() > 0) await settledBy(new Promise((r) => setTimeout(r, Math.min(200, Math.max(0, this.retryAt - Date.now())))), deadline);
     }
     if (this.pending() > 0) await this.spillUnrecorded();
-    await settledBy(this.appender.close(), Math.max(deadline, Date.now()) + CLOSE_APPENDER_MS);
+    await settledBy(this.sink.close(), Math.max(deadline, Date.now()) + CLOSE_SINK_MS);
   }
 
   /**
@@ -147,8 +131,7 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
    */
   private async spillUnrecorded(): Promise<void> {
     this.buffer.seal();
-    const batches = [...this.appendingBatches, ...this.takeAll()];
-    const events: EncodedEvent[] = batches.flatMap((columns) => encodedEvents(encodeRecordedBotRequests(columns)));
+    const events = [...this.appendingBatches, ...this.takeAll()].flat();
     let spilled = 0;
     let spillError: string | undefined;
     if (this.spill) spilled = await this.spill.write(events).catch((error: unknown) => ((spillError = error instanceof Error ? error.message : String(error)), 0));
@@ -170,17 +153,16 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
    * short, and an append costs nearly as much for 100 events as for 1,000.
    */
   private async drain(): Promise<void> {
-    this.keepAppenderUp();
     // While backing off, the open batch stays open: an outage at low traffic would otherwise leave a tiny batch per tick to append one by one.
     if (Date.now() < this.retryAt) return;
     this.buffer.seal();
     for (let batches = this.takeBatches(); batches.length > 0; batches = this.takeBatches()) {
-      const events = batches.reduce((sum, batch) => sum + requestCount(batch), 0);
+      const events = batches.flat();
       this.appendingBatches = batches;
-      this.appending = events;
+      this.appending = events.length;
       try {
-        await this.appender.append(TOPICS.botRequests, batches);
-        this.appended.inc(events);
+        await this.sink.append(events);
+        this.appended.inc(events.length);
         if (this.failures > 0) this.logger.info({ after: this.failures }, 'event log reachable again: recording bot requests');
         this.failures = 0;
       } catch (error) {
@@ -197,19 +179,9 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  /** Tells the appender whether it must keep up, when that changed: behind beyond BEHIND_SHARE of the buffer, caught up at CAUGHT_UP_SHARE (apart, so that it does not flip at every flush). */
-  private keepAppenderUp(): void {
-    if (this.stopping) return;
-    const held = this.pending() / this.buffer.capacity;
-    const behind = this.behind ? held > CAUGHT_UP_SHARE : held > BEHIND_SHARE;
-    if (behind === this.behind) return;
-    this.behind = behind;
-    this.appender.keepUp(behind);
-  }
-
   /** The oldest sealed batches, up to MAX_BATCHES_PER_APPEND. */
-  private takeBatches(limit = MAX_BATCHES_PER_APPEND): RecordedBotRequestColumns[] {
-    const batches: RecordedBotRequestColumns[] = [];
+  private takeBatches(limit = MAX_BATCHES_PER_APPEND): (readonly BotRequestRecorded[])[] {
+    const batches: (readonly BotRequestRecorded[])[] = [];
     while (batches.length < limit) {
       const batch = this.buffer.take();
       if (batch === undefined) break;
@@ -219,7 +191,7 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** Every sealed batch. */
-  private takeAll(): RecordedBotRequestColumns[] {
+  private takeAll(): (readonly BotRequestRecorded[])[] {
     return this.takeBatches(Number.POSITIVE_INFINITY);
   }
 

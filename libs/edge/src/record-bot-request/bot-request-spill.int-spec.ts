@@ -6,9 +6,9 @@ import { BotRequestRecordedPayload, TOPICS } from '@bpc/events';
 import { recordedBotRequest, testConfig, until } from '@bpc/testing';
 import pino from 'pino';
 import { Registry } from 'prom-client';
-import { botRequestAppender } from './bot-request-appender';
 import { BotRequestRecorder } from './bot-request-recorder';
 import { BotRequestSpill } from './bot-request-spill';
+import { fileLogBotRequestSink } from './bot-request-sinks';
 
 interface LogLine {
   readonly msg: string;
@@ -30,8 +30,9 @@ function recorderOn(log: FileEventLog, spillDir: string, maxSpillBytes?: number)
     },
   );
   const config = testConfig('standalone', { edge: { record_buffer_max: 100, record_batch_max: 3, record_flush_ms: 10 } });
-  const spill = new BotRequestSpill(spillDir, log, logger, maxSpillBytes);
-  const recorder = new BotRequestRecorder(config, botRequestAppender(config, log, logger), logger, new Registry(), 300, spill);
+  const sink = fileLogBotRequestSink(log);
+  const spill = new BotRequestSpill(spillDir, sink, logger, maxSpillBytes);
+  const recorder = new BotRequestRecorder(config, sink, logger, new Registry(), 300, spill);
   recorder.onModuleInit();
   return { recorder, lines };
 }

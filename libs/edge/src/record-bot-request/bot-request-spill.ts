@@ -2,15 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { createFileAtomic } from '@bpc/durable-fs';
-import { EventLog, retryUntilStopped } from '@bpc/event-log';
-import { BOT_REQUEST_RECORDED, EncodedEvent, TOPICS } from '@bpc/events';
+import { retryUntilStopped } from '@bpc/event-log';
+import { BOT_REQUEST_RECORDED, BotRequestRecorded } from '@bpc/events';
 import type { Logger } from 'pino';
+import type { BotRequestSink } from './bot-request-sink';
 
 /** The spill directory, under `data_dir`. */
 export const SPILL_DIR = 'edge-spill';
 /** What the spill directory holds at most, all files together: a spill that would pass it keeps its newest requests. */
 export const SPILL_MAX_BYTES = 64 * 1024 * 1024;
-/** Spilled events appended at once on replay: a Kafka produce request stays within what brokers take. */
+/** Spilled events appended at once on replay: a file that the log keeps refusing is appended again from its last chunk taken. */
 const REPLAY_CHUNK = 1_000;
 /** A replay the log keeps refusing is logged on its first attempt and then once every this many (every 100 s at the 5 s backoff cap). */
 const REPLAY_LOG_EVERY = 20;
@@ -24,8 +25,7 @@ const NEWLINE = Buffer.from('\n');
 /**
  * Bot requests the event log could not take at shutdown, kept on local disk
  * for the next start: one file per shutdown, `<data_dir>/edge-spill/
- * bot-requests-<ms>-<random>.ndjson`, each line one event's JSON as the log
- * would store it, written whole or not at all (temporary file, fsync, link).
+ * bot-requests-<ms>-<random>.ndjson`, each line one event's JSON, written whole or not at all (temporary file, fsync, link).
  * All files together hold at most SPILL_MAX_BYTES.
  *
  * At start the edge appends every file, oldest first, and deletes it once
@@ -38,7 +38,7 @@ const NEWLINE = Buffer.from('\n');
 export class BotRequestSpill {
   constructor(
     private readonly dir: string,
-    private readonly eventLog: EventLog,
+    private readonly sink: BotRequestSink,
     private readonly logger: Logger,
     private readonly maxBytes = SPILL_MAX_BYTES,
   ) {}
@@ -48,15 +48,16 @@ export class BotRequestSpill {
    * it took: all of them, or the newest that fit in the room left. Throws
    * when the file could not be written (nothing was taken then).
    */
-  async write(events: readonly EncodedEvent[]): Promise<number> {
+  async write(events: readonly BotRequestRecorded[]): Promise<number> {
+    const lines = events.map((event) => Buffer.from(`${JSON.stringify(event)}\n`, 'utf8'));
     let room = this.maxBytes - (await this.usedBytes());
-    let first = events.length;
-    while (first > 0 && events[first - 1].json.length + NEWLINE.length <= room) {
+    let first = lines.length;
+    while (first > 0 && lines[first - 1].length <= room) {
       first -= 1;
-      room -= events[first].json.length + NEWLINE.length;
+      room -= lines[first].length;
     }
-    if (first === events.length) return 0;
-    const data = Buffer.concat(events.slice(first).flatMap((event) => [event.json, NEWLINE]));
+    if (first === lines.length) return 0;
+    const data = Buffer.concat(lines.slice(first));
     const file = path.join(this.dir, `bot-requests-${String(Date.now()).padStart(13, '0')}-${randomBytes(4).toString('hex')}.ndjson`);
     if (!(await createFileAtomic(file, data))) throw new Error(`spill file ${file} exists already`);
     return events.length - first;
@@ -81,7 +82,7 @@ export class BotRequestSpill {
     if (!events) return true;
     for (let start = 0; start < events.length; start += REPLAY_CHUNK) {
       const chunk = events.slice(start, start + REPLAY_CHUNK);
-      const appended = await retryUntilStopped(() => this.eventLog.appendEncoded(TOPICS.botRequests, chunk).then(() => true), signal, {
+      const appended = await retryUntilStopped(() => this.sink.append(chunk).then(() => true), signal, {
         failed: (error, attempt) => {
           if (attempt % REPLAY_LOG_EVERY === 1) this.logger.warn({ err: error, file, attempt }, 'event log refused spilled bot requests; retrying');
         },
@@ -97,13 +98,13 @@ export class BotRequestSpill {
   }
 
   /** The file's events; undefined (the file set aside as `.unreadable`, logged) when a line is not one. */
-  private async eventsOf(file: string): Promise<EncodedEvent[] | undefined> {
+  private async eventsOf(file: string): Promise<BotRequestRecorded[] | undefined> {
     const data = await readFile(file).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined;
       throw error;
     });
     if (!data) return undefined;
-    const events: EncodedEvent[] = [];
+    const events: BotRequestRecorded[] = [];
     for (let start = 0; start < data.length; ) {
       const end = data.indexOf(NEWLINE, start);
       const event = end < 0 ? undefined : spilledEvent(data.subarray(start, end));
@@ -145,14 +146,14 @@ export class BotRequestSpill {
 }
 
 /** One spilled line as the event it holds, or undefined when it is not a `BotRequestRecorded` event's JSON. */
-function spilledEvent(json: Buffer): EncodedEvent | undefined {
+function spilledEvent(json: Buffer): BotRequestRecorded | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(json.toString('utf8'));
   } catch {
     return undefined;
   }
-  const { type, version, id, key } = (parsed ?? {}) as Record<string, unknown>;
-  if (type !== BOT_REQUEST_RECORDED || typeof version !== 'number' || typeof id !== 'string' || typeof key !== 'string') return undefined;
-  return { type, version, id, key, json };
+  const { type, version, id, key, payload } = (parsed ?? {}) as Record<string, unknown>;
+  if (type !== BOT_REQUEST_RECORDED || typeof version !== 'number' || typeof id !== 'string' || typeof key !== 'string' || typeof payload !== 'object' || payload === null) return undefined;
+  return parsed as BotRequestRecorded;
 }

@@ -2,7 +2,8 @@ import type { LogSink } from '@bpc/domain';
 import { backoffDelay, BackoffOptions } from '../backoff';
 import type { Subscription, SubscriptionSpec } from '../event-log.port';
 import type { GroupOffsetStore } from './group-offset-store';
-import { StoredLogBatch } from '../stored-log-record';
+import type { LogBatch } from '../event-log.port';
+import { storedLogBatch } from '../stored-log-record';
 import type { PartitionCursor, PartitionLog } from './partition-log';
 import { WakeSignal } from './wake-signal';
 
@@ -130,7 +131,8 @@ export class FileSubscription implements Subscription {
   /** Hands one batch of `state`'s partition to the handler; true when it made progress. */
   private async pump(state: PartitionState): Promise<boolean> {
     const { spec } = this.options;
-    let batch: StoredLogBatch;
+    let batch: LogBatch;
+    let nextOffset: number;
     try {
       const stored = await state.log.read(state.cursor, spec.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE);
       if (stored.count === 0) {
@@ -138,7 +140,8 @@ export class FileSubscription implements Subscription {
         state.failures = 0;
         return false;
       }
-      batch = new StoredLogBatch(state.log.topic, state.log.partition, stored);
+      batch = storedLogBatch(state.log.topic, state.log.partition, stored);
+      nextOffset = stored.firstOffset + stored.count;
     } catch (error) {
       await this.park(state, error, 'read');
       return false;
@@ -149,7 +152,7 @@ export class FileSubscription implements Subscription {
       await this.park(state, error, 'handleBatch');
       return false;
     }
-    state.handled = batch.nextOffset;
+    state.handled = nextOffset;
     state.failures = 0;
     this.options.offsets.commit(state.log.topic, state.log.partition, state.handled);
     return true;

@@ -2,9 +2,8 @@ import { mkdtemp, open, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LogSink } from '@bpc/domain';
-import type { StoredPayloads } from '../event-log.port';
 import { PartitionLog } from './partition-log';
-import { frameRecords, frameSize } from './record-framing';
+import { frameSize, type StoredPayloads } from './record-framing';
 
 const silent: LogSink = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const payloads = (from: number, count: number) => Array.from({ length: count }, (_, i) => Buffer.from(`{"n":${from + i}}`));
@@ -70,70 +69,5 @@ describe('PartitionLog: the last write, kept in memory', () => {
     await scribble(dir, 0, undefined, 1);
     expect(texts(await log.read(cursor, 10))).toEqual(range(3, 2));
     await log.close();
-  });
-});
-
-describe('PartitionLog: records framed ahead', () => {
-  let dir: string;
-  beforeEach(async () => (dir = await mkdtemp(path.join(tmpdir(), 'bpc-partition-'))));
-  afterEach(() => rm(dir, { recursive: true, force: true }));
-  const openLog = (segmentBytes = 1 << 20) => PartitionLog.open(dir, 't', 0, { segmentBytes, log: silent });
-  /** Every record from `first` on, read through a fresh cursor (one segment per read). */
-  const fromFile = async (log: PartitionLog, first = 0) => {
-    const cursor = log.openCursor(first);
-    const all: string[] = [];
-    for (let batch = await log.read(cursor, 100); batch.count > 0; batch = await log.read(cursor, 100)) all.push(...texts(batch));
-    await cursor.detach();
-    return all;
-  };
-
-  it('writes records framed at the end offset as they are, readable from memory and from the file', async () => {
-    const log = await openLog();
-    await log.append(payloads(0, 2));
-    const cursor = log.openCursor(0);
-    expect(texts(await log.read(cursor, 10))).toEqual(range(0, 2));
-    const framed = frameRecords(payloads(2, 3), log.endOffset);
-    await log.appendFramed(framed);
-    expect(log.endOffset).toBe(5);
-    expect(texts(await log.read(cursor, 10))).toEqual(range(2, 3));
-    expect(await fromFile(log)).toEqual(range(0, 5));
-    await log.close();
-    const reopened = await openLog();
-    expect(reopened.endOffset).toBe(5);
-    expect(await fromFile(reopened, 3)).toEqual(range(3, 2));
-    await reopened.close();
-  });
-
-  it('renumbers records framed for offsets that other appends took first, in call order with them', async () => {
-    const log = await openLog();
-    const framed = frameRecords(payloads(10, 2), log.endOffset);
-    // Appended before the framed records, in one round with them.
-    const plain = log.append(payloads(0, 3));
-    const ahead = log.appendFramed(framed);
-    const after = log.append(payloads(20, 1));
-    await Promise.all([plain, ahead, after]);
-    expect(log.endOffset).toBe(6);
-    expect(await fromFile(log)).toEqual([...range(0, 3), ...range(10, 2), ...range(20, 1)]);
-    await log.close();
-    const reopened = await openLog();
-    expect(await fromFile(reopened)).toEqual([...range(0, 3), ...range(10, 2), ...range(20, 1)]);
-    await reopened.close();
-  });
-
-  it('starts a new segment for records framed ahead that do not fit the active one, never splitting them', async () => {
-    const one = frameSize(payloads(0, 1)[0]);
-    const log = await openLog(4 * one);
-    await log.append(payloads(0, 2));
-    await log.appendFramed(frameRecords(payloads(2, 3), 2));
-    expect((await readdir(dir)).filter((f) => f.endsWith('.log')).sort()).toEqual(['00000000000000000000.log', '00000000000000000002.log']);
-    expect(await fromFile(log)).toEqual(range(0, 5));
-    await log.close();
-  });
-
-  it('refuses records framed ahead once closed, and takes none at all as done', async () => {
-    const log = await openLog();
-    await expect(log.appendFramed(frameRecords([], 0))).resolves.toBeUndefined();
-    await log.close();
-    await expect(log.appendFramed(frameRecords(payloads(0, 1), 0))).rejects.toThrow('is closed');
   });
 });

@@ -4,8 +4,7 @@ import path from 'node:path';
 import type { LogSink } from '@bpc/domain';
 import { fsyncDir, mkdirDurably, readAt, writeFully } from '@bpc/durable-fs';
 import { retryUntilStopped } from '../retry-until-stopped';
-import { decodeFrameSpans, FRAME_HEADER_BYTES, FramedRecords, frameRecords, FrameSpans, frameSize, renumberFrames } from './record-framing';
-import type { StoredPayloads } from '../event-log.port';
+import { decodeFrameSpans, FRAME_HEADER_BYTES, FramedRecords, frameRecords, FrameSpans, frameSize, StoredPayloads } from './record-framing';
 
 /** A sparse index entry: the frame of `offset` starts at byte `position`. */
 interface IndexEntry {
@@ -31,11 +30,8 @@ export interface Segment {
   readonly index: IndexEntry[];
 }
 
-/** What one append writes: payloads, framed when written, or records framed already (see `appendFramed`). */
-type AppendUnit = Buffer | FramedRecords;
-
 interface PendingAppend {
-  readonly units: readonly AppendUnit[];
+  readonly payloads: readonly Buffer[];
   readonly bytes: number;
   readonly resolve: () => void;
   readonly reject: (error: Error) => void;
@@ -144,26 +140,12 @@ export class PartitionLog {
 
   /** Queues frames; resolves once they are fsync'd (see the class comment). */
   append(payloads: readonly Buffer[]): Promise<void> {
-    return this.enqueue(payloads, payloads.reduce((sum, p) => sum + frameSize(p), 0));
-  }
-
-  /**
-   * `append` of records framed already, by a thread that knew the
-   * partition's end offset (`endOffset`): written as they are when they get
-   * the offsets they were framed with, renumbered here (offsets and CRCs) when
-   * other records took those offsets first. Resolves once they are fsync'd.
-   */
-  appendFramed(framed: FramedRecords): Promise<void> {
-    return this.enqueue(framed.ends.length === 0 ? [] : [framed], framed.bytes.length);
-  }
-
-  /** Queues one append's units for the next round (nothing to write: resolved at once, unless the partition refuses appends). */
-  private enqueue(units: readonly AppendUnit[], bytes: number): Promise<void> {
     if (this.failure) return Promise.reject(new Error(`partition ${this.topic}/${this.partition} takes no appends until a failed write is repaired (retrying): ${this.failure.message}`));
     if (this.closed) return Promise.reject(new Error(`partition ${this.topic}/${this.partition} is closed`));
-    if (units.length === 0) return Promise.resolve();
+    if (payloads.length === 0) return Promise.resolve();
+    const bytes = payloads.reduce((sum, p) => sum + frameSize(p), 0);
     return new Promise((resolve, reject) => {
-      this.pending.push({ units, bytes, resolve, reject });
+      this.pending.push({ payloads, bytes, resolve, reject });
       this.round ??= this.runRounds();
     });
   }
@@ -290,49 +272,24 @@ export class PartitionLog {
 
   /** Writes one round: its writes + one fdatasync per segment it spans (usually one). */
   private async writeRound(round: readonly PendingAppend[]): Promise<void> {
-    const units = round.flatMap((append) => append.units);
-    for (const chunk of splitAtSegmentLimit(units, this.active.size, this.options.segmentBytes)) {
+    const payloads = round.flatMap((append) => append.payloads);
+    for (const chunk of splitAtSegmentLimit(payloads, this.active.size, this.options.segmentBytes)) {
       if (chunk.rollFirst) await this.roll();
-      await this.writeChunk(chunk.units);
+      await this.writeChunk(chunk.payloads);
     }
   }
 
-  /** Frames the chunk's payloads (consecutive ones into one buffer), numbers records framed already, writes it all, fsyncs. */
-  private async writeChunk(units: readonly AppendUnit[]): Promise<void> {
+  /** Frames the chunk's payloads into one buffer, writes it, fsyncs. */
+  private async writeChunk(payloads: readonly Buffer[]): Promise<void> {
     const segment = this.active;
-    const pieces: FramedRecords[] = [];
-    let next = segment.end;
-    for (let i = 0; i < units.length; ) {
-      const unit = units[i];
-      if (!Buffer.isBuffer(unit)) {
-        pieces.push(unit.firstOffset === next ? unit : renumberFrames(unit, next));
-        next += unit.ends.length;
-        i += 1;
-        continue;
-      }
-      let j = i;
-      while (j < units.length && Buffer.isBuffer(units[j])) j += 1;
-      const framed = frameRecords(units.slice(i, j) as Buffer[], next);
-      pieces.push(framed);
-      next += framed.ends.length;
-      i = j;
-    }
-    let position = segment.size;
-    for (const piece of pieces) {
-      await writeFully(this.activeHandle, piece.bytes, position);
-      position += piece.bytes.length;
-    }
+    const framed: FramedRecords = frameRecords(payloads, segment.end);
+    await writeFully(this.activeHandle, framed.bytes, segment.size);
     await this.activeHandle.datasync();
-    position = segment.size;
-    for (const piece of pieces) {
-      for (let i = 0, start = 0; i < piece.ends.length; start = piece.ends[i], i++) addIndexEntry(segment, piece.firstOffset + i, position + start);
-      position += piece.bytes.length;
-    }
-    // The last piece is kept up to one read's worth: a bigger one (an import) is read back like older data, so memory stays bounded per partition.
-    const last = pieces[pieces.length - 1].bytes;
-    this.lastWrite = last.length <= READ_CHUNK ? { segment, start: position - last.length, buffer: last, inMemoryOnly: true } : undefined;
-    segment.size = position;
-    segment.end = next;
+    for (let i = 0, start = 0; i < framed.ends.length; start = framed.ends[i], i++) addIndexEntry(segment, framed.firstOffset + i, segment.size + start);
+    // Kept up to one read's worth: a bigger write (an import) is read back like older data, so memory stays bounded per partition.
+    this.lastWrite = framed.bytes.length <= READ_CHUNK ? { segment, start: segment.size, buffer: framed.bytes, inMemoryOnly: true } : undefined;
+    segment.size += framed.bytes.length;
+    segment.end += framed.ends.length;
     segment.lastWriteMs = Date.now();
     for (const listener of this.listeners) listener();
   }
@@ -525,20 +482,20 @@ export class PartitionCursor {
   }
 }
 
-/** Splits a round where the active segment would exceed `segmentBytes` (records framed already are not split); a chunk after a split starts a new segment. */
-function splitAtSegmentLimit(units: readonly AppendUnit[], activeSize: number, segmentBytes: number): { rollFirst: boolean; units: AppendUnit[] }[] {
-  const chunks: { rollFirst: boolean; units: AppendUnit[] }[] = [{ rollFirst: false, units: [] }];
+/** Splits a round where the active segment would exceed `segmentBytes`; a chunk after a split starts a new segment. */
+function splitAtSegmentLimit(payloads: readonly Buffer[], activeSize: number, segmentBytes: number): { rollFirst: boolean; payloads: Buffer[] }[] {
+  const chunks: { rollFirst: boolean; payloads: Buffer[] }[] = [{ rollFirst: false, payloads: [] }];
   let used = activeSize;
-  for (const unit of units) {
-    const size = Buffer.isBuffer(unit) ? frameSize(unit) : unit.bytes.length;
+  for (const payload of payloads) {
+    const size = frameSize(payload);
     if (used > 0 && used + size > segmentBytes) {
-      chunks.push({ rollFirst: true, units: [] });
+      chunks.push({ rollFirst: true, payloads: [] });
       used = 0;
     }
-    chunks[chunks.length - 1].units.push(unit);
+    chunks[chunks.length - 1].payloads.push(payload);
     used += size;
   }
-  return chunks.filter((chunk) => chunk.units.length > 0);
+  return chunks.filter((chunk) => chunk.payloads.length > 0);
 }
 
 function addIndexEntry(segment: Segment, offset: number, position: number): void {

@@ -1,6 +1,5 @@
 import { crc32 } from 'node:zlib';
 import { grownArray } from '@bpc/domain';
-import type { StoredPayloads } from '../event-log.port';
 import { EventTooLargeError } from '../event-too-large';
 
 /**
@@ -69,45 +68,12 @@ export interface FramedRecords {
 export function frameRecords(payloads: readonly Uint8Array[], firstOffset: number): FramedRecords {
   let size = 0;
   for (const payload of payloads) size += FRAME_HEADER_BYTES + payload.length;
-  // Its own memory (never Node's shared pool): it may be transferred to another thread.
-  const bytes = Buffer.allocUnsafeSlow(size);
+  const bytes = Buffer.allocUnsafe(size);
   const ends = new Uint32Array(payloads.length);
   let at = 0;
   for (let i = 0; i < payloads.length; i++) {
     at = writeFrame(bytes, at, firstOffset + i, payloads[i]);
     ends[i] = at;
-  }
-  return { firstOffset, bytes, ends };
-}
-
-/**
- * Records whose payloads were written with a frame header's room before
- * each (payload `i` ends at `ends[i]` and starts FRAME_HEADER_BYTES after
- * `ends[i - 1]`, or after 0), framed where they lie: each header written in
- * place, the first numbered `firstOffset`. Throws an `EventTooLargeError`,
- * framing nothing, for a payload a frame cannot hold.
- */
-export function sealFramesInPlace(bytes: Buffer, ends: Uint32Array, firstOffset: number): FramedRecords {
-  for (let i = 0, start = 0; i < ends.length; start = ends[i], i++) {
-    const length = ends[i] - start - FRAME_HEADER_BYTES;
-    if (length > MAX_PAYLOAD_BYTES) throw new EventTooLargeError(length, MAX_PAYLOAD_BYTES);
-  }
-  for (let i = 0, start = 0; i < ends.length; start = ends[i], i++) sealFrame(bytes, start, firstOffset + i, ends[i] - start - FRAME_HEADER_BYTES);
-  return { firstOffset, bytes, ends };
-}
-
-/**
- * The same records numbered from `firstOffset`: offsets and CRCs rewritten in
- * place (the payloads stay where they are). For records framed ahead of their
- * append, when other records took the offsets they were framed with.
- */
-export function renumberFrames(framed: FramedRecords, firstOffset: number): FramedRecords {
-  const { bytes, ends } = framed;
-  for (let i = 0, start = 0; i < ends.length; start = ends[i], i++) {
-    const offset = firstOffset + i;
-    bytes.writeUInt32BE(Math.floor(offset / TWO_POW_32), start + 8);
-    bytes.writeUInt32BE(offset % TWO_POW_32, start + 12);
-    bytes.writeUInt32BE(crc32(bytes.subarray(start + 8, ends[i])), start + 4);
   }
   return { firstOffset, bytes, ends };
 }
@@ -147,11 +113,19 @@ export interface DecodeResult extends DecodeEnd {
 }
 
 /**
- * Consecutive frames' payloads as positions in the decoded buffer (see
- * `StoredPayloads`), and where decoding stopped. No object per frame: a
- * reader that hands the bytes on (the explorer projection of recorded bot
- * requests) never makes one.
+ * Records' stored payloads side by side: payload `i` (the event's JSON) is
+ * `buffer[starts[i], ends[i])`, at offset `firstOffset + i`. The buffer may
+ * be shared with other readers: read it, never change it.
  */
+export interface StoredPayloads {
+  readonly buffer: Buffer;
+  readonly firstOffset: number;
+  readonly count: number;
+  readonly starts: Uint32Array;
+  readonly ends: Uint32Array;
+}
+
+/** Consecutive frames' payloads as positions in the decoded buffer, and where decoding stopped (no object per frame). */
 export interface FrameSpans extends StoredPayloads, DecodeEnd {}
 
 /** Room for this many frames first; grows by doubling. */

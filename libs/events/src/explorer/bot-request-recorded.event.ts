@@ -59,3 +59,31 @@ export const botRequestRecordedSchema = payloadSchema<BotRequestRecordedPayload>
 export function botRequestRecorded(payload: BotRequestRecordedPayload, meta: { readonly id: string; readonly occurredAt: string }): BotRequestRecorded {
   return { type: BOT_REQUEST_RECORDED, version: 1, id: meta.id, occurredAt: meta.occurredAt, key: payload.websiteId, payload };
 }
+
+/**
+ * A served request as the edge records it: the event's payload, with the
+ * time it was served in milliseconds (the event's `occurredAt` and the
+ * payload's `servedAt`, both ISO 8601).
+ */
+export type RecordedBotRequest = Omit<BotRequestRecordedPayload, 'servedAt'> & { readonly servedAtMs: number };
+
+const TEXT_FIELDS = ['websiteId', 'host', 'url', 'pageTitle', 'botName', 'userAgent', 'dimensionName', 'cacheStatus', 'requestId'] as const;
+const NUMBER_FIELDS = ['statusCode', 'dimensionId', 'serveTimeMs', 'bytes', 'servedAtMs'] as const;
+
+/**
+ * The v1 event of a recorded request, with event id `id`: its payload's
+ * fields in the schema's order (the event's JSON is `JSON.stringify` of it).
+ * Throws a TypeError for a request whose event could not be written: a
+ * field of the wrong type, or a time a `Date` cannot hold.
+ */
+export function recordedBotRequestEvent(request: RecordedBotRequest, id: string): BotRequestRecorded {
+  for (const field of TEXT_FIELDS) if (typeof request[field] !== 'string') throw new TypeError(`recorded bot request: ${field} is ${typeof request[field]}, not a string`);
+  for (const field of NUMBER_FIELDS) if (typeof request[field] !== 'number') throw new TypeError(`recorded bot request: ${field} is ${typeof request[field]}, not a number`);
+  if (request.snapshotAgeS !== null && typeof request.snapshotAgeS !== 'number') throw new TypeError(`recorded bot request: snapshotAgeS is ${typeof request.snapshotAgeS}, not a number or null`);
+  const servedAt = new Date(request.servedAtMs);
+  if (Number.isNaN(servedAt.getTime())) throw new TypeError(`recorded bot request: servedAtMs ${request.servedAtMs} is not a time`);
+  const occurredAt = servedAt.toISOString();
+  const { websiteId, host, url, pageTitle, statusCode, botName, userAgent, dimensionId, dimensionName, cacheStatus, serveTimeMs, snapshotAgeS, bytes, requestId } = request;
+  const payload = { websiteId, host, url, pageTitle, statusCode, botName, userAgent, dimensionId, dimensionName, cacheStatus, serveTimeMs, snapshotAgeS, bytes, servedAt: occurredAt, requestId };
+  return botRequestRecorded(payload, { id, occurredAt });
+}

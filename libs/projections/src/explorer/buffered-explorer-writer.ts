@@ -2,7 +2,6 @@ import type { Logger } from 'pino';
 import type { EncodedRows, ExplorerStore } from '@bpc/explorer-store';
 import { SEARCH_DAY_IMPORTS_TABLE } from './explorer-projection';
 import type { EncodedTables } from './explorer-rows';
-import { RowMemory } from './row-memory';
 
 export const CHECKPOINTS_TABLE = 'explorer_projection_checkpoints';
 
@@ -46,7 +45,6 @@ export class BufferedExplorerWriter {
   private stopped = false;
   /** While held, the time bound waits (see `hold`). */
   private held = false;
-  private readonly memory = new RowMemory();
 
   constructor(
     private readonly store: ExplorerStore,
@@ -79,14 +77,6 @@ export class BufferedExplorerWriter {
     } else if (!this.timer) {
       this.armTimer();
     }
-  }
-
-  /**
-   * `add` of one table's rows, serialised by `serialise` at once into memory
-   * the writer reuses from insert to insert (see `RowMemory`).
-   */
-  addSerialised(stream: string, firstOffset: string, nextOffset: string, table: string, serialise: (take: (size: number) => Buffer) => EncodedRows): Promise<void> {
-    return this.add(stream, firstOffset, nextOffset, new Map([[table, serialise((size) => this.memory.take(size))]]));
   }
 
   /**
@@ -139,13 +129,11 @@ export class BufferedExplorerWriter {
       const tables = this.tables;
       const spans = this.spans;
       const rows = this.rows;
-      const memory = this.memory.seal();
       this.tables = new Map();
       this.spans = new Map();
       this.rows = 0;
       this.inFlightRows += rows;
       const write = (this.flushing ?? Promise.resolve()).then(() => this.write(tables, spans)).finally(() => {
-        this.memory.release(memory);
         this.inFlightRows -= rows;
         if (this.flushing === write) this.flushing = undefined;
       });

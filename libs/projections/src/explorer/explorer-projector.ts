@@ -8,7 +8,7 @@ import type { AppConfig } from '@bpc/config';
 import { APP_CONFIG, FailureStreakLog, LOGGER, METRICS_REGISTRY, ReadinessRegistry, scrapeSafeCollect, SERVING_LOAD, ServingLoad } from '@bpc/platform';
 import { BufferedExplorerWriter, checkpointOf } from './buffered-explorer-writer';
 import { BOT_REQUEST_EVENTS_TABLE, BOT_REQUESTS_TABLE } from './explorer-projection';
-import { allStoredBotRequests, EncodedBatch, encodeExplorerRows, isStoredBotRequest, jsonLines, jsonLinesOf } from './explorer-rows';
+import { EncodedBatch, encodeExplorerRows, isStoredBotRequest, jsonLines } from './explorer-rows';
 import { OffThreadExplorerRows } from './off-thread-explorer-rows';
 import { YieldToServing } from './yield-to-serving';
 
@@ -198,11 +198,6 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
   }
 
   private async apply(batch: LogBatch, writer: BufferedExplorerWriter): Promise<void> {
-    const stored = batch.payloads;
-    if (stored && stored.count > 0 && allStoredBotRequests(stored)) {
-      // The file log's recorded bot requests: their bytes go in as they are, with no object made per request.
-      return writer.addSerialised(`${batch.topic}:${batch.partition}`, String(stored.firstOffset), String(stored.firstOffset + stored.count), BOT_REQUEST_EVENTS_TABLE, (take) => jsonLinesOf(stored, take));
-    }
     if (batch.records.length === 0) return;
     const { tables, skipped } = await this.encode(batch.records);
     if (skipped.length > 0) {

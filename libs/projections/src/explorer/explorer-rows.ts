@@ -1,5 +1,4 @@
-import { asExplorerEvent, BOT_REQUEST_JSON_START, type EventEnvelope } from '@bpc/events';
-import type { StoredPayloads } from '@bpc/event-log';
+import { asExplorerEvent, BOT_REQUEST_RECORDED, type EventEnvelope } from '@bpc/events';
 import { encodeRows, type EncodedRows } from '@bpc/explorer-store';
 import { explorerRows, type TableRows } from './explorer-projection';
 
@@ -26,50 +25,26 @@ export function encodeExplorerRows(events: Iterable<EventEnvelope>): EncodedBatc
   return { tables: new Map([...rows].map(([table, list]) => [table, encodeRows(list)])), skipped };
 }
 
-const STORED_BOT_REQUEST_START = Buffer.from(BOT_REQUEST_JSON_START);
+/** How the JSON of every `BotRequestRecorded` v1 envelope starts (`envelope()` orders its keys so). */
+const STORED_BOT_REQUEST_START = Buffer.from(`{"type":"${BOT_REQUEST_RECORDED}","version":1,"id":`);
 
 /** True for the stored bytes of a `BotRequestRecorded` v1 event, which `bot_request_events` takes as they are. */
 export function isStoredBotRequest(payload: Buffer): boolean {
-  return isStoredBotRequestAt(payload, 0, payload.length);
-}
-
-/** `isStoredBotRequest` of `buffer[start, end)`. */
-function isStoredBotRequestAt(buffer: Buffer, start: number, end: number): boolean {
   const length = STORED_BOT_REQUEST_START.length;
-  return end - start > length && buffer.compare(STORED_BOT_REQUEST_START, 0, length, start, start + length) === 0;
-}
-
-/** True when every payload is a stored `BotRequestRecorded` v1 event (see `isStoredBotRequest`). */
-export function allStoredBotRequests(payloads: StoredPayloads): boolean {
-  for (let i = 0; i < payloads.count; i++) if (!isStoredBotRequestAt(payloads.buffer, payloads.starts[i], payloads.ends[i])) return false;
-  return true;
+  return payload.length > length && payload.compare(STORED_BOT_REQUEST_START, 0, length, 0, length) === 0;
 }
 
 /**
  * Stored events one per line (JSONEachRow): each is one line of JSON, as
- * `JSON.stringify` and `BotRequestJsonBatch` write them (no raw newline). The
- * bytes have a buffer of their own, so they can be transferred to a worker.
+ * `JSON.stringify` writes it (no raw newline). The bytes have a buffer of
+ * their own, so they can be transferred to a worker.
  */
 export function jsonLines(payloads: readonly Buffer[]): EncodedRows {
   const out = Buffer.allocUnsafeSlow(payloads.reduce((sum, p) => sum + p.length + 1, 0));
-  return writeLines(out, payloads.length, (i, at) => payloads[i].copy(out, at));
-}
-
-/** `jsonLines` of payloads side by side (the file log's batches), written into memory from `take`: a copy per payload, no object per record. */
-export function jsonLinesOf(payloads: StoredPayloads, take: (size: number) => Buffer): EncodedRows {
-  const { buffer, count, starts, ends } = payloads;
-  let size = count;
-  for (let i = 0; i < count; i++) size += ends[i] - starts[i];
-  const out = take(size);
-  return writeLines(out, count, (i, at) => buffer.copy(out, at, starts[i], ends[i]));
-}
-
-/** `count` payloads into `out`, each copied at `at` by `copy` (which answers its length) and followed by a newline. */
-function writeLines(out: Buffer, count: number, copy: (i: number, at: number) => number): EncodedRows {
   let at = 0;
-  for (let i = 0; i < count; i++) {
-    at += copy(i, at);
+  for (const payload of payloads) {
+    at += payload.copy(out, at);
     out[at++] = 0x0a;
   }
-  return { jsonEachRow: out, count };
+  return { jsonEachRow: out, count: payloads.length };
 }

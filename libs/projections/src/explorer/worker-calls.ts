@@ -1,16 +1,16 @@
 import path from 'node:path';
 import { parentPort, Worker, type ResourceLimits, type TransferListItem } from 'node:worker_threads';
 import type { LogSink } from '@bpc/domain';
-import { callingThreadId, IdleWhileCaughtUp } from './idle-scheduling';
 
 /** What the owner sends: a call, or the request to finish (answer what is in flight, release, end the thread). */
 export type ToCallWorker<Q> = { readonly kind: 'call'; readonly id: number; readonly request: Q } | { readonly kind: 'close' };
 
-/** What a call worker sends back: the answer to call `id`, a line for the owner's logger, or (first) its kernel thread id. */
-export type FromCallWorker<A> =
-  | { readonly kind: 'answer'; readonly id: number; readonly answer?: A; readonly error?: string }
-  | { readonly kind: 'thread'; readonly tid: number }
-  | { readonly kind: 'log'; readonly level: 'info' | 'warn' | 'error'; readonly fields: object; readonly message: string };
+/** What a call worker sends back: the answer to call `id`. */
+export interface FromCallWorker<A> {
+  readonly id: number;
+  readonly answer?: A;
+  readonly error?: string;
+}
 
 export interface WorkerCallsOptions {
   /** The worker script's path without extension: the compiled `.js` runs as is, the `.ts` source (jest) through the repository's swc require hook. */
@@ -20,13 +20,6 @@ export interface WorkerCallsOptions {
   /** What the worker is, for messages and logs. */
   readonly label: string;
   readonly log: LogSink;
-  /**
-   * Background work: the worker runs on idle CPU time only (Linux
-   * `SCHED_IDLE`) unless told to keep up (`keepUp`). Only where this process
-   * may move it back (see `mayLeaveIdle`): a worker that could not leave
-   * idle time would fall behind for good on a busy machine.
-   */
-  readonly idle?: boolean;
 }
 
 interface Pending<A> {
@@ -51,16 +44,8 @@ export class WorkerCalls<Q, A> {
   private readonly pending = new Map<number, Pending<A>>();
   private nextId = 1;
   private closing?: Promise<void>;
-  private readonly scheduling?: IdleWhileCaughtUp;
 
-  constructor(private readonly options: WorkerCallsOptions) {
-    if (options.idle) this.scheduling = new IdleWhileCaughtUp(options.label, options.log);
-  }
-
-  /** An idle worker (see `WorkerCallsOptions.idle`) gets a fair share of the CPU while `behind`, idle time only again once not (see `IdleWhileCaughtUp`). */
-  keepUp(behind: boolean): void {
-    this.scheduling?.keepUp(behind);
-  }
+  constructor(private readonly options: WorkerCallsOptions) {}
 
   call(request: Q, transfer?: readonly TransferListItem[]): Promise<A> {
     if (this.closing) return Promise.reject(new Error(`${this.options.label} is closed`));
@@ -106,10 +91,7 @@ export class WorkerCalls<Q, A> {
     worker.on('message', (message: FromCallWorker<A>) => this.onMessage(message));
     worker.on('error', (error) => this.options.log.error({ err: error }, `${this.options.label}: worker failed`));
     worker.on('exit', (code) => {
-      if (this.worker === worker) {
-        this.worker = undefined;
-        this.scheduling?.threadEnded();
-      }
+      if (this.worker === worker) this.worker = undefined;
       const lost = new Error(`${this.options.label}: worker exited (code ${code}) before it answered`);
       for (const [id, p] of this.pending) {
         this.pending.delete(id);
@@ -122,21 +104,10 @@ export class WorkerCalls<Q, A> {
   }
 
   private onMessage(message: FromCallWorker<A>): void {
-    switch (message.kind) {
-      case 'answer': {
-        const p = this.pending.get(message.id);
-        this.pending.delete(message.id);
-        if (message.error === undefined) p?.resolve(message.answer as A);
-        else p?.reject(new Error(message.error));
-        return;
-      }
-      case 'log':
-        this.options.log[message.level](message.fields, message.message);
-        return;
-      case 'thread':
-        this.scheduling?.threadStarted(message.tid);
-        return;
-    }
+    const p = this.pending.get(message.id);
+    this.pending.delete(message.id);
+    if (message.error === undefined) p?.resolve(message.answer as A);
+    else p?.reject(new Error(message.error));
   }
 }
 
@@ -158,40 +129,19 @@ export interface Answer<A> {
 /**
  * The worker side of `WorkerCalls`: answers each call with `handle` (calls
  * may run concurrently), and on `close` runs `onClose` and ends the thread.
- * `log` forwards lines to the owner's logger (fields reduced to what can
- * cross threads).
  */
 export function answerCalls<Q, A>(handle: (request: Q) => Promise<Answer<A>> | Answer<A>, onClose: () => Promise<void> = async () => undefined): void {
   const port = parentPort!;
-  // For the owner to schedule this thread (see `WorkerCallsOptions.idle`).
-  const tid = callingThreadId();
-  if (tid !== undefined) port.postMessage({ kind: 'thread', tid } satisfies FromCallWorker<A>);
   port.on('message', (message: ToCallWorker<Q>) => {
     if (message.kind === 'close') {
       onClose().finally(() => port.close());
       return;
     }
-    const fail = (error: unknown): void => port.postMessage({ kind: 'answer', id: message.id, error: error instanceof Error ? error.message : String(error) } satisfies FromCallWorker<A>);
+    const fail = (error: unknown): void => port.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error) } satisfies FromCallWorker<A>);
     Promise.resolve()
       .then(() => handle(message.request))
-      .then(({ answer, transfer }) => port.postMessage({ kind: 'answer', id: message.id, answer } satisfies FromCallWorker<A>, transfer))
+      .then(({ answer, transfer }) => port.postMessage({ id: message.id, answer } satisfies FromCallWorker<A>, transfer))
       // An answer that could not be posted (not cloneable) fails its call, not the thread.
       .catch(fail);
   });
-}
-
-/** A LogSink whose lines go to the owner's logger (from inside a worker). */
-export function ownerLog(describe: (error: Error) => unknown = (error) => ({ name: error.name, message: error.message })): LogSink {
-  const port = parentPort!;
-  const forward =
-    (level: 'info' | 'warn' | 'error') =>
-    (fields: object, message: string): void => {
-      const plain = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v instanceof Error ? describe(v) : v]));
-      try {
-        port.postMessage({ kind: 'log', level, fields: plain, message } satisfies FromCallWorker<never>);
-      } catch {
-        port.postMessage({ kind: 'log', level, fields: {}, message } satisfies FromCallWorker<never>);
-      }
-    };
-  return { info: forward('info'), warn: forward('warn'), error: forward('error') };
 }
