@@ -4,7 +4,8 @@ import type { Subscription, SubscriptionSpec } from '../event-log.port';
 import type { GroupOffsetStore } from './group-offset-store';
 import type { LogBatch } from '../event-log.port';
 import { storedLogBatch } from '../stored-log-record';
-import type { PartitionCursor, PartitionLog } from './partition-log';
+import type { PartitionCursor } from './partition-cursor';
+import type { PartitionLog } from './partition-log';
 import { WakeSignal } from './wake-signal';
 
 export const DEFAULT_MAX_BATCH_SIZE = 500;

@@ -1,34 +1,12 @@
-import { open, readdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { open, unlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
-import path from 'node:path';
 import type { LogSink } from '@bpc/domain';
 import { fsyncDir, mkdirDurably, readAt, writeFully } from '@bpc/durable-fs';
 import { retryUntilStopped } from '../retry-until-stopped';
-import { decodeFrameSpans, FRAME_HEADER_BYTES, FramedRecords, frameRecords, FrameSpans, frameSize, StoredPayloads } from './record-framing';
-
-/** A sparse index entry: the frame of `offset` starts at byte `position`. */
-interface IndexEntry {
-  readonly offset: number;
-  readonly position: number;
-}
-
-/**
- * One segment file, named by the offset of its first record. Only the last
- * segment of a partition is written to; the others are closed and immutable.
- */
-export interface Segment {
-  readonly base: number;
-  readonly file: string;
-  /** Bytes of acknowledged frames; readers never read past it. */
-  size: number;
-  /** Offset after the last acknowledged record. */
-  end: number;
-  closed: boolean;
-  /** When the segment last received records, for retention. */
-  lastWriteMs: number;
-  /** Ascending, starts with `{ base, 0 }`; one entry per INDEX_INTERVAL bytes at most. */
-  readonly index: IndexEntry[];
-}
+import { CursorBytes, covers, PartitionCursor } from './partition-cursor';
+import { recoverTail, removeProbe, writeProbe } from './partition-recovery';
+import { decodeFrameSpans, FramedRecords, frameRecords, FrameSpans, frameSize, StoredPayloads } from './record-framing';
+import { addIndexEntry, createSegment, indexFrames, listSegments, nearestEntry, Segment, segmentOf, splitAtSegmentLimit } from './segments';
 
 interface PendingAppend {
   readonly payloads: readonly Buffer[];
@@ -39,15 +17,10 @@ interface PendingAppend {
 
 const NO_RECORDS: StoredPayloads = { buffer: Buffer.alloc(0), firstOffset: 0, count: 0, starts: new Uint32Array(0), ends: new Uint32Array(0) };
 
-const SEGMENT_NAME = /^(\d{20})\.log$/;
-const INDEX_INTERVAL = 64 * 1024;
+/** Bytes read at a time; the last write is kept in memory up to this size. */
 const READ_CHUNK = 1024 * 1024;
-const RECOVERY_CHUNK = 4 * 1024 * 1024;
 /** A round larger than this is split, so one huge burst does not hold every caller's buffers at once. */
 const MAX_ROUND_BYTES = 16 * 1024 * 1024;
-/** The file a repair writes to learn whether the disk takes writes again (see `repair`); removed after. */
-const PROBE_FILE = '.append-probe';
-const PROBE_BYTES = 64 * 1024;
 /** A repair that keeps failing is logged on its first attempt and then once every this many (at the 5 s backoff cap: every 100 s). */
 const REPAIR_LOG_EVERY = 20;
 
@@ -324,7 +297,7 @@ export class PartitionLog {
       );
       cursor.nextOffset = this.earliestOffset;
     }
-    const segment = this.segmentOf(cursor.nextOffset);
+    const segment = segmentOf(this.segments, cursor.nextOffset);
     const handle = await open(segment.file, 'r').catch((error: NodeJS.ErrnoException) => {
       // Retention removed it between lookup and open: look again.
       if (error.code === 'ENOENT') return undefined;
@@ -333,17 +306,6 @@ export class PartitionLog {
     if (!handle) return this.position(cursor);
     const position = await this.scanTo(segment, handle, cursor.nextOffset);
     cursor.attach(segment, handle, position);
-  }
-
-  private segmentOf(offset: number): Segment {
-    let low = 0;
-    let high = this.segments.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if (this.segments[mid].base <= offset) low = mid;
-      else high = mid - 1;
-    }
-    return this.segments[low];
   }
 
   /** Byte position of `offset` in `segment`: nearest index entry, then a forward scan (which extends the index). */
@@ -398,233 +360,4 @@ export class PartitionLog {
     const reason = 'reason' in stop ? stop.reason : stop.kind;
     return new Error(`event log corruption in ${segment.file} at byte ${position}: ${reason}`);
   }
-}
-
-/** Bytes of a segment from `start` on; `inMemoryOnly` when they were framed in this process and never read from the file. */
-interface CursorBytes {
-  readonly start: number;
-  readonly buffer: Buffer;
-  readonly inMemoryOnly?: boolean;
-}
-
-/** Index entries for decoded frames, `position` being where the decoded buffer starts in the segment. */
-function indexFrames(segment: Segment, spans: FrameSpans, position: number): void {
-  for (let i = 0; i < spans.count; i++) addIndexEntry(segment, spans.firstOffset + i, position + spans.starts[i] - FRAME_HEADER_BYTES);
-}
-
-/** Whether `position` in the segment lies within `bytes`. */
-function covers(bytes: CursorBytes, position: number): boolean {
-  return position >= bytes.start && position < bytes.start + bytes.buffer.length;
-}
-
-/**
- * A consumer's position in one partition. It keeps the segment file it reads
- * open, which also lets it finish a segment that retention deletes meanwhile.
- */
-export class PartitionCursor {
-  segment?: Segment;
-  position = 0;
-  private handle?: FileHandle;
-  /** The last bytes read (or written), so a batch smaller than a chunk does not re-read the rest of the chunk. */
-  private cache?: CursorBytes;
-
-  constructor(public nextOffset: number) {}
-
-  get file(): FileHandle {
-    if (!this.handle) throw new Error('cursor is not attached to a segment');
-    return this.handle;
-  }
-
-  attach(segment: Segment, handle: FileHandle, position: number): void {
-    this.segment = segment;
-    this.handle = handle;
-    this.position = position;
-    this.cache = undefined;
-  }
-
-  advance(bytes: number, nextOffset: number): void {
-    this.position += bytes;
-    this.nextOffset = nextOffset;
-  }
-
-  remember(bytes: CursorBytes): void {
-    this.cache = bytes;
-  }
-
-  /**
-   * Decodes from the cached bytes when they hold a full batch, or everything
-   * acknowledged so far; undefined means "read the file".
-   */
-  decodeCached(limit: number, segmentSize: number): FrameSpans | undefined {
-    const cache = this.cache;
-    if (!cache || !covers(cache, this.position)) return undefined;
-    const result = decodeFrameSpans(cache.buffer, this.position - cache.start, this.nextOffset, limit, !cache.inMemoryOnly);
-    const cacheEnd = cache.start + cache.buffer.length;
-    // Bytes read from the file may end inside a frame: read the file for a full batch. A write kept in memory ends on a frame; the next one follows it.
-    if (result.count === 0 || (result.stop.kind !== 'limit' && cacheEnd < segmentSize && !cache.inMemoryOnly)) return undefined;
-    return { ...result, nextPosition: result.nextPosition - (this.position - cache.start) };
-  }
-
-  /** Moves to `offset`; the next read locates it. */
-  async seek(offset: number): Promise<void> {
-    await this.detach();
-    this.nextOffset = offset;
-  }
-
-  async detach(): Promise<void> {
-    const handle = this.handle;
-    this.segment = undefined;
-    this.handle = undefined;
-    this.cache = undefined;
-    this.position = 0;
-    // A read-only handle failing to close loses nothing; the cursor must still move.
-    await handle?.close().catch(() => undefined);
-  }
-}
-
-/** Splits a round where the active segment would exceed `segmentBytes`; a chunk after a split starts a new segment. */
-function splitAtSegmentLimit(payloads: readonly Buffer[], activeSize: number, segmentBytes: number): { rollFirst: boolean; payloads: Buffer[] }[] {
-  const chunks: { rollFirst: boolean; payloads: Buffer[] }[] = [{ rollFirst: false, payloads: [] }];
-  let used = activeSize;
-  for (const payload of payloads) {
-    const size = frameSize(payload);
-    if (used > 0 && used + size > segmentBytes) {
-      chunks.push({ rollFirst: true, payloads: [] });
-      used = 0;
-    }
-    chunks[chunks.length - 1].payloads.push(payload);
-    used += size;
-  }
-  return chunks.filter((chunk) => chunk.payloads.length > 0);
-}
-
-function addIndexEntry(segment: Segment, offset: number, position: number): void {
-  const last = segment.index[segment.index.length - 1];
-  if (offset > last.offset && position >= last.position + INDEX_INTERVAL) segment.index.push({ offset, position });
-}
-
-function nearestEntry(index: readonly IndexEntry[], offset: number): IndexEntry {
-  let low = 0;
-  let high = index.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if (index[mid].offset <= offset) low = mid;
-    else high = mid - 1;
-  }
-  return index[low];
-}
-
-function segmentFileName(base: number): string {
-  return `${String(base).padStart(20, '0')}.log`;
-}
-
-async function listSegments(dir: string): Promise<Segment[]> {
-  const bases = (await readdir(dir))
-    .map((name) => SEGMENT_NAME.exec(name))
-    .filter((match): match is RegExpExecArray => match !== null)
-    .map((match) => Number(match[1]))
-    .sort((a, b) => a - b);
-  const segments: Segment[] = [];
-  for (const [i, base] of bases.entries()) {
-    const file = path.join(dir, segmentFileName(base));
-    const info = await stat(file);
-    const end = i + 1 < bases.length ? bases[i + 1] : base;
-    segments.push({ base, file, size: info.size, end, closed: i + 1 < bases.length, lastWriteMs: info.mtimeMs, index: [{ offset: base, position: 0 }] });
-  }
-  return segments;
-}
-
-/** A new empty segment file, durably; none is left behind when that fails (a later roll creates it again). */
-async function createSegment(dir: string, base: number): Promise<Segment> {
-  const file = path.join(dir, segmentFileName(base));
-  const handle = await open(file, 'wx');
-  try {
-    await handle.close();
-    await fsyncDir(dir);
-  } catch (error) {
-    await unlink(file).catch(() => undefined);
-    throw error;
-  }
-  return { base, file, size: 0, end: base, closed: false, lastWriteMs: Date.now(), index: [{ offset: base, position: 0 }] };
-}
-
-/**
- * Scans the last segment and cuts anything after the last valid frame: a
- * frame cut short or failing its CRC there was never acknowledged (an append
- * resolves only after its fsync). The cut bytes are kept beside the segment
- * for inspection, in case the damage was not a torn tail.
- */
-async function recoverTail(segment: Segment, where: { topic: string; partition: number }, log: LogSink): Promise<void> {
-  const handle = await open(segment.file, 'r+');
-  try {
-    const fileSize = (await handle.stat()).size;
-    let position = 0;
-    let offset = segment.base;
-    let stop: FrameSpans['stop'] = { kind: 'end' };
-    let length = RECOVERY_CHUNK;
-    while (position < fileSize) {
-      const buffer = await readAt(handle, position, Math.min(length, fileSize - position));
-      const result = decodeFrameSpans(buffer, 0, offset);
-      indexFrames(segment, result, position);
-      position += result.nextPosition;
-      offset = result.nextOffset;
-      stop = result.stop;
-      if (stop.kind === 'corrupt') break;
-      if (stop.kind === 'incomplete') {
-        // A frame running past the end of the file is the torn tail; one running past the chunk needs a bigger read.
-        if (position + stop.needBytes > fileSize) break;
-        length = Math.max(RECOVERY_CHUNK, stop.needBytes);
-      }
-    }
-    if (position < fileSize) await cutTail(handle, segment, position, fileSize, stop, where, log);
-    // Frames written by a killed process may still sit only in the page cache; make them durable before anyone reads them.
-    else await handle.datasync();
-    segment.size = position;
-    segment.end = offset;
-  } finally {
-    await handle.close();
-  }
-}
-
-async function cutTail(
-  handle: FileHandle,
-  segment: Segment,
-  position: number,
-  fileSize: number,
-  stop: FrameSpans['stop'],
-  where: { topic: string; partition: number },
-  log: LogSink,
-): Promise<void> {
-  const tail = await readAt(handle, position, fileSize - position);
-  const keptAs = `${segment.file}.cut-${Date.now()}`;
-  await writeFile(keptAs, tail);
-  await handle.truncate(position);
-  await handle.datasync();
-  log.warn(
-    { ...where, segment: segment.file, validBytes: position, cutBytes: fileSize - position, reason: 'reason' in stop ? stop.reason : stop.kind, keptAs },
-    'event log: cut a torn or corrupt tail off the last segment',
-  );
-}
-
-/** Writes and syncs PROBE_BYTES in a file of its own in `dir`, then removes it: succeeds once the disk takes writes again. */
-async function writeProbe(dir: string): Promise<void> {
-  const file = path.join(dir, PROBE_FILE);
-  try {
-    const handle = await open(file, 'w');
-    try {
-      await writeFully(handle, Buffer.alloc(PROBE_BYTES), 0);
-      await handle.datasync();
-    } finally {
-      await handle.close();
-    }
-  } finally {
-    await removeProbe(dir);
-  }
-}
-
-/** Removes a probe file (left by a process killed during a repair too). */
-async function removeProbe(dir: string): Promise<void> {
-  await unlink(path.join(dir, PROBE_FILE)).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT') throw error;
-  });
 }
