@@ -41,7 +41,7 @@ import { wrk, WrkResult } from './wrk';
  *
  * Saturated throughput moves with the host's speed from one phase to the
  * next, so each mode also measures the CPU time the edge's process spends
- * per request (every thread: serving, recording workers, in standalone the
+ * per request (every thread: serving and recording, in standalone the
  * projector and chDB, garbage collection) at a fixed rate below saturation,
  * recording on against off (autocannon's fixed rate, in a process of its
  * own: wrk has no fixed rate), and in standalone the explorer's catch-up
@@ -49,7 +49,7 @@ import { wrk, WrkResult } from './wrk';
  *
  * Cluster rows run the edge app alone on Kafka (librdkafka's mock broker via
  * kcat) and Redis, both started on this machine: their CPU, and that of the
- * edge's recording worker thread (kafkajs producer), is taken from the same
+ * edge's recording (its kafkajs producer), is taken from the same
  * cores as the load generator's, as is the projector's and chDB's in the
  * standalone process.
  */
@@ -60,8 +60,8 @@ const PAGE = 'https://www.example.com/pricing?plan=pro';
 const CONNECTIONS = 100;
 /**
  * Long enough for a freshly started edge to reach its steady state: with
- * recording on, its framing or Kafka worker and, in standalone, the explorer
- * rows worker start, and the projection's first inserts run, in its first
+ * recording on, its first appends and, in standalone, the explorer rows
+ * worker start, and the projection's first inserts run, in its first
  * second under load.
  */
 const WARMUP_S = 3;

@@ -33,14 +33,7 @@ const INDEX_INTERVAL = 64 * 1024;
 
 /** The segment holding `offset`: the last whose base is not above it (`segments` in base order). */
 export function segmentOf(segments: readonly Segment[], offset: number): Segment {
-  let low = 0;
-  let high = segments.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if (segments[mid].base <= offset) low = mid;
-    else high = mid - 1;
-  }
-  return segments[low];
+  return lastAtOrBelow(segments, offset, (segment) => segment.base);
 }
 
 /** Index entries for decoded frames, `position` being where the decoded buffer starts in the segment. */
@@ -71,14 +64,19 @@ export function addIndexEntry(segment: Segment, offset: number, position: number
 
 /** The index entry nearest below `offset`. */
 export function nearestEntry(index: readonly IndexEntry[], offset: number): IndexEntry {
+  return lastAtOrBelow(index, offset, (entry) => entry.offset);
+}
+
+/** Binary search: the last of `items` (ascending by `keyOf`) whose key is not above `value`; the first when none is. */
+function lastAtOrBelow<T>(items: readonly T[], value: number, keyOf: (item: T) => number): T {
   let low = 0;
-  let high = index.length - 1;
+  let high = items.length - 1;
   while (low < high) {
     const mid = (low + high + 1) >> 1;
-    if (index[mid].offset <= offset) low = mid;
+    if (keyOf(items[mid]) <= value) low = mid;
     else high = mid - 1;
   }
-  return index[low];
+  return items[low];
 }
 
 function segmentFileName(base: number): string {
