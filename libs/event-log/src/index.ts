@@ -5,7 +5,6 @@ export type { FileEventLogOptions } from './file-event-log';
 export { decodeFrames } from './file/record-framing';
 export { KafkaEventLog } from './kafka-event-log';
 export type { KafkaEventLogOptions } from './kafka-event-log';
-export { groupByPartition, partitionForKey } from './partitioner';
 export type { BackoffOptions } from './backoff';
 export { retryInBackground, retryUntilStopped } from './retry-until-stopped';
 export { caughtUpWithin } from './caught-up-within';
