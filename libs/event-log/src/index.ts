@@ -12,3 +12,5 @@ export type { RetryHooks } from './retry-until-stopped';
 export { NamespacedEventLog } from './namespaced-event-log';
 export { openKafkaEventLog } from './open-kafka-event-log';
 export type { OpenKafkaEventLogOptions } from './open-kafka-event-log';
+export { WorkerCalls, answerCalls, ownerLog } from './worker-calls';
+export type { WorkerCallsOptions, Answer } from './worker-calls';

@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '@bpc/events';
-import { answerCalls } from './worker-calls';
+import { answerCalls } from '@bpc/event-log';
 import { encodeExplorerRows } from './explorer-rows';
 import type { RowsAnswer, RowsRequest } from './off-thread-explorer-rows';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { LogSink } from '@bpc/domain';
-import { WorkerCalls } from './worker-calls';
+import { WorkerCalls } from '@bpc/event-log';
 import { jsonLines, type EncodedBatch } from './explorer-rows';
 
 /** A batch of stored events, one per line (`jsonLines`). */

@@ -5,12 +5,10 @@ import type { LogSink } from '@bpc/domain';
 /** What the owner sends: a call, or the request to finish (answer what is in flight, release, end the thread). */
 export type ToCallWorker<Q> = { readonly kind: 'call'; readonly id: number; readonly request: Q } | { readonly kind: 'close' };
 
-/** What a call worker sends back: the answer to call `id`. */
-export interface FromCallWorker<A> {
-  readonly id: number;
-  readonly answer?: A;
-  readonly error?: string;
-}
+/** What a call worker sends back: the answer to call `id`, or a line for the owner's logger. */
+export type FromCallWorker<A> =
+  | { readonly kind: 'answer'; readonly id: number; readonly answer?: A; readonly error?: string }
+  | { readonly kind: 'log'; readonly level: 'info' | 'warn' | 'error'; readonly fields: object; readonly message: string };
 
 export interface WorkerCallsOptions {
   /** The worker script's path without extension: the compiled `.js` runs as is, the `.ts` source (jest) through the repository's swc require hook. */
@@ -104,10 +102,18 @@ export class WorkerCalls<Q, A> {
   }
 
   private onMessage(message: FromCallWorker<A>): void {
-    const p = this.pending.get(message.id);
-    this.pending.delete(message.id);
-    if (message.error === undefined) p?.resolve(message.answer as A);
-    else p?.reject(new Error(message.error));
+    switch (message.kind) {
+      case 'answer': {
+        const p = this.pending.get(message.id);
+        this.pending.delete(message.id);
+        if (message.error === undefined) p?.resolve(message.answer as A);
+        else p?.reject(new Error(message.error));
+        return;
+      }
+      case 'log':
+        this.options.log[message.level](message.fields, message.message);
+        return;
+    }
   }
 }
 
@@ -116,7 +122,7 @@ function createWorker(options: WorkerCallsOptions): Worker {
   const script = `${options.script}${extension}`;
   const settings = { workerData: options.workerData, resourceLimits: options.resourceLimits };
   if (extension === '.js') return new Worker(script, settings);
-  const register = path.resolve(__dirname, '../../../../scripts/swc-register.cjs');
+  const register = path.resolve(__dirname, '../../../scripts/swc-register.cjs');
   return new Worker(`require(${JSON.stringify(register)}); require(${JSON.stringify(script)});`, { ...settings, eval: true });
 }
 
@@ -129,6 +135,8 @@ export interface Answer<A> {
 /**
  * The worker side of `WorkerCalls`: answers each call with `handle` (calls
  * may run concurrently), and on `close` runs `onClose` and ends the thread.
+ * `log` forwards lines to the owner's logger (fields reduced to what can
+ * cross threads).
  */
 export function answerCalls<Q, A>(handle: (request: Q) => Promise<Answer<A>> | Answer<A>, onClose: () => Promise<void> = async () => undefined): void {
   const port = parentPort!;
@@ -137,11 +145,27 @@ export function answerCalls<Q, A>(handle: (request: Q) => Promise<Answer<A>> | A
       onClose().finally(() => port.close());
       return;
     }
-    const fail = (error: unknown): void => port.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error) } satisfies FromCallWorker<A>);
+    const fail = (error: unknown): void => port.postMessage({ kind: 'answer', id: message.id, error: error instanceof Error ? error.message : String(error) } satisfies FromCallWorker<A>);
     Promise.resolve()
       .then(() => handle(message.request))
-      .then(({ answer, transfer }) => port.postMessage({ id: message.id, answer } satisfies FromCallWorker<A>, transfer))
+      .then(({ answer, transfer }) => port.postMessage({ kind: 'answer', id: message.id, answer } satisfies FromCallWorker<A>, transfer))
       // An answer that could not be posted (not cloneable) fails its call, not the thread.
       .catch(fail);
   });
+}
+
+/** A LogSink whose lines go to the owner's logger (from inside a worker). */
+export function ownerLog(describe: (error: Error) => unknown = (error) => ({ name: error.name, message: error.message })): LogSink {
+  const port = parentPort!;
+  const forward =
+    (level: 'info' | 'warn' | 'error') =>
+    (fields: object, message: string): void => {
+      const plain = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v instanceof Error ? describe(v) : v]));
+      try {
+        port.postMessage({ kind: 'log', level, fields: plain, message } satisfies FromCallWorker<never>);
+      } catch {
+        port.postMessage({ kind: 'log', level, fields: {}, message } satisfies FromCallWorker<never>);
+      }
+    };
+  return { info: forward('info'), warn: forward('warn'), error: forward('error') };
 }
