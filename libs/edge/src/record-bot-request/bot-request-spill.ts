@@ -25,8 +25,9 @@ const NEWLINE = Buffer.from('\n');
 /**
  * Bot requests the event log could not take at shutdown, kept on local disk
  * for the next start: one file per shutdown, `<data_dir>/edge-spill/
- * bot-requests-<ms>-<random>.ndjson`, each line one event's JSON, written whole or not at all (temporary file, fsync, link).
- * All files together hold at most SPILL_MAX_BYTES.
+ * bot-requests-<ms>-<random>.ndjson`, each line one event's JSON, written
+ * whole or not at all (temporary file, fsync, link). All files together
+ * hold at most SPILL_MAX_BYTES.
  *
  * At start the edge appends every file, oldest first, and deletes it once
  * the log took it all (retried with backoff while the log refuses, until
