@@ -210,7 +210,11 @@ export class OperatorSqlConfig {
 export class EventLogFileConfig {
   /** Partitions per topic of the file event log. */
   @IsInt() @Min(1) @Max(256) partitions: number = 4;
-  /** Hours; 0 keeps events forever (the log is the source of truth). */
+  /**
+   * Hours; 0 keeps events forever (the log is the source of truth). Otherwise
+   * older bot requests are deleted from the log; the other topics are state of
+   * record and always kept.
+   */
   @IsInt() @Min(0) retention_hours: number = 0;
 }
 
