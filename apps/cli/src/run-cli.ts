@@ -64,10 +64,10 @@ type ServiceCommand = Exclude<CliCommand, { kind: 'help' | 'site-add' }>;
 
 /** `site add`: prints the site's configuration items and its edge token; works offline, writes nothing. */
 function addSite(command: Extract<CliCommand, { kind: 'site-add' }>, io: CliIo): number {
-  const file = configFile(io.env);
+  const file = io.env.BPC_CONFIG ?? DEFAULT_CONFIG_FILE;
   try {
     const snippet = siteSnippet(command, existingSites(readRawConfig(io.env)));
-    io.out(siteSnippetText(snippet, path.relative(process.cwd(), file) || file));
+    io.out(siteSnippetText(snippet, file));
     return 0;
   } catch (error) {
     if (!(error instanceof SiteConflictError)) throw error;

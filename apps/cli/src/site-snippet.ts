@@ -78,7 +78,7 @@ export function siteSnippetText(snippet: SiteSnippet, configFile: string): strin
     '',
     `  ${snippet.token}`,
     '',
-    `Add these items to ${configFile} (the configuration file: BPC_CONFIG, else the demo one), then restart the service.`,
+    `Add these items to ${configFile}, then restart the service.`,
     'Under hosts:',
     snippet.hostYaml,
     'Under websites:',
