@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
-import { createLogger, RunningApps, startApps } from '@bpc/platform';
+import { createLogger } from '@bpc/platform';
+import { RunningApps, startApps } from '@bpc/composition';
 import { Json, jsonOf, RunningEngine, startKafkaMock, startRedis, testConfig, testEngines } from '@bpc/testing';
 import { edgeApp } from '../../apps/edge/src/edge.app';
 import { projectorApp } from '../../apps/projector/src/projector.app';
