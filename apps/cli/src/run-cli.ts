@@ -5,7 +5,7 @@ import { DEFAULT_CONFIG_FILE, loadConfig } from '@bpc/config';
 import { assertNever } from '@bpc/domain';
 import { CliCommand, CliOptions, CliUsageError, parseCli, USAGE } from './cli-args';
 import { renderSqlResult } from './sql-output';
-import { ExistingSites, SiteConflictError, siteSnippet, siteSnippetText } from './site-snippet';
+import { existingSitesOf, SiteConflictError, siteSnippet, siteSnippetText } from './site-snippet';
 
 export interface CliIo {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -65,8 +65,10 @@ type ServiceCommand = Exclude<CliCommand, { kind: 'help' | 'site-add' }>;
 /** `site add`: prints the site's configuration items and its edge token; works offline, writes nothing. */
 function addSite(command: Extract<CliCommand, { kind: 'site-add' }>, io: CliIo): number {
   const file = io.env.BPC_CONFIG ?? DEFAULT_CONFIG_FILE;
+  const raw = readRawConfig(io.env);
+  if (!raw) io.err(`note: cannot read ${file}, so the new site is not checked against the sites it has`);
   try {
-    const snippet = siteSnippet(command, existingSites(readRawConfig(io.env)));
+    const snippet = siteSnippet(command, existingSitesOf(raw));
     io.out(siteSnippetText(snippet, file));
     return 0;
   } catch (error) {
@@ -74,16 +76,6 @@ function addSite(command: Extract<CliCommand, { kind: 'site-add' }>, io: CliIo):
     io.err(`error: ${error.message} in ${file}`);
     return 1;
   }
-}
-
-function existingSites(raw: Record<string, unknown> | undefined): ExistingSites {
-  const list = (key: string) => (Array.isArray(raw?.[key]) ? (raw[key] as Record<string, unknown>[]) : []);
-  const hosts = list('hosts');
-  return {
-    hostIds: hosts.map((h) => h?.host_id).filter((id): id is number => typeof id === 'number'),
-    hostnames: hosts.flatMap((h) => (Array.isArray(h?.hostnames) ? h.hostnames : [])).map((n) => String(n).toLowerCase()),
-    websiteIds: list('websites').map((w) => String(w?.id)),
-  };
 }
 
 function execute(command: ServiceCommand, call: Call): Promise<unknown> {

@@ -4,11 +4,11 @@ import { parse as parseYaml } from 'yaml';
 import { validateConfig } from '@bpc/config';
 import { sha256Hex } from '@bpc/domain';
 import { runCli } from './run-cli';
-import { newPrerenderToken, SiteConflictError, siteSnippet } from './site-snippet';
+import { existingSitesOf, newPrerenderToken, SiteConflictError, siteSnippet } from './site-snippet';
 
 const DEMO_CONFIG = path.resolve(__dirname, '../../../deploy/config/demo.yaml');
 const demoRaw = () => parseYaml(readFileSync(DEMO_CONFIG, 'utf8')) as { hosts: unknown[]; websites: unknown[] };
-const DEMO_SITES = { hostIds: [1], hostnames: ['www.example.com', 'example.com'], websiteIds: ['demo'] };
+const DEMO_SITES = existingSitesOf(demoRaw());
 
 /** The config file after an operator pasted the printed items under its `hosts:` and `websites:` keys. */
 function pasted(hostYaml: string, websiteYaml: string) {
@@ -47,6 +47,11 @@ describe('site add (configuration items for one more site)', () => {
     expect(() => siteSnippet(request, DEMO_SITES, 't')).toThrow(message);
   });
 
+  it('reads the sites of the configuration file as written', () => {
+    expect(DEMO_SITES).toEqual({ hostIds: [1], hostnames: ['www.example.com', 'example.com'], websiteIds: ['demo'] });
+    expect(existingSitesOf(undefined)).toEqual({ hostIds: [], hostnames: [], websiteIds: [] });
+  });
+
   it('makes a fresh 32-byte token each time', () => {
     const [a, b] = [newPrerenderToken(), newPrerenderToken()];
     expect(a).toMatch(/^bpc_pre_[A-Za-z0-9_-]{43}$/);
@@ -66,6 +71,15 @@ describe('site add (configuration items for one more site)', () => {
     expect(text).toContain(`prerender_token_sha256: ${sha256Hex(token)}`);
     const [, hostYaml, websiteYaml] = text.split(/^Under (?:hosts|websites):$/m);
     expect(validateConfig(pasted(hostYaml, websiteYaml), 'pasted').websites.map((w) => w.id)).toEqual(['demo', 'www.shop.test']);
+  });
+
+  it('says so when it cannot read the configuration file to check the new site against', async () => {
+    const err: string[] = [];
+
+    const code = await runCli(['site', 'add', '--host', 'www.shop.test'], { env: { BPC_CONFIG: '/nonexistent/my-sites.yaml' }, out: () => undefined, err: (l) => err.push(l) });
+
+    expect(code).toBe(0);
+    expect(err.join('\n')).toContain('cannot read /nonexistent/my-sites.yaml');
   });
 
   it('exits 1 naming the clash when the hostname is configured already', async () => {

@@ -31,6 +31,17 @@ export interface SiteSnippet {
 
 export class SiteConflictError extends Error {}
 
+/** The sites a configuration file has, read leniently: what is missing or malformed there is the validator's to report. */
+export function existingSitesOf(raw: Record<string, unknown> | undefined): ExistingSites {
+  const list = (key: string) => (Array.isArray(raw?.[key]) ? (raw[key] as Record<string, unknown>[]) : []);
+  const hosts = list('hosts');
+  return {
+    hostIds: hosts.map((h) => h?.host_id).filter((id): id is number => typeof id === 'number'),
+    hostnames: hosts.flatMap((h) => (Array.isArray(h?.hostnames) ? h.hostnames : [])).map((n) => String(n).toLowerCase()),
+    websiteIds: list('websites').map((w) => String(w?.id)),
+  };
+}
+
 /** A random edge token (32 bytes, base64url) with a prefix that says what it is when it turns up in a log or a vault. */
 export function newPrerenderToken(): string {
   return `bpc_pre_${randomBytes(32).toString('base64url')}`;
