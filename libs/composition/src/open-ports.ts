@@ -13,6 +13,7 @@ import type { Logger } from 'pino';
 import { settlesWithin, SHUTDOWN_BOUNDS_MS } from '@bpc/platform';
 import { EngineWait } from './engine-wait';
 import type { PortName, PortNeeds, Ports } from './ports';
+import { EXPLORER_DDL_DIR } from '@bpc/projections';
 
 const HOUR_MS = 3_600_000;
 
@@ -138,13 +139,14 @@ function clickhouseIdleTimeoutMs(config: AppConfig): number {
 async function openExplorerStore(config: AppConfig, log: Logger, waits: Partial<Record<PortName, EngineWait>>): Promise<ExplorerStore> {
   switch (config.adapters.explorer_store) {
     case 'chdb': {
-      const store = new ChdbExecutor({ path: path.join(config.data_dir, 'chdb'), log });
+      const store = new ChdbExecutor({ path: path.join(config.data_dir, 'chdb'), ddlDir: EXPLORER_DDL_DIR, log });
       await store.migrate();
       return store;
     }
     case 'clickhouse': {
       const clickhouse = config.clickhouse!;
       const store = new ClickhouseHttpExecutor({
+        ddlDir: EXPLORER_DDL_DIR,
         url: clickhouse.url,
         database: clickhouse.database,
         username: clickhouse.username,
