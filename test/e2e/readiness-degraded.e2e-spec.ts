@@ -10,7 +10,7 @@ import { issueToken } from './explorer-fixtures';
 /**
  * Readiness takes an app out of the load balancer only when an adapter it
  * cannot do its main job without is down; a shared outage of any other
- * adapter is reported as degraded with 200 (README, health section).
+ * adapter is reported as degraded with 200 (docs/operations.md, Health and readiness).
  */
 
 async function readiness(base: string): Promise<{ status: number; body: Json }> {
