@@ -103,6 +103,7 @@ describe('pre-rendering middlewares in front of the edge (standalone mode)', () 
     // Express as the README's snippet sets it up, its own route after the middleware.
     const app = express();
     app.use(prerender.set('prerenderServiceUrl', `${running.urls.edge}/`).set('prerenderToken', TOKEN));
+    prerender.addUserAgents(['ClaudeBot', 'OAI-SearchBot', 'DuckDuckBot']);
     app.use((_req, res) => void res.type('html').send(SITE_ITSELF));
     expressServer = await new Promise<Server>((resolve) => {
       const server = app.listen(0, '127.0.0.1', () => resolve(server));
@@ -128,6 +129,12 @@ describe('pre-rendering middlewares in front of the edge (standalone mode)', () 
       // The proxy in front of Express says the bot asked over https, as the README expects.
       const answer = await rawRequest(expressSite, pagePath, { headers: { host: SITE, 'user-agent': GOOGLEBOT, 'x-forwarded-proto': 'https' } });
       expectPageFromEdge(answer, pagePath, `https://${SITE}${pagePath}`);
+    });
+
+    it("sends the edge the crawlers the README adds to prerender-node's list", async () => {
+      const claudeBot = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)';
+      const answer = await rawRequest(expressSite, PAGES[0], { headers: { host: SITE, 'user-agent': claudeBot, 'x-forwarded-proto': 'https' } });
+      expect([answer.status, answer.headers['x-prerender-cache']]).toEqual([200, expect.stringMatching(/^(hit|miss|bypass|stale)$/)]);
     });
 
     it("serves a person's browser Express's own route", async () => {
