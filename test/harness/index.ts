@@ -21,3 +21,4 @@ export * from './prometheus-lint';
 export * from './test-dns-server';
 export * from './settles-before';
 export * from './gate';
+export * from './nginx';

@@ -1,0 +1,10 @@
+declare module 'prerender-node' {
+  import type { RequestHandler } from 'express';
+
+  /** The middleware, and the settings it reads (`set` returns it, to chain). */
+  interface PrerenderMiddleware extends RequestHandler {
+    set(name: 'prerenderServiceUrl' | 'prerenderToken' | 'protocol' | 'host', value: string | undefined): PrerenderMiddleware;
+  }
+  const prerender: PrerenderMiddleware;
+  export default prerender;
+}
