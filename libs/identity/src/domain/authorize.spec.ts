@@ -10,9 +10,7 @@ const meta = () => ({ id: `e${++n}`, occurredAt: new Date(now - 1000), key: 'ide
 const demo = { id: 'demo', accountId: 'acme', platformModule: true };
 
 function given(...events: IdentityEvent[]): IdentityState {
-  const state = emptyIdentityState();
-  for (const e of events) evolveIdentity(state, e);
-  return state;
+  return events.reduce(evolveIdentity, emptyIdentityState());
 }
 
 function refusal(fn: () => unknown): string {
@@ -78,6 +76,13 @@ describe('authentication and authorisation', () => {
     const off = { ...demo, platformModule: false };
     expect(refusal(() => authorizeWebsite(state, principal, 'demo', off, 'readonly', true))).toMatch(/^FEATURE_DISABLED/);
     expect(refusal(() => authorizeWebsite(state, principal, 'demo', off, 'readonly', false))).toBe('allowed');
+  });
+
+  it('evolves to a new state, leaving the given one as it was', () => {
+    const before = given(issued(), grant('admin'));
+    const after = evolveIdentity(before, envelope(API_TOKEN_REVOKED, 1, { tokenId: alice.tokenId }, meta()));
+    expect(before.tokens.get(alice.tokenId)?.revokedAt).toBeNull();
+    expect(after.tokens.get(alice.tokenId)?.revokedAt).not.toBeNull();
   });
 
   it('applies events idempotently (at-least-once delivery)', () => {
