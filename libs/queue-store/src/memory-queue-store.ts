@@ -19,7 +19,6 @@ import {
   type Priority,
   type QueueDecision,
   type QueuedEntry,
-  type RecacheMode,
 } from '@bpc/domain';
 import { DEFAULT_RESULT_TTL_MS, ProjectionLedger, type RecordedResult } from '@bpc/projection-state';
 import { assertAttemptsMade, assertClaimRequest, assertEnqueueRequest, assertFiniteTime, assertHostId, assertPriorities } from './queue-call-checks';
@@ -39,17 +38,8 @@ export interface MemoryQueueStoreOptions {
   readonly clock?: () => number;
 }
 
-/** One queued entry, as plain JSON. */
-export interface SnapshotEntry {
-  readonly hostId: number;
-  readonly url: string;
-  readonly dimensionId: number;
-  readonly mode?: RecacheMode;
-  readonly priority: Priority;
-  readonly dueAt: number;
-  readonly entryId: string;
-  readonly attempt: number;
-}
+/** One queued entry, as plain JSON (its key follows from URL and dimension). */
+export type SnapshotEntry = Omit<QueuedEntry, 'key'>;
 
 /**
  * The memory store's whole state as plain JSON, so a standalone start can

@@ -1,5 +1,6 @@
 import { Map as PersistentMap, OrderedMap } from 'immutable';
-import { PRIORITIES, type Priority } from '../priority';
+import type { Priority } from '../priority';
+import { emptyHostQueueCounts, type HostQueueCounts } from '../queue-entry';
 import type { QueueEvent, QueueView, QueuedEntry, Lease } from './queue-events';
 import { assertNever } from '../../shared/assert-never';
 
@@ -13,8 +14,8 @@ interface Placed<T> {
  * The queue's state as a value: what `evolveQueue` folds events into and the
  * decisions read (through `queueView`). The memory store keeps the same state
  * in mutable indexes for speed; the contract suite checks both stores against
- * this model. Persistent maps (`immutable`) keep each step O(log n) instead
- * of a copy of the whole state.
+ * this model. Persistent maps (`immutable`) keep a step from copying the
+ * whole state (it is the reference, not the fast path: reads filter and sort).
  */
 export interface QueueModel {
   /** host → key → entry */
@@ -39,9 +40,12 @@ function place(state: QueueModel, entry: QueuedEntry, seq: number): QueueModel['
   return state.queued.update(entry.hostId, PersistentMap(), (host) => host.set(entry.key, { value: entry, seq }));
 }
 
-function unqueue(queued: QueueModel['queued'], hostId: number, drop: (entry: QueuedEntry, key: string) => boolean): QueueModel['queued'] {
-  const host = queued.get(hostId)?.filterNot(({ value }, key) => drop(value, key));
-  return !host || host.size === 0 ? queued.delete(hostId) : queued.set(hostId, host);
+/** The queued map with a host's entries changed by `change`; a host left without entries leaves. */
+function withHost(queued: QueueModel['queued'], hostId: number, change: (host: PersistentMap<string, Placed<QueuedEntry>>) => PersistentMap<string, Placed<QueuedEntry>>): QueueModel['queued'] {
+  const host = queued.get(hostId);
+  if (!host) return queued;
+  const changed = change(host);
+  return changed.size === 0 ? queued.delete(hostId) : queued.set(hostId, changed);
 }
 
 /** The state after one event; `state` is left as it was. */
@@ -54,9 +58,9 @@ export function evolveQueue(state: QueueModel, event: QueueEvent): QueueModel {
       return { ...state, queued: place(state, event.entry, seq) };
     }
     case 'entry-removed':
-      return { ...state, queued: unqueue(state.queued, event.hostId, (_, key) => key === event.key) };
+      return { ...state, queued: withHost(state.queued, event.hostId, (host) => host.delete(event.key)) };
     case 'queues-purged':
-      return { ...state, queued: unqueue(state.queued, event.hostId, (entry) => event.priorities.includes(entry.priority)) };
+      return { ...state, queued: withHost(state.queued, event.hostId, (host) => host.filterNot(({ value }) => event.priorities.includes(value.priority))) };
     case 'host-paused':
       return { ...state, pauses: state.pauses.set(event.hostId, event.expiresAt) };
     case 'pause-lifted':
@@ -64,7 +68,7 @@ export function evolveQueue(state: QueueModel, event: QueueEvent): QueueModel {
     case 'entry-leased': {
       const { entry } = event.lease;
       const seq = state.queued.get(entry.hostId)?.get(entry.key)?.seq ?? state.nextSeq;
-      const queued = unqueue(state.queued, entry.hostId, (_, key) => key === entry.key);
+      const queued = withHost(state.queued, entry.hostId, (host) => host.delete(entry.key));
       return { ...state, queued, leases: state.leases.set(event.lease.claimId, { value: event.lease, seq }), lastServedHost: entry.hostId };
     }
     case 'lease-ended':
@@ -106,12 +110,11 @@ export function queueView(state: QueueModel): QueueView {
 }
 
 /** `{total, due_now}` per priority of one host. */
-export function modelCounts(state: QueueModel, hostId: number, now: number): Record<Priority, { total: number; due_now: number }> {
-  const entries = [...(state.queued.get(hostId)?.values() ?? [])].map(({ value }) => value);
-  const counts = {} as Record<Priority, { total: number; due_now: number }>;
-  for (const priority of PRIORITIES) {
-    const ofPriority = entries.filter((e) => e.priority === priority);
-    counts[priority] = { total: ofPriority.length, due_now: ofPriority.filter((e) => e.dueAt <= now).length };
+export function modelCounts(state: QueueModel, hostId: number, now: number): HostQueueCounts {
+  const counts = emptyHostQueueCounts();
+  for (const { value } of state.queued.get(hostId)?.values() ?? []) {
+    const ofPriority = counts[value.priority];
+    counts[value.priority] = { total: ofPriority.total + 1, due_now: ofPriority.due_now + (value.dueAt <= now ? 1 : 0) };
   }
   return counts;
 }
