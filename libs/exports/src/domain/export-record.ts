@@ -51,14 +51,15 @@ export function evolveExports(state: ExportsState, event: ExportEvent): ExportsS
     case EXPORT_COMPLETED:
     case EXPORT_FAILED: {
       const { exportId, accountId } = event.payload;
+      const slots = freeSlot(state.slots, accountId, exportId);
       const record = state.byId.get(exportId);
-      const finished =
-        record?.status !== 'running'
-          ? record
-          : event.type === EXPORT_COMPLETED
-            ? { ...record, status: 'completed' as const, rowCount: event.payload.rowCount, sizeBytes: event.payload.sizeBytes, finishedAt: event.occurredAt }
-            : { ...record, status: 'failed' as const, error: event.payload.error, errorMessage: event.payload.errorMessage, finishedAt: event.occurredAt };
-      return { ...state, byId: finished === record ? state.byId : state.byId.set(exportId, finished!), slots: freeSlot(state.slots, accountId, exportId) };
+      // An outcome never reopens a finished record (nor adds one the log no longer holds).
+      if (record?.status !== 'running') return { ...state, slots };
+      const finished: ExportState =
+        event.type === EXPORT_COMPLETED
+          ? { ...record, status: 'completed', rowCount: event.payload.rowCount, sizeBytes: event.payload.sizeBytes, finishedAt: event.occurredAt }
+          : { ...record, status: 'failed', error: event.payload.error, errorMessage: event.payload.errorMessage, finishedAt: event.occurredAt };
+      return { ...state, byId: state.byId.set(exportId, finished), slots };
     }
     case EXPORT_EXPIRED:
       return { ...state, byId: state.byId.delete(event.payload.exportId), slots: freeSlot(state.slots, event.payload.accountId, event.payload.exportId) };
