@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Debian packages the tests (and `npm run bench`: wrk) need: installs the
-# missing ones when it can (root with apt-get), otherwise stops saying exactly
-# what to install.
+# Debian packages the tests (nginx: in front of the edge, as users put it)
+# and `npm run bench` (wrk) need: installs the missing ones when it can (root
+# with apt-get), otherwise stops saying exactly what to install.
 set -euo pipefail
 
-declare -A PACKAGE_OF=([redis-server]=redis-server [kcat]=kcat [chromium]=chromium [wrk]=wrk)
+declare -A PACKAGE_OF=([redis-server]=redis-server [kcat]=kcat [chromium]=chromium [wrk]=wrk [nginx]=nginx-light)
 missing=()
 for bin in "${!PACKAGE_OF[@]}"; do
   command -v "$bin" >/dev/null 2>&1 || missing+=("${PACKAGE_OF[$bin]}")

@@ -1,5 +1,6 @@
 import { HOST_PAUSE_MS } from '@bpc/domain';
-import { createLogger, RunningApps, startApps } from '@bpc/platform';
+import { createLogger } from '@bpc/platform';
+import { RunningApps, startApps } from '@bpc/composition';
 import type { QueueStore } from '@bpc/queue-store';
 import type { CacheStore } from '@bpc/cache-store';
 import { DaemonClient, RuntimeMode, TEST_INTERNAL_KEY, TestClock, testConfig } from '@bpc/testing';

@@ -1,4 +1,5 @@
-import { createLogger, RunningApps, startApps } from '@bpc/platform';
+import { createLogger } from '@bpc/platform';
+import { RunningApps, startApps } from '@bpc/composition';
 import { HOSTILE_VALUES, jsonOf, pick, RAW_GARBAGE, seededRandom, TEST_INTERNAL_KEY, testConfig } from '@bpc/testing';
 import { daemonApp } from '../../apps/daemon/src/daemon.app';
 import { projectorApp } from '../../apps/projector/src/projector.app';

@@ -1,5 +1,5 @@
 import { sha256Hex } from '@bpc/domain';
-import { RunningApps, startApps } from '@bpc/platform';
+import { RunningApps, startApps } from '@bpc/composition';
 import { bypassHost, DaemonClient, freePort, rawRequest, testConfig, TestOrigin } from '@bpc/testing';
 import pino from 'pino';
 import { standaloneApps } from '../../apps/standalone/src/standalone';

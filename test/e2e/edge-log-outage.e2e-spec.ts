@@ -3,7 +3,8 @@ import { sha256Hex } from '@bpc/domain';
 import { BotRequestRecorder } from '@bpc/edge';
 import type { LogBatch } from '@bpc/event-log';
 import { BotRequestRecordedPayload, TOPICS } from '@bpc/events';
-import { createLogger, RunningApps, startApps } from '@bpc/platform';
+import { createLogger } from '@bpc/platform';
+import { RunningApps, startApps } from '@bpc/composition';
 import { gate, RawAnswer, rawRequest, RunningEngine, startKafkaMock, testConfig, testEngines, TestOrigin, until } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 

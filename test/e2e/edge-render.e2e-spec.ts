@@ -1,5 +1,6 @@
 import { sha256Hex } from '@bpc/domain';
-import { createLogger, RunningApps, startApps } from '@bpc/platform';
+import { createLogger } from '@bpc/platform';
+import { RunningApps, startApps } from '@bpc/composition';
 import { testConfig, TestOrigin, type OriginAnswer } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 

@@ -2,7 +2,8 @@ import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { sha256Hex } from '@bpc/domain';
-import { createLogger, RunningApps, startApps } from '@bpc/platform';
+import { createLogger } from '@bpc/platform';
+import { RunningApps, startApps } from '@bpc/composition';
 import { bypassHost, DaemonClient, gate, RawAnswer, rawRequest, RuntimeMode, TestClock, testConfig, until } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 

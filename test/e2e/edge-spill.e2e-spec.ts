@@ -5,7 +5,8 @@ import type { AppConfig } from '@bpc/config';
 import { sha256Hex } from '@bpc/domain';
 import type { LogBatch } from '@bpc/event-log';
 import { BotRequestRecordedPayload, TOPICS } from '@bpc/events';
-import { createLogger, RunningApps, startApps } from '@bpc/platform';
+import { createLogger } from '@bpc/platform';
+import { RunningApps, startApps } from '@bpc/composition';
 import { rawRequest, RunningEngine, startKafkaMock, testConfig, testEngines, TestOrigin, until } from '@bpc/testing';
 import { edgeApp } from '../../apps/edge/src/edge.app';
 

@@ -1,4 +1,4 @@
-import { RunningApps, startApps } from '@bpc/platform';
+import { RunningApps, startApps } from '@bpc/composition';
 import { capturedLogger, freePort, messagesWith, jsonOf, refusedUntilOpened, RunningEngine, startKafkaMock, startRedis, SwitchableAddress, testConfig, until } from '@bpc/testing';
 import { projectorApp } from '../../apps/projector/src/projector.app';
 import { publicApiApp } from '../../apps/public-api/src/public-api.app';

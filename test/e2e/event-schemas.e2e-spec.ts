@@ -1,5 +1,6 @@
 import type { AppConfig } from '@bpc/config';
-import { createLogger, RunningApps, startApps } from '@bpc/platform';
+import { createLogger } from '@bpc/platform';
+import { RunningApps, startApps } from '@bpc/composition';
 import { jsonOf, removeTestDataDir, RuntimeMode, TestClock, testConfig } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { botRequest, issueToken, recordAndWait } from './explorer-fixtures';

@@ -1,5 +1,5 @@
 import { BOT_REQUEST_RECORDED, BotRequestRecorded, BotRequestRecordedPayload, envelope, TOPICS } from '@bpc/events';
-import type { RunningApps } from '@bpc/platform';
+import type { RunningApps } from '@bpc/composition';
 import { jsonOf, TEST_INTERNAL_KEY } from '@bpc/testing';
 
 /** Shared helpers of the explorer e2e suites (not a suite itself). */

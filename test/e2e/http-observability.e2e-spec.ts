@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { sha256Hex } from '@bpc/domain';
-import { RunningApps, startApps } from '@bpc/platform';
+import { RunningApps, startApps } from '@bpc/composition';
 import { bypassHost, metricValue, rawRequest, removeTestDataDir, TEST_INTERNAL_KEY, testConfig, TestOrigin } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 

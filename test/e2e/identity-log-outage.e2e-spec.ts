@@ -1,4 +1,5 @@
-import { createLogger, RunningApps, startApps } from '@bpc/platform';
+import { createLogger } from '@bpc/platform';
+import { RunningApps, startApps } from '@bpc/composition';
 import { jsonOf, refusedUntilOpened, RunningEngine, startKafkaMock, SwitchableAddress, testConfig, until } from '@bpc/testing';
 import { publicApiApp } from '../../apps/public-api/src/public-api.app';
 import { adminHeaders } from './explorer-fixtures';

@@ -1,5 +1,6 @@
 import { sha256Hex } from '@bpc/domain';
-import { createLogger, RunningApps, startApps } from '@bpc/platform';
+import { createLogger } from '@bpc/platform';
+import { RunningApps, startApps } from '@bpc/composition';
 import { bypassHost, promlintProblems, removeTestDataDir, RuntimeMode, TEST_INTERNAL_KEY, testConfig, TestOrigin } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 

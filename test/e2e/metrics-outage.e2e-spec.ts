@@ -1,5 +1,6 @@
 import pino from 'pino';
-import { RunningApps, SCRAPE_READ_TIMEOUT_MS, startApps } from '@bpc/platform';
+import { SCRAPE_READ_TIMEOUT_MS } from '@bpc/platform';
+import { RunningApps, startApps } from '@bpc/composition';
 import { metricValue, RunningEngine, settlesBefore, startRedis, TEST_INTERNAL_KEY, testConfig } from '@bpc/testing';
 import { daemonApp } from '../../apps/daemon/src/daemon.app';
 import { projectorApp } from '../../apps/projector/src/projector.app';

@@ -1,5 +1,6 @@
 import { TOPICS } from '@bpc/events';
-import { createLogger, RunningApps, startApps } from '@bpc/platform';
+import { createLogger } from '@bpc/platform';
+import { RunningApps, startApps } from '@bpc/composition';
 import { DaemonClient, jsonOf, removeTestDataDir, RuntimeMode, testConfig, until } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { issueToken } from './explorer-fixtures';

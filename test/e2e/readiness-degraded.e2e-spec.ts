@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
-import { createLogger, RunningApps, startApps } from '@bpc/platform';
+import { createLogger } from '@bpc/platform';
+import { RunningApps, startApps } from '@bpc/composition';
 import { Json, jsonOf, RunningEngine, startKafkaMock, startRedis, testConfig, testEngines } from '@bpc/testing';
 import { edgeApp } from '../../apps/edge/src/edge.app';
 import { projectorApp } from '../../apps/projector/src/projector.app';
@@ -9,7 +10,7 @@ import { issueToken } from './explorer-fixtures';
 /**
  * Readiness takes an app out of the load balancer only when an adapter it
  * cannot do its main job without is down; a shared outage of any other
- * adapter is reported as degraded with 200 (README, health section).
+ * adapter is reported as degraded with 200 (docs/operations.md, Health and readiness).
  */
 
 async function readiness(base: string): Promise<{ status: number; body: Json }> {

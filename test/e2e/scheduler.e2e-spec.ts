@@ -1,6 +1,7 @@
 import { FileEventLog, LogRecord } from '@bpc/event-log';
 import { RECACHE_GAVE_UP, RECACHE_RETRY_SCHEDULED, RECACHE_SUCCEEDED, TOPICS } from '@bpc/events';
-import { createLogger, RunningApps, startApps } from '@bpc/platform';
+import { createLogger } from '@bpc/platform';
+import { RunningApps, startApps } from '@bpc/composition';
 import { DaemonClient, metricValue, OriginAnswer, RuntimeMode, TestClock, testConfig, TestOrigin, until as waitUntil } from '@bpc/testing';
 import path from 'node:path';
 import { claimLeaseMs } from '../../libs/daemon/src/scheduler/scheduler-policy';

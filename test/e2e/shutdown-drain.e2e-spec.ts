@@ -4,7 +4,7 @@ import { sha256Hex } from '@bpc/domain';
 import { gate, rawRequest, SpawnedService, spawnService, standaloneDir, StandalonePorts, TEST_INTERNAL_KEY, TestOrigin, until, untilListening, waitUntilAnswers, writeStandaloneConfig } from '@bpc/testing';
 
 /**
- * Graceful shutdown of the standalone process (README, Operations): every
+ * Graceful shutdown of the standalone process (docs/operations.md): every
  * app stops taking work at once, in-flight work drains in parallel, the exit
  * code says whether it ended as planned, and the logs say what happened.
  */

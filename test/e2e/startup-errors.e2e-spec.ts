@@ -1,5 +1,5 @@
 import { sha256Hex } from '@bpc/domain';
-import { RunningApps, startApps } from '@bpc/platform';
+import { RunningApps, startApps } from '@bpc/composition';
 import { capturedLogger, messagesWith, RuntimeMode, spawnService, testConfig } from '@bpc/testing';
 import { edgeApp } from '../../apps/edge/src/edge.app';
 import { standaloneApps } from '../../apps/standalone/src/standalone';

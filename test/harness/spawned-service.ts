@@ -23,7 +23,12 @@ export function spawnService(mainTs: string, env: NodeJS.ProcessEnv): SpawnedSer
 
 /** Runs Node with `args` (flags, then a script) from the repository's root, its output collected (see `spawnService`). */
 export function spawnNode(args: readonly string[], env: NodeJS.ProcessEnv): SpawnedService {
-  const child = spawn(process.execPath, args, {
+  return spawnProcess(process.execPath, args, env);
+}
+
+/** Runs any program from the repository's root, its output collected and killed with the file if still running (see `killSpawnedServices`). */
+export function spawnProcess(command: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): SpawnedService {
+  const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

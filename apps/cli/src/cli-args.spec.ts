@@ -16,7 +16,18 @@ describe('cli arguments', () => {
     expect(parseCli(['sql', 'SELECT 1', '--json']).command).toEqual({ kind: 'sql', sql: 'SELECT 1', format: 'json' });
   });
 
+  it('parses site add with its hostnames, comma-separated', () => {
+    expect(parseCli(['site', 'add', '--host', 'www.shop.test, shop.test']).command).toEqual({
+      kind: 'site-add', hostnames: ['www.shop.test', 'shop.test'], website: undefined, account: undefined, origin: undefined, hostId: undefined,
+    });
+    expect(parseCli(['site', 'add', '--host', 'shop.test', '--website', 'shop', '--account', 'acme', '--origin', 'http://10.0.0.5', '--host-id', '7']).command).toEqual({
+      kind: 'site-add', hostnames: ['shop.test'], website: 'shop', account: 'acme', origin: 'http://10.0.0.5', hostId: 7,
+    });
+  });
+
   it.each([
+    [['site', 'add']],
+    [['site', 'add', '--host', 'shop.test', '--host-id', '0']],
     [['tokens', 'issue', '--user', 'alice', '--role', 'admin']],
     [['tokens', 'revoke']],
     [['tokens', 'list', '--bogus', '1']],

@@ -6,6 +6,7 @@ export type CliCommand =
   | { readonly kind: 'demo-data'; readonly website: string; readonly days: number; readonly requestsPerDay: number; readonly seed: number }
   | { readonly kind: 'search-import'; readonly website: string; readonly format: string; readonly file: string; readonly date?: string; readonly dimensions?: readonly string[] }
   | { readonly kind: 'sql'; readonly sql: string; readonly format: SqlOutputFormat }
+  | { readonly kind: 'site-add'; readonly hostnames: readonly string[]; readonly website?: string; readonly account?: string; readonly origin?: string; readonly hostId?: number }
   | { readonly kind: 'help' };
 
 export const SQL_OUTPUT_FORMATS = ['table', 'csv', 'json'] as const;
@@ -33,13 +34,16 @@ export const USAGE = `usage: npm run cli -- <command> [options]
   sql "<statement>" [--format table|csv|json]
       runs one read-only statement on the explorer store (chDB): the engine refuses writes,
       DDL and setting changes, and bounds rows and time (operator_sql); see docs/analysts.md
+  site add --host <hostname>[,<hostname>…] [--website <id>] [--account <id>] [--origin https://…] [--host-id <n>]
+      prints a new edge token (shown once) and the configuration items for the site, with the
+      token's SHA-256; writes no file and needs no running service
 
 global options:
   --url <public API base URL>   default: from the configuration (listen.host, listen.public_api)
   --internal-key <key>          default: $BPC_INTERNAL_KEY, then internal_auth_key of the configuration
   --json                        print JSON
 
-The service must be running (npm start): the CLI calls its admin endpoints.`;
+Every command but site add needs the service running (npm start): the CLI calls its admin endpoints.`;
 
 export class CliUsageError extends Error {}
 
@@ -96,6 +100,17 @@ export function parseCli(argv: readonly string[]): { command: CliCommand; option
     const format = take('format') ?? (json ? 'json' : 'table');
     if (!(SQL_OUTPUT_FORMATS as readonly string[]).includes(format)) throw new CliUsageError(`--format must be one of ${SQL_OUTPUT_FORMATS.join(', ')}`);
     command = { kind: 'sql', sql, format: format as SqlOutputFormat };
+  } else if (first === 'site' && second === 'add') {
+    const hostId = take('host-id');
+    if (hostId !== undefined && !/^[1-9]\d*$/.test(hostId)) throw new CliUsageError('--host-id must be a whole number from 1');
+    command = {
+      kind: 'site-add',
+      hostnames: required('host').split(',').map((name) => name.trim()).filter(Boolean),
+      website: take('website'),
+      account: take('account'),
+      origin: take('origin'),
+      hostId: hostId === undefined ? undefined : Number(hostId),
+    };
   } else if (first === undefined || first === 'help') command = { kind: 'help' };
   else throw new CliUsageError(`unknown command ${positional.join(' ')}`);
   if (flags.size > 0) throw new CliUsageError(`unknown option --${[...flags.keys()][0]}`);

@@ -5,6 +5,7 @@ import { DEFAULT_CONFIG_FILE, loadConfig } from '@bpc/config';
 import { assertNever } from '@bpc/domain';
 import { CliCommand, CliOptions, CliUsageError, parseCli, USAGE } from './cli-args';
 import { renderSqlResult } from './sql-output';
+import { existingSitesOf, SiteConflictError, siteSnippet, siteSnippetText } from './site-snippet';
 
 export interface CliIo {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -29,6 +30,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.out(USAGE);
     return 0;
   }
+  if (command.kind === 'site-add') return addSite(command, io);
   const { url, key } = target(options, io.env);
   const call = async (method: string, route: string, body?: unknown): Promise<unknown> => {
     let response: Response;
@@ -57,8 +59,26 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 }
 
 type Call = (method: string, route: string, body?: unknown) => Promise<unknown>;
+/** The commands that call the running service. */
+type ServiceCommand = Exclude<CliCommand, { kind: 'help' | 'site-add' }>;
 
-function execute(command: Exclude<CliCommand, { kind: 'help' }>, call: Call): Promise<unknown> {
+/** `site add`: prints the site's configuration items and its edge token; works offline, writes nothing. */
+function addSite(command: Extract<CliCommand, { kind: 'site-add' }>, io: CliIo): number {
+  const file = io.env.BPC_CONFIG ?? DEFAULT_CONFIG_FILE;
+  const raw = readRawConfig(io.env);
+  if (!raw) io.err(`note: cannot read ${file}, so the new site is not checked against the sites it has`);
+  try {
+    const snippet = siteSnippet(command, existingSitesOf(raw));
+    io.out(siteSnippetText(snippet, file));
+    return 0;
+  } catch (error) {
+    if (!(error instanceof SiteConflictError)) throw error;
+    io.err(`error: ${error.message} in ${file}`);
+    return 1;
+  }
+}
+
+function execute(command: ServiceCommand, call: Call): Promise<unknown> {
   switch (command.kind) {
     case 'tokens-issue':
       return call('POST', '/internal/admin/tokens', { user: command.user, website: command.website, role: command.role, expires: command.expires, label: command.label });
@@ -78,7 +98,7 @@ function execute(command: Exclude<CliCommand, { kind: 'help' }>, call: Call): Pr
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-function render(command: CliCommand, result: any): string {
+function render(command: ServiceCommand, result: any): string {
   switch (command.kind) {
     case 'tokens-issue':
       return [
@@ -103,8 +123,6 @@ function render(command: CliCommand, result: any): string {
       return `imported ${result.days.length} day(s) for ${result.websiteId}: ${result.days.map((d: { date: string; grain: string; rows: number }) => `${d.date} ${d.grain} (${d.rows} rows)`).join(', ')}`;
     case 'sql':
       return renderSqlResult(command.format, result);
-    case 'help':
-      return USAGE;
     default:
       return assertNever(command);
   }
@@ -124,9 +142,19 @@ function target(options: CliOptions, env: CliIo['env']): { url: string; key: str
 }
 
 function plainKeyFromConfigFile(env: CliIo['env']): string | undefined {
+  const key = readRawConfig(env)?.internal_auth_key;
+  return typeof key === 'string' ? key : undefined;
+}
+
+function configFile(env: CliIo['env']): string {
+  return path.resolve(env.BPC_CONFIG ?? DEFAULT_CONFIG_FILE);
+}
+
+/** The configuration file as written, unvalidated; undefined when it cannot be read or parsed. */
+function readRawConfig(env: CliIo['env']): Record<string, unknown> | undefined {
   try {
-    const raw = parseYaml(readFileSync(path.resolve(env.BPC_CONFIG ?? DEFAULT_CONFIG_FILE), 'utf8')) as { internal_auth_key?: unknown };
-    return typeof raw?.internal_auth_key === 'string' ? raw.internal_auth_key : undefined;
+    const raw = parseYaml(readFileSync(configFile(env), 'utf8')) as unknown;
+    return typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }

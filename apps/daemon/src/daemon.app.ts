@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { acceptEmptyJsonBodies, DAEMON_OPENAPI, DaemonModule, installInternalAuth } from '@bpc/daemon';
-import { AppSpec, RuntimeModule, serveOpenApi } from '@bpc/platform';
+import { serveOpenApi } from '@bpc/platform';
+import { AppSpec, RuntimeModule } from '@bpc/composition';
 
 @Module({})
 class DaemonAppModule {}

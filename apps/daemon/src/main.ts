@@ -1,4 +1,4 @@
-import { runMain } from '@bpc/platform';
+import { runMain } from '@bpc/composition';
 import { daemonApp } from './daemon.app';
 
 void runMain('daemon', [daemonApp]);

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EdgeModule, installEdgeRoute } from '@bpc/edge';
-import { AppSpec, HealthModule, MetricsModule, RuntimeModule } from '@bpc/platform';
+import { HealthModule, MetricsModule } from '@bpc/platform';
+import { AppSpec, RuntimeModule } from '@bpc/composition';
 
 @Module({})
 class EdgeAppModule {}

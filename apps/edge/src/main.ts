@@ -1,4 +1,4 @@
-import { runMain } from '@bpc/platform';
+import { runMain } from '@bpc/composition';
 import { edgeApp } from './edge.app';
 
 void runMain('edge', [edgeApp]);

@@ -1,4 +1,4 @@
-import { runMain } from '@bpc/platform';
+import { runMain } from '@bpc/composition';
 import { projectorApp } from './projector.app';
 
 void runMain('projector', [projectorApp]);

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AppSpec, MetricsModule, RuntimeModule } from '@bpc/platform';
+import { MetricsModule } from '@bpc/platform';
+import { AppSpec, RuntimeModule } from '@bpc/composition';
 import { ProjectionsModule } from '@bpc/projections';
 
 @Module({})

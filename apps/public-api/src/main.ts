@@ -1,4 +1,4 @@
-import { runMain } from '@bpc/platform';
+import { runMain } from '@bpc/composition';
 import { publicApiApp } from './public-api.app';
 
 void runMain('public-api', [publicApiApp]);

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { systemClock } from '@bpc/domain';
 import { IdentityIndex } from '@bpc/identity';
-import { AppSpec, MetricsModule, RuntimeModule, serveOpenApi } from '@bpc/platform';
+import { MetricsModule, serveOpenApi } from '@bpc/platform';
+import { AppSpec, RuntimeModule } from '@bpc/composition';
 import { installAdminAuthentication, installBearerAuthentication, PUBLIC_OPENAPI, PublicApiModule, TokenRateLimiter } from '@bpc/public-api';
 import { ExportsModule } from '@bpc/exports';
 

@@ -1,4 +1,4 @@
-import { runMain } from '@bpc/platform';
+import { runMain } from '@bpc/composition';
 import { standaloneApps } from './standalone';
 
 void runMain('standalone', standaloneApps);

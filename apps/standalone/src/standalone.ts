@@ -1,4 +1,4 @@
-import type { AppSpec } from '@bpc/platform';
+import type { AppSpec } from '@bpc/composition';
 import { daemonApp } from '../../daemon/src/daemon.app';
 import { edgeApp } from '../../edge/src/edge.app';
 import { projectorApp } from '../../projector/src/projector.app';

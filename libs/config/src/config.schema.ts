@@ -38,8 +38,11 @@ export class DimensionMatchConfig {
 }
 
 export class DimensionConfig {
+  /** Dimension id, stored with each cache entry and recorded with each bot request; keep it stable. */
   @IsInt() @Min(1) @Max(65535) id!: number;
+  /** Dimension name, as bot requests and metrics show it. */
   @IsString() @Matches(/^[a-z0-9][a-z0-9_-]*$/, { message: 'must be lower-case letters, digits, - or _' }) name!: string;
+  /** Which bot requests use this dimension (its cached copy of each page). */
   @ValidateNested() @Type(() => DimensionMatchConfig) match: DimensionMatchConfig = new DimensionMatchConfig();
   /** What a cache miss or recache does when no URL rule and no request mode decide: browser render or origin fetch. */
   @IsIn(DIMENSION_ACTIONS) action: DimensionAction = 'render';
@@ -65,21 +68,28 @@ export class HostRenderConfig {
 }
 
 export class HostConfig {
+  /** Host id, as the daemon API names the host (`host_id`). */
   @IsInt() @Min(1) host_id!: number;
+  /** Hostnames whose pages belong to this host; a URL on any other hostname is refused. */
   @IsArray() @ArrayMinSize(1) @ArrayUnique() @IsString({ each: true }) @IsNotEmpty({ each: true }) hostnames!: string[];
   /** Origin base URL fetched on bypass and rendered from; absent = https://<the page's hostname> on the default port. */
   @IsOptional() @Matches(/^https?:\/\/[^/\s]+$/, { message: 'must be an http(s) origin without a path' }) origin?: string;
+  /** Cache dimensions: each page is cached once per dimension (e.g. desktop and mobile), chosen by the bot's User-Agent. */
   @IsArray() @ArrayMinSize(1) @ValidateNested({ each: true }) @Type(() => DimensionConfig) dimensions!: DimensionConfig[];
+  /** Per-URL rules, first match wins: render, bypass (origin fetch) or ignore (never queued), optionally with their own TTL. */
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => UrlRuleConfig) url_rules: UrlRuleConfig[] = [];
   /** Cache TTL in seconds: when a served entry is due for autorecache. */
   @IsInt() @Min(1) cache_ttl: number = 86_400;
+  /** When a rendered page counts as done. */
   @ValidateNested() @Type(() => HostRenderConfig) render: HostRenderConfig = new HostRenderConfig();
 }
 
 export class WebsiteConfig {
   /** Identifier in public API paths (`/api/websites/{website}`). */
   @IsString() @Matches(/^[a-z0-9][a-z0-9._-]{0,62}$/, { message: 'must be 1-63 lower-case letters, digits, ., - or _' }) id!: string;
+  /** The host (`hosts[].host_id`) whose pages this website serves. */
   @IsInt() @Min(1) host_id!: number;
+  /** The account the website belongs to: export slots and Data Explorer limits are per account. */
   @IsString() @IsNotEmpty() account_id!: string;
   /** The Data Explorer platform module. */
   @IsBoolean() platform_module: boolean = true;
@@ -92,17 +102,23 @@ export class WebsiteConfig {
 
 /** Data Explorer limits of an account; absent values take the specification's defaults (500 / 100 / 1,000,000). */
 export class AccountLimitsConfig {
+  /** Largest `perPage` of a Data Explorer query (default 500). */
   @IsOptional() @IsInt() @Min(1) @Max(500) per_page_max?: number;
+  /** `perPage` when a query gives none (default 100). */
   @IsOptional() @IsInt() @Min(1) @Max(500) per_page_default?: number;
+  /** Most rows of one CSV export (default 1,000,000). */
   @IsOptional() @IsInt() @Min(1) @Max(1_000_000) export_row_cap?: number;
 }
 
 export class AccountConfig {
+  /** Account id, as `websites[].account_id` names it. */
   @IsString() @IsNotEmpty() id!: string;
+  /** Data Explorer limits of the account. */
   @ValidateNested() @Type(() => AccountLimitsConfig) limits: AccountLimitsConfig = new AccountLimitsConfig();
 }
 
 export class RecacheConfig {
+  /** Recache attempts (renders or origin fetches) running at once. */
   @IsInt() @Min(1) @Max(1000) max_concurrent: number = 5;
   /** Seconds per attempt. */
   @IsInt() @Min(1) @Max(3600) timeout_per_url: number = 60;
@@ -111,12 +127,14 @@ export class RecacheConfig {
 export class InternalQueueConfig {
   /** Attempts per entry (backoff 5 s, then 10 s). */
   @IsInt() @Min(1) @Max(100) max_retries: number = 3;
+  /** Bound of the scheduler's internal queue of pulled entries (it keeps at most 2 × `recache.max_concurrent` of them). */
   @IsInt() @Min(1) @Max(100_000) max_size: number = 100;
 }
 
 export class SchedulerConfig {
   /** false: this daemon serves its API but never drains (another replica does). */
   @IsBoolean() enabled: boolean = true;
+  /** How often (ms) the scheduler pulls due entries from the queue store. */
   @IsInt() @Min(10) @Max(60_000) tick_ms: number = 1000;
 }
 
@@ -125,6 +143,7 @@ export class RenderServiceConfig {
   @IsInt() @Min(1) @Max(256) tabs: number = 4;
   /** Share of tabs kept for online (bot miss) traffic, never used by recache. */
   @IsInt() @Min(0) @Max(100) reservation_percent: number = 25;
+  /** The headless browser (Debian's `chromium` package; nothing is downloaded). */
   @IsString() @IsNotEmpty() chromium_path: string = '/usr/bin/chromium';
   /**
    * Address ranges (CIDR) renders and origin fetches may not reach, on top of
@@ -140,13 +159,18 @@ export const QUEUE_STORE_ADAPTERS = ['memory', 'redis'] as const;
 export const EXPLORER_STORE_ADAPTERS = ['chdb', 'clickhouse'] as const;
 
 export class AdaptersConfig {
+  /** Event log: append-only files in `data_dir` (standalone) or Kafka (cluster). */
   @IsIn(EVENT_LOG_ADAPTERS) event_log: (typeof EVENT_LOG_ADAPTERS)[number] = 'file';
+  /** Queue and cache-entry store, rate-limit counters and export slots: in memory (standalone) or Redis (cluster). */
   @IsIn(QUEUE_STORE_ADAPTERS) queue_store: (typeof QUEUE_STORE_ADAPTERS)[number] = 'memory';
+  /** Data Explorer store: chDB in the process (standalone) or a ClickHouse server (cluster). */
   @IsIn(EXPLORER_STORE_ADAPTERS) explorer_store: (typeof EXPLORER_STORE_ADAPTERS)[number] = 'chdb';
 }
 
 export class KafkaConfig {
+  /** Kafka brokers to bootstrap from. */
   @IsArray() @ArrayMinSize(1) @IsString({ each: true }) @Matches(/^[^\s:]+:\d+$/, { each: true, message: 'each broker must be host:port' }) brokers!: string[];
+  /** Kafka client id (log lines and broker metrics). */
   @IsString() @IsNotEmpty() client_id: string = 'bpc';
   /** Longest a consumer fetch waits for new records, ms: bounds how soon an idle projector sees a new event. */
   @IsInt() @Min(10) @Max(10_000) fetch_max_wait_ms: number = 100;
@@ -155,14 +179,20 @@ export class KafkaConfig {
 }
 
 export class RedisConfig {
+  /** Redis server. */
   @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// or rediss:// URL' }) url!: string;
+  /** Every key lives under the hash tag `{<key_prefix>}`, so one Redis Cluster slot holds them all (the Lua scripts touch several keys). */
   @IsString() @IsNotEmpty() key_prefix: string = 'bpc';
 }
 
 export class ClickhouseConfig {
+  /** ClickHouse server's HTTP interface. */
   @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' }) url!: string;
+  /** Database of the explorer tables. */
   @IsString() @IsNotEmpty() database: string = 'default';
+  /** ClickHouse user. */
   @IsString() username: string = 'default';
+  /** ClickHouse password. */
   @IsString() password: string = '';
 }
 
@@ -178,22 +208,33 @@ export class OperatorSqlConfig {
 }
 
 export class EventLogFileConfig {
+  /** Partitions per topic of the file event log. */
   @IsInt() @Min(1) @Max(256) partitions: number = 4;
-  /** Hours; 0 keeps events forever (the log is the source of truth). */
+  /**
+   * Hours; 0 keeps events forever (the log is the source of truth). Otherwise
+   * older bot requests are deleted from the log; the other topics are state of
+   * record and always kept.
+   */
   @IsInt() @Min(0) retention_hours: number = 0;
 }
 
 export class ListenConfig {
+  /** Address every app binds: exactly the one address it resolves to first (`localhost`: one of 127.0.0.1 or ::1). */
   @IsString() @IsNotEmpty() host: string = '127.0.0.1';
+  /** Port of the public API; 0 picks a free one (for every port here). */
   @IsInt() @Min(0) @Max(65535) public_api: number = 3000;
+  /** Port of the daemon API. */
   @IsInt() @Min(0) @Max(65535) daemon: number = 3001;
+  /** Port of the edge (bot-facing serving). */
   @IsInt() @Min(0) @Max(65535) edge: number = 3002;
+  /** Port of the projector (health and metrics only). */
   @IsInt() @Min(0) @Max(65535) projector: number = 3003;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export class LoggingConfig {
+  /** Lowest level logged (pino; JSON lines on stdout). */
   @IsIn(LOG_LEVELS) level: (typeof LOG_LEVELS)[number] = 'info';
 }
 
@@ -295,20 +336,25 @@ export class ExplorerConfig {
 
 /** Rate limits of the public API, per API token, in fixed windows (shared through Redis in cluster mode). */
 export class RateLimitConfig {
+  /** `false` turns the public API's rate limits off. */
   @IsBoolean() enabled: boolean = true;
   /** Requests one token may make per window, across every `/api/` endpoint. */
   @IsInt() @Min(1) @Max(1_000_000) requests_per_window: number = 600;
+  /** Window length (s); windows are aligned on the clock. */
   @IsInt() @Min(1) @Max(86_400) window_seconds: number = 60;
 }
 
 export class AppConfigSchema {
+  /** Event log files, snapshots, cache bodies, exports and the edge's spill (a full disk: docs/operations-disk-full.md). */
   @IsString() @IsNotEmpty() data_dir: string = './data';
   /**
    * Key every internal API call carries in `X-Internal-Auth`. Give either the
    * key or its SHA-256 (hex); only the hash is kept in memory.
    */
   @IsOptional() @IsString() @IsNotEmpty() internal_auth_key?: string;
+  /** SHA-256 (hex) of the internal key: what production configurations give instead of the key. */
   @IsOptional() @Matches(/^[0-9a-f]{64}$/, { message: 'must be 64 lower-case hex digits (SHA-256)' }) internal_auth_key_sha256?: string;
+  /** Enables `POST /internal/scheduler/pause` and `/resume` (403 otherwise). */
   @IsBoolean() scheduler_control_api: boolean = false;
   /**
    * Longest a graceful shutdown may take before the process exits anyway
@@ -334,7 +380,9 @@ export class AppConfigSchema {
   @ValidateNested() @Type(() => OperatorSqlConfig) operator_sql: OperatorSqlConfig = new OperatorSqlConfig();
   @ValidateNested() @Type(() => ListenConfig) listen: ListenConfig = new ListenConfig();
   @ValidateNested() @Type(() => LoggingConfig) logging: LoggingConfig = new LoggingConfig();
+  /** The sites whose pages are cached: hostnames, origin, cache dimensions, URL rules. */
   @IsArray() @ArrayMinSize(1) @ValidateNested({ each: true }) @Type(() => HostConfig) hosts!: HostConfig[];
+  /** The websites of the public API and the edge, each on one host of one account. */
   @IsArray() @ValidateNested({ each: true }) @Type(() => WebsiteConfig) websites: WebsiteConfig[] = [];
   /** Per-account settings; an account not listed gets the defaults. */
   @IsArray() @ValidateNested({ each: true }) @Type(() => AccountConfig) accounts: AccountConfig[] = [];

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { ChdbQueryStream, ChdbResult, Session } from 'chdb';
 import { type LogSink, silentLog } from '@bpc/domain';
 import { ChdbSessionPool } from './chdb-session-pool';
-import { applyDdl, defaultDdlDir } from './ddl-migration';
+import { applyDdl, ddlDirOf } from './ddl-migration';
 import { PINNED_QUERY_SETTINGS, assertDedupToken, assertTableName, insertStatement, quoteStringLiteral } from './engine-settings';
 import { ExplorerStoreError, toExplorerStoreError } from './explorer-store-error';
 import type { ExplorerStore, InsertBatch, QueryParams, RawFormat, WrittenFile } from './explorer-store.port';
@@ -16,7 +16,7 @@ import { assertSingleStatement } from './sql-statements';
 export interface ChdbExecutorOptions {
   /** Data directory (created if missing). Only one per process: see {@link ChdbExecutor}. */
   readonly path: string;
-  /** Directory of the `*.sql` DDL files; defaults to the repository's `deploy/clickhouse`. */
+  /** Directory of the `*.sql` DDL files `migrate` applies (the explorer's: `EXPLORER_DDL_DIR` of @bpc/projections); none for an executor that never migrates. */
   readonly ddlDir?: string;
   readonly log?: LogSink;
   /**
@@ -106,7 +106,7 @@ export class ChdbExecutor implements ExplorerStore {
   }
 
   async migrate(): Promise<void> {
-    await applyDdl(this.#ddlDir ?? defaultDdlDir(), (sql) => this.command(sql), this.#log);
+    await applyDdl(ddlDirOf(this.#ddlDir), (sql) => this.command(sql), this.#log);
   }
 
   async query<T = Record<string, unknown>>(sql: string, params?: QueryParams): Promise<T[]> {

@@ -9,7 +9,7 @@ import {
 } from '@clickhouse/client';
 import { type LogSink, silentLog } from '@bpc/domain';
 import { writeFully } from '@bpc/durable-fs';
-import { applyDdl, defaultDdlDir } from './ddl-migration';
+import { applyDdl, ddlDirOf } from './ddl-migration';
 import { PINNED_QUERY_SETTINGS, assertDedupToken, assertTableName, insertStatement } from './engine-settings';
 import { ExplorerStoreError, toExplorerStoreError } from './explorer-store-error';
 import type { ExplorerStore, InsertBatch, QueryParams, RawFormat, WrittenFile } from './explorer-store.port';
@@ -28,7 +28,7 @@ export interface ClickhouseHttpExecutorOptions {
   readonly database?: string;
   readonly username?: string;
   readonly password?: string;
-  /** Directory of the `*.sql` DDL files; defaults to the repository's `deploy/clickhouse`. */
+  /** Directory of the `*.sql` DDL files `migrate` applies (the explorer's: `EXPLORER_DDL_DIR` of @bpc/projections); none for an executor that never migrates. */
   readonly ddlDir?: string;
   readonly log?: LogSink;
   /** Per-request timeout of the HTTP transport (client default 30 s). */
@@ -61,7 +61,7 @@ export class ClickhouseHttpExecutor implements ExplorerStore {
   }
 
   async migrate(): Promise<void> {
-    await applyDdl(this.#options.ddlDir ?? defaultDdlDir(), (sql) => this.command(sql), this.#log);
+    await applyDdl(ddlDirOf(this.#options.ddlDir), (sql) => this.command(sql), this.#log);
   }
 
   query<T = Record<string, unknown>>(sql: string, params?: QueryParams): Promise<T[]> {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLog } from '@bpc/domain';
-import { applyDdl, defaultDdlDir, readDdlFiles } from './ddl-migration';
+import { applyDdl, ddlDirOf, readDdlFiles } from './ddl-migration';
 import { ExplorerStoreError } from './explorer-store-error';
 
 describe('DDL files', () => {
@@ -40,14 +40,7 @@ describe('DDL files', () => {
     expect(err).toMatchObject({ message: '002_a.sql: Syntax error', clickhouseCode: 62, clickhouseType: 'SYNTAX_ERROR' });
   });
 
-  it("finds the repository's deploy/clickhouse with the schema files", async () => {
-    const files = await readDdlFiles(defaultDdlDir());
-    expect(files.map((f) => [f.name, f.statements.length])).toEqual([
-      ['001_bot_requests.sql', 1],
-      ['002_search_performance.sql', 3],
-      ['003_projection_checkpoints.sql', 1],
-      ['004_bot_request_events.sql', 2],
-      ['005_analyst_views.sql', 3],
-    ]);
+  it('refuses to migrate without a DDL directory, saying so', () => {
+    expect(() => ddlDirOf(undefined)).toThrow('opened without ddlDir');
   });
 });

@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { LogSink } from '@bpc/domain';
 import { ExplorerStoreError, toExplorerStoreError } from './explorer-store-error';
 import { splitSqlStatements } from './sql-statements';
@@ -10,19 +9,10 @@ export interface DdlFile {
   readonly statements: readonly string[];
 }
 
-const DDL_SUBDIR = join('deploy', 'clickhouse');
-
-/**
- * Finds `deploy/clickhouse` by walking up from this module, so the same
- * default works from the sources (jest) and from `dist/` (the build does not
- * copy `deploy/`). Deployments without the repository layout pass `ddlDir`.
- */
-export function defaultDdlDir(from: string = __dirname): string {
-  for (let dir = from; ; dir = dirname(dir)) {
-    const candidate = join(dir, DDL_SUBDIR);
-    if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) throw new Error(`no ${DDL_SUBDIR} directory above ${from}: pass ddlDir`);
-  }
+/** `dir`, or a clear error for an executor opened without one that is asked to migrate. */
+export function ddlDirOf(dir: string | undefined): string {
+  if (dir === undefined) throw new Error('this explorer store was opened without ddlDir: it cannot migrate');
+  return dir;
 }
 
 /** Every `*.sql` file of `dir` in name order, split into statements. */

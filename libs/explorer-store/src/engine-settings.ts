@@ -23,7 +23,7 @@ export const INSERT_SETTINGS = {
 
 /**
  * Intake tables take stored events as the log holds them (see
- * deploy/clickhouse/004_…): a field they do not map, such as one a later
+ * libs/projections/src/explorer/004_…): a field they do not map, such as one a later
  * envelope adds, is skipped rather than refused, as a projection in code
  * would ignore it. A refused insert would hold up the projection for good.
  */

@@ -9,6 +9,7 @@ import { ChdbExecutor } from './chdb-executor';
 import { ClickhouseHttpExecutor, type ClickhouseConnection } from './clickhouse-http-executor';
 import { describeExplorerStoreContract } from './explorer-store.contract-spec';
 import { ExplorerStoreError } from './explorer-store-error';
+import { EXPLORER_DDL_DIR } from '@bpc/projections';
 
 // chDB binds one data directory per process and jest runs the next file in
 // the same worker: every block below closes its stores before the next opens.
@@ -23,7 +24,7 @@ const chdbConnection = (dir: string) => (): ClickhouseConnection =>
 
 describeExplorerStoreContract('ChdbExecutor', async () => {
   const dir = tempDir('chdb-contract');
-  return { store: new ChdbExecutor({ path: dir }), dispose: removeDir(dir) };
+  return { store: new ChdbExecutor({ path: dir, ddlDir: EXPLORER_DDL_DIR }), dispose: removeDir(dir) };
 });
 
 describeExplorerStoreContract(
@@ -31,7 +32,7 @@ describeExplorerStoreContract(
   async () => {
     const dir = tempDir('chdb-connection-contract');
     return {
-      store: new ClickhouseHttpExecutor({ connection: chdbConnection(dir) }),
+      store: new ClickhouseHttpExecutor({ ddlDir: EXPLORER_DDL_DIR, connection: chdbConnection(dir) }),
       dispose: async () => {
         await drainPending();
         await removeDir(dir)();
@@ -45,7 +46,7 @@ describe('ClickhouseHttpExecutor lifecycle', () => {
   it('needs a url or a connection, and rejects calls once closed', async () => {
     expect(() => new ClickhouseHttpExecutor({})).toThrow(RangeError);
     const dir = tempDir('chdb-connection-closed');
-    const store = new ClickhouseHttpExecutor({ connection: chdbConnection(dir) });
+    const store = new ClickhouseHttpExecutor({ ddlDir: EXPLORER_DDL_DIR, connection: chdbConnection(dir) });
     try {
       await store.check();
     } finally {
@@ -65,7 +66,7 @@ if (serverUrl) {
     const database = `bpc_contract_${randomUUID().replace(/-/g, '')}`;
     await onServer(serverUrl, `CREATE DATABASE IF NOT EXISTS ${database}`);
     return {
-      store: new ClickhouseHttpExecutor({ url: serverUrl, database }),
+      store: new ClickhouseHttpExecutor({ ddlDir: EXPLORER_DDL_DIR, url: serverUrl, database }),
       dispose: () => onServer(serverUrl, `DROP DATABASE IF EXISTS ${database}`),
     };
   });
@@ -86,7 +87,7 @@ describe('ChdbExecutor in one process', () => {
 
   beforeAll(async () => {
     dir = tempDir('chdb-process');
-    store = new ChdbExecutor({ path: dir });
+    store = new ChdbExecutor({ path: dir, ddlDir: EXPLORER_DDL_DIR });
     await store.migrate();
   });
 
@@ -107,7 +108,7 @@ describe('ChdbExecutor in one process', () => {
   }, 60_000);
 
   it('shares one data directory between executors and refuses a second directory', async () => {
-    const sameDir = new ChdbExecutor({ path: dir });
+    const sameDir = new ChdbExecutor({ path: dir, ddlDir: EXPLORER_DDL_DIR });
     const otherDir = tempDir('chdb-other');
     const other = new ChdbExecutor({ path: otherDir });
     try {
@@ -134,12 +135,12 @@ describe('ChdbExecutor in one process', () => {
       rmSync(otherDir, { recursive: true, force: true });
     }
 
-    store = new ChdbExecutor({ path: dir });
+    store = new ChdbExecutor({ path: dir, ddlDir: EXPLORER_DDL_DIR });
     await expect(store.query('SELECT url FROM search_page_daily FINAL')).resolves.toEqual([{ url: 'https://example.com/kept' }]);
   });
 
   it('fails a stream that is open when the store closes, instead of ending it quietly', async () => {
-    const closing = new ChdbExecutor({ path: dir });
+    const closing = new ChdbExecutor({ path: dir, ddlDir: EXPLORER_DDL_DIR });
     const rows = closing.stream('SELECT number FROM numbers(10000000)')[Symbol.asyncIterator]();
     await rows.next();
     await closing.close();

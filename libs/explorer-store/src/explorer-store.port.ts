@@ -64,7 +64,7 @@ export interface WrittenFile {
  * `ExplorerStoreError`.
  */
 export interface ExplorerStore {
-  /** Applies the DDL in `deploy/clickhouse/` (idempotent). */
+  /** Applies the DDL files of the store's `ddlDir` in name order (idempotent). */
   migrate(): Promise<void>;
   query<T = Record<string, unknown>>(sql: string, params?: QueryParams): Promise<T[]>;
   /** Streams result rows (JSONEachRow) in order. */

@@ -2,7 +2,6 @@ export * from './explorer-store.port';
 export * from './explorer-store-error';
 export * from './chdb-executor';
 export * from './clickhouse-http-executor';
-export { defaultDdlDir } from './ddl-migration';
 export { EXPORT_TIME_LIMIT_S, settingsClause } from './engine-settings';
 export { encodeRows, toJsonEachRow } from './json-each-row';
 export * from './admission/fair-admission';

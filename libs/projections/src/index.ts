@@ -5,3 +5,4 @@ export * from './explorer/explorer-projector';
 export * from './explorer/explorer-projection';
 export * from './cache/cache-projector';
 export * from './explorer/buffered-explorer-writer';
+export * from './explorer/explorer-ddl';

@@ -15,6 +15,7 @@ describe('botNameOf', () => {
     ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)', 'PerplexityBot'],
     ['facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)', 'facebookexternalhit'],
     ['Twitterbot/1.0', 'Twitterbot'],
+    ['TelegramBot (like TwitterBot)', 'TelegramBot'],
     ['LinkedInBot/1.0 (compatible; Mozilla/5.0; Apache-HttpClient +http://www.linkedin.com)', 'LinkedInBot'],
   ])('names %s as %s', (userAgent, name) => {
     expect(botNameOf(userAgent)).toBe(name);

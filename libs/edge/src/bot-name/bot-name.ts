@@ -40,11 +40,12 @@ export const KNOWN_BOTS: readonly { readonly name: string; readonly token: strin
   { name: 'meta-externalagent', token: 'meta-externalagent' },
   { name: 'facebookexternalhit', token: 'facebookexternalhit' },
   { name: 'Facebot', token: 'facebot' },
+  // Before Twitterbot: Telegram's crawler says "TelegramBot (like TwitterBot)".
+  { name: 'TelegramBot', token: 'telegrambot' },
   { name: 'Twitterbot', token: 'twitterbot' },
   { name: 'LinkedInBot', token: 'linkedinbot' },
   { name: 'Slackbot', token: 'slackbot' },
   { name: 'Discordbot', token: 'discordbot' },
-  { name: 'TelegramBot', token: 'telegrambot' },
   { name: 'WhatsApp', token: 'whatsapp' },
   { name: 'Pinterestbot', token: 'pinterestbot' },
   { name: 'redditbot', token: 'redditbot' },

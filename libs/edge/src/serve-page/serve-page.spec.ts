@@ -16,6 +16,13 @@ describe('pageUrlOf', () => {
     expect(pageUrlOf('/https:/www.example.com/p')?.href).toBe('https://www.example.com/p');
   });
 
+  it("takes a page URL as nginx's rewrite of the common pre-rendering guides escapes it (? as %3F, % as %25)", () => {
+    expect(pageUrlOf('/https://www.example.com/pricing%3Fplan=pro')?.href).toBe('https://www.example.com/pricing?plan=pro');
+    expect(pageUrlOf('/https://www.example.com/caf%25C3%25A9%3Fq=a%2520b')?.href).toBe('https://www.example.com/caf%C3%A9?q=a%20b');
+    expect(pageUrlOf('/https://www.example.com/page%3F_escaped_fragment_=key=value')?.href).toBe('https://www.example.com/page#!key=value');
+    expect(pageUrlOf('/https://www.example.com/caf%C3%A9?q=%3F')?.href).toBe('https://www.example.com/caf%C3%A9?q=%3F');
+  });
+
   it('takes a page URL percent-encoded as a whole, as some integrations send it', () => {
     expect(pageUrlOf('/https%3A%2F%2Fwww.example.com%2Fpricing%3Fplan%3Dpro')?.href).toBe('https://www.example.com/pricing?plan=pro');
     expect(pageUrlOf('/HTTP%3a%2f%2fwww.example.com%2F')?.href).toBe('http://www.example.com/');

@@ -310,15 +310,23 @@ interface PageContext {
  */
 export function pageUrlOf(target: string): PageUrl | undefined {
   if (!target.startsWith('/')) return undefined;
-  const raw = encodedWhole(target.slice(1)).replace(/^(https?):\/(?!\/)/i, '$1://');
+  const raw = escapedWhole(target.slice(1)).replace(/^(https?):\/(?!\/)/i, '$1://');
   if (!/^https?:\/\//i.test(raw)) return undefined;
   const url = normalizeHttpUrl(raw);
   return url && { href: url.href, hostname: url.hostname };
 }
 
-/** A page URL some integrations send percent-encoded as a whole (`https%3A%2F%2Fhost%2Fp%3Fq%3D1`), decoded; anything else as it is. */
-function encodedWhole(raw: string): string {
-  if (!/^https?%3A/i.test(raw)) return raw;
+/**
+ * A page URL sent escaped as a whole, decoded once; anything else as it is:
+ * - some integrations percent-encode it whole (`https%3A%2F%2Fhost%2Fp%3Fq%3D1`);
+ * - nginx's `rewrite .* /$scheme://$host$request_uri? break;` of the common
+ *   pre-rendering guides escapes the rewritten URI (`?` as `%3F`, `%` as
+ *   `%25`): no `?` but a `%3F` means that, and decoding undoes it, as the
+ *   open-source pre-rendering server does. A page whose path holds an encoded
+ *   `?` and that has no query is then read with one (an edge case we accept).
+ */
+function escapedWhole(raw: string): string {
+  if (!/^https?%3A/i.test(raw) && (raw.includes('?') || !/%3F/i.test(raw))) return raw;
   try {
     return decodeURIComponent(raw);
   } catch {

@@ -16,6 +16,13 @@ describe('Search Console import parsing', () => {
     expect(parseCsv('\uFEFFa,b\r\n"x, ""y""",2\n\n')).toEqual([['a', 'b'], ['x, "y"', '2']]);
   });
 
+  it('reads CR line ends and rows of other lengths, skips blank rows, and refuses a quoted cell left open', () => {
+    expect(parseCsv('a,b\rc\r\n,,\nd,e,f')).toEqual([['a', 'b'], ['c'], ['d', 'e', 'f']]);
+    expect(parseCsv('a,b"c')).toEqual([['a', 'b"c']]);
+    const unclosed = 'Top pages,Clicks,Impressions,CTR,Position\n"https://www.example.com/a,1,2,50%,3\nhttps://www.example.com/b,1,2,50%,3\n';
+    expect(fieldOf(() => parseSearchConsoleCsv(unclosed, 'pages_csv', '2026-11-01'))).toBe('content');
+  });
+
   it('reads the Pages and Queries table exports for the day given', () => {
     const csv = 'Top pages,Clicks,Impressions,CTR,Position\nhttps://www.example.com/,12,340,3.53%,4.2\n"https://www.example.com/a,b",0,"1,200",0%,11\n';
     expect(parseSearchConsoleCsv(csv, 'pages_csv', '2026-11-01')).toEqual([

@@ -1,3 +1,4 @@
+import { CsvError, parse } from 'csv-parse/sync';
 import { validationError } from '@bpc/domain';
 import type { SearchGrain, SearchPerformanceRow } from '@bpc/events';
 
@@ -21,36 +22,19 @@ export function isRealDate(text: string): boolean {
   return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === text;
 }
 
-/** RFC 4180 CSV (quoted fields, doubled quotes, CRLF or LF), with a leading BOM tolerated. */
+/**
+ * RFC 4180 CSV (quoted fields, doubled quotes, CRLF, LF or CR line ends), a
+ * leading BOM tolerated; rows of empty cells are skipped and rows may differ in
+ * length. A quote inside an unquoted cell is text; a quoted cell left open is
+ * refused (it would swallow the rest of the file into one cell).
+ */
 export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  const input = text.replace(/^\uFEFF/, '');
-  for (let i = 0; i < input.length; i++) {
-    const c = input[i];
-    if (quoted) {
-      if (c === '"' && input[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"' && field === '') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && input[i + 1] === '\n') i++;
-      row.push(field);
-      if (row.some((f) => f !== '')) rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
+  try {
+    return parse(text, { bom: true, relax_column_count: true, relax_quotes: true, skip_records_with_empty_values: true, record_delimiter: ['\r\n', '\n', '\r'] });
+  } catch (error) {
+    if (error instanceof CsvError) throw validationError('content', `not valid CSV: ${error.message}`);
+    throw error;
   }
-  row.push(field);
-  if (row.some((f) => f !== '')) rows.push(row);
-  return rows;
 }
 
 function count(text: string, at: string): number {

@@ -9,6 +9,7 @@ import { insertBulkBotRequests, TestClock, testConfig, until } from '@bpc/testin
 import { AccountLimits } from '../account-limits';
 import { RunExplorerQueryHandler } from './run-explorer-query.handler';
 import { ExplorerQueryResult, RunExplorerQuery } from './run-explorer-query.query';
+import { EXPLORER_DDL_DIR } from '@bpc/projections';
 
 const BUDGET_MS = 30_000;
 /** Valid, within the regex budget, and still real work for the engine over a million rows. */
@@ -16,9 +17,9 @@ const COSTLY = { filters: [{ field: 'url', op: 'regex', val: '[\\x{0}-\\x{10FFFF
 
 type Executor = [name: string, open: (dir: string) => ExplorerStore];
 const executors: Executor[] = [
-  ['ChdbExecutor', (dir) => new ChdbExecutor({ path: dir })],
+  ['ChdbExecutor', (dir) => new ChdbExecutor({ path: dir, ddlDir: EXPLORER_DDL_DIR })],
   // The @clickhouse/client executor (cluster mode's) on an in-process engine: the admission sits in front of either.
-  ['ClickhouseHttpExecutor over chdb/connection', (dir) => new ClickhouseHttpExecutor({ connection: () => createChdbConnection({ path: dir }) as unknown as ClickhouseConnection })],
+  ['ClickhouseHttpExecutor over chdb/connection', (dir) => new ClickhouseHttpExecutor({ ddlDir: EXPLORER_DDL_DIR, connection: () => createChdbConnection({ path: dir }) as unknown as ClickhouseConnection })],
 ];
 
 describe.each(executors)('a Data Explorer query behind the admission queue (%s)', (_name, open) => {

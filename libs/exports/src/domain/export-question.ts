@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { stringify } from 'safe-stable-stringify';
 import type { ResolvedQuery } from '@bpc/explorer';
 
 /**
@@ -56,14 +57,13 @@ export function questionHash(userId: string, websiteId: string, question: Export
   return createHash('sha256').update(canonicalJson({ userId, websiteId, question })).digest('hex');
 }
 
-/** JSON with object keys sorted at every level (arrays keep their order). */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
+/**
+ * JSON with object keys sorted at every level (arrays keep their order, undefined
+ * members are left out): safe-stable-stringify sorts keys by UTF-16 code unit, so
+ * hashes of questions stored before it came in stay the same.
+ */
+export function canonicalJson(value: object): string {
+  return stringify(value);
 }
 
 export const MAX_FILENAME = 200;

@@ -3,13 +3,14 @@ import path from 'node:path';
 import type { AppConfig } from '@bpc/config';
 import { FileEventLog } from '@bpc/event-log';
 import { ChdbExecutor } from '@bpc/explorer-store';
+import { EXPLORER_DDL_DIR } from '@bpc/projections';
 
 /** The real engines of an ExportRunner spec, in `config.data_dir`: opened before its tests, closed and removed after them. */
 export function exportRunnerEngines(config: AppConfig): { readonly log: FileEventLog; readonly store: ChdbExecutor } {
   const engines = {} as { log: FileEventLog; store: ChdbExecutor };
 
   beforeAll(async () => {
-    engines.store = new ChdbExecutor({ path: path.join(config.data_dir, 'chdb') });
+    engines.store = new ChdbExecutor({ path: path.join(config.data_dir, 'chdb'), ddlDir: EXPLORER_DDL_DIR });
     await engines.store.migrate();
     engines.log = await FileEventLog.open({ dir: path.join(config.data_dir, 'event-log') });
   });

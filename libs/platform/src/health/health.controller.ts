@@ -15,7 +15,7 @@ const CHECK_TIMEOUT_MS = 2000;
  * under `degraded` when the app does its main job without it.
  */
 @Controller('health')
-// Probes, not API: every app serves them alike (README); the API documents leave them out.
+// Probes, not API: every app serves them alike (docs/operations.md); the API documents leave them out.
 @ApiExcludeController()
 export class HealthController {
   constructor(

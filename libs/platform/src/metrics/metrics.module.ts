@@ -7,7 +7,7 @@ import { registerDefaultMetrics } from './default-metrics';
 export const METRICS_REGISTRY = Symbol('METRICS_REGISTRY');
 
 @Controller('metrics')
-// For Prometheus, not API clients: every app serves it alike (README); the API documents leave it out.
+// For Prometheus, not API clients: every app serves it alike (docs/operations.md); the API documents leave it out.
 @ApiExcludeController()
 class MetricsController {
   constructor(@Inject(METRICS_REGISTRY) private readonly registry: Registry) {}

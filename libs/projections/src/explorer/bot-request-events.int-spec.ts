@@ -9,6 +9,7 @@ import { botRequestPayload } from '@bpc/testing';
 import { BOT_REQUEST_EVENTS_TABLE, BOT_REQUESTS_TABLE, botRequestRow } from './explorer-projection';
 import { allStoredBotRequests, isStoredBotRequest, jsonLines, jsonLinesOf } from './explorer-rows';
 import { BufferedExplorerWriter, checkpointOf } from './buffered-explorer-writer';
+import { EXPLORER_DDL_DIR } from './explorer-ddl';
 
 const STATUSES: readonly CacheStatus[] = ['hit', 'miss', 'stale', 'bypass'];
 const events = (prefix: string): BotRequestRecorded[] =>
@@ -34,7 +35,7 @@ describe('bot_request_events: stored bot requests into bot_requests through the 
   const dir = mkdtempSync(path.join(tmpdir(), 'bpc-bot-request-events-'));
   let store: ChdbExecutor;
   beforeAll(async () => {
-    store = new ChdbExecutor({ path: path.join(dir, 'chdb') });
+    store = new ChdbExecutor({ path: path.join(dir, 'chdb'), ddlDir: EXPLORER_DDL_DIR });
     await store.migrate();
   });
   afterAll(async () => {

@@ -2,7 +2,7 @@ import { assertNever } from '@bpc/domain';
 import { BOT_REQUEST_RECORDED, BotRequestRecorded, ExplorerEvent, SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecorded } from '@bpc/events';
 
 export const BOT_REQUESTS_TABLE = 'bot_requests';
-/** Intake of stored `BotRequestRecorded` v1 envelopes, written on into `bot_requests` by a view (deploy/clickhouse/004_…). */
+/** Intake of stored `BotRequestRecorded` v1 envelopes, written on into `bot_requests` by a view (libs/projections/src/explorer/004_…). */
 export const BOT_REQUEST_EVENTS_TABLE = 'bot_request_events';
 export const SEARCH_TABLES = { page: 'search_page_daily', query: 'search_query_daily' } as const;
 

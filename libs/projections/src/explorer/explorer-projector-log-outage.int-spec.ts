@@ -9,6 +9,7 @@ import { ChdbExecutor } from '@bpc/explorer-store';
 import { ReadinessRegistry, SCRAPE_READ_TIMEOUT_MS } from '@bpc/platform';
 import { metricValue, refusedUntilOpened, settlesBefore, startKafkaMock, SwitchableAddress, until } from '@bpc/testing';
 import { ExplorerProjector } from './explorer-projector';
+import { EXPLORER_DDL_DIR } from './explorer-ddl';
 
 const logger = pino({ level: 'silent' });
 const LAG = 'bpc_explorer_projection_lag_events';
@@ -45,7 +46,7 @@ describe('explorer projector while Kafka is unreachable', () => {
   const engines: { stop(): Promise<void> }[] = [];
 
   beforeAll(async () => {
-    store = new ChdbExecutor({ path: path.join(dir, 'chdb') });
+    store = new ChdbExecutor({ path: path.join(dir, 'chdb'), ddlDir: EXPLORER_DDL_DIR });
     await store.migrate();
   });
 

@@ -12,6 +12,7 @@ import { ReadinessRegistry, ServingLoad } from '@bpc/platform';
 import { until } from '@bpc/testing';
 import { botRequestRow } from './explorer-projection';
 import { EXPLORER_FLUSH, ExplorerProjector } from './explorer-projector';
+import { EXPLORER_DDL_DIR } from './explorer-ddl';
 
 const logger = pino({ level: 'silent' });
 const t0 = Date.parse('2026-11-01T00:00:00Z');
@@ -51,7 +52,7 @@ describe('explorer projector (file log → chDB)', () => {
   let log: FileEventLog;
 
   beforeAll(async () => {
-    store = new ChdbExecutor({ path: path.join(dir, 'chdb') });
+    store = new ChdbExecutor({ path: path.join(dir, 'chdb'), ddlDir: EXPLORER_DDL_DIR });
     await store.migrate();
     log = await FileEventLog.open({ dir: path.join(dir, 'log'), partitions: 2, handlerBackoff: { initialMs: 5, maxMs: 20 } });
   });

@@ -16,7 +16,7 @@ export const PUBLIC_OPENAPI: OpenApiInfo = {
 
 /** `{code, message, field?}`: the public error envelope, for the OpenAPI document. */
 export class PublicErrorDto {
-  @ApiProperty({ example: 'VALIDATION_FAILED', description: 'Stable, machine-readable code (the README lists them)' }) code!: string;
+  @ApiProperty({ example: 'VALIDATION_FAILED', description: 'Stable, machine-readable code (docs/public-api.md lists them)' }) code!: string;
   @ApiProperty({ example: 'urls must hold 1 to 1000 entries, got 1001', description: 'For people' }) message!: string;
   @ApiPropertyOptional({ example: 'urls', description: 'The offending request parameter, when one is to blame' }) field?: string;
 }

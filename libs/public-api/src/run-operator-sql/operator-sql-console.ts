@@ -2,8 +2,9 @@ import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import type { AppConfig } from '@bpc/config';
 import { AppError } from '@bpc/domain';
 import type { ExplorerStore } from '@bpc/explorer-store';
-import { APP_CONFIG, LOGGER, openOperatorSqlStore } from '@bpc/platform';
+import { APP_CONFIG, LOGGER } from '@bpc/platform';
 import type { Logger } from 'pino';
+import { openOperatorSqlStore } from './open-operator-sql-store';
 import { operatorSqlError } from './operator-sql-error';
 
 /**

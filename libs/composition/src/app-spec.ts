@@ -1,7 +1,7 @@
 import type { DynamicModule } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { PortName } from '../ports/ports';
-import type { AppRuntime } from '../ports/runtime.module';
+import type { PortName } from './ports';
+import type { AppRuntime } from './runtime.module';
 
 export const APP_NAMES = ['public-api', 'daemon', 'edge', 'projector'] as const;
 export type AppName = (typeof APP_NAMES)[number];

@@ -10,9 +10,10 @@ import { AddressPolicy, CachingPageRefresher, ChromiumTabPool, PageRefresher } f
 import { MemoryRateLimitStore, RateLimitStore, RedisRateLimitStore } from '@bpc/rate-limit';
 import { ExportSlots, MemoryExportSlots, RedisExportSlots } from '@bpc/export-slots';
 import type { Logger } from 'pino';
-import { settlesWithin, SHUTDOWN_BOUNDS_MS } from '../lifecycle/shutdown-bounds';
+import { settlesWithin, SHUTDOWN_BOUNDS_MS } from '@bpc/platform';
 import { EngineWait } from './engine-wait';
 import type { PortName, PortNeeds, Ports } from './ports';
+import { EXPLORER_DDL_DIR } from '@bpc/projections';
 
 const HOUR_MS = 3_600_000;
 
@@ -138,13 +139,14 @@ function clickhouseIdleTimeoutMs(config: AppConfig): number {
 async function openExplorerStore(config: AppConfig, log: Logger, waits: Partial<Record<PortName, EngineWait>>): Promise<ExplorerStore> {
   switch (config.adapters.explorer_store) {
     case 'chdb': {
-      const store = new ChdbExecutor({ path: path.join(config.data_dir, 'chdb'), log });
+      const store = new ChdbExecutor({ path: path.join(config.data_dir, 'chdb'), ddlDir: EXPLORER_DDL_DIR, log });
       await store.migrate();
       return store;
     }
     case 'clickhouse': {
       const clickhouse = config.clickhouse!;
       const store = new ClickhouseHttpExecutor({
+        ddlDir: EXPLORER_DDL_DIR,
         url: clickhouse.url,
         database: clickhouse.database,
         username: clickhouse.username,
@@ -155,25 +157,6 @@ async function openExplorerStore(config: AppConfig, log: Logger, waits: Partial<
       waits.explorerStore = new EngineWait(`ClickHouse at ${clickhouse.url} (user ${clickhouse.username}) to apply the explorer DDL`, () => store.migrate(), log);
       return store;
     }
-  }
-}
-
-/**
- * The engine the operator's SQL console runs statements on: chDB's own
- * data, on connections the engine keeps read-only and bounded
- * (`operator_sql`). A ClickHouse server has its own read-only analyst user
- * instead (docs/analysts.md): undefined then.
- */
-export function openOperatorSqlStore(config: AppConfig, log: Logger): ExplorerStore | undefined {
-  switch (config.adapters.explorer_store) {
-    case 'chdb':
-      return new ChdbExecutor({
-        path: path.join(config.data_dir, 'chdb'),
-        log,
-        readOnly: { maxResultRows: config.operator_sql.max_result_rows, maxExecutionMs: config.operator_sql.max_execution_ms },
-      });
-    case 'clickhouse':
-      return undefined;
   }
 }
 

@@ -3,15 +3,11 @@ import { AppConfig, ConfigError } from '@bpc/config';
 import type { Clock } from '@bpc/domain';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
-import { createHttpApp } from '../http/create-http-app';
-import { closePorts, openPorts } from '../ports/open-ports';
-import type { PortName } from '../ports/ports';
-import { InProcessSignals } from '../ports/in-process-signals';
-import { ServingLoad } from '../ports/serving-load';
-import type { AppRuntime } from '../ports/runtime.module';
+import { createHttpApp, InProcessSignals, ProcessShutdown, ServingLoad, settlesWithin, SHUTDOWN_BOUNDS_MS } from '@bpc/platform';
+import { closePorts, openPorts } from './open-ports';
+import type { PortName } from './ports';
+import type { AppRuntime } from './runtime.module';
 import type { AppName, AppSpec } from './app-spec';
-import { ProcessShutdown } from './process-shutdown';
-import { settlesWithin, SHUTDOWN_BOUNDS_MS } from './shutdown-bounds';
 
 export interface RunningApps {
   readonly runtime: AppRuntime;

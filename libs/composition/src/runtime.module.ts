@@ -9,13 +9,10 @@ import { PAGE_REFRESHER } from '@bpc/renderer';
 import { RATE_LIMIT_STORE } from '@bpc/rate-limit';
 import { EXPORT_SLOTS } from '@bpc/export-slots';
 import type { Logger } from 'pino';
-import { READINESS_CHECKS, ReadinessCheck } from '../health/readiness-check';
-import type { AppSpec } from '../lifecycle/app-spec';
-import { PROCESS_SHUTDOWN, ProcessShutdown } from '../lifecycle/process-shutdown';
-import { IN_PROCESS_SIGNALS, InProcessSignals } from './in-process-signals';
+import { APP_CONFIG, CLOCK, IN_PROCESS_SIGNALS, InProcessSignals, LOGGER, PROCESS_SHUTDOWN, ProcessShutdown, READINESS_CHECKS, ReadinessCheck, SERVING_LOAD, ServingLoad } from '@bpc/platform';
+import type { AppSpec } from './app-spec';
 import { assertEngineReached } from './open-ports';
-import { SERVING_LOAD, ServingLoad } from './serving-load';
-import { adapterName, APP_CONFIG, CLOCK, LOGGER, PortName, Ports } from './ports';
+import { adapterName, PortName, Ports } from './ports';
 
 /** What every app of a process shares: validated config, logger, opened adapters. */
 export interface AppRuntime {

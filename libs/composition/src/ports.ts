@@ -27,10 +27,6 @@ export type PortName = keyof Ports;
 /** Which port each app needs, so a process opens only what its apps use. */
 export type PortNeeds = ReadonlySet<PortName>;
 
-export const APP_CONFIG = Symbol('APP_CONFIG');
-export const LOGGER = Symbol('LOGGER');
-export const CLOCK = Symbol('CLOCK');
-
 export function adapterName(config: AppConfig, port: PortName): string {
   switch (port) {
     case 'eventLog':

@@ -1,6 +1,6 @@
 import { retryInBackground } from '@bpc/event-log';
 import type { Logger } from 'pino';
-import { FailureStreakLog } from '../logging/failure-streak-log';
+import { FailureStreakLog } from '@bpc/platform';
 
 /**
  * Work an adapter must get done on its engine before it is usable (the

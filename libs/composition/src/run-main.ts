@@ -1,8 +1,7 @@
 import { ConfigError, loadConfig } from '@bpc/config';
 import type { Logger } from 'pino';
-import { createLogger } from '../logging/create-logger';
 import type { AppSpec } from './app-spec';
-import { ProcessShutdown } from './process-shutdown';
+import { createLogger, ProcessShutdown } from '@bpc/platform';
 import { type RunningApps, startApps } from './start-apps';
 
 /**

@@ -1,0 +1,169 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import express from 'express';
+import prerender from 'prerender-node';
+import { sha256Hex } from '@bpc/domain';
+import { createLogger } from '@bpc/platform';
+import { RunningApps, startApps } from '@bpc/composition';
+import { bypassHost, RawAnswer, rawRequest, RunningNginx, startNginx, testConfig, TestOrigin, until } from '@bpc/testing';
+import { standaloneApps } from '../../apps/standalone/src/standalone';
+
+const TOKEN = 'middleware-test-token';
+const SITE = 'www.example.com';
+const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+const SITE_ITSELF = '<html><body>the site itself</body></html>';
+/** A page with a query, and one whose path and query are percent-encoded (`/café?q=a b`): both must reach the edge unchanged. */
+const PAGES = ['/pricing?plan=pro', '/caf%C3%A9?q=a%20b'];
+
+/** The origin's page names the path it was asked for: the edge fetched the page the bot asked. */
+const originPage = (pagePath: string) => `<html><head><title>origin page</title></head><body>origin served ${pagePath}</body></html>`;
+
+/** The README's nginx snippet ("Point your site at the edge"), as a user copies it: their token, the edge's address. */
+const readmeSnippet = (edgePort: number, siteRoot: string) => `
+    root ${siteRoot};
+    location / {
+        proxy_set_header X-Prerender-Token "${TOKEN}";   # your edge token
+        set $prerender 0;
+        if ($http_user_agent ~* "googlebot|bingbot|yandex|baiduspider|duckduckbot|applebot|gptbot|oai-searchbot|claudebot|perplexitybot|facebookexternalhit|twitterbot|linkedinbot|slackbot|discordbot") {
+            set $prerender 1;
+        }
+        if ($args ~ "_escaped_fragment_") {
+            set $prerender 1;
+        }
+        if ($uri ~* "\\.(js|css|xml|txt|json|ico|png|jpe?g|gif|svg|webp|woff2?|pdf|zip|mp4)$") {
+            set $prerender 0;
+        }
+        if ($prerender = 1) {
+            proxy_pass http://127.0.0.1:${edgePort}/$scheme://$host$request_uri;
+        }
+        try_files $uri /index.html;   # your site, as before
+    }`;
+
+/** The form of the common pre-rendering guides: a named location that rewrites the URI to the page's URL (nginx escapes it: `?` as `%3F`). */
+const guidesRewrite = (edgePort: number, siteRoot: string) => `
+    root ${siteRoot};
+    location / {
+        try_files $uri @prerender;
+    }
+    location @prerender {
+        proxy_set_header X-Prerender-Token "${TOKEN}";
+        set $prerender 0;
+        if ($http_user_agent ~* "googlebot|bingbot|yandex|baiduspider|twitterbot|facebookexternalhit|linkedinbot|slackbot") {
+            set $prerender 1;
+        }
+        if ($prerender = 1) {
+            rewrite .* /$scheme://$host$request_uri? break;
+            proxy_pass http://127.0.0.1:${edgePort};
+        }
+        if ($prerender = 0) {
+            rewrite .* /index.html break;
+        }
+    }`;
+
+/**
+ * The integrations the README tells users to put in front of the edge, for
+ * real: Express with `prerender-node`, and nginx with the README's snippet
+ * and with the guides' rewrite. One standalone service, its host passing bots
+ * through to a test origin (no browser: the page's URL is what is tested).
+ */
+describe('pre-rendering middlewares in front of the edge (standalone mode)', () => {
+  let running: RunningApps;
+  let origin: TestOrigin;
+  let siteRoot: string;
+  let expressSite: string;
+  let expressServer: Server;
+  let nginx: RunningNginx;
+
+  /** Bot answers and the page URL the edge should have recorded for each: checked together at the end (the explorer flushes once a second). */
+  const sent: { requestId: string; url: string }[] = [];
+
+  /** The edge's answer, passed on by the middleware: its cache header and the origin's page; its recording is checked last. */
+  const expectPageFromEdge = (answer: RawAnswer, pagePath: string, recordedUrl: string) => {
+    expect([answer.status, answer.body.toString()]).toEqual([200, originPage(pagePath)]);
+    expect(['bypass', 'hit']).toContain(answer.headers['x-prerender-cache']);
+    expect(answer.headers['x-request-id']).toEqual(expect.any(String));
+    sent.push({ requestId: String(answer.headers['x-request-id']), url: recordedUrl });
+  };
+
+  beforeAll(async () => {
+    origin = new TestOrigin((pagePath) => ({ status: 200, body: originPage(pagePath) }));
+    const config = testConfig('standalone', {
+      scheduler: { enabled: false },
+      edge: { record_flush_ms: 50 },
+      hosts: [bypassHost(await origin.start())],
+      websites: [{ id: 'demo', host_id: 1, account_id: 'acme', prerender_token_sha256: sha256Hex(TOKEN) }],
+    });
+    running = await startApps(standaloneApps, config, createLogger('silent', 'middleware-integrations'));
+    const edgePort = Number(new URL(running.urls.edge!).port);
+
+    // Express as the README's snippet sets it up, its own route after the middleware.
+    const app = express();
+    app.use(prerender.set('prerenderServiceUrl', `${running.urls.edge}/`).set('prerenderToken', TOKEN));
+    prerender.addUserAgents(['ClaudeBot', 'OAI-SearchBot', 'DuckDuckBot']);
+    app.use((_req, res) => void res.type('html').send(SITE_ITSELF));
+    expressServer = await new Promise<Server>((resolve) => {
+      const server = app.listen(0, '127.0.0.1', () => resolve(server));
+    });
+    expressSite = `http://127.0.0.1:${(expressServer.address() as AddressInfo).port}`;
+
+    siteRoot = mkdtempSync(path.join(tmpdir(), 'bpc-site-'));
+    writeFileSync(path.join(siteRoot, 'index.html'), SITE_ITSELF);
+    nginx = await startNginx([readmeSnippet(edgePort, siteRoot), guidesRewrite(edgePort, siteRoot)]);
+  });
+
+  afterAll(async () => {
+    await nginx?.stop();
+    expressServer?.closeAllConnections();
+    await new Promise((resolve) => (expressServer ? expressServer.close(resolve) : resolve(undefined)));
+    await running?.close();
+    await origin?.stop();
+    if (siteRoot) rmSync(siteRoot, { recursive: true, force: true });
+  });
+
+  describe('Express with prerender-node', () => {
+    it.each(PAGES)('serves a bot the page the edge answers for its full URL (%s)', async (pagePath) => {
+      // The proxy in front of Express says the bot asked over https, as the README expects.
+      const answer = await rawRequest(expressSite, pagePath, { headers: { host: SITE, 'user-agent': GOOGLEBOT, 'x-forwarded-proto': 'https' } });
+      expectPageFromEdge(answer, pagePath, `https://${SITE}${pagePath}`);
+    });
+
+    it("sends the edge the crawlers the README adds to prerender-node's list", async () => {
+      const claudeBot = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)';
+      const answer = await rawRequest(expressSite, PAGES[0], { headers: { host: SITE, 'user-agent': claudeBot, 'x-forwarded-proto': 'https' } });
+      expect([answer.status, answer.headers['x-prerender-cache']]).toEqual([200, expect.stringMatching(/^(hit|miss|bypass|stale)$/)]);
+    });
+
+    it("serves a person's browser Express's own route", async () => {
+      const answer = await rawRequest(expressSite, PAGES[0], { headers: { host: SITE, 'user-agent': BROWSER } });
+      expect([answer.status, answer.body.toString(), answer.headers['x-prerender-cache']]).toEqual([200, SITE_ITSELF, undefined]);
+    });
+  });
+
+  describe.each([
+    { form: "the README's proxy_pass", server: 0 },
+    { form: "the guides' rewrite", server: 1 },
+  ])('nginx with $form', ({ server }) => {
+    it.each(PAGES)('serves a bot the page the edge answers for its full URL (%s)', async (pagePath) => {
+      const answer = await rawRequest(nginx.urls[server], pagePath, { headers: { host: SITE, 'user-agent': GOOGLEBOT } });
+      // nginx listens on plain http here: $scheme is http.
+      expectPageFromEdge(answer, pagePath, `http://${SITE}${pagePath}`);
+    });
+
+    it("serves a person's browser the site itself", async () => {
+      const answer = await rawRequest(nginx.urls[server], PAGES[0], { headers: { host: SITE, 'user-agent': BROWSER } });
+      expect([answer.status, answer.body.toString(), answer.headers['x-prerender-cache']]).toEqual([200, SITE_ITSELF, undefined]);
+    });
+  });
+
+  it('recorded each bot request with the full page URL the middleware sent', async () => {
+    type Row = { request_id: string; url: string; bot_name: string };
+    const query = () => running.runtime.ports.explorerStore!.query<Row>('SELECT request_id, url, bot_name FROM bot_requests FINAL WHERE request_id IN {ids:Array(String)}', { ids: sent.map((s) => s.requestId) });
+    const rows = await until(query, (found) => found.length === sent.length, { timeoutMs: 20_000 });
+    const recorded = new Map(rows.map((row) => [row.request_id, [row.url, row.bot_name]]));
+    expect(sent.map(({ requestId }) => recorded.get(requestId))).toEqual(sent.map(({ url }) => [url, 'Googlebot']));
+  });
+});
