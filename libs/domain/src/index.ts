@@ -16,3 +16,4 @@ export * from './hosts/resolve-targets';
 export * from './queue/decide-invalidate';
 export * from './shared/bounded-memo';
 export * from './shared/grown-buffer';
+export * from './queue/rules';

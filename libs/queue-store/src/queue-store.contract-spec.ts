@@ -1,5 +1,6 @@
 import { emptyHostQueueCounts, type Priority, type QueueItem } from '@bpc/domain';
 import type { ClaimedEntry, EnqueueRequest, ProjectionPosition, QueueStore } from './queue-store.port';
+import { describeQueueStoreModelContract } from './queue-store-model.contract-spec';
 
 /**
  * The behaviour every QueueStore adapter must show, run against each of them
@@ -486,4 +487,6 @@ export function describeQueueStoreContract(name: string, factory: () => Promise<
       await expect(store.check()).resolves.toBeUndefined();
     });
   });
+
+  describeQueueStoreModelContract(name, factory);
 }

@@ -1,4 +1,7 @@
-import type { HostQueueCounts, Priority, QueueItem } from '@bpc/domain';
+import type { ClaimedEntry, ClaimRequest, EnqueueRequest, EnqueueResult, HostQueueCounts, Priority } from '@bpc/domain';
+
+/** The queue's commands and answers are the domain's (its rules decide them). */
+export type { ClaimedEntry, ClaimRequest, EnqueueRequest, EnqueueResult };
 
 export const QUEUE_STORE = Symbol('QUEUE_STORE');
 
@@ -14,65 +17,6 @@ export interface ProjectionPosition {
   readonly offset: string;
   /** The result of the mutation is recorded under this id (see `resultOf`). */
   readonly eventId: string;
-}
-
-export interface EnqueueRequest {
-  readonly hostId: number;
-  readonly priority: Priority;
-  /** Epoch milliseconds when the entries become due. */
-  readonly dueAt: number;
-  readonly items: readonly QueueItem[];
-  /**
-   * The request (event) id. An entry answers to the latest request that
-   * queued it — one that creates, keeps or promotes it — so an outcome naming
-   * the request an entry had when it was claimed never settles work that was
-   * requested again after the claim (live or when rebuilt from the log).
-   */
-  readonly entryId: string;
-}
-
-/**
- * `enqueued` = created + kept (+ promoted, a kept entry moved up); repeats of a
- * URL + dimension within one request count once. A later explicit `mode`
- * replaces the entry's mode; an item without mode keeps it.
- */
-export interface EnqueueResult {
-  /** Entries this request placed or kept in the queue (one per host + URL + dimension). */
-  readonly enqueued: number;
-  /** Entries that did not exist before. */
-  readonly created: number;
-  /** Entries moved to a higher priority by this request. */
-  readonly promoted: number;
-}
-
-/**
- * An entry pulled by the scheduler: out of its queue, leased until
- * `leaseUntil`. `claimId` names this lease only: once the lease expired and
- * the entry went back to its queue, outcome calls with this claim do nothing.
- */
-export interface ClaimedEntry {
-  readonly hostId: number;
-  readonly url: string;
-  readonly dimensionId: number;
-  readonly priority: Priority;
-  readonly mode?: QueueItem['mode'];
-  readonly entryId: string;
-  /** Attempts already made before this claim (0 on the first). */
-  readonly attempt: number;
-  readonly claimId: string;
-  readonly leaseUntil: number;
-}
-
-export interface ClaimRequest {
-  readonly now: number;
-  readonly limit: number;
-  /**
-   * How long a claim is held. A lease with `leaseUntil <= now` of a later
-   * claim call has expired: that call first puts the entry back into its
-   * queue (same priority, original due time, same attempt count), so an
-   * entry is never lost, at worst dispatched twice.
-   */
-  readonly leaseMs: number;
 }
 
 export type StoreResult<T> = { readonly applied: true; readonly value: T } | { readonly applied: false; readonly value: T | undefined };

@@ -4,6 +4,14 @@ import { POSITIONED_MUTATION_LUA } from '@bpc/redis-support';
  * Lua scripts of the Redis queue store. Each runs atomically inside Redis, so
  * a mutation and its projection checkpoint change together or not at all.
  *
+ * They implement the queue's rules of the domain (`libs/domain/src/queue/rules`:
+ * `decideEnqueue`, `returnToQueue`, `decideClaim`, …) in Lua, because Redis
+ * must run them atomically; the model contract suite runs generated call
+ * sequences against this store and the domain model and compares every
+ * answer. Two things the port leaves open differ from the memory store:
+ * entries due at the same time are served in key order (ZSET member order,
+ * not first queued), and leases expiring together return in claim id order.
+ *
  * Key layout (P = `{<keyPrefix>}:`, one hash tag so every script touches a
  * single cluster slot):
  *   P..'q:<host>:<priority>'  ZSET  member = queueEntryKey, score = dueAt (ms)
@@ -47,6 +55,12 @@ local function decode(value)
   local priority, attempt, mode, entryId = string.match(value, '^([^|]*)|([^|]*)|([^|]*)|(.*)$')
   return priority, tonumber(attempt), mode, entryId
 end
+
+-- A pause ends at its deadline (the domain's pausedAt); no deadline, or an unreadable one (nil, false), is no pause.
+local function pausedAt(deadline, now)
+  if not deadline then return false end
+  return deadline > tonumber(now)
+end
 `;
 
 
@@ -54,7 +68,7 @@ end
  * One entry per key: when a claimed entry returns (retry or expired lease)
  * while a newer request queued the same key, the queued entry survives with
  * its id and attempt count, the higher priority and the earlier due time, and
- * its own explicit mode (else the returning one). Mirrors `mergeEntry`.
+ * its own explicit mode (else the returning one). The domain's `returnToQueue`.
  */
 const REQUEUE = `
 local function requeue(host, key, priority, dueAt, attempt, mode, entryId)
@@ -79,6 +93,7 @@ end
 `;
 
 /**
+ * The domain's `decideEnqueue`.
  * ARGV[6] host, [7] priority, [8] dueAt, [9] entryId, [10..] one per distinct
  * item: a mode letter ('-' none, 'r' render, 'b' bypass) followed by the key.
  * Work goes in chunks of CHUNK keys: one HMGET to read, then one ZADD / ZREM /
@@ -219,7 +234,7 @@ local paused = {}
 for i = 1, #all, 2 do
   local untilMs = tonumber(all[i + 1])
   -- An unreadable deadline is not a pause: the host drains (the claim reports it).
-  if untilMs and untilMs > now then
+  if pausedAt(untilMs, now) then
     paused[#paused + 1] = all[i]
     paused[#paused + 1] = all[i + 1]
   elseif untilMs then
@@ -261,7 +276,8 @@ return out
 
 /**
  * ARGV[2] now, [3] limit, [4] leaseUntil, [5] claim id base (unique per call).
- * 1. Leases ending at or before now go back to their queues (crash recovery).
+ * 1. Leases ending at or before now go back to their queues (crash recovery;
+ *    the domain's `decideLeaseExpiry`). Steps 2 and 3 are its `decideClaim`.
  * 2. Hosts not paused at now are ordered by id, starting after the host
  *    served last (P..'cursor').
  * 3. Per priority in drain order, each host offers up to the remaining number
@@ -290,7 +306,7 @@ for _, host in ipairs(redis.call('SMEMBERS', HOSTS)) do
   local untilMs = pausedUntil and tonumber(pausedUntil)
   -- A pause that cannot be read does not stop draining (the daemon logs it).
   if pausedUntil and not untilMs then unreadable[#unreadable + 1] = host end
-  if not untilMs or untilMs <= tonumber(now) then eligible[#eligible + 1] = tonumber(host) end
+  if not pausedAt(untilMs, now) then eligible[#eligible + 1] = tonumber(host) end
 end
 table.sort(eligible)
 local start = 1

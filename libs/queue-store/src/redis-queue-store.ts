@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
   PRIORITIES,
+  distinctItems,
+  distinctPriorities,
   emptyHostQueueCounts,
   silentLog,
   type HostQueueCounts,
@@ -17,10 +19,8 @@ import {
   assertHostId,
   assertAttemptsMade,
   assertPriorities,
-  distinctItems,
-  distinctPriorities,
   parseQueueEntryKey,
-} from './queue-entry-rules';
+} from './queue-call-checks';
 import type {
   ClaimRequest,
   ClaimedEntry,

@@ -11,42 +11,50 @@ const started = (exportId: number) =>
 
 describe('evolveExports', () => {
   it('a start takes the account slot; completion or failure frees it; expiry forgets the record', () => {
-    const state = emptyExportsState();
-    evolveExports(state, started(1));
+    let state = emptyExportsState();
+    state = evolveExports(state, started(1));
     expect(state.slots.get('acme')).toBe(1);
     expect(state.byId.get(1)?.status).toBe('running');
-    evolveExports(state, envelope(EXPORT_COMPLETED, 1, { exportId: 1, accountId: 'acme', rowCount: 5, sizeBytes: 50 }, meta()) as ExportEvent);
+    state = evolveExports(state, envelope(EXPORT_COMPLETED, 1, { exportId: 1, accountId: 'acme', rowCount: 5, sizeBytes: 50 }, meta()) as ExportEvent);
     expect(state.slots.has('acme')).toBe(false);
     expect(state.byId.get(1)).toMatchObject({ status: 'completed', rowCount: 5, sizeBytes: 50, finishedAt: '2026-11-21T12:00:00.000Z' });
 
-    evolveExports(state, started(2));
-    evolveExports(state, envelope(EXPORT_FAILED, 1, { exportId: 2, accountId: 'acme', error: 'INTERRUPTED', errorMessage: 'x' }, meta()) as ExportEvent);
+    state = evolveExports(state, started(2));
+    state = evolveExports(state, envelope(EXPORT_FAILED, 1, { exportId: 2, accountId: 'acme', error: 'INTERRUPTED', errorMessage: 'x' }, meta()) as ExportEvent);
     expect(state.byId.get(2)).toMatchObject({ status: 'failed', error: 'INTERRUPTED' });
     expect(state.slots.has('acme')).toBe(false);
     expect(state.lastId).toBe(2);
 
-    evolveExports(state, envelope(EXPORT_EXPIRED, 1, { exportId: 1, accountId: 'acme' }, meta()) as ExportEvent);
+    state = evolveExports(state, envelope(EXPORT_EXPIRED, 1, { exportId: 1, accountId: 'acme' }, meta()) as ExportEvent);
     expect(state.byId.has(1)).toBe(false);
     expect(state.lastId).toBe(2);
   });
 
   it('an outcome never reopens a finished record or frees a slot another export holds', () => {
-    const state = emptyExportsState();
-    evolveExports(state, started(1));
-    evolveExports(state, envelope(EXPORT_COMPLETED, 1, { exportId: 1, accountId: 'acme', rowCount: 5, sizeBytes: 50 }, meta()) as ExportEvent);
-    evolveExports(state, started(2));
-    evolveExports(state, envelope(EXPORT_FAILED, 1, { exportId: 1, accountId: 'acme', error: 'X', errorMessage: 'x' }, meta()) as ExportEvent);
+    let state = emptyExportsState();
+    state = evolveExports(state, started(1));
+    state = evolveExports(state, envelope(EXPORT_COMPLETED, 1, { exportId: 1, accountId: 'acme', rowCount: 5, sizeBytes: 50 }, meta()) as ExportEvent);
+    state = evolveExports(state, started(2));
+    state = evolveExports(state, envelope(EXPORT_FAILED, 1, { exportId: 1, accountId: 'acme', error: 'X', errorMessage: 'x' }, meta()) as ExportEvent);
     expect(state.byId.get(1)?.status).toBe('completed');
     expect(state.slots.get('acme')).toBe(2);
   });
 
   it('a redelivered start (at-least-once log) does not reopen a finished export or take the slot again', () => {
-    const state = emptyExportsState();
+    let state = emptyExportsState();
     const start = started(1);
-    evolveExports(state, start);
-    evolveExports(state, envelope(EXPORT_FAILED, 1, { exportId: 1, accountId: 'acme', error: 'INTERRUPTED', errorMessage: 'x' }, meta()) as ExportEvent);
-    evolveExports(state, start);
+    state = evolveExports(state, start);
+    state = evolveExports(state, envelope(EXPORT_FAILED, 1, { exportId: 1, accountId: 'acme', error: 'INTERRUPTED', errorMessage: 'x' }, meta()) as ExportEvent);
+    state = evolveExports(state, start);
     expect(state.byId.get(1)?.status).toBe('failed');
     expect(state.slots.has('acme')).toBe(false);
+  });
+
+  it('leaves the given state as it was', () => {
+    const before = evolveExports(emptyExportsState(), started(1));
+    const after = evolveExports(before, envelope(EXPORT_COMPLETED, 1, { exportId: 1, accountId: 'acme', rowCount: 5, sizeBytes: 50 }, meta()) as ExportEvent);
+    expect(before.byId.get(1)?.status).toBe('running');
+    expect(before.slots.get('acme')).toBe(1);
+    expect(after.byId.get(1)?.status).toBe('completed');
   });
 });

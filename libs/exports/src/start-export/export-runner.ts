@@ -172,7 +172,8 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
       }
     }
     await this.waitFor(record, waitSeconds ?? DEFAULT_WAIT_SECONDS);
-    return record;
+    // Records are values: the outcome, if it came meanwhile, is in the index's current one.
+    return this.index.get(record.exportId) ?? record;
   }
 
   /** A place in the admission queue for the export's statement; its budget (the export's time bound) counts from now. */
@@ -222,9 +223,9 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
     if (seconds === 0 || record.status !== 'running') return;
     const done = this.running.get(record.exportId);
     if (!done) {
-      // Run by another replica: its outcome arrives through the followed log and updates the record in place.
+      // Run by another replica: its outcome arrives through the followed log into the index.
       const deadline = Date.now() + seconds * 1000;
-      while (record.status === 'running' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (this.index.get(record.exportId)?.status === 'running' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       return;
     }
     let timer: NodeJS.Timeout | undefined;

@@ -63,6 +63,7 @@ export class ExportIndex {
     return this.replayed;
   }
 
+  /** The record as it stands now; a later event replaces it (records are values), so ask again to see a change. */
   get(exportId: number): ExportState | undefined {
     return this.state.byId.get(exportId);
   }
@@ -102,13 +103,12 @@ export class ExportIndex {
       }
       return this.state.byId.get(exportId)!;
     }
-    evolveExports(this.state, event);
+    this.state = evolveExports(this.state, event);
     const record = this.state.byId.get(exportId)!;
     try {
       await this.log.append(TOPICS.exports, [event]);
     } catch (error) {
-      this.state.byId.delete(record.exportId);
-      this.state.slots.delete(record.accountId);
+      this.state = { ...this.state, byId: this.state.byId.delete(record.exportId), slots: this.state.slots.delete(record.accountId) };
       throw new AppError('LOG_UNAVAILABLE', `the export could not be recorded: ${(error as Error).message}`);
     }
     return record;
@@ -134,7 +134,7 @@ export class ExportIndex {
   private async record(event: ExportEvent): Promise<void> {
     if (!this.follows) {
       await this.log.append(TOPICS.exports, [event]);
-      evolveExports(this.state, event);
+      this.state = evolveExports(this.state, event);
       return;
     }
     let timer: NodeJS.Timeout | undefined;
@@ -167,7 +167,7 @@ export class ExportIndex {
       // All or nothing per batch: a batch holding an unknown event is refused whole, and retried by the log as it is.
       handleBatch: async (batch) => {
         for (const event of knownEventsOf('export index', batch, asExportEvent)) {
-          evolveExports(this.state, event);
+          this.state = evolveExports(this.state, event);
           this.waiting.get(event.id)?.();
         }
       },

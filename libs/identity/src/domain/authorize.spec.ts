@@ -2,7 +2,7 @@ import { AppError } from '@bpc/domain';
 import { API_TOKEN_ISSUED, API_TOKEN_REVOKED, envelope, IdentityEvent, USER_ROLE_GRANTED, USER_ROLE_REVOKED } from '@bpc/events';
 import { newApiToken, tokenIdOf } from './api-token';
 import { authenticate, authorizeWebsite } from './authorize';
-import { emptyIdentityState, evolveIdentity, IdentityState } from './identity-state';
+import { emptyIdentityState, evolveIdentity, evolveIdentityAll, IdentityState } from './identity-state';
 
 const now = Date.parse('2026-11-21T12:00:00Z');
 let n = 0;
@@ -10,9 +10,7 @@ const meta = () => ({ id: `e${++n}`, occurredAt: new Date(now - 1000), key: 'ide
 const demo = { id: 'demo', accountId: 'acme', platformModule: true };
 
 function given(...events: IdentityEvent[]): IdentityState {
-  const state = emptyIdentityState();
-  for (const e of events) evolveIdentity(state, e);
-  return state;
+  return events.reduce(evolveIdentity, emptyIdentityState());
 }
 
 function refusal(fn: () => unknown): string {
@@ -78,6 +76,17 @@ describe('authentication and authorisation', () => {
     const off = { ...demo, platformModule: false };
     expect(refusal(() => authorizeWebsite(state, principal, 'demo', off, 'readonly', true))).toMatch(/^FEATURE_DISABLED/);
     expect(refusal(() => authorizeWebsite(state, principal, 'demo', off, 'readonly', false))).toBe('allowed');
+  });
+
+  it('evolves to a new state, leaving the given one as it was', () => {
+    const before = given(issued(), grant('admin'));
+    const after = evolveIdentity(before, envelope(API_TOKEN_REVOKED, 1, { tokenId: alice.tokenId }, meta()));
+    const batched = evolveIdentityAll(before, [envelope(API_TOKEN_REVOKED, 1, { tokenId: alice.tokenId }, meta()), grant('readonly')]);
+    expect(before.tokens.get(alice.tokenId)?.revokedAt).toBeNull();
+    expect(before.roles.get('alice')?.get('demo')).toBe('admin');
+    expect(after.tokens.get(alice.tokenId)?.revokedAt).not.toBeNull();
+    expect(batched.tokens.get(alice.tokenId)?.revokedAt).not.toBeNull();
+    expect(batched.roles.get('alice')?.get('demo')).toBe('readonly');
   });
 
   it('applies events idempotently (at-least-once delivery)', () => {

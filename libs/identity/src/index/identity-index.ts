@@ -2,11 +2,11 @@ import { hostname } from 'node:os';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { AppError } from '@bpc/domain';
-import { asIdentityEvent, knownEventsOf, TOPICS } from '@bpc/events';
+import { asIdentityEvent, IdentityEvent, knownEventsOf, TOPICS } from '@bpc/events';
 import { caughtUpWithin, EVENT_LOG, EventLog, LogBatch, retryInBackground, Subscription } from '@bpc/event-log';
 import type { AppConfig } from '@bpc/config';
 import { APP_CONFIG, FailureStreakLog, LOGGER, ReadinessRegistry } from '@bpc/platform';
-import { emptyIdentityState, evolveIdentity, IdentityState } from '../domain/identity-state';
+import { emptyIdentityState, evolveIdentityAll, IdentityState } from '../domain/identity-state';
 
 const WAIT_DEADLINE_MS = 10_000;
 const CATCH_UP_DEADLINE_MS = 30_000;
@@ -26,7 +26,7 @@ const CATCH_UP_DEADLINE_MS = 30_000;
  */
 @Injectable()
 export class IdentityIndex implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly state: IdentityState = emptyIdentityState();
+  private state: IdentityState = emptyIdentityState();
   private readonly applied = new Set<string>();
   private readonly stopping = new AbortController();
   private subscription?: Subscription;
@@ -75,7 +75,7 @@ export class IdentityIndex implements OnApplicationBootstrap, OnApplicationShutd
     this.assertCaughtUp();
   }
 
-  /** Read-only view for the pure authorisation rules. */
+  /** The current state for the pure authorisation rules (a value: a later event makes a new one). */
   view(): IdentityState {
     return this.state;
   }
@@ -122,11 +122,13 @@ export class IdentityIndex implements OnApplicationBootstrap, OnApplicationShutd
 
   /** All or nothing per batch: a batch holding an unknown event is refused whole, and retried by the log as it is. */
   private apply(batch: LogBatch): void {
+    const fresh: IdentityEvent[] = [];
     for (const event of knownEventsOf('identity index', batch, asIdentityEvent)) {
       // Once per event id: a producer's retry can store an event again later (a second grant after a revoke would restore the role).
       if (this.applied.has(event.id)) continue;
-      evolveIdentity(this.state, event);
       this.applied.add(event.id);
+      fresh.push(event);
     }
+    this.state = evolveIdentityAll(this.state, fresh);
   }
 }

@@ -1,0 +1,33 @@
+import type { EnqueueRequest, EnqueueResult } from './queue-commands';
+import { distinctItems, mergeEntry, withPlacement } from './entry-placement';
+import type { QueueDecision, QueueEvent, QueueView } from './queue-events';
+
+/**
+ * Queues each distinct item of a request: a new key becomes an entry; a
+ * queued key merges with the request (`mergeEntry`: moved up, never down,
+ * the earlier due time) and answers to this request from now on.
+ */
+export function decideEnqueue(view: QueueView, request: EnqueueRequest): QueueDecision<EnqueueResult> {
+  const events: QueueEvent[] = [];
+  let created = 0;
+  let promoted = 0;
+  const distinct = distinctItems(request.items);
+  for (const [key, item] of distinct) {
+    const existing = view.queued(request.hostId, key);
+    if (!existing) {
+      created++;
+      const { hostId, priority, dueAt, entryId } = request;
+      events.push({ type: 'entry-queued', entry: { hostId, key, url: item.url, dimensionId: item.dimensionId, ...(item.mode ? { mode: item.mode } : {}), priority, dueAt, entryId, attempt: 0 } });
+      continue;
+    }
+    const placement = mergeEntry(existing, { priority: request.priority, dueAt: request.dueAt, ...(item.mode ? { mode: item.mode } : {}) });
+    if (placement.priority !== existing.priority) promoted++;
+    const entry = { ...withPlacement(existing, placement), entryId: request.entryId };
+    if (!sameEntry(entry, existing)) events.push({ type: 'entry-replaced', entry });
+  }
+  return { events, result: Object.freeze({ enqueued: distinct.size, created, promoted }) };
+}
+
+function sameEntry(a: { priority: string; dueAt: number; mode?: string; entryId: string }, b: typeof a): boolean {
+  return a.priority === b.priority && a.dueAt === b.dueAt && a.mode === b.mode && a.entryId === b.entryId;
+}

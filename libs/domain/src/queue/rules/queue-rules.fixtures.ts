@@ -1,0 +1,25 @@
+import { queueEntryKey } from '../queue-entry';
+import type { Priority } from '../priority';
+import type { QueueEvent, QueuedEntry } from './queue-events';
+import { emptyQueueModel, evolveQueueAll, queueView, type QueueModel } from './queue-model';
+
+/** Shared by the queue rules' specs: a state built from events, read through the model's view. */
+export const T = 1_700_000_000_000;
+
+export function entry(url: string, over: Partial<QueuedEntry> = {}): QueuedEntry {
+  const dimensionId = over.dimensionId ?? 1;
+  return { hostId: 1, key: queueEntryKey(dimensionId, url), url, dimensionId, priority: 'normal' as Priority, dueAt: T, entryId: 'e1', attempt: 0, ...over };
+}
+
+export const queued = (...entries: QueuedEntry[]): QueueEvent[] => entries.map((e) => ({ type: 'entry-queued', entry: e }));
+
+export function given(...events: QueueEvent[]): { state: QueueModel; view: ReturnType<typeof queueView> } {
+  const state = evolveQueueAll(emptyQueueModel(), events);
+  return { state, view: queueView(state) };
+}
+
+/** Claim ids c1, c2, … in the order asked. */
+export function claimIds(): () => string {
+  let n = 0;
+  return () => `c${++n}`;
+}
