@@ -2,7 +2,7 @@ import { createReadStream, constants as fsConstants } from 'node:fs';
 import { access, mkdir, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
-import type { LogSink } from '@bpc/domain';
+import type { LogSink } from '@bpc/support';
 import { writeFileAtomic } from '@bpc/durable-fs';
 import { CacheBodyGoneError, type CacheEntry, type CacheHit } from './cache-store.port';
 

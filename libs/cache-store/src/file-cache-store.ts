@@ -1,6 +1,6 @@
 import { readFile, readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { silentLog, type LogSink } from '@bpc/domain';
+import { silentLog, type LogSink } from '@bpc/support';
 import { removeAtomicWriteLeftovers, writeFileAtomic } from '@bpc/durable-fs';
 import { BodyFiles, DEFAULT_BODY_REMOVAL_DELAY_MS } from './body-files';
 import { assertKey, assertStorable, entryField, invalidationFields, newBodyBase, putDecision } from './cache-entry-rules';

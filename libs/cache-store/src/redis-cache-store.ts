@@ -1,4 +1,4 @@
-import { BoundedMemo, silentLog, type LogSink } from '@bpc/domain';
+import { BoundedMemo, silentLog, type LogSink } from '@bpc/support';
 import { BodyFiles, DEFAULT_BODY_REMOVAL_DELAY_MS } from './body-files';
 import { assertKey, assertStorable, entryField, invalidationFields, newBodyBase, putDecision } from './cache-entry-rules';
 import type { CacheEntry, CacheHit, CacheStore, NewCacheEntry, ProjectionPosition, PutResult, StoreResult } from './cache-store.port';

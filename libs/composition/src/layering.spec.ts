@@ -27,8 +27,12 @@ describe('layering: domain, platform kernel, ports and adapters, composition roo
     expect([...importsOf('domain')]).toEqual([]);
   });
 
-  it('the platform kernel (logging, HTTP, health, metrics, lifecycle) is a leaf: config and domain only', () => {
-    expect([...importsOf('platform')].filter((name) => !['config', 'domain'].includes(name))).toEqual([]);
+  it('support (log sink, grown buffers, bounded memo) imports no other library', () => {
+    expect([...importsOf('support')]).toEqual([]);
+  });
+
+  it('the platform kernel (logging, HTTP, health, metrics, lifecycle) is a leaf: config, domain and support only', () => {
+    expect([...importsOf('platform')].filter((name) => !['config', 'domain', 'support'].includes(name))).toEqual([]);
   });
 
   it('only the apps compose: no library imports the composition root', () => {

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { LogSink } from '@bpc/domain';
+import type { LogSink } from '@bpc/support';
 import type { EventEnvelope } from '@bpc/events';
 import { mountSmallFilesystem, SmallFilesystem, until, whyNoSmallFilesystem } from '@bpc/testing';
 import { FileEventLog } from './file-event-log';

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { LogSink } from '@bpc/domain';
+import type { LogSink } from '@bpc/support';
 import type { EventEnvelope } from '@bpc/events';
 import { until } from '@bpc/testing';
 import type { LogRecord, SubscriptionSpec } from './event-log.port';

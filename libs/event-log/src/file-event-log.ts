@@ -1,6 +1,6 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { LogSink, silentLog } from '@bpc/domain';
+import { LogSink, silentLog } from '@bpc/support';
 import type { EventEnvelope } from '@bpc/events';
 import { BackoffOptions, DEFAULT_HANDLER_BACKOFF } from './backoff';
 import type { EventLog, Subscription, SubscriptionSpec } from './event-log.port';

@@ -1,5 +1,5 @@
 import { Kafka, logLevel } from 'kafkajs';
-import type { LogSink } from '@bpc/domain';
+import type { LogSink } from '@bpc/support';
 import { freePort, startKafkaMock, testEngines, until } from '@bpc/testing';
 import { KafkaEventLog } from './kafka-event-log';
 

@@ -1,5 +1,5 @@
 import { Admin, Kafka, logLevel, Producer } from 'kafkajs';
-import { LogSink, silentLog } from '@bpc/domain';
+import { LogSink, silentLog } from '@bpc/support';
 import type { EventEnvelope } from '@bpc/events';
 import { BackoffOptions, DEFAULT_HANDLER_BACKOFF, sleep } from './backoff';
 import type { EventLog, Subscription, SubscriptionSpec } from './event-log.port';

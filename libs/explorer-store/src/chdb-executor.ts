@@ -1,7 +1,7 @@
 import { open, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { ChdbQueryStream, ChdbResult, Session } from 'chdb';
-import { type LogSink, silentLog } from '@bpc/domain';
+import { type LogSink, silentLog } from '@bpc/support';
 import { ChdbSessionPool } from './chdb-session-pool';
 import { applyDdl, ddlDirOf } from './ddl-migration';
 import { PINNED_QUERY_SETTINGS, assertDedupToken, assertTableName, insertStatement, quoteStringLiteral } from './engine-settings';

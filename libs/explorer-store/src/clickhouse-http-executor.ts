@@ -7,7 +7,7 @@ import {
   type ClickHouseClientConfigOptions,
   type Logger,
 } from '@clickhouse/client';
-import { type LogSink, silentLog } from '@bpc/domain';
+import { type LogSink, silentLog } from '@bpc/support';
 import { writeFully } from '@bpc/durable-fs';
 import { applyDdl, ddlDirOf } from './ddl-migration';
 import { PINNED_QUERY_SETTINGS, assertDedupToken, assertTableName, insertStatement } from './engine-settings';

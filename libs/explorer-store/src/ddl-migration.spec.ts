@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { silentLog } from '@bpc/domain';
+import { silentLog } from '@bpc/support';
 import { applyDdl, ddlDirOf, readDdlFiles } from './ddl-migration';
 import { ExplorerStoreError } from './explorer-store-error';
 

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { LogSink } from '@bpc/domain';
+import type { LogSink } from '@bpc/support';
 import { ExplorerStoreError, toExplorerStoreError } from './explorer-store-error';
 import { splitSqlStatements } from './sql-statements';
 

@@ -1,4 +1,4 @@
-import { grownBuffer } from '@bpc/domain';
+import { grownBuffer } from '@bpc/support';
 import type { EncodedRows, InsertBatch } from './explorer-store.port';
 
 /**

@@ -1,4 +1,4 @@
-import { type LogSink } from '@bpc/domain';
+import { type LogSink } from '@bpc/support';
 import { FailFastRedis } from '@bpc/redis-support';
 import { ExportSlots, SlotClaim, SlotHolder } from './export-slots.port';
 

@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { LogSink, silentLog } from '@bpc/domain';
+import { LogSink, silentLog } from '@bpc/support';
 import { MemoryQueueStore, MemoryQueueStoreOptions, QueueStoreSnapshot } from './memory-queue-store';
 
 export const QUEUE_SNAPSHOT_FILE = 'queue-store.snapshot.json';

@@ -13,13 +13,12 @@ import {
   emptyHostQueueCounts,
   queueEntryKey,
   returnToQueue,
-  silentLog,
   type HostQueueCounts,
-  type LogSink,
   type Priority,
   type QueueDecision,
   type QueuedEntry,
 } from '@bpc/domain';
+import { silentLog, type LogSink } from '@bpc/support';
 import { DEFAULT_RESULT_TTL_MS, ProjectionLedger, type RecordedResult } from '@bpc/projection-state';
 import { assertAttemptsMade, assertClaimRequest, assertEnqueueRequest, assertFiniteTime, assertHostId, assertPriorities } from './queue-call-checks';
 import type { ClaimRequest, ClaimedEntry, EnqueueRequest, EnqueueResult, ProjectionPosition, QueueStore, StoreResult } from './queue-store.port';

@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import { settlesBefore, startRedis, testEngines, until, type RunningEngine } from '@bpc/testing';
-import type { LogSink } from '@bpc/domain';
+import type { LogSink } from '@bpc/support';
 import { QueueStoreUnavailableError, RedisQueueStore } from './redis-queue-store';
 
 describe('RedisQueueStore connection', () => {

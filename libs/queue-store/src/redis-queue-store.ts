@@ -4,12 +4,11 @@ import {
   distinctItems,
   distinctPriorities,
   emptyHostQueueCounts,
-  silentLog,
   type HostQueueCounts,
-  type LogSink,
   type Priority,
   type RecacheMode,
 } from '@bpc/domain';
+import { silentLog, type LogSink } from '@bpc/support';
 import { queueEntryKey as entryKeyOf } from '@bpc/domain';
 import { assertOffset, offsetAfter } from '@bpc/projection-state';
 import {

@@ -1,5 +1,5 @@
 import Redis, { type RedisOptions } from 'ioredis';
-import { silentLog, type LogSink } from '@bpc/domain';
+import { silentLog, type LogSink } from '@bpc/support';
 
 export interface FailFastRedisOptions {
   /** `redis://[user:password@]host:port[/db]` */

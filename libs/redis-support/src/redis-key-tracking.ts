@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { silentLog, type LogSink } from '@bpc/domain';
+import { silentLog, type LogSink } from '@bpc/support';
 import { failFastOptions, redactUrl } from './fail-fast-redis';
 
 export interface RedisKeyTrackingOptions {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { silentLog, type LogSink } from '@bpc/domain';
+import { silentLog, type LogSink } from '@bpc/support';
 import { AddressPolicy } from './egress/address-policy';
 import type { Resolvers } from './egress/checked-address';
 import { EgressProxy } from './egress/egress-proxy';

@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { putDecision, type CacheStore, type PutResult } from '@bpc/cache-store';
-import { silentLog, systemClock, type Clock, type HostCatalog, type LogSink, type RecacheMode } from '@bpc/domain';
+import { systemClock, type Clock, type HostCatalog, type RecacheMode } from '@bpc/domain';
+import { silentLog, type LogSink } from '@bpc/support';
 import { AddressPolicy } from './egress/address-policy';
 import type { Resolvers } from './egress/checked-address';
 import { checkedDispatcher } from './egress/checked-dispatcher';

@@ -1,4 +1,4 @@
-import type { LogSink } from '@bpc/domain';
+import type { LogSink } from '@bpc/support';
 import { backoffDelay, BackoffOptions } from '../backoff';
 import type { Subscription, SubscriptionSpec } from '../event-log.port';
 import type { GroupOffsetStore } from './group-offset-store';

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { silentLog } from '@bpc/domain';
+import { silentLog } from '@bpc/support';
 import { until } from '@bpc/testing';
 import { GroupOffsetStore } from './group-offset-store';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { LogSink } from '@bpc/domain';
+import type { LogSink } from '@bpc/support';
 import { mkdirDurably, removeAtomicWriteLeftovers, writeFileAtomic } from '@bpc/durable-fs';
 
 interface OffsetsFile {

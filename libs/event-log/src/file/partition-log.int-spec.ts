@@ -1,7 +1,7 @@
 import { mkdtemp, open, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { LogSink } from '@bpc/domain';
+import type { LogSink } from '@bpc/support';
 import { PartitionLog } from './partition-log';
 import { frameSize, type StoredPayloads } from './record-framing';
 

@@ -1,6 +1,6 @@
 import { open, unlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
-import type { LogSink } from '@bpc/domain';
+import type { LogSink } from '@bpc/support';
 import { fsyncDir, mkdirDurably, readAt, writeFully } from '@bpc/durable-fs';
 import { retryUntilStopped } from '../retry-until-stopped';
 import { CursorBytes, covers, PartitionCursor } from './partition-cursor';

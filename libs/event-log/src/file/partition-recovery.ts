@@ -1,7 +1,7 @@
 import { open, unlink, writeFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import type { LogSink } from '@bpc/domain';
+import type { LogSink } from '@bpc/support';
 import { readAt, writeFully } from '@bpc/durable-fs';
 import { decodeFrameSpans, FrameSpans } from './record-framing';
 import { indexFrames, Segment } from './segments';

@@ -1,5 +1,5 @@
 import { link, open, readFile, rename, unlink } from 'node:fs/promises';
-import type { LogSink } from '@bpc/domain';
+import type { LogSink } from '@bpc/support';
 
 /** Directories this process holds, so a second open in the same process is refused too. */
 const heldByThisProcess = new Set<string>();

@@ -1,5 +1,5 @@
 import { crc32 } from 'node:zlib';
-import { grownArray } from '@bpc/domain';
+import { grownArray } from '@bpc/support';
 import { EventTooLargeError } from '../event-too-large';
 
 /**

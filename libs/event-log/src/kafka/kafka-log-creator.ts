@@ -1,5 +1,5 @@
 import { logLevel, type logCreator } from 'kafkajs';
-import type { LogSink } from '@bpc/domain';
+import type { LogSink } from '@bpc/support';
 
 /**
  * kafkajs logs a failed connection on every attempt, two lines each, several

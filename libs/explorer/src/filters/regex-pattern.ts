@@ -1,5 +1,5 @@
 import RE2 from 're2';
-import { BoundedMemo } from '@bpc/domain';
+import { BoundedMemo } from '@bpc/support';
 
 /** Longest `regex` / `not_regex` pattern, in characters (other text filters take up to 1000). */
 export const REGEX_MAX_LENGTH = 500;

@@ -1,4 +1,4 @@
-import type { LogSink } from '@bpc/domain';
+import type { LogSink } from '@bpc/support';
 
 /** How often a failure that goes on is logged again, with its count. */
 const REMIND_EVERY_MS = 60_000;

@@ -1,4 +1,4 @@
-import type { LogSink } from '@bpc/domain';
+import type { LogSink } from '@bpc/support';
 import { botRequestRecorded, envelope, EventEnvelope, SEARCH_PERFORMANCE_RECORDED } from '@bpc/events';
 import { botRequestPayload } from '@bpc/testing';
 import { encodeExplorerRows } from './explorer-rows';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { LogSink } from '@bpc/domain';
+import type { LogSink } from '@bpc/support';
 import { WorkerCalls } from '@bpc/event-log';
 import { jsonLines, type EncodedBatch } from './explorer-rows';
 

@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { pipeline } from 'node:stream';
-import { silentLog, type LogSink } from '@bpc/domain';
+import { silentLog, type LogSink } from '@bpc/support';
 import { DEFAULT_RESOLVERS, resolveCheckedAddress, type Resolvers } from './checked-address';
 import { EgressRefused, targetOf, type EgressRules, type EgressTarget } from './egress-rules';
 

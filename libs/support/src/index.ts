@@ -1,0 +1,3 @@
+export * from './log-sink';
+export * from './grown-buffer';
+export * from './bounded-memo';
