@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -17,31 +17,20 @@ const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.co
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 const SITE_ITSELF = '<html><body>the site itself</body></html>';
 /** A page with a query, and one whose path and query are percent-encoded (`/café?q=a b`): both must reach the edge unchanged. */
-const PAGES = ['/pricing?plan=pro', '/caf%C3%A9?q=a%20b'];
+const PAGES = ['/pricing?plan=pro', '/caf%C3%A9?q=a%20b', '/caf%C3%A9'];
 
 /** The origin's page names the path it was asked for: the edge fetched the page the bot asked. */
 const originPage = (pagePath: string) => `<html><head><title>origin page</title></head><body>origin served ${pagePath}</body></html>`;
 
-/** The README's nginx snippet ("Point your site at the edge"), as a user copies it: their token, the edge's address. */
-const readmeSnippet = (edgePort: number, siteRoot: string) => `
-    root ${siteRoot};
-    location / {
-        proxy_set_header X-Prerender-Token "${TOKEN}";   # your edge token
-        set $prerender 0;
-        if ($http_user_agent ~* "googlebot|bingbot|yandex|baiduspider|duckduckbot|applebot|gptbot|oai-searchbot|claudebot|perplexitybot|facebookexternalhit|twitterbot|linkedinbot|slackbot|discordbot") {
-            set $prerender 1;
-        }
-        if ($args ~ "_escaped_fragment_") {
-            set $prerender 1;
-        }
-        if ($uri ~* "\\.(js|css|xml|txt|json|ico|png|jpe?g|gif|svg|webp|woff2?|pdf|zip|mp4)$") {
-            set $prerender 0;
-        }
-        if ($prerender = 1) {
-            proxy_pass http://127.0.0.1:${edgePort}/$scheme://$host$request_uri;
-        }
-        try_files $uri /index.html;   # your site, as before
-    }`;
+/** The README's nginx snippet ("Point your site at the edge"), read from the README and filled in as a user would: their token, the edge's address. */
+function readmeSnippet(edgePort: number, siteRoot: string): string {
+  const readme = readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+  const snippet = /```nginx\n([\s\S]*?)```/.exec(readme)?.[1];
+  if (!snippet) throw new Error('README.md has no nginx snippet');
+  const filled = snippet.replace('"bpc_pre_…"', `"${TOKEN}"`).replace('http://127.0.0.1:3002/', `http://127.0.0.1:${edgePort}/`);
+  if (!filled.includes(TOKEN) || !filled.includes(`:${edgePort}/`)) throw new Error("the README's nginx snippet no longer names the token and the edge as this test expects");
+  return `root ${siteRoot};\n${filled}`;
+}
 
 /** The form of the common pre-rendering guides: a named location that rewrites the URI to the page's URL (nginx escapes it: `?` as `%3F`). */
 const guidesRewrite = (edgePort: number, siteRoot: string) => `

@@ -257,7 +257,7 @@ export class EdgeConfig {
   @IsInt() @Min(100) @Max(120_000) render_timeout_ms: number = 20_000;
   /** Bot requests held for the event log at most; beyond it the oldest are dropped (counted and logged). */
   @IsInt() @Min(1) @Max(10_000_000) record_buffer_max: number = 100_000;
-  /** Events per append. */
+  /** Events per sealed batch; a flush hands up to 16 batches to the log in one append (on Kafka, at most 1,000 events per produce request). */
   @IsInt() @Min(1) @Max(100_000) record_batch_max: number = 1_000;
   /** How often the buffer is flushed. */
   @IsInt() @Min(1) @Max(60_000) record_flush_ms: number = 200;

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { BotRequestSink } from './bot-request-sink';
 
 /** Events per produce request on Kafka: about 600 KB of bot requests, within the 1 MB a broker takes per record batch by default. */
-export const KAFKA_EVENTS_PER_APPEND = 1_000;
+const KAFKA_EVENTS_PER_APPEND = 1_000;
 
 /** The file log adapter: the process's own event log (the file log has one writer, this process), left open at close (its owner closes it). */
 export function fileLogBotRequestSink(log: EventLog): BotRequestSink {

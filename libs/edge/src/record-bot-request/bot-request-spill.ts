@@ -10,7 +10,7 @@ import type { BotRequestSink } from './bot-request-sink';
 /** The spill directory, under `data_dir`. */
 export const SPILL_DIR = 'edge-spill';
 /** What the spill directory holds at most, all files together: a spill that would pass it keeps its newest requests. */
-export const SPILL_MAX_BYTES = 64 * 1024 * 1024;
+const SPILL_MAX_BYTES = 64 * 1024 * 1024;
 /** Spilled events appended at once on replay: about the size of one of the recorder's own batches (`edge.record_batch_max`'s default). */
 const REPLAY_CHUNK = 1_000;
 /** A replay the log keeps refusing is logged on its first attempt and then once every this many (every 100 s at the 5 s backoff cap). */

@@ -21,6 +21,8 @@ describe('pageUrlOf', () => {
     expect(pageUrlOf('/https://www.example.com/caf%25C3%25A9%3Fq=a%2520b')?.href).toBe('https://www.example.com/caf%C3%A9?q=a%20b');
     expect(pageUrlOf('/https://www.example.com/page%3F_escaped_fragment_=key=value')?.href).toBe('https://www.example.com/page#!key=value');
     expect(pageUrlOf('/https://www.example.com/caf%C3%A9?q=%3F')?.href).toBe('https://www.example.com/caf%C3%A9?q=%3F');
+    expect(pageUrlOf('/https://www.example.com/caf%25C3%25A9')?.href).toBe('https://www.example.com/caf%C3%A9');
+    expect(pageUrlOf('/https://www.example.com/100%25-cotton')?.href).toBe('https://www.example.com/100%25-cotton');
   });
 
   it('takes a page URL percent-encoded as a whole, as some integrations send it', () => {
