@@ -30,11 +30,13 @@ const IDLE_THEN_READY = `new Promise((resolve) => {
  */
 export async function waitUntilSettled(page: Page, watch: PageActivityWatch, rules: SettleRules, signal: AbortSignal): Promise<void> {
   let stage: SettleStage = 'network';
+  // Once a probe found `prerenderReady` false, the probes after it ask that again: time running out during one is the page holding it false.
+  let heldNotReady = false;
   const timedOut = (): PageFailure => new PageFailure(`timed out: ${busyReason(watch.activity(), performance.now(), rules, stage)}`);
   for (;;) {
     stage = 'network';
     await quiet(watch, rules, signal, timedOut);
-    stage = 'main-thread';
+    stage = heldNotReady ? 'prerender-ready' : 'main-thread';
     const quietSince = watch.activity().lastActivityAt;
     const ready = await untilAborted(page.evaluate(IDLE_THEN_READY) as Promise<boolean>, signal).catch((error: unknown) => {
       throw signal.aborted ? timedOut() : error;
@@ -42,6 +44,7 @@ export async function waitUntilSettled(page: Page, watch: PageActivityWatch, rul
     // The page's queued work started a request: wait for the network again.
     if (watch.activity().lastActivityAt !== quietSince) continue;
     if (ready || !rules.prerenderReady) return;
+    heldNotReady = true;
     stage = 'prerender-ready';
     await delay(PRERENDER_READY_POLL_MS, undefined, { signal }).catch(() => {
       throw timedOut();
