@@ -54,6 +54,7 @@ export class ExportsController {
     return this.view(await this.runner.start(caller, explorerKey, body));
   }
 
+  // One static segment: it cannot be taken for `:explorerKey/export` or `export/:exportId/status`.
   @Get('exports')
   @ApiOperation({
     summary: "The caller's exports on this website, newest first (completed ones with a freshly signed downloadUrl)",
