@@ -128,6 +128,8 @@ describe('Data Explorer CSV exports', () => {
         window: { start: weekAgo, end: today },
         downloadUrl: expect.stringMatching(/\/exports\/download\/\d+\?expires=\d+&sig=[0-9a-f]{64}$/),
         expiresAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000\+00:00$/),
+        startedFrom: 'api',
+        createdAt: new Date(clock.now()).toISOString().replace(/Z$/, '+00:00'),
       });
       expect(Number.isInteger(record.exportId)).toBe(true);
     });
@@ -219,7 +221,7 @@ describe('Data Explorer CSV exports', () => {
       const answers = await Promise.all(responses.map(async (r) => ({ status: r.status, body: await jsonOf(r) })));
       const winners = answers.filter((a) => a.status === 200);
       expect(winners).toHaveLength(1);
-      expect(winners[0].body).toEqual({ status: 'running', exportId: expect.any(Number), message: expect.stringContaining('status') });
+      expect(winners[0].body).toEqual({ status: 'running', exportId: expect.any(Number), message: expect.stringContaining('status'), startedFrom: 'api', createdAt: expect.any(String) });
       for (const loser of answers.filter((a) => a.status !== 200)) {
         expect(loser).toEqual({ status: 409, body: { code: 'EXPORT_SLOT_BUSY', message: expect.any(String), exportId: winners[0].body.exportId } });
       }
@@ -246,12 +248,57 @@ describe('Data Explorer CSV exports', () => {
     });
   });
 
+  describe("GET …/data-explorer/exports: the caller's exports", () => {
+    const list = async (token: string, website: string) => {
+      const response = await fetch(`${api}/api/websites/${website}/data-explorer/exports`, { headers: headers(token) });
+      return { status: response.status, body: await jsonOf(response) };
+    };
+
+    it('lists the user\'s exports on this website, newest first, each as its status reads, completed ones with a freshly signed link', async () => {
+      const { status: code, body } = await list(ann, 'small');
+      expect(code).toBe(200);
+      const ids: number[] = body.exports.map((e: { exportId: number }) => e.exportId);
+      // The completed export, its maxRows 3 sibling and the comparison ones, at least.
+      expect(ids.length).toBeGreaterThanOrEqual(3);
+      expect(ids).toEqual([...ids].sort((a, b) => b - a));
+      for (const record of body.exports) {
+        expect(record).toEqual(await jsonOf(await status(ann, 'small', record.exportId)));
+        expect(record).toMatchObject({ startedFrom: 'api', createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/) });
+      }
+      const completed = body.exports.find((e: { status: string }) => e.status === 'completed');
+      // Past the link's lifetime: the old link is gone, the list signs a new one that opens the file.
+      clock.advance(601_000);
+      try {
+        expect((await download(completed.downloadUrl)).status).toBe(410);
+        const again = (await list(ann, 'small')).body.exports.find((e: { exportId: number }) => e.exportId === completed.exportId);
+        expect(again.downloadUrl).not.toBe(completed.downloadUrl);
+        expect((await download(again.downloadUrl)).status).toBe(200);
+      } finally {
+        clock.advance(-601_000);
+      }
+    });
+
+    it("never lists another user's exports, nor the user's exports on another website", async () => {
+      const bobsOnDemo = (await list(bob, 'demo')).body.exports.map((e: { exportId: number }) => e.exportId);
+      expect(bobsOnDemo.length).toBeGreaterThanOrEqual(3);
+      const annsOnSmall = (await list(ann, 'small')).body.exports.map((e: { exportId: number }) => e.exportId);
+      // Same account (demo) or same website (small): each sees only their own.
+      expect(await list(ann, 'demo')).toEqual({ status: 200, body: { exports: [] } });
+      expect(await list(bob, 'small')).toEqual({ status: 200, body: { exports: [] } });
+      expect(bobsOnDemo.filter((id: number) => annsOnSmall.includes(id))).toEqual([]);
+      for (const id of bobsOnDemo) expect((await status(bob, 'demo', id)).status).toBe(200);
+      // A website the user has no role on: refused, as every Data Explorer endpoint.
+      expect(await list(ann, 'nowhere')).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
+    });
+  });
+
   describe('restarts', () => {
     it('keeps records and files, fails an export cut off by a crash and frees its slot, and sweeps after the retention', async () => {
       const completed = await jsonOf(await exportCall(ann, 'small', { filename: 'kept' }));
       expect(completed.status).toBe('completed');
       // What a kill during an export leaves behind: a start in the log, no outcome, a partial file.
       const exportId = 10_000;
+      const cutAt = clock.now();
       await running.runtime.ports.eventLog!.append(TOPICS.exports, [
         envelope(
           EXPORT_STARTED,
@@ -260,13 +307,16 @@ describe('Data Explorer CSV exports', () => {
             exportId, fileId: 'f', accountId: 'starter', websiteId: 'small', userId: 'ann', explorerKey: 'events', questionHash: 'h',
             columns: ['page'], maxRows: 10, filename: 'cut.csv', window: { start: new Date(0).toISOString(), end: new Date(86_400_000).toISOString() },
           },
-          { id: 'crash-start', occurredAt: new Date(clock.now()), key: 'starter' },
+          { id: 'crash-start', occurredAt: new Date(cutAt), key: 'starter' },
         ),
       ]);
       await running.close();
       await start();
 
-      expect(await jsonOf(await status(ann, 'small', exportId))).toEqual({ status: 'failed', exportId, error: 'INTERRUPTED', errorMessage: expect.any(String) });
+      // Recorded without startedFrom, as before the field existed: it reads as started through the API.
+      expect(await jsonOf(await status(ann, 'small', exportId))).toEqual({
+        status: 'failed', exportId, error: 'INTERRUPTED', errorMessage: expect.any(String), startedFrom: 'api', createdAt: new Date(cutAt).toISOString().replace(/Z$/, '+00:00'),
+      });
       const kept = await jsonOf(await status(ann, 'small', completed.exportId));
       expect(kept).toMatchObject({ status: 'completed', rowCount: completed.rowCount });
       expect(await (await download(kept.downloadUrl)).text()).toContain('"page"');

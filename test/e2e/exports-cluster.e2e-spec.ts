@@ -77,7 +77,7 @@ describe('Data Explorer CSV exports, two public-api replicas (cluster mode)', ()
     const lost = answers.filter((x) => x.status === 409);
     expect([won.length, lost.length]).toEqual([1, 1]);
     const exportId = won[0].body.exportId as number;
-    expect(won[0].body).toEqual({ status: 'running', exportId, message: expect.any(String) });
+    expect(won[0].body).toEqual({ status: 'running', exportId, message: expect.any(String), startedFrom: 'api', createdAt: expect.any(String) });
     expect(lost[0].body).toEqual({ code: 'EXPORT_SLOT_BUSY', message: expect.stringContaining(`export ${exportId}`), exportId });
 
     // The winner's body, sent to the other replica as well, rejoins the same export.
@@ -135,7 +135,7 @@ describe('Data Explorer CSV exports, two public-api replicas (cluster mode)', ()
       // That replica crashes: no more renewals (a short lease stands for the 15 s one), the lease ends.
       expect(await slots.renew('beta', live.exportId, 300)).toBe(true);
       const failed = await until(() => status(a, 'other', live.exportId), (r) => r.status !== 'running', { ...poll, timeoutMs: EXPORT_LEASE_MS + 2 * RECONCILE_EVERY_MS });
-      expect(failed).toEqual({ status: 'failed', exportId: live.exportId, error: 'INTERRUPTED', errorMessage: expect.any(String) });
+      expect(failed).toEqual({ status: 'failed', exportId: live.exportId, error: 'INTERRUPTED', errorMessage: expect.any(String), startedFrom: 'api', createdAt: expect.any(String) });
       expect(await until(() => status(c!, 'other', live.exportId), (r) => r.status === 'failed', poll)).toEqual(failed);
       // One failure in the log, whichever replica noticed first (the later ones are ignored by the fold).
       expect(await slots.holder('beta')).toBeUndefined();

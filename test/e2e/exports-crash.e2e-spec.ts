@@ -51,7 +51,7 @@ describe('standalone process killed with SIGKILL during an export', () => {
       await waitUntilAnswers(`${api}/health/ready`, {}, 60_000, second);
       const after = await jsonOf(await fetch(`${api}/api/websites/demo/data-explorer/export/${started.exportId}/status`, { headers }));
       if (after.status === 'completed') expect(after.rowCount).toBeGreaterThanOrEqual(150_000);
-      else expect(after).toEqual({ status: 'failed', exportId: started.exportId, error: 'INTERRUPTED', errorMessage: expect.any(String) });
+      else expect(after).toEqual({ status: 'failed', exportId: started.exportId, error: 'INTERRUPTED', errorMessage: expect.any(String), startedFrom: 'api', createdAt: started.createdAt });
       expect(readdirSync(path.join(dataDir, 'exports')).filter((f) => f.endsWith('.part'))).toEqual([]);
       // The slot is free: another export runs to completion.
       const next = await jsonOf(await fetch(`${api}/api/websites/demo/data-explorer/events/export`, { method: 'POST', headers, body: JSON.stringify({ period: '90d', maxRows: 100, waitSeconds: 30 }) }));

@@ -123,10 +123,12 @@ describe('OpenAPI documents', () => {
         called('post', '/api/websites/{website}/data-explorer/{explorerKey}/query', 400, 'VALIDATION_FAILED perPage'),
         called('post', '/api/websites/{website}/search-performance/import', 200),
         called('post', '/api/websites/{website}/cache/recache', 200),
+        called('get', '/api/websites/{website}/cache/queue', 200),
         called('post', '/api/websites/{website}/cache/invalidate', 200),
         called('post', '/api/websites/{website}/data-explorer/{explorerKey}/export', 200),
         called('get', '/api/websites/{website}/data-explorer/export/{exportId}/status', 200),
         called('get', '/api/websites/{website}/data-explorer/export/{exportId}/status', 404, 'EXPORT_NOT_FOUND'),
+        called('get', '/api/websites/{website}/data-explorer/exports', 200),
         called('get', '/exports/download/{exportId}', 200),
         called('get', '/exports/download/{exportId}', 403, 'DOWNLOAD_LINK_INVALID'),
       ]);

@@ -129,6 +129,45 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('public cache operations (
     });
   });
 
+  describe('GET /api/websites/{website}/cache/queue', () => {
+    const queue = async (token = manager, website = 'demo') => {
+      const response = await fetch(`${api}/api/websites/${website}/cache/queue`, { headers: { authorization: `Bearer ${token}` } });
+      return { status: response.status, body: await jsonOf(response) };
+    };
+    const none = { total: 0, due: 0 };
+
+    it("counts the host's high and normal entries as a recache adds them, as the daemon's status does", async () => {
+      expect(await queue()).toEqual({ status: 200, body: { hostId: 1, queues: { high: none, normal: none }, paused: false, pausedUntil: null } });
+      await call('recache', { urls: [page('q1')], priority: 'high' });
+      expect((await queue()).body.queues).toEqual({ high: { total: 2, due: 2 }, normal: none });
+      await call('recache', { urls: [page('q2'), page('q3')] });
+      expect((await queue()).body.queues).toEqual({ high: { total: 2, due: 2 }, normal: { total: 4, due: 4 } });
+      const daemonSays = await daemon.queues();
+      expect((await queue()).body.queues).toEqual({ high: { total: daemonSays.high.total, due: daemonSays.high.due_now }, normal: { total: daemonSays.normal.total, due: daemonSays.normal.due_now } });
+    });
+
+    it('shows a pause of the host with its end, and its resumption', async () => {
+      const pause = await daemon.post('/internal/cache/recache/pause', { host_id: 1 });
+      try {
+        const { body } = await queue();
+        expect(body).toMatchObject({ hostId: 1, paused: true, pausedUntil: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+        expect(Math.floor(Date.parse(body.pausedUntil) / 1000)).toBe(pause.body.data.expires_at);
+      } finally {
+        await daemon.post('/internal/cache/recache/resume', { host_id: 1 });
+      }
+      expect((await queue()).body).toMatchObject({ paused: false, pausedUntil: null });
+    });
+
+    it("is read by any role without the platform module, on the website's own host only", async () => {
+      const { token: reader } = await issueToken(api, { user: 'rhea', website: 'demo', role: 'readonly' });
+      expect(await queue(reader)).toMatchObject({ status: 200, body: { hostId: 1 } });
+      const { token: shopReader } = await issueToken(api, { user: 'shay', website: 'shop', role: 'readonly' });
+      expect(await queue(shopReader, 'shop')).toEqual({ status: 200, body: { hostId: 2, queues: { high: none, normal: none }, paused: false, pausedUntil: null } });
+      expect(await queue(shopReader, 'demo')).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
+      expect((await fetch(`${api}/api/websites/demo/cache/queue`)).status).toBe(401);
+    });
+  });
+
   it('records RecacheRequested and CacheInvalidated with source public-api in the event log, like the daemon does', async () => {
     await call('recache', { urls: [page('ev'), page('ev')], priority: 'high' });
     await call('invalidate', { urls: [page('ev')] });

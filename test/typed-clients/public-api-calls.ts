@@ -45,6 +45,9 @@ export async function callPublicApi({ baseUrl, token, website, pageUrl }: Public
 
   const recachePath = '/api/websites/{website}/cache/recache';
   answers.push(answer('post', recachePath, await client.POST(recachePath, { params: { path: { website } }, body: { urls: [pageUrl], priority: 'high' } })));
+  const queuePath = '/api/websites/{website}/cache/queue';
+  const queue = await client.GET(queuePath, { params: { path: { website } } });
+  answers.push(answer('get', queuePath, queue, queue.data && queue.data.queues.high.total < 1 ? `high queue empty after a recache: ${JSON.stringify(queue.data)}` : undefined));
   const invalidatePath = '/api/websites/{website}/cache/invalidate';
   answers.push(answer('post', invalidatePath, await client.POST(invalidatePath, { params: { path: { website } }, body: { urls: [pageUrl] } })));
 
@@ -58,6 +61,10 @@ export async function callPublicApi({ baseUrl, token, website, pageUrl }: Public
   answers.push(answer('get', statusPath, record));
   const unknown = await client.GET(statusPath, { params: { path: { website, exportId: 999_999 } } });
   answers.push(answer('get', statusPath, unknown, unknown.error?.code));
+  const listPath = '/api/websites/{website}/data-explorer/exports';
+  const listed = await client.GET(listPath, { params: { path: { website } } });
+  const exportId = exported.data.exportId;
+  answers.push(answer('get', listPath, listed, listed.data && !listed.data.exports.some((e) => e.exportId === exportId) ? `export ${exportId} not listed` : undefined));
   if (record.data?.status !== 'completed') return answers;
 
   // The link's parts, sent back through the typed operation: proves the document names them as the service reads them.

@@ -8,6 +8,10 @@ export const EXPORT_COMPLETED = 'ExportCompleted';
 export const EXPORT_FAILED = 'ExportFailed';
 export const EXPORT_EXPIRED = 'ExportExpired';
 
+/** Where an export was started: the public API with a bearer token, the dashboard (session cookie), or an agent connector. */
+export const EXPORT_ORIGINS = ['api', 'dashboard', 'agent'] as const;
+export type ExportOrigin = (typeof EXPORT_ORIGINS)[number];
+
 /** What an export was asked, with the window frozen at creation. */
 export interface ExportStartedPayload {
   readonly exportId: number;
@@ -23,6 +27,11 @@ export interface ExportStartedPayload {
   readonly maxRows: number;
   readonly filename: string;
   readonly window: { readonly start: string; readonly end: string };
+  /**
+   * Added after v1 was first written, optional so the version stays 1: events
+   * recorded before it have none and read as `api`. Not part of the question.
+   */
+  readonly startedFrom?: ExportOrigin;
 }
 
 /** An export took its account's slot. Keyed by account so one account's exports stay in order. */
@@ -45,6 +54,7 @@ const exportStartedSchema = payloadSchema<ExportStartedPayload>()({
     questionHash: { type: 'string', description: 'hex SHA-256 of the canonical question' },
     columns: { type: 'array', items: { type: 'string' } }, maxRows: { type: 'integer' }, filename: { type: 'string' },
     window: { type: 'object', additionalProperties: false, required: ['start', 'end'], properties: { start: { type: 'string', format: 'date-time' }, end: { type: 'string', format: 'date-time' } } },
+    startedFrom: { enum: [...EXPORT_ORIGINS], description: 'where the export was started; absent in events recorded before the field existed (read as `api`)' },
   },
 });
 const exportCompletedSchema = payloadSchema<ExportCompleted['payload']>()({

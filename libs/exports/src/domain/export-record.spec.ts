@@ -1,12 +1,12 @@
-import { envelope, EXPORT_COMPLETED, EXPORT_EXPIRED, EXPORT_FAILED, EXPORT_STARTED, ExportEvent } from '@bpc/events';
+import { envelope, EXPORT_COMPLETED, EXPORT_EXPIRED, EXPORT_FAILED, EXPORT_STARTED, ExportEvent, type ExportStartedPayload } from '@bpc/events';
 import { emptyExportsState, evolveExports } from './export-record';
 
 let n = 0;
 const meta = () => ({ id: `e${++n}`, occurredAt: new Date('2026-11-21T12:00:00Z'), key: 'acme' });
-const started = (exportId: number) =>
+const started = (exportId: number, extra: Partial<ExportStartedPayload> = {}) =>
   envelope(EXPORT_STARTED, 1, {
     exportId, fileId: `f${exportId}`, accountId: 'acme', websiteId: 'demo', userId: 'ann', explorerKey: 'events', questionHash: `h${exportId}`,
-    columns: ['page'], maxRows: 10, filename: 'a.csv', window: { start: '2026-11-01T00:00:00.000Z', end: '2026-11-02T00:00:00.000Z' },
+    columns: ['page'], maxRows: 10, filename: 'a.csv', window: { start: '2026-11-01T00:00:00.000Z', end: '2026-11-02T00:00:00.000Z' }, ...extra,
   }, meta()) as ExportEvent;
 
 describe('evolveExports', () => {
@@ -56,5 +56,12 @@ describe('evolveExports', () => {
     expect(before.byId.get(1)?.status).toBe('running');
     expect(before.slots.get('acme')).toBe(1);
     expect(after.byId.get(1)?.status).toBe('completed');
+  });
+
+  it('keeps where the export was started; a start recorded before the field existed reads as api', () => {
+    let state = evolveExports(emptyExportsState(), started(1));
+    state = evolveExports(state, started(2, { startedFrom: 'dashboard' }));
+    expect(state.byId.get(1)).toMatchObject({ startedFrom: 'api', createdAt: '2026-11-21T12:00:00.000Z' });
+    expect(state.byId.get(2)?.startedFrom).toBe('dashboard');
   });
 });

@@ -1,11 +1,13 @@
 import { Map as PersistentMap } from 'immutable';
 import { assertNever } from '@bpc/domain';
-import { EXPORT_COMPLETED, EXPORT_EXPIRED, EXPORT_FAILED, EXPORT_STARTED, ExportEvent, type ExportStartedPayload } from '@bpc/events';
+import { EXPORT_COMPLETED, EXPORT_EXPIRED, EXPORT_FAILED, EXPORT_STARTED, ExportEvent, type ExportOrigin, type ExportStartedPayload } from '@bpc/events';
 
 export type ExportStatus = 'running' | 'completed' | 'failed';
 
 /** One export as the log tells it. */
 export interface ExportState extends ExportStartedPayload {
+  /** Always set here: a start recorded before the field existed came through the API. */
+  readonly startedFrom: ExportOrigin;
   readonly createdAt: string;
   readonly status: ExportStatus;
   readonly finishedAt?: string;
@@ -43,7 +45,7 @@ export function evolveExports(state: ExportsState, event: ExportEvent): ExportsS
       // A redelivered start (the log delivers at least once) must not reopen a finished export.
       if (state.byId.has(p.exportId)) return state;
       return {
-        byId: state.byId.set(p.exportId, { ...p, columns: [...p.columns], createdAt: event.occurredAt, status: 'running' }),
+        byId: state.byId.set(p.exportId, { ...p, columns: [...p.columns], startedFrom: p.startedFrom ?? 'api', createdAt: event.occurredAt, status: 'running' }),
         slots: state.slots.set(p.accountId, p.exportId),
         lastId: Math.max(state.lastId, p.exportId),
       };

@@ -1,13 +1,21 @@
 import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { EXPORT_ORIGINS, type ExportOrigin } from '@bpc/events';
+import { EXPORT_LIST_LIMIT } from '../list-exports/user-exports';
 
 // The export record of the specification, one class per status, for the
 // OpenAPI document only: `ExportRecordView` is what the code answers.
+
+/** Every status carries where and when the export was started. */
+const STARTED_FROM = { enum: EXPORT_ORIGINS, description: 'Where it was started: `api` (bearer token), `dashboard` (session cookie) or `agent` (agent connector)' };
+const CREATED_AT = { format: 'date-time', example: '2026-12-01T09:00:00.000+00:00', description: 'When the export was created' };
 
 export class RunningExportDto {
   @ApiProperty({ enum: ['running'] }) status!: 'running';
   @ApiProperty({ type: 'integer', example: 7 }) exportId!: number;
   @ApiProperty({ description: 'Poll the status endpoint or send the same export call again' }) message!: string;
+  @ApiProperty(STARTED_FROM) startedFrom!: ExportOrigin;
+  @ApiProperty(CREATED_AT) createdAt!: string;
 }
 
 export class ExportWindowDto {
@@ -30,6 +38,8 @@ export class CompletedExportDto {
   })
   downloadUrl!: string;
   @ApiProperty({ format: 'date-time', example: '2026-12-01T10:00:00+00:00', description: 'When the link expires' }) expiresAt!: string;
+  @ApiProperty(STARTED_FROM) startedFrom!: ExportOrigin;
+  @ApiProperty(CREATED_AT) createdAt!: string;
 }
 
 export class FailedExportDto {
@@ -37,6 +47,8 @@ export class FailedExportDto {
   @ApiProperty({ type: 'integer', example: 7 }) exportId!: number;
   @ApiProperty({ example: 'INTERRUPTED', description: 'Reason code' }) error!: string;
   @ApiProperty() errorMessage!: string;
+  @ApiProperty(STARTED_FROM) startedFrom!: ExportOrigin;
+  @ApiProperty(CREATED_AT) createdAt!: string;
 }
 
 export const EXPORT_RECORD_MODELS = [RunningExportDto, CompletedExportDto, FailedExportDto] as const;
@@ -47,5 +59,18 @@ export const EXPORT_RECORD_SCHEMA: SchemaObject = {
   discriminator: {
     propertyName: 'status',
     mapping: { running: getSchemaPath(RunningExportDto), completed: getSchemaPath(CompletedExportDto), failed: getSchemaPath(FailedExportDto) },
+  },
+};
+
+/** The caller's exports on the website. */
+export const EXPORT_LIST_SCHEMA: SchemaObject = {
+  type: 'object',
+  required: ['exports'],
+  properties: {
+    exports: {
+      type: 'array',
+      items: EXPORT_RECORD_SCHEMA,
+      description: `Export records of the caller's user on this website, newest first, at most ${EXPORT_LIST_LIMIT}; completed ones with a freshly signed downloadUrl`,
+    },
   },
 };

@@ -11,10 +11,11 @@ import { LINK_SIGNING_KEY } from '../http/link-signing';
 import { ExportRunner } from '../start-export/export-runner';
 import { StartExportDto } from '../start-export/start-export.dto';
 import { ExportIndex } from '../state/export-index';
-import { EXPORT_RECORD_MODELS, EXPORT_RECORD_SCHEMA } from './export-record.dto';
+import { EXPORT_LIST_LIMIT, userExports } from '../list-exports/user-exports';
+import { EXPORT_LIST_SCHEMA, EXPORT_RECORD_MODELS, EXPORT_RECORD_SCHEMA } from './export-record.dto';
 import { exportRecordView, ExportRecordView } from './export-record.view';
 
-/** Export and export status: any role on the website, and the platform module (as every Data Explorer endpoint). */
+/** Export, export status and the caller's exports: any role on the website, and the platform module (as every Data Explorer endpoint). */
 @Controller('api/websites/:website/data-explorer')
 @ApiTags('data-explorer')
 @ApiPublicEndpoint()
@@ -49,8 +50,21 @@ export class ExportsController {
     @Body(new BodyPipe(StartExportDto, { forbidUnknownKeys: true })) body: StartExportDto,
   ): Promise<ExportRecordView> {
     const access = request.access!;
-    const record = await this.runner.start({ userId: access.userId, websiteId: access.website.id, accountId: access.website.accountId }, explorerKey, body);
-    return this.view(record);
+    const caller = { userId: access.userId, websiteId: access.website.id, accountId: access.website.accountId, startedFrom: access.via ?? 'api' };
+    return this.view(await this.runner.start(caller, explorerKey, body));
+  }
+
+  // One static segment: it cannot be taken for `:explorerKey/export` or `export/:exportId/status`.
+  @Get('exports')
+  @ApiOperation({
+    summary: "The caller's exports on this website, newest first (completed ones with a freshly signed downloadUrl)",
+    description: `Only exports the token's user started on this website, whatever the account's other users or websites ran; at most the ${EXPORT_LIST_LIMIT} newest, within the retention.`,
+  })
+  @ApiOkResponse({ description: 'The export records', schema: EXPORT_LIST_SCHEMA })
+  async list(@Req() request: AuthorizedRequest): Promise<{ exports: ExportRecordView[] }> {
+    await this.runner.ready();
+    const access = request.access!;
+    return { exports: userExports(this.index.all(), access.userId, access.website.id).map((record) => this.view(record)) };
   }
 
   @Get('export/:exportId/status')

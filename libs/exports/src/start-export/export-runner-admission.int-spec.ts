@@ -9,7 +9,7 @@ import { ExportRunner } from './export-runner';
 import { exportRunnerEngines } from './export-runner.fixture';
 import type { StartExportDto } from './start-export.dto';
 
-const caller = { userId: 'ann', websiteId: 'demo', accountId: 'acme' };
+const caller = { userId: 'ann', websiteId: 'demo', accountId: 'acme', startedFrom: 'api' } as const;
 const body = { period: '7d', waitSeconds: 20 } as StartExportDto;
 
 describe('ExportRunner behind the explorer admission queue (file log, chDB)', () => {

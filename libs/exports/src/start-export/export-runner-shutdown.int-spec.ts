@@ -35,7 +35,7 @@ class HeldWrites implements Partial<ExplorerStore> {
 }
 
 const SHUTDOWN_WAIT_MS = 300;
-const caller = { userId: 'ann', websiteId: 'demo', accountId: 'acme' };
+const caller = { userId: 'ann', websiteId: 'demo', accountId: 'acme', startedFrom: 'api' } as const;
 
 describe('ExportRunner shutdown with an export still running (file log, chDB)', () => {
   const config = testConfig('standalone');

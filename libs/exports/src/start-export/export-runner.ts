@@ -6,6 +6,7 @@ import type { AppConfig } from '@bpc/config';
 import { AppError, Clock, validationError } from '@bpc/domain';
 import { AccountLimits, explorerBusyError, findExplorer, ResolvedQuery, resolveQuery } from '@bpc/explorer';
 import { Admission, admittedSettings, AdmissionRefusedError, EXPLORER_STORE, EXPORT_TIME_LIMIT_S, ExplorerAdmission, ExplorerStore, ExplorerStoreError, QueryParams, StatementTicket } from '@bpc/explorer-store';
+import type { ExportOrigin } from '@bpc/events';
 import { EXPORT_SLOTS, ExportSlots } from '@bpc/export-slots';
 import { APP_CONFIG, CLOCK, LOGGER, settlesWithin } from '@bpc/platform';
 import { buildExportSql, exportResourceSettings } from '../csv/export-sql';
@@ -39,6 +40,8 @@ export interface ExportCaller {
   readonly userId: string;
   readonly websiteId: string;
   readonly accountId: string;
+  /** Kept on the record only: the same question from the dashboard and the API is one export. */
+  readonly startedFrom: ExportOrigin;
 }
 
 /**
@@ -208,6 +211,7 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
         maxRows,
         filename,
         window: { start: query.window.start.toISOString(), end: query.window.end.toISOString() },
+        startedFrom: caller.startedFrom,
       },
       claim.exportId,
     );

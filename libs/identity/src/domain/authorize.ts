@@ -6,6 +6,7 @@ import { IdentityState, roleAtLeast } from './identity-state';
 export interface Principal {
   readonly userId: string;
   readonly tokenId: string;
+  readonly via?: 'api' | 'dashboard' | 'agent';
 }
 
 /** What the website's configuration says, looked up by the caller. */

@@ -1,0 +1,43 @@
+import { AppError, emptyHostQueueCounts, type HostQueueCounts } from '@bpc/domain';
+import type { QueueStore } from '@bpc/queue-store';
+
+export interface QueuedCount {
+  readonly total: number;
+  /** Entries whose due time has come: the next pulls take them (unless the host is paused). */
+  readonly due: number;
+}
+
+/** The public view of a website's host queues. */
+export interface QueueStatusView {
+  readonly hostId: number;
+  readonly queues: { readonly high: QueuedCount; readonly normal: QueuedCount };
+  readonly paused: boolean;
+  readonly pausedUntil: string | null;
+}
+
+/**
+ * The priorities a customer queues (`high`, `normal`); `autorecache` is the
+ * service's own refresh of served pages and is left out. A pause is shown
+ * with its deadline (UTC ISO), absent once it has expired.
+ */
+export function queueStatusView(hostId: number, counts: HostQueueCounts | undefined, pausedUntilMs: number | undefined): QueueStatusView {
+  const { high, normal } = counts ?? emptyHostQueueCounts();
+  return {
+    hostId,
+    queues: { high: { total: high.total, due: high.due_now }, normal: { total: normal.total, due: normal.due_now } },
+    paused: pausedUntilMs !== undefined,
+    pausedUntil: pausedUntilMs === undefined ? null : new Date(pausedUntilMs).toISOString(),
+  };
+}
+
+/**
+ * One host's queues as of `now`, through the same two queue-store queries the
+ * daemon's `/status` makes (counts per priority, paused hosts); STORE_UNAVAILABLE
+ * when the store cannot be reached.
+ */
+export async function readQueueStatus(store: QueueStore, hostId: number, now: number): Promise<QueueStatusView> {
+  const [counts, paused] = await Promise.all([store.counts(now, [hostId]), store.pausedHosts(now)]).catch((error: Error) => {
+    throw new AppError('STORE_UNAVAILABLE', `queue store unavailable: ${error.message}`);
+  });
+  return queueStatusView(hostId, counts.get(hostId), paused.get(hostId));
+}
