@@ -30,7 +30,7 @@ export class DashboardSessionController {
 
   @Post('session')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Sign in: exchange an API token or a one-time sign-in link for a dashboard session', description: `${COOKIE_NOTE} Not rate limited per token: there is no caller yet.` })
+  @ApiOperation({ summary: 'Sign in: exchange an API token or a one-time sign-in link for a dashboard session', description: `${COOKIE_NOTE} Not rate limited per token: there is no caller yet.`, security: [] })
   @ApiOkResponse({ type: SessionViewDto, description: 'The session, with `Set-Cookie: bpc_session=…`', headers: { 'Set-Cookie': { description: 'bpc_session=<secret>; Max-Age=<ttl>; Path=/; HttpOnly; SameSite=Strict[; Secure]', schema: { type: 'string' } } } })
   @ApiRefusesBadBodies()
   @ApiPublicError(401, 'UNAUTHENTICATED: unknown, revoked or expired token (`field` token); unknown, used or expired link (`field` link)')
