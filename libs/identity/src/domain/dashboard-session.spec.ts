@@ -92,14 +92,17 @@ describe('dashboard sessions in the identity state', () => {
     const unknown = newSessionSecret();
     const state = given(
       linkIssued(link, now),
-      started(late, { linkId: link.id }, now),
       started(stranger, { linkId: link.id, userId: 'mallory' }, now - 1),
-      started(unknown, { linkId: 'lnk_0000000000000000' }),
+      started(unknown, { linkId: 'lnk_0000000000000000' }, now - 1),
     );
-    expect([late, stranger, unknown].map((s) => state.sessions.has(s.id))).toEqual([false, false, false]);
+    expect([stranger, unknown].map((s) => state.sessions.has(s.id))).toEqual([false, false]);
     expect(state.links.get(link.id)?.sessionId).toBeNull();
     expect(outcome(() => usableSignInLink(state, link.secret, now))).toBe('UNAUTHENTICATED(link): sign-in link expired: ask for a new one');
-    expect(outcome(() => usableSignInLink(state, newSignInLinkSecret().secret, now))).toBe('UNAUTHENTICATED(link): unknown sign-in link');
+    expect(outcome(() => usableSignInLink(state, newSignInLinkSecret().secret, now))).toBe('UNAUTHENTICATED(link): unknown or expired sign-in link: ask for a new one');
+    // Started at its expiry: no session, and the expired link is forgotten.
+    const tooLate = evolveIdentity(state, started(late, { linkId: link.id }, now));
+    expect(tooLate.sessions.has(late.id)).toBe(false);
+    expect(tooLate.links.has(link.id)).toBe(false);
   });
 
   it('folds the same way event by event and in a batch, leaves the given state as it was, and is idempotent', () => {
@@ -159,5 +162,26 @@ describe('authenticating a request by its session cookie', () => {
 
   it('without Authorization or cookie, asks for the Authorization header', () => {
     expect(outcome(() => authenticateRequest(signedIn, { method: 'GET' }, now))).toBe('UNAUTHENTICATED: missing Authorization: Bearer <token> header');
+  });
+});
+
+describe('expired links and sessions', () => {
+  it('are forgotten once a later dashboard event is past their expiry, oldest first, the live ones kept, event by event as in a batch', () => {
+    const link = newSignInLinkSecret();
+    const old = newSessionSecret();
+    const live = newSessionSecret();
+    const later = newSessionSecret();
+    const events = [
+      linkIssued(link, now + 15 * 60_000),
+      started(old, { tokenId: token.tokenId }, now, now + hour),
+      started(live, { tokenId: token.tokenId }, now, now + 12 * hour),
+      started(later, { tokenId: token.tokenId }, now + 2 * hour, now + 14 * hour),
+    ];
+    for (const state of [given(tokenIssued(), ...events), evolveIdentityAll(given(tokenIssued()), events)]) {
+      expect(state.links.has(link.id)).toBe(false);
+      expect([old, live, later].map((s) => state.sessions.has(s.id))).toEqual([false, true, true]);
+      expect(state.expiries.size).toBe(2);
+      expect(outcome(() => authenticateRequest(state, cookie(live), now + 2 * hour))).toBe('allowed');
+    }
   });
 });

@@ -32,7 +32,7 @@ export function authenticateSession(state: IdentityState, presented: string, now
 export function usableSignInLink(state: IdentityState, presented: string, nowMs: number): SignInLinkRecord {
   const linkId = linkIdOf(presented);
   const link = linkId === undefined ? undefined : state.links.get(linkId);
-  if (!link || !matchesSha256(presented, link.sha256)) throw new AppError('UNAUTHENTICATED', 'unknown sign-in link', 'link');
+  if (!link || !matchesSha256(presented, link.sha256)) throw new AppError('UNAUTHENTICATED', 'unknown or expired sign-in link: ask for a new one', 'link');
   if (link.sessionId !== null) throw new AppError('UNAUTHENTICATED', 'sign-in link already used: ask for a new one', 'link');
   if (link.expiresAt <= nowMs) throw new AppError('UNAUTHENTICATED', 'sign-in link expired: ask for a new one', 'link');
   return link;

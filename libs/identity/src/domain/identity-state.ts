@@ -1,4 +1,4 @@
-import { Map as PersistentMap } from 'immutable';
+import { List as PersistentList, Map as PersistentMap } from 'immutable';
 import { assertNever } from '@bpc/domain';
 import {
   API_TOKEN_ISSUED,
@@ -62,10 +62,18 @@ export interface IdentityState {
   readonly roles: PersistentMap<string, PersistentMap<string, Role>>;
   readonly links: PersistentMap<string, SignInLinkRecord>;
   readonly sessions: PersistentMap<string, DashboardSessionRecord>;
+  /** Links and sessions in the order they were recorded, so expired ones are dropped from the front (see `dropExpired`). */
+  readonly expiries: PersistentList<Expiry>;
+}
+
+interface Expiry {
+  readonly kind: 'link' | 'session';
+  readonly id: string;
+  readonly expiresAt: number;
 }
 
 export function emptyIdentityState(): IdentityState {
-  return { tokens: PersistentMap(), roles: PersistentMap(), links: PersistentMap(), sessions: PersistentMap() };
+  return { tokens: PersistentMap(), roles: PersistentMap(), links: PersistentMap(), sessions: PersistentMap(), expiries: PersistentList() };
 }
 
 /**
@@ -97,10 +105,12 @@ export function evolveIdentity(state: IdentityState, event: IdentityEvent): Iden
     case DASHBOARD_SIGN_IN_LINK_ISSUED: {
       const { linkId, userId, sha256, expiresAt } = event.payload;
       if (state.links.has(linkId)) return state;
-      return { ...state, links: state.links.set(linkId, { linkId, userId, sha256, expiresAt: Date.parse(expiresAt), sessionId: null }) };
+      const link = { linkId, userId, sha256, expiresAt: Date.parse(expiresAt), sessionId: null };
+      const issued = { ...state, links: state.links.set(linkId, link), expiries: state.expiries.push({ kind: 'link' as const, id: linkId, expiresAt: link.expiresAt }) };
+      return dropExpired(issued, Date.parse(event.occurredAt));
     }
     case DASHBOARD_SESSION_STARTED:
-      return startSession(state, event);
+      return dropExpired(startSession(state, event), Date.parse(event.occurredAt));
     case DASHBOARD_SESSION_ENDED: {
       const session = state.sessions.get(event.payload.sessionId);
       if (!session || session.endedAt !== null) return state;
@@ -121,10 +131,32 @@ function startSession(state: IdentityState, event: DashboardSessionStarted): Ide
   const { sessionId, userId, tokenId, linkId, sha256, expiresAt } = event.payload;
   if (state.sessions.has(sessionId)) return state;
   const session: DashboardSessionRecord = { sessionId, userId, tokenId, linkId, sha256, startedAt: event.occurredAt, expiresAt: Date.parse(expiresAt), endedAt: null };
-  if (linkId === null) return { ...state, sessions: state.sessions.set(sessionId, session) };
+  const expiries = state.expiries.push({ kind: 'session', id: sessionId, expiresAt: session.expiresAt });
+  if (linkId === null) return { ...state, sessions: state.sessions.set(sessionId, session), expiries };
   const link = state.links.get(linkId);
   if (!link || link.sessionId !== null || link.userId !== userId || Date.parse(event.occurredAt) >= link.expiresAt) return state;
-  return { ...state, links: state.links.set(linkId, { ...link, sessionId }), sessions: state.sessions.set(sessionId, session) };
+  return { ...state, links: state.links.set(linkId, { ...link, sessionId }), sessions: state.sessions.set(sessionId, session), expiries };
+}
+
+/**
+ * Forgets links and sessions that expired before `nowMs` (the time of the
+ * event being applied), oldest first, stopping at the first one still valid:
+ * an expired one is refused anyway, and keeping them would grow every
+ * process's memory with each sign-in forever. Amortised O(1) per event, the
+ * same in every process (it depends on the log alone). One recorded after a
+ * longer-lived one (a shorter session TTL configured later) is dropped when
+ * that one is: later, never too early.
+ */
+function dropExpired(state: IdentityState, nowMs: number): IdentityState {
+  let { links, sessions, expiries } = state;
+  let dropped = false;
+  for (let first = expiries.first(); first !== undefined && first.expiresAt <= nowMs; first = expiries.first()) {
+    if (first.kind === 'link') links = links.delete(first.id);
+    else sessions = sessions.delete(first.id);
+    expiries = expiries.shift();
+    dropped = true;
+  }
+  return dropped ? { ...state, links, sessions, expiries } : state;
 }
 
 /**
@@ -134,9 +166,21 @@ function startSession(state: IdentityState, event: DashboardSessionStarted): Ide
  * a 50k-token replay as fast as folding into plain maps.
  */
 export function evolveIdentityAll(state: IdentityState, events: Iterable<IdentityEvent>): IdentityState {
-  let batch: IdentityState = { tokens: state.tokens.asMutable(), roles: state.roles.asMutable(), links: state.links.asMutable(), sessions: state.sessions.asMutable() };
+  let batch: IdentityState = {
+    tokens: state.tokens.asMutable(),
+    roles: state.roles.asMutable(),
+    links: state.links.asMutable(),
+    sessions: state.sessions.asMutable(),
+    expiries: state.expiries.asMutable(),
+  };
   for (const event of events) batch = evolveIdentity(batch, event);
-  return { tokens: batch.tokens.asImmutable(), roles: batch.roles.asImmutable(), links: batch.links.asImmutable(), sessions: batch.sessions.asImmutable() };
+  return {
+    tokens: batch.tokens.asImmutable(),
+    roles: batch.roles.asImmutable(),
+    links: batch.links.asImmutable(),
+    sessions: batch.sessions.asImmutable(),
+    expiries: batch.expiries.asImmutable(),
+  };
 }
 
 export function roleAtLeast(role: Role, minimum: Role): boolean {
