@@ -1,9 +1,12 @@
 import { parseSetCookie } from 'cookie';
+import type { AppConfig } from '@bpc/config';
 import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
-import { jsonOf, removeTestDataDir, TEST_INTERNAL_KEY, TestClock, testConfig } from '@bpc/testing';
+import { freePort, jsonOf, removeTestDataDir, TEST_INTERNAL_KEY, TestClock, testConfig, until } from '@bpc/testing';
 import { runCli } from '../../apps/cli/src/run-cli';
+import { publicApiApp } from '../../apps/public-api/src/public-api.app';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
+import { IdentityIndex, linkIdOf } from '@bpc/identity';
 import { adminHeaders, issueToken } from './explorer-fixtures';
 
 describe('dashboard sign-in and sessions against the standalone service', () => {
@@ -165,6 +168,14 @@ describe('dashboard sign-in and sessions against the standalone service', () => 
     expect(answers.map((a) => a.status).sort()).toEqual([200, 401, 401]);
   });
 
+  it('refuses a session past its expiry (dashboard.session_ttl_hours)', async () => {
+    const { token } = await issueToken(api, { user: 'ivy', website: 'demo', role: 'readonly' });
+    const { secret } = await signedIn({ token });
+    clock.advance(12 * 3_600_000);
+    const expired = await fetch(`${api}/api/session`, { headers: withCookie(secret) });
+    expect({ status: expired.status, body: await jsonOf(expired) }).toEqual({ status: 401, body: { code: 'UNAUTHENTICATED', message: 'dashboard session expired: sign in again' } });
+  });
+
   it('refuses an expired link with 401 naming link', async () => {
     await issueToken(api, { user: 'hal', website: 'demo', role: 'readonly' });
     const issued = await jsonOf(await fetch(`${api}/internal/admin/dashboard-links`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ user: 'hal' }) }));
@@ -172,5 +183,55 @@ describe('dashboard sign-in and sessions against the standalone service', () => 
     clock.advance(15 * 60_000);
     const expired = await signIn({ link: linkSecretOf(issued.url) });
     expect({ status: expired.status, body: await jsonOf(expired) }).toEqual({ status: 401, body: { code: 'UNAUTHENTICATED', message: expect.stringMatching(/expired/), field: 'link' } });
+  });
+});
+
+/** Cluster mode: two public-api replicas on one Kafka namespace learn each other's sessions and links from the identity topic. */
+describe('dashboard sessions across two public-api replicas (cluster mode)', () => {
+  jest.setTimeout(60_000);
+  let a: RunningApps;
+  let b: RunningApps;
+  const urlOf = (running: RunningApps) => running.urls['public-api']!;
+  const withPort = async (config: AppConfig): Promise<AppConfig> => ({ ...config, listen: { ...config.listen, public_api: await freePort() } });
+  const poll = { timeoutMs: 20_000, intervalMs: 50 };
+  const signIn = (running: RunningApps, body: unknown) =>
+    fetch(`${urlOf(running)}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const sessionStatus = (running: RunningApps, secret: string) => fetch(`${urlOf(running)}/api/session`, { headers: { cookie: `bpc_session=${secret}` } }).then((r) => r.status);
+
+  beforeAll(async () => {
+    const config = await withPort(testConfig('cluster', { scheduler: { enabled: false } }));
+    a = await startApps([publicApiApp], config, createLogger('silent', 'dashboard-cluster-a'));
+    b = await startApps([publicApiApp], await withPort(config), createLogger('silent', 'dashboard-cluster-b'));
+  });
+
+  afterAll(async () => {
+    await Promise.all([a?.close(), b?.close()]);
+    if (a) removeTestDataDir(a.runtime.config.data_dir);
+  });
+
+  it('a session opened on one replica works on the other, and signing out there ends it on both', async () => {
+    const { token } = await issueToken(urlOf(a), { user: 'ann', website: 'demo', role: 'readonly' });
+    const response = await signIn(a, { token });
+    expect(response.status).toBe(200);
+    const secret = parseSetCookie(response.headers.get('set-cookie')!).value!;
+    const { csrfToken } = await jsonOf(response);
+    await until(() => sessionStatus(b, secret), (status) => status === 200, { ...poll, what: 'the session on replica B' });
+    const out = await fetch(`${urlOf(b)}/api/session`, { method: 'DELETE', headers: { cookie: `bpc_session=${secret}`, 'x-csrf-token': csrfToken } });
+    expect(out.status).toBe(204);
+    expect(await sessionStatus(b, secret)).toBe(401);
+    await until(() => sessionStatus(a, secret), (status) => status === 401, { ...poll, what: 'the sign-out on replica A' });
+  });
+
+  it('a link used on both replicas at once opens exactly one session', async () => {
+    await issueToken(urlOf(a), { user: 'bea', website: 'demo', role: 'readonly' });
+    const issued = await jsonOf(
+      await fetch(`${urlOf(a)}/internal/admin/dashboard-links`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ user: 'bea' }) }),
+    );
+    const link = /#link=(\S+)$/.exec(issued.url)![1];
+    // B must know the link before the race, or it would refuse it as unknown without taking part.
+    const indexOfB = b.apps['public-api']!.get(IdentityIndex);
+    await until(async () => indexOfB.view().links.has(linkIdOf(link)!), (known) => known, { ...poll, what: 'the link on replica B' });
+    const answers = await Promise.all([signIn(a, { link }), signIn(b, { link }), signIn(a, { link }), signIn(b, { link })]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 401, 401, 401]);
   });
 });
