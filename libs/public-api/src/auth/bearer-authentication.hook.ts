@@ -10,9 +10,10 @@ import { credentialsOf, isSignIn } from './request-credentials';
  * Authenticates `/api/` requests (bearer token, or the dashboard session
  * cookie with its CSRF rule) before the body is read, so a caller without
  * a valid token gets 401 whatever its body holds (invalid JSON included) and
- * costs no parsing. Sign-in (`POST /api/session`) is let through. Authorisation per website stays in BearerAuthGuard, which
- * authenticates again (cheap) so it never depends on this hook. With a
- * limiter, each authenticated request also counts against its token's rate limit.
+ * costs no parsing; sign-in (`POST /api/session`) is let through.
+ * Authorisation per website stays in BearerAuthGuard, which authenticates
+ * again (cheap) so it never depends on this hook. With a limiter, each
+ * authenticated request also counts against its token's rate limit.
  */
 export function installBearerAuthentication(
   fastify: FastifyInstance,
