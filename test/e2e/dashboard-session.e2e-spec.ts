@@ -63,8 +63,10 @@ describe('dashboard sign-in and sessions against the standalone service', () => 
     expect(view).toEqual({ userId: 'alice', via: 'token', expiresAt: new Date(clock.now() + 12 * 3_600_000).toISOString(), csrfToken: expect.stringMatching(/^[0-9a-f]{64}$/), websites: [demo] });
     expect(JSON.stringify(view)).not.toContain(token);
 
+    expect(response.headers.get('cache-control')).toBe('no-store');
     const session = await fetch(`${api}/api/session`, { headers: withCookie(secret) });
     expect({ status: session.status, body: await jsonOf(session) }).toEqual({ status: 200, body: view });
+    expect(session.headers.get('cache-control')).toBe('no-store');
     const websites = await fetch(`${api}/api/websites`, { headers: withCookie(secret) });
     expect(await jsonOf(websites)).toEqual({ websites: [demo] });
     const byBearer = await fetch(`${api}/api/websites`, { headers: { authorization: `Bearer ${token}` } });

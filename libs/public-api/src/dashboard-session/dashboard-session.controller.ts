@@ -40,7 +40,8 @@ export class DashboardSessionController {
   async signIn(@Body(new BodyPipe(SignInDto, { forbidUnknownKeys: true })) body: SignInDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionViewDto> {
     const started: StartedDashboardSession = await this.commands.execute(new StartDashboardSession(signInCredentialOf(body)));
     const maxAge = Math.max(0, Math.floor((started.expiresAt - this.clock.now()) / 1000));
-    void reply.header('set-cookie', sessionCookie(started.secret, maxAge, this.baseUrl.secure()));
+    // no-store: the answer holds the CSRF token, no cache may keep it.
+    void reply.header('set-cookie', sessionCookie(started.secret, maxAge, this.baseUrl.secure())).header('cache-control', 'no-store');
     return this.sessions.of(started.secret);
   }
 
@@ -49,7 +50,8 @@ export class DashboardSessionController {
   @ApiPublicEndpoint()
   @ApiOperation({ summary: 'The current dashboard session (by its cookie), with its CSRF token and the websites of its user', description: COOKIE_NOTE })
   @ApiOkResponse({ type: SessionViewDto })
-  session(@Req() request: AuthorizedRequest): Promise<SessionViewDto> {
+  session(@Req() request: AuthorizedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionViewDto> {
+    void reply.header('cache-control', 'no-store');
     return this.sessions.of(sessionSecretOf(request));
   }
 
