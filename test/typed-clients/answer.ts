@@ -1,6 +1,6 @@
 /** One call a typed client made: which operation, and what the service answered (checked against the document by the test). */
 export interface Answer {
-  readonly method: 'get' | 'post';
+  readonly method: 'get' | 'post' | 'delete';
   readonly path: string;
   readonly status: number;
   /** The error's code (public API) or message (daemon), when the answer is an error. */

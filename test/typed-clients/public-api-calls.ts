@@ -51,6 +51,20 @@ export async function callPublicApi({ baseUrl, token, website, pageUrl }: Public
   const invalidatePath = '/api/websites/{website}/cache/invalidate';
   answers.push(answer('post', invalidatePath, await client.POST(invalidatePath, { params: { path: { website } }, body: { urls: [pageUrl] } })));
 
+  // The dashboard's session: signed in with the token, then by its cookie alone (and its CSRF token to sign out).
+  const sessionPath = '/api/session';
+  const signedIn = await createClient<paths>({ baseUrl }).POST(sessionPath, { body: { token } });
+  answers.push(answer('post', sessionPath, signedIn));
+  const badSignIn = await createClient<paths>({ baseUrl }).POST(sessionPath, { body: {} });
+  answers.push(answer('post', sessionPath, badSignIn, badSignIn.error && `${badSignIn.error.code} ${badSignIn.error.field}`));
+  const cookie = (signedIn.response.headers.get('set-cookie') ?? '').split(';')[0];
+  const browser = createClient<paths>({ baseUrl, headers: { cookie } });
+  answers.push(answer('get', sessionPath, await browser.GET(sessionPath)));
+  const websitesPath = '/api/websites';
+  answers.push(answer('get', websitesPath, await client.GET(websitesPath)));
+  const signedOut = await browser.DELETE(sessionPath, { params: { header: { 'X-CSRF-Token': signedIn.data?.csrfToken ?? '' } } });
+  answers.push(answer('delete', sessionPath, signedOut));
+
   const exportPath = '/api/websites/{website}/data-explorer/{explorerKey}/export';
   const exported = await client.POST(exportPath, { params: { path: { website, explorerKey: 'events' } }, body: { period: '7d', filename: 'typed-client', waitSeconds: 30 } });
   answers.push(answer('post', exportPath, exported));

@@ -1,12 +1,14 @@
 import { CliUsageError, parseCli } from './cli-args';
 
 describe('cli arguments', () => {
-  it('parses tokens issue / list / revoke and demo-data', () => {
+  it('parses tokens issue / list / revoke, dashboard link and demo-data', () => {
     expect(parseCli(['tokens', 'issue', '--user', 'alice', '--website', 'demo', '--role', 'manager', '--expires', '2027-01-01']).command).toEqual({
       kind: 'tokens-issue', user: 'alice', website: 'demo', role: 'manager', expires: '2027-01-01', label: undefined,
     });
     expect(parseCli(['tokens', 'list', '--json'])).toEqual({ command: { kind: 'tokens-list' }, options: { url: undefined, internalKey: undefined, json: true } });
     expect(parseCli(['tokens', 'revoke', 'tok_1', '--url=http://x:1']).command).toEqual({ kind: 'tokens-revoke', tokenId: 'tok_1' });
+    expect(parseCli(['dashboard', 'link', '--user', 'alice']).command).toEqual({ kind: 'dashboard-link', user: 'alice' });
+    expect(() => parseCli(['dashboard', 'link'])).toThrow(CliUsageError);
     expect(parseCli(['demo-data', '--days', '10']).command).toEqual({ kind: 'demo-data', website: 'demo', days: 10, requestsPerDay: 1500, seed: 42 });
   });
 

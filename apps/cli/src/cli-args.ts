@@ -3,6 +3,7 @@ export type CliCommand =
   | { readonly kind: 'tokens-issue'; readonly user: string; readonly website: string; readonly role: string; readonly expires?: string; readonly label?: string }
   | { readonly kind: 'tokens-list' }
   | { readonly kind: 'tokens-revoke'; readonly tokenId: string }
+  | { readonly kind: 'dashboard-link'; readonly user: string }
   | { readonly kind: 'demo-data'; readonly website: string; readonly days: number; readonly requestsPerDay: number; readonly seed: number }
   | { readonly kind: 'search-import'; readonly website: string; readonly format: string; readonly file: string; readonly date?: string; readonly dimensions?: readonly string[] }
   | { readonly kind: 'sql'; readonly sql: string; readonly format: SqlOutputFormat }
@@ -26,6 +27,8 @@ export const USAGE = `usage: npm run cli -- <command> [options]
       lists tokens (id, user, roles, expiry, revocation); never the secrets
   tokens revoke <tokenId>
       revokes a token at once
+  dashboard link --user <id>
+      prints a one-time dashboard sign-in link for the user (dashboard.link_ttl_minutes, default 15)
   demo-data [--website demo] [--days 120] [--per-day 1500] [--seed 42]
       writes synthetic bot traffic and search performance through the event log
   search import --website <id> --format pages_csv|queries_csv --date YYYY-MM-DD --file <export.csv>
@@ -89,7 +92,8 @@ export function parseCli(argv: readonly string[]): { command: CliCommand; option
   else if (first === 'tokens' && second === 'revoke') {
     if (!third) throw new CliUsageError('tokens revoke needs a token id');
     command = { kind: 'tokens-revoke', tokenId: third };
-  } else if (first === 'demo-data') {
+  } else if (first === 'dashboard' && second === 'link') command = { kind: 'dashboard-link', user: required('user') };
+  else if (first === 'demo-data') {
     command = { kind: 'demo-data', website: take('website') ?? 'demo', days: integer('days', 120), requestsPerDay: integer('per-day', 1500), seed: integer('seed', 42) };
   } else if (first === 'search' && second === 'import') {
     const dimensions = take('dimensions');

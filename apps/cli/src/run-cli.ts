@@ -86,6 +86,8 @@ function execute(command: ServiceCommand, call: Call): Promise<unknown> {
       return call('GET', '/internal/admin/tokens');
     case 'tokens-revoke':
       return call('DELETE', `/internal/admin/tokens/${encodeURIComponent(command.tokenId)}`);
+    case 'dashboard-link':
+      return call('POST', '/internal/admin/dashboard-links', { user: command.user });
     case 'search-import':
       return call('POST', '/internal/admin/search-performance/import', searchImportBody(command));
     case 'demo-data':
@@ -117,6 +119,8 @@ function render(command: ServiceCommand, result: any): string {
         .join('\n');
     case 'tokens-revoke':
       return `revoked ${result.tokenId}`;
+    case 'dashboard-link':
+      return [`sign-in link for ${command.user} (single use, until ${result.expiresAt}):`, '', `  ${result.url}`].join('\n');
     case 'demo-data':
       return `wrote ${result.botRequests} bot requests and ${result.searchDays} days of search performance for ${result.websiteId} (${result.from} … ${result.to}); the explorer shows them once the projector has caught up (seconds)`;
     case 'search-import':

@@ -304,6 +304,20 @@ export class ExportsConfig {
   @IsOptional() @IsString() @Matches(/^.{32,}$/s, { message: 'must be at least 32 characters' }) signing_key?: string;
 }
 
+/** The dashboard's sign-in (docs/public-api.md, "Dashboard sessions"). */
+export class DashboardConfig {
+  /** Hours a dashboard session lasts from sign-in (never beyond the expiry of the token it was opened with). */
+  @IsInt() @Min(1) @Max(720) session_ttl_hours: number = 12;
+  /** Minutes a one-time sign-in link (`npm run cli -- dashboard link`) stays usable. */
+  @IsInt() @Min(1) @Max(1440) link_ttl_minutes: number = 15;
+  /**
+   * Where websites' middleware reaches the edge (`https://edge.example.com`),
+   * shown as each website's `edgeUrl`. Absent, the address the edge listens
+   * on (`http://<listen.host>:<listen.edge>`, `0.0.0.0` as `127.0.0.1`).
+   */
+  @IsOptional() @Matches(/^https?:\/\/[^/\s]+(\/\S*[^/\s])?$/, { message: 'must be an http(s) URL without a trailing slash' }) public_edge_url?: string;
+}
+
 /** Data Explorer queries of the public API. */
 export class ExplorerConfig {
   /**
@@ -367,6 +381,7 @@ export class AppConfigSchema {
   @ValidateNested() @Type(() => ExplorerConfig) explorer: ExplorerConfig = new ExplorerConfig();
   @ValidateNested() @Type(() => ExportsConfig) exports: ExportsConfig = new ExportsConfig();
   @ValidateNested() @Type(() => RateLimitConfig) rate_limit: RateLimitConfig = new RateLimitConfig();
+  @ValidateNested() @Type(() => DashboardConfig) dashboard: DashboardConfig = new DashboardConfig();
   @ValidateNested() @Type(() => AdaptersConfig) adapters: AdaptersConfig = new AdaptersConfig();
   @ValidateNested() @Type(() => EventLogFileConfig) event_log_file: EventLogFileConfig = new EventLogFileConfig();
   @IsOptional() @ValidateNested() @Type(() => KafkaConfig) kafka?: KafkaConfig;

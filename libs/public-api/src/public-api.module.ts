@@ -10,6 +10,10 @@ import { BearerAuthGuard } from './auth/bearer-auth.guard';
 import { CacheOperationsController } from './cache-operations/cache-operations.controller';
 import { QueueStatusController } from './cache-operations/queue-status.controller';
 import { DataExplorerController } from './data-explorer/data-explorer.controller';
+import { DashboardSessionController } from './dashboard-session/dashboard-session.controller';
+import { PublicApiBaseUrl } from './dashboard-session/public-api-base-url';
+import { SessionViews } from './dashboard-session/session-views';
+import { WebsiteViews } from './dashboard-session/website-views';
 import { PublicExceptionFilter } from './http/public-exception.filter';
 import { InvalidateWebsiteCacheHandler } from './invalidate-website-cache/invalidate-website-cache.handler';
 import { RecacheWebsiteHandler } from './recache-website/recache-website.handler';
@@ -19,11 +23,14 @@ import { SearchPerformanceController } from './search-performance/search-perform
 /** The public, token-authenticated API (spec/public-api.md) plus the operator's admin endpoints. */
 @Module({
   imports: [CqrsModule.forRoot(), HealthModule, IdentityModule, ExplorerModule, DaemonCommandsModule],
-  controllers: [DataExplorerController, SearchPerformanceController, CacheOperationsController, QueueStatusController, AdminController],
+  controllers: [DataExplorerController, SearchPerformanceController, CacheOperationsController, QueueStatusController, DashboardSessionController, AdminController],
   providers: [
     RecacheWebsiteHandler,
     InvalidateWebsiteCacheHandler,
     OperatorSqlConsole,
+    PublicApiBaseUrl,
+    WebsiteViews,
+    SessionViews,
     { provide: APP_FILTER, useClass: PublicExceptionFilter },
     { provide: APP_GUARD, useClass: BearerAuthGuard },
   ],

@@ -41,7 +41,7 @@ describe('authentication and authorisation', () => {
   const grant = (role: 'readonly' | 'manager' | 'admin', websiteId = 'demo') => envelope(USER_ROLE_GRANTED, 1, { userId: 'alice', websiteId, role }, meta());
 
   it('accepts a valid bearer token and names its user', () => {
-    expect(authenticate(given(issued()), `Bearer ${alice.token}`, now)).toEqual({ userId: 'alice', tokenId: alice.tokenId });
+    expect(authenticate(given(issued()), `Bearer ${alice.token}`, now)).toEqual({ userId: 'alice', tokenId: alice.tokenId, rateLimitKey: alice.tokenId, via: 'api' });
   });
 
   it('refuses missing, malformed, unknown, tampered, revoked and expired tokens as UNAUTHENTICATED', () => {
@@ -59,7 +59,7 @@ describe('authentication and authorisation', () => {
   });
 
   it('orders roles readonly < manager < admin per website', () => {
-    const principal = { userId: 'alice', tokenId: alice.tokenId };
+    const principal = { userId: 'alice', tokenId: alice.tokenId, rateLimitKey: alice.tokenId };
     const manager = given(issued(), grant('manager'));
     expect(authorizeWebsite(manager, principal, 'demo', demo, 'readonly', true).role).toBe('manager');
     expect(authorizeWebsite(manager, principal, 'demo', demo, 'manager', false).role).toBe('manager');
@@ -72,7 +72,7 @@ describe('authentication and authorisation', () => {
 
   it('refuses a website whose platform module is off with FEATURE_DISABLED, only where the module is needed', () => {
     const state = given(issued(), grant('readonly'));
-    const principal = { userId: 'alice', tokenId: alice.tokenId };
+    const principal = { userId: 'alice', tokenId: alice.tokenId, rateLimitKey: alice.tokenId };
     const off = { ...demo, platformModule: false };
     expect(refusal(() => authorizeWebsite(state, principal, 'demo', off, 'readonly', true))).toMatch(/^FEATURE_DISABLED/);
     expect(refusal(() => authorizeWebsite(state, principal, 'demo', off, 'readonly', false))).toBe('allowed');

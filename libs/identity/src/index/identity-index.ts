@@ -12,9 +12,10 @@ const WAIT_DEADLINE_MS = 10_000;
 const CATCH_UP_DEADLINE_MS = 30_000;
 
 /**
- * Users, roles and tokens of the whole service, in memory in every process
- * that authenticates: the data is small, so each process replays the identity
- * topic from the beginning at startup and follows it. Each replica reads
+ * Users, roles, tokens and dashboard sessions of the whole service, in memory
+ * in every process that authenticates: the data is small (expired sessions
+ * and links are forgotten), so each process replays the identity topic from
+ * the beginning at startup and follows it. Each replica reads
  * under a group of its own (host name and public API port), so every replica
  * sees every event (a shared group would split the topic between replicas).
  *

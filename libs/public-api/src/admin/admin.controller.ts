@@ -5,13 +5,14 @@ import type { FastifyReply } from 'fastify';
 import type { AppConfig } from '@bpc/config';
 import { validationError } from '@bpc/domain';
 import { DemoDataWritten, GenerateDemoData, ImportSearchPerformance, SearchPerformanceImported } from '@bpc/explorer';
-import { ApiTokenListing, IssueApiToken, IssuedApiToken, ListApiTokens, RevokeApiToken } from '@bpc/identity';
+import { ApiTokenListing, IssueApiToken, IssueDashboardSignInLink, IssuedApiToken, IssuedDashboardSignInLink, ListApiTokens, RevokeApiToken } from '@bpc/identity';
 import { APP_CONFIG, BodyPipe } from '@bpc/platform';
 import { AdminImportSearchPerformanceDto } from '../search-performance/import-search-performance.dto';
 import { InternalAuthGuard } from '../auth/internal-auth.guard';
 import { OperatorSqlConsole } from '../run-operator-sql/operator-sql-console';
 import { RunOperatorSqlDto } from '../run-operator-sql/run-operator-sql.dto';
-import { DemoDataDto, IssueTokenDto } from './admin.dto';
+import { PublicApiBaseUrl } from '../dashboard-session/public-api-base-url';
+import { DemoDataDto, IssueDashboardLinkDto, IssueTokenDto } from './admin.dto';
 
 /**
  * Operator endpoints behind `X-Internal-Auth`, used by `npm run cli`: the CLI
@@ -27,6 +28,7 @@ export class AdminController {
     private readonly queries: QueryBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sqlConsole: OperatorSqlConsole,
+    private readonly baseUrl: PublicApiBaseUrl,
   ) {}
 
   @Post('tokens')
@@ -43,6 +45,14 @@ export class AdminController {
   @Delete('tokens/:tokenId')
   revoke(@Param('tokenId') tokenId: string): Promise<{ tokenId: string; revoked: true }> {
     return this.commands.execute(new RevokeApiToken(tokenId));
+  }
+
+  /** A one-time dashboard sign-in link (`npm run cli -- dashboard link`); the secret travels in the fragment, which browsers never send to a server. */
+  @Post('dashboard-links')
+  @HttpCode(201)
+  async dashboardLink(@Body(new BodyPipe(IssueDashboardLinkDto, { forbidUnknownKeys: true })) body: IssueDashboardLinkDto): Promise<{ url: string; expiresAt: string }> {
+    const issued: IssuedDashboardSignInLink = await this.commands.execute(new IssueDashboardSignInLink(body.user));
+    return { url: `${this.baseUrl.url()}/sign-in#link=${issued.secret}`, expiresAt: issued.expiresAt };
   }
 
   @Post('demo-data')

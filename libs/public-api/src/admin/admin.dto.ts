@@ -18,3 +18,8 @@ export class DemoDataDto {
   @IsOptional() @IsInt() @Min(1) @Max(100_000) requestsPerDay?: number;
   @IsOptional() @IsInt() seed?: number;
 }
+
+/** Body of POST /internal/admin/dashboard-links. */
+export class IssueDashboardLinkDto {
+  @IsDefined({ message: 'user is required' }) @IsString() @Matches(/^[A-Za-z0-9._@-]{1,100}$/, { message: 'user must be 1-100 letters, digits, ., _, @ or -' }) user!: string;
+}

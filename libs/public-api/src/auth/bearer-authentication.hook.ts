@@ -1,16 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError, Clock } from '@bpc/domain';
-import { authenticate, authorizeWebsite, IdentityIndex } from '@bpc/identity';
+import { authenticateRequest, authorizeWebsite, IdentityIndex } from '@bpc/identity';
 import type { WebsiteFacts } from '@bpc/identity';
 import { publicErrorResponse } from '../http/public-error-body';
 import type { TokenRateLimiter } from '../rate-limit/token-rate-limiter';
+import { credentialsOf, isSignIn } from './request-credentials';
 
 /**
- * Authenticates `/api/` requests before the body is read, so a caller without
+ * Authenticates `/api/` requests (bearer token, or the dashboard session
+ * cookie with its CSRF rule) before the body is read, so a caller without
  * a valid token gets 401 whatever its body holds (invalid JSON included) and
- * costs no parsing. Authorisation per website stays in BearerAuthGuard, which
- * authenticates again (cheap) so it never depends on this hook. With a
- * limiter, each authenticated request also counts against its token's rate limit.
+ * costs no parsing; sign-in (`POST /api/session`) is let through.
+ * Authorisation per website stays in BearerAuthGuard, which authenticates
+ * again (cheap) so it never depends on this hook. With a limiter, each
+ * authenticated request also counts against its token's rate limit.
  */
 export function installBearerAuthentication(
   fastify: FastifyInstance,
@@ -20,11 +23,11 @@ export function installBearerAuthentication(
   websiteFacts: (websiteId: string) => WebsiteFacts | undefined = () => undefined,
 ): void {
   fastify.addHook('onRequest', async (request, reply) => {
-    if (!request.routeOptions.url?.startsWith('/api/')) return;
+    if (!request.routeOptions.url?.startsWith('/api/') || isSignIn(request)) return;
     let principal;
     try {
       await identity.ready();
-      principal = authenticate(identity.view(), request.headers.authorization, clock.now());
+      principal = authenticateRequest(identity.view(), credentialsOf(request), clock.now());
       // No role at all on the website in the path: 403 before the body is read
       // (the exact role and module each endpoint needs are checked by BearerAuthGuard).
       const websiteId = (request.params as Record<string, string> | undefined)?.website;
@@ -33,7 +36,7 @@ export function installBearerAuthentication(
       const { status, body } = publicErrorResponse(error instanceof AppError ? error : new AppError('UNAUTHENTICATED', 'authentication failed'));
       return reply.code(status).send(body);
     }
-    // Counted per token once it is known to be genuine, before the body is read.
-    if (limiter && (await limiter.refuse(principal.tokenId, clock.now(), reply))) return reply;
+    // Counted per token (a session opened with a token counts as the token) once it is known to be genuine, before the body is read.
+    if (limiter && (await limiter.refuse(principal.rateLimitKey, clock.now(), reply))) return reply;
   });
 }
