@@ -9,6 +9,7 @@ import { AdminController } from './admin/admin.controller';
 import { BearerAuthGuard } from './auth/bearer-auth.guard';
 import { CacheOperationsController } from './cache-operations/cache-operations.controller';
 import { DataExplorerController } from './data-explorer/data-explorer.controller';
+import { InsightsController } from './insights/insights.controller';
 import { PublicExceptionFilter } from './http/public-exception.filter';
 import { InvalidateWebsiteCacheHandler } from './invalidate-website-cache/invalidate-website-cache.handler';
 import { RecacheWebsiteHandler } from './recache-website/recache-website.handler';
@@ -18,7 +19,7 @@ import { SearchPerformanceController } from './search-performance/search-perform
 /** The public, token-authenticated API (spec/public-api.md) plus the operator's admin endpoints. */
 @Module({
   imports: [CqrsModule.forRoot(), HealthModule, IdentityModule, ExplorerModule, DaemonCommandsModule],
-  controllers: [DataExplorerController, SearchPerformanceController, CacheOperationsController, AdminController],
+  controllers: [DataExplorerController, SearchPerformanceController, CacheOperationsController, AdminController, InsightsController],
   providers: [
     RecacheWebsiteHandler,
     InvalidateWebsiteCacheHandler,
