@@ -14,7 +14,7 @@ export class InsightsSummaryDto {
   @ApiPropertyOptional({ description: 'As the events explorer\'s `period`: a preset (`24h`, `7d`, `14d`, `28d`, `30d`, `90d`) or `YYYY-MM-DD,YYYY-MM-DD` (a time of day `YYYY-MM-DDTHH:mm` allowed), at most 365 days; default `30d`', example: '30d' })
   @Omittable() @MaxLength(100) @IsString({ message: 'period must be a string' }) period?: string;
 
-  @ApiPropertyOptional({ description: 'Comparison window, whole days (`7d` … or `YYYY-MM-DD,YYYY-MM-DD`); default: the equal-length window just before `period`' })
+  @ApiPropertyOptional({ description: 'Comparison window, whole days (`7d` … or `YYYY-MM-DD,YYYY-MM-DD`). Summary: default the equal-length window just before `period`; timeseries: comparison series only when sent' })
   @Omittable() @MaxLength(100) @IsString({ message: 'compPeriod must be a string' }) compPeriod?: string;
 
   @ApiPropertyOptional({ type: [QueryFilterDto], description: "The events explorer's filters (discovery lists fields and operators), applied to both windows" })

@@ -24,7 +24,7 @@ export class InsightsController {
 
   @Post('summary')
   @ApiOperation({ summary: 'Figures of a period against its comparison period: requests, pages, hit rate, serve times, 4xx/5xx shares, failed renders, new and lost pages' })
-  @ApiOkResponse({ type: InsightsSummaryAnswerDto })
+  @ApiOkResponse({ type: InsightsSummaryAnswerDto, description: '`{data: {current, previous, newPages, lostPages}, meta: {period, window, compPeriod, compWindow}}`' })
   @ApiRefusesBadBodies()
   @ApiExplorerBusy()
   @ApiPublicError(504, 'QUERY_TIMEOUT: the query took longer than `explorer.query_timeout_ms` from its arrival, waiting for the engine included')
@@ -40,7 +40,7 @@ export class InsightsController {
 
   @Post('timeseries')
   @ApiOperation({ summary: 'One metric per hour or day over a period, optionally split (bot family, cache status, status class, dimension) and against a comparison period' })
-  @ApiOkResponse({ type: InsightsTimeseriesAnswerDto })
+  @ApiOkResponse({ type: InsightsTimeseriesAnswerDto, description: '`{data: {series: [{key, points: [{t, v}]}], comparison?}, meta}`' })
   @ApiRefusesBadBodies()
   @ApiExplorerBusy()
   @ApiPublicError(504, 'QUERY_TIMEOUT: the query took longer than `explorer.query_timeout_ms` from its arrival, waiting for the engine included')
