@@ -154,6 +154,41 @@ describe('insights against the Data Explorer on demo traffic (chDB)', () => {
     expect(pages.data.series[0].points).toEqual([{ t: '2026-11-10T00:00:00.000Z', v: await total({ mode: 'unique_pages', period: '2026-11-10,2026-11-10' }) }]);
   });
 
+  it('charts search performance per day from each day\'s latest import, as the search-pages explorer sums it', async () => {
+    const row = (date: string, url: string, clicks: number, impressions: number, position: number, importedAt: string) => ({ website: WEBSITE, date, url, clicks, impressions, position, imported_at: importedAt });
+    await store.insert({
+      table: 'search_page_daily',
+      rows: encodeRows([
+        row('2026-11-10', 'https://www.example.com/', 10, 100, 2, '2026-11-11T00:00:00.000Z'),
+        row('2026-11-10', 'https://www.example.com/docs', 5, 50, 8, '2026-11-11T00:00:00.000Z'),
+        // An earlier import of the same day, replaced by the later one: not counted.
+        row('2026-11-10', 'https://www.example.com/old', 99, 990, 1, '2026-11-10T12:00:00.000Z'),
+        row('2026-11-12', 'https://www.example.com/', 3, 60, 4, '2026-11-13T00:00:00.000Z'),
+      ]),
+      token: 'search-pages',
+    });
+    await store.insert({
+      table: 'search_day_imports',
+      rows: encodeRows([
+        { website: WEBSITE, grain: 'page', date: '2026-11-10', imported_at: '2026-11-10T12:00:00.000Z' },
+        { website: WEBSITE, grain: 'page', date: '2026-11-10', imported_at: '2026-11-11T00:00:00.000Z' },
+        { website: WEBSITE, grain: 'page', date: '2026-11-12', imported_at: '2026-11-13T00:00:00.000Z' },
+      ]),
+      token: 'search-imports',
+    });
+    const period = '2026-11-10,2026-11-12';
+    const values = async (metric: string, extra: InsightsTimeseriesBody = {}) => (await timeseries({ metric, period, ...extra })).data.series[0].points.map((p) => p.v);
+    expect(await values('clicks')).toEqual([15, 0, 3]);
+    expect(await values('impressions')).toEqual([150, 0, 60]);
+    expect(await values('ctr')).toEqual([0.1, null, 0.05]);
+    expect(await values('position')).toEqual([4, null, 4]);
+    expect(await values('clicks', { filters: [{ field: 'url', op: 'contains', val: 'docs' }] })).toEqual([5, 0, 0]);
+    const pages = await explorer.execute(new RunExplorerQuery(WEBSITE, 'acme', 'search-pages', { period: '2026-11-10,2026-11-10' }, clock.now()));
+    expect(pages.data.reduce((sum, r) => sum + Number(r.clicks), 0)).toBe(15);
+    const compared = await timeseries({ metric: 'clicks', period: '2026-11-12,2026-11-12', compPeriod: '2026-11-10,2026-11-10' });
+    expect(compared.data.comparison).toEqual([{ key: 'all', points: [{ t: '2026-11-10T00:00:00.000Z', v: 15 }] }]);
+  });
+
   it('refuses what the explorer refuses, naming the same field', async () => {
     await expect(summary({ period: '2d' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: 'period' });
     await expect(summary({ compPeriod: '24h' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: 'compPeriod' });
