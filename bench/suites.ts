@@ -1,5 +1,6 @@
 import type { BenchSuite } from './bench-row';
 import { daemonBench } from './daemon.bench';
+import { dashboardBench } from './dashboard.bench';
 import { edgeBench } from './edge.bench';
 import { eventLogBench } from './event-log.bench';
 import { explorerBench } from './explorer.bench';
@@ -10,4 +11,4 @@ import { renderBench } from './render.bench';
 import { startupBench } from './startup.bench';
 
 /** Every suite `npm run bench` runs, in order; `npm run bench -- <name>` runs one. */
-export const suites: readonly BenchSuite[] = [eventLogBench, queueStoreBench, startupBench, daemonBench, explorerBench, explorerFairnessBench, edgeBench, exportsBench, renderBench];
+export const suites: readonly BenchSuite[] = [eventLogBench, queueStoreBench, startupBench, daemonBench, explorerBench, explorerFairnessBench, edgeBench, exportsBench, renderBench, dashboardBench];

@@ -36,6 +36,16 @@ export async function callPublicApi({ baseUrl, token, website, pageUrl }: Public
   const refused = await client.POST(queryPath, { params: { path: { website, explorerKey: 'events' } }, body: { perPage: 501 } });
   answers.push(answer('post', queryPath, refused, refused.error && `${refused.error.code} ${refused.error.field}`));
 
+  const summaryPath = '/api/websites/{website}/insights/summary';
+  const summary = await client.POST(summaryPath, { params: { path: { website } }, body: { period: '7d', filters: [{ field: 'bot_name', op: 'equals', val: 'Googlebot' }] } });
+  const figures = summary.data?.data.current;
+  answers.push(answer('post', summaryPath, summary, figures && (figures.requests < 0 || (figures.hitRate ?? 0) > 1) ? 'figures out of range' : undefined));
+  const timeseriesPath = '/api/websites/{website}/insights/timeseries';
+  const series = await client.POST(timeseriesPath, { params: { path: { website } }, body: { metric: 'requests', period: '7d', compPeriod: '7d', interval: 'day', splitBy: 'bot_family' } });
+  answers.push(answer('post', timeseriesPath, series, series.data && series.data.meta.interval !== 'day' ? `interval ${series.data.meta.interval}` : undefined));
+  const hourly = await client.POST(timeseriesPath, { params: { path: { website } }, body: { metric: 'requests', period: '90d', interval: 'hour' } });
+  answers.push(answer('post', timeseriesPath, hourly, hourly.error && `${hourly.error.code} ${hourly.error.field}`));
+
   const importPath = '/api/websites/{website}/search-performance/import';
   const imported = await client.POST(importPath, {
     params: { path: { website } },

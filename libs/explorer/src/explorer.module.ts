@@ -4,12 +4,14 @@ import { ExplorerAdmission } from '@bpc/explorer-store';
 import { explorerAdmissionProvider } from './admission/explorer-admission.provider';
 import { DiscoverExplorersHandler } from './discover-explorers/discover-explorers.handler';
 import { GenerateDemoDataHandler } from './generate-demo-data/generate-demo-data.handler';
+import { GetInsightsSummaryHandler } from './insights/get-insights-summary.handler';
+import { GetInsightsTimeseriesHandler } from './insights/get-insights-timeseries.handler';
 import { ImportSearchPerformanceHandler } from './import-search-performance/import-search-performance.handler';
 import { RunExplorerQueryHandler } from './run-explorer-query/run-explorer-query.handler';
 
 /** Data Explorer query side; the importing module provides CqrsModule. Exports import it for the same admission queue. */
 @Module({
-  providers: [AccountLimits, explorerAdmissionProvider, DiscoverExplorersHandler, RunExplorerQueryHandler, GenerateDemoDataHandler, ImportSearchPerformanceHandler],
+  providers: [AccountLimits, explorerAdmissionProvider, DiscoverExplorersHandler, RunExplorerQueryHandler, GenerateDemoDataHandler, ImportSearchPerformanceHandler, GetInsightsSummaryHandler, GetInsightsTimeseriesHandler],
   exports: [AccountLimits, ExplorerAdmission],
 })
 export class ExplorerModule {}

@@ -14,3 +14,8 @@ export * from './import-search-performance/search-console-parse';
 export * from './import-search-performance/import-search-performance.command';
 export * from './account-limits';
 export * from './admission/explorer-busy-error';
+export * from './insights/insights-catalog';
+export * from './insights/insights.query';
+export * from './insights/resolve-insights';
+export * from './insights/insights-sql';
+export * from './insights/timeseries-series';

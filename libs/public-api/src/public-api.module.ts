@@ -14,6 +14,7 @@ import { DashboardSessionController } from './dashboard-session/dashboard-sessio
 import { PublicApiBaseUrl } from './dashboard-session/public-api-base-url';
 import { SessionViews } from './dashboard-session/session-views';
 import { WebsiteViews } from './dashboard-session/website-views';
+import { InsightsController } from './insights/insights.controller';
 import { PublicExceptionFilter } from './http/public-exception.filter';
 import { InvalidateWebsiteCacheHandler } from './invalidate-website-cache/invalidate-website-cache.handler';
 import { RecacheWebsiteHandler } from './recache-website/recache-website.handler';
@@ -23,7 +24,7 @@ import { SearchPerformanceController } from './search-performance/search-perform
 /** The public, token-authenticated API (spec/public-api.md) plus the operator's admin endpoints. */
 @Module({
   imports: [CqrsModule.forRoot(), HealthModule, IdentityModule, ExplorerModule, DaemonCommandsModule],
-  controllers: [DataExplorerController, SearchPerformanceController, CacheOperationsController, QueueStatusController, DashboardSessionController, AdminController],
+  controllers: [DataExplorerController, SearchPerformanceController, CacheOperationsController, QueueStatusController, DashboardSessionController, InsightsController, AdminController],
   providers: [
     RecacheWebsiteHandler,
     InvalidateWebsiteCacheHandler,

@@ -1,14 +1,14 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { AppError, Clock, validationError } from '@bpc/domain';
+import { AppError, Clock } from '@bpc/domain';
 import type { AppConfig } from '@bpc/config';
-import { admittedSettings, AdmissionRefusedError, EXPLORER_STORE, ExplorerAdmission, ExplorerStore, ExplorerStoreError, QueryParams, settingsClause } from '@bpc/explorer-store';
+import { EXPLORER_STORE, ExplorerAdmission, ExplorerStore, QueryParams } from '@bpc/explorer-store';
 import { APP_CONFIG, CLOCK } from '@bpc/platform';
 import { AccountLimits } from '../account-limits';
-import { explorerBusyError } from '../admission/explorer-busy-error';
 import { findExplorer } from '../catalog/explorer-catalog';
 import { assertPageInRange, ResolvedQuery, resolveQuery } from '../resolve-query/resolve-query';
 import { buildExplorerSql, ExplorerSql } from '../sql/explorer-sql';
+import { runAdmittedStatement } from './run-admitted-statement';
 import { ExplorerQueryResult, RunExplorerQuery } from './run-explorer-query.query';
 import { queryMeta, shapeRow } from './shape-rows';
 
@@ -52,31 +52,9 @@ export class RunExplorerQueryHandler implements IQueryHandler<RunExplorerQuery, 
     return out;
   }
 
-  /**
-   * One statement once admitted, stopped by the engine when the budget left
-   * runs out, at low priority when its account has several in the engine (in
-   * its own SETTINGS clause, so nothing leaks into a pooled connection).
-   * Refusals become EXPLORER_BUSY, store failures STORE_UNAVAILABLE, a
-   * statement stopped for its time QUERY_TIMEOUT; a pattern the engine's RE2
-   * still refuses (JavaScript-only escapes such as `\u00e9` pass the `re2`
-   * package) becomes a 400 on its filter.
-   */
-  private async run<T = Record<string, unknown>>({ query, accountId, deadlineMs }: Statement, sql: string, params: QueryParams): Promise<T[]> {
-    const timeout = this.config.explorer.query_timeout_ms;
-    try {
-      return await this.admission.run(accountId, deadlineMs, (admitted) =>
-        this.store.query<T>(`${sql} SETTINGS ${settingsClause(admittedSettings(admitted, this.config.adapters.explorer_store))}`, params),
-      );
-    } catch (error) {
-      if (error instanceof AdmissionRefusedError) throw explorerBusyError(error, this.config, `${timeout} ms (explorer.query_timeout_ms)`);
-      if (!(error instanceof ExplorerStoreError)) throw error;
-      const regexAt = query.filters.findIndex((f) => f.op === 'regex' || f.op === 'not_regex');
-      if (regexAt >= 0 && error.clickhouseType === 'CANNOT_COMPILE_REGEXP') throw validationError(`filters[${regexAt}].val`, `invalid regular expression (RE2 syntax): ${error.message}`);
-      if (error.clickhouseType === 'TIMEOUT_EXCEEDED') {
-        throw new AppError('QUERY_TIMEOUT', `the query took longer than ${timeout} ms from its arrival, waiting for the engine included (explorer.query_timeout_ms): choose a shorter period or add filters`);
-      }
-      throw new AppError('STORE_UNAVAILABLE', 'explorer store unavailable');
-    }
+  /** One statement through the admission queue, with the errors every explorer statement answers (runAdmittedStatement). */
+  private run<T = Record<string, unknown>>({ query, accountId, deadlineMs }: Statement, sql: string, params: QueryParams): Promise<T[]> {
+    return runAdmittedStatement<T>({ store: this.store, admission: this.admission, config: this.config }, { filters: query.filters, accountId, deadlineMs }, sql, params);
   }
 }
 

@@ -67,14 +67,14 @@ const SORT_SQL: Partial<Record<ModeKey, Readonly<Record<string, string>>>> = {
 };
 
 /** Table column each filter field reads, per explorer family. */
-const EVENT_FILTER_SQL: Readonly<Record<string, string>> = {
+export const EVENT_FILTER_SQL: Readonly<Record<string, string>> = {
   url: 'url',
   bot_name: 'bot_name',
   status_code: 'status_code',
   serve_time: 'serve_time_ms',
   cache_status: 'toString(cache_status)',
 };
-const SEARCH_FILTER_SQL: Readonly<Record<string, string>> = { url: 'url', keyword: 'query' };
+export const SEARCH_FILTER_SQL: Readonly<Record<string, string>> = { url: 'url', keyword: 'query' };
 
 export interface ExplorerSql {
   readonly countSql: string;
@@ -139,10 +139,7 @@ export function buildExplorerSql(query: ResolvedQuery, websiteId: string): Explo
       const keyColumn = mode === 'search_pages' ? 'url' : 'query';
       params.startDate = query.window.start.toISOString().slice(0, 10);
       params.endDate = query.window.end.toISOString().slice(0, 10);
-      const grain = mode === 'search_pages' ? 'page' : 'query';
-      // Only the latest import of each day counts: a re-import replaces the day, including keys it no longer lists.
-      const latestImport = `(date, imported_at) IN (SELECT date, max(imported_at) FROM search_day_imports WHERE website = {website:String} AND grain = '${grain}' AND date >= {startDate:Date} AND date < {endDate:Date} GROUP BY date)`;
-      const conditions = ['website = {website:String}', 'date >= {startDate:Date}', 'date < {endDate:Date}', latestImport, ...query.filters.map((f, i) => filterSql(f, SEARCH_FILTER_SQL[f.field], params, i))];
+      const conditions = ['website = {website:String}', 'date >= {startDate:Date}', 'date < {endDate:Date}', latestImportSql(mode === 'search_pages' ? 'page' : 'query'), ...query.filters.map((f, i) => filterSql(f, SEARCH_FILTER_SQL[f.field], params, i))];
       // Renamed in a subquery so output aliases (clicks, position …) never shadow the stored columns inside aggregates.
       const source = `(SELECT ${keyColumn} AS s_key, clicks AS s_clicks, impressions AS s_impressions, position AS s_position FROM ${table} FINAL WHERE ${conditions.join(' AND ')})`;
       params.start = query.window.start;
@@ -161,6 +158,14 @@ export function buildExplorerSql(query: ResolvedQuery, websiteId: string): Explo
     default:
       return assertNever(mode);
   }
+}
+
+/**
+ * Only the latest import of each day counts: a re-import replaces the day,
+ * including keys it no longer lists. Reads `{website}`, `{startDate}` and `{endDate}`.
+ */
+export function latestImportSql(grain: 'page' | 'query'): string {
+  return `(date, imported_at) IN (SELECT date, max(imported_at) FROM search_day_imports WHERE website = {website:String} AND grain = '${grain}' AND date >= {startDate:Date} AND date < {endDate:Date} GROUP BY date)`;
 }
 
 function eventWhere(query: ResolvedQuery, params: Record<string, unknown>, windows: 'main' | 'both'): string {

@@ -1,0 +1,145 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { validateConfig } from '@bpc/config';
+import { botTimeseriesSql, buildExplorerSql, DEFAULT_LIMITS, findExplorer, InsightsStatement, resolveInsightsSummary, resolveInsightsTimeseries, resolveQuery, summarySql } from '@bpc/explorer';
+import type { ExplorerStore } from '@bpc/explorer-store';
+import { createLogger } from '@bpc/platform';
+import { startApps } from '@bpc/composition';
+import type { BenchRow, BenchSuite } from './bench-row';
+import { projectorApp } from '../apps/projector/src/projector.app';
+import { publicApiApp } from '../apps/public-api/src/public-api.app';
+import { botRequestsSql } from './explorer.bench';
+import { upperMedian } from './stats';
+
+const KEY = 'bench-internal-key';
+const ROWS = Number(process.env.BENCH_DASHBOARD_ROWS ?? 10_000_000);
+const RUNS = 9;
+const TARGET_MS = 500;
+
+/** The overview's top pages: the explorer's `unique_pages` with only the columns a top-pages list shows (each further column is work per URL). */
+const TOP_PAGES = { mode: 'unique_pages', period: '30d', perPage: 10, columns: ['page', 'requests'] };
+
+/** One API call of the overview, and the statements it runs, for the baseline on the engine alone. */
+interface OverviewCall {
+  readonly name: string;
+  readonly path: string;
+  readonly body: Record<string, unknown>;
+  readonly statements: (nowMs: number) => InsightsStatement[];
+}
+
+/** What the dashboard's overview asks for a 30-day window: the figures, two charts, the top pages. */
+const OVERVIEW: readonly OverviewCall[] = [
+  {
+    name: 'summary 30d vs previous',
+    path: 'insights/summary',
+    body: { period: '30d' },
+    statements: (nowMs) => {
+      const { main, comparison, filters } = resolveInsightsSummary({ period: '30d' }, nowMs);
+      const sql = summarySql('bench', main.window, comparison.window, filters);
+      return [sql.figures, sql.pages];
+    },
+  },
+  ...(['bot_family', 'cache_status'] as const).map(
+    (splitBy): OverviewCall => ({
+      name: `timeseries requests by ${splitBy}, 30d daily`,
+      path: 'insights/timeseries',
+      body: { metric: 'requests', period: '30d', splitBy },
+      statements: (nowMs) => {
+        const query = resolveInsightsTimeseries({ metric: 'requests', period: '30d', splitBy }, nowMs);
+        return [botTimeseriesSql('bench', 'requests', query.interval, splitBy, query.main.window, query.filters)];
+      },
+    }),
+  ),
+  {
+    name: 'top pages (events unique_pages 30d, page and requests, 10 rows)',
+    path: 'data-explorer/events/query',
+    body: TOP_PAGES,
+    statements: (nowMs) => {
+      const sql = buildExplorerSql(resolveQuery(findExplorer('events')!, TOP_PAGES, nowMs, DEFAULT_LIMITS), 'bench');
+      return [{ sql: sql.countSql, params: sql.params }, { sql: sql.pageSql, params: sql.params }];
+    },
+  },
+];
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await fn();
+  return performance.now() - started;
+}
+
+/**
+ * The overview's API calls over HTTP against the same SQL on the engine: 12
+ * months of skewed bot traffic (the explorer suite's table, `ROWS` rows), a
+ * 30-day window. Each call alone, then all of them at once as the dashboard
+ * sends them; p50 of interleaved runs.
+ */
+export const dashboardBench: BenchSuite = {
+  name: 'dashboard',
+  async run(): Promise<BenchRow[]> {
+    const dir = mkdtempSync(path.join(tmpdir(), 'bpc-bench-dashboard-'));
+    const nowMs = Date.now();
+    const rows: BenchRow[] = [];
+    try {
+      const config = validateConfig(
+        { data_dir: dir, internal_auth_key: KEY, logging: { level: 'warn' }, listen: { host: '127.0.0.1', public_api: 0, daemon: 0, edge: 0, projector: 0 }, hosts: [{ host_id: 1, hostnames: ['www.example.com'], dimensions: [{ id: 1, name: 'desktop' }] }], websites: [{ id: 'bench', host_id: 1, account_id: 'bench' }], rate_limit: { enabled: false } },
+        'bench',
+      );
+      const running = await startApps([projectorApp, publicApiApp], config, createLogger('warn', 'bench-dashboard'));
+      try {
+        const store = running.runtime.ports.explorerStore!;
+        await store.command(botRequestsSql(nowMs, ROWS));
+        await store.command('OPTIMIZE TABLE bot_requests FINAL');
+        const api = running.urls['public-api']!;
+        const issued = await fetch(`${api}/internal/admin/tokens`, { method: 'POST', headers: { 'x-internal-auth': KEY, 'content-type': 'application/json' }, body: JSON.stringify({ user: 'bench', website: 'bench', role: 'readonly' }) });
+        const { token } = (await issued.json()) as { token: string };
+        const size = `${ROWS.toLocaleString('en')} rows / 12 months`;
+
+        const http = async (call: OverviewCall) => {
+          const response = await fetch(`${api}/api/websites/bench/${call.path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(call.body) });
+          if (response.status !== 200) throw new Error(`${call.name}: ${response.status} ${await response.text()}`);
+          await response.json();
+        };
+        const direct = (call: OverviewCall) => runAll(store, call.statements(Date.now()));
+        const cases: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
+          ...OVERVIEW.map((call): [string, () => Promise<unknown>, () => Promise<unknown>] => [call.name, () => http(call), () => direct(call)]),
+          ['the overview: all four calls at once', () => Promise.all(OVERVIEW.map(http)), () => Promise.all(OVERVIEW.map(direct))],
+        ];
+        for (const [name, overHttp, onEngine] of cases) {
+          await overHttp();
+          await onEngine();
+          const httpMs: number[] = [];
+          const directMs: number[] = [];
+          // Interleaved, so both sides see the same cache and machine state.
+          for (let i = 0; i < RUNS; i++) {
+            directMs.push(await timed(onEngine));
+            httpMs.push(await timed(overHttp));
+          }
+          const h = upperMedian(httpMs);
+          const d = upperMedian(directMs);
+          const overview = name.startsWith('the overview');
+          rows.push({
+            name: `dashboard ${name}, ${size} (p50)`,
+            value: h,
+            unit: 'ms',
+            target: overview ? `<= ${TARGET_MS} ms` : '',
+            ...(overview ? { pass: h <= TARGET_MS } : {}),
+            baseline: { name: 'same SQL on the engine', value: d, unit: 'ms' },
+            ratio: h / d,
+          });
+        }
+      } finally {
+        await running.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    return rows;
+  },
+};
+
+/** A call's statements side by side, as its handler runs them. */
+function runAll(store: ExplorerStore, statements: readonly InsightsStatement[]): Promise<unknown> {
+  return Promise.all(statements.map((s) => store.query(s.sql, s.params)));
+}

@@ -1,0 +1,39 @@
+import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsDefined, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { INSIGHT_METRICS, INTERVALS, SPLIT_BY } from '@bpc/explorer';
+import { Omittable } from '@bpc/platform';
+import { QueryFilterDto } from '../data-explorer/query-explorer.dto';
+
+// Types and sizes are checked here (the lowest decorator first, as in the
+// query DTO); values (periods, filters, metric, interval, splitBy) by the
+// explorer's rules in @bpc/explorer, which name the field they refuse.
+
+/** Body of POST …/insights/summary. */
+export class InsightsSummaryDto {
+  @ApiPropertyOptional({ description: 'As the events explorer\'s `period`: a preset (`24h`, `7d`, `14d`, `28d`, `30d`, `90d`) or `YYYY-MM-DD,YYYY-MM-DD` (a time of day `YYYY-MM-DDTHH:mm` allowed), at most 365 days; default `30d`', example: '30d' })
+  @Omittable() @MaxLength(100) @IsString({ message: 'period must be a string' }) period?: string;
+
+  @ApiPropertyOptional({ description: 'Comparison window, whole days (`7d` … or `YYYY-MM-DD,YYYY-MM-DD`). Summary: default the equal-length window just before `period`; timeseries: comparison series only when sent' })
+  @Omittable() @MaxLength(100) @IsString({ message: 'compPeriod must be a string' }) compPeriod?: string;
+
+  @ApiPropertyOptional({ type: [QueryFilterDto], description: "The events explorer's filters (discovery lists fields and operators), applied to both windows" })
+  @Omittable()
+  @ValidateNested({ each: true })
+  @ArrayMaxSize(50, { message: 'filters holds at most 50 entries' })
+  @IsArray({ message: 'filters must be an array of {field, op, val, val2}' })
+  @Type(() => QueryFilterDto)
+  filters?: QueryFilterDto[];
+}
+
+/** Body of POST …/insights/timeseries. */
+export class InsightsTimeseriesDto extends InsightsSummaryDto {
+  @ApiProperty({ enum: INSIGHT_METRICS, description: 'Bot requests: `requests`, `pages` (distinct URLs), `hit_rate`, `serve_time_p50`, `serve_time_p95` (ms). Search performance (whole days, no splitBy, the search-pages explorer\'s `url` filter): `clicks`, `impressions`, `ctr`, `position`', example: 'requests' })
+  @IsDefined({ message: 'metric is required' }) @MaxLength(50) @IsString({ message: 'metric must be a string' }) metric!: string;
+
+  @ApiPropertyOptional({ enum: INTERVALS, description: 'Bucket size; default `hour` when the window is at most 7 days, else `day`. `hour` over more than 31 days is refused; search metrics take `day` only' })
+  @Omittable() @MaxLength(10) @IsString({ message: 'interval must be a string' }) interval?: string;
+
+  @ApiPropertyOptional({ enum: SPLIT_BY, description: 'One series per value: `bot_family` (the recorded bot name, e.g. Googlebot), `cache_status` (hit, stale, miss, bypass), `status_class` (2xx …), `dimension` (e.g. desktop, mobile). Bot-request metrics only' })
+  @Omittable() @MaxLength(50) @IsString({ message: 'splitBy must be a string' }) splitBy?: string;
+}

@@ -1,0 +1,70 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { INSIGHT_METRICS, INTERVALS, SPLIT_BY } from '@bpc/explorer';
+
+// Answer schemas, for the OpenAPI document and the clients typed from it.
+
+export class InsightsWindowDto {
+  @ApiProperty({ description: 'Start, ISO 8601 UTC (inclusive)', example: '2026-10-28T00:00:00.000Z' }) start!: string;
+  @ApiProperty({ description: 'End, ISO 8601 UTC (exclusive)', example: '2026-11-27T00:00:00.000Z' }) end!: string;
+}
+
+/** One window's figures; ratios and serve times are null when it has no requests. */
+export class InsightsFiguresDto {
+  @ApiProperty({ type: 'integer', description: "Bot requests: the events explorer's `requests` mode `meta.total`" }) requests!: number;
+  @ApiProperty({ type: 'integer', description: "Distinct page URLs requested: the `unique_pages` mode's `meta.total`" }) pages!: number;
+  @ApiProperty({ type: 'number', nullable: true, description: 'Share of requests with cache status `hit`, 0..1 (4 decimals)' }) hitRate!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Median serve time, ms (exact)' }) serveTimeP50Ms!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: '95th percentile serve time, ms (exact)' }) serveTimeP95Ms!: number | null;
+  @ApiProperty({ type: 'number', nullable: true, description: 'Share of requests answered 4xx, 0..1' }) share4xx!: number | null;
+  @ApiProperty({ type: 'number', nullable: true, description: 'Share of requests answered 5xx, 0..1' }) share5xx!: number | null;
+  @ApiProperty({ type: 'integer', description: 'Requests answered with a failed render: a miss answered 504 (render timed out) or 503 (render failed)' }) rendersFailed!: number;
+}
+
+export class InsightsSummaryDataDto {
+  @ApiProperty({ type: InsightsFiguresDto }) current!: InsightsFiguresDto;
+  @ApiProperty({ type: InsightsFiguresDto, description: 'The comparison window' }) previous!: InsightsFiguresDto;
+  @ApiProperty({ type: 'integer', description: 'Pages requested in the main window only: the comparison mode\'s total for compCategory `new`' }) newPages!: number;
+  @ApiProperty({ type: 'integer', description: 'Pages requested in the comparison window only: the total for compCategory `lost`' }) lostPages!: number;
+}
+
+export class InsightsSummaryMetaDto {
+  @ApiProperty({ example: '30d' }) period!: string;
+  @ApiProperty({ type: InsightsWindowDto }) window!: InsightsWindowDto;
+  @ApiProperty({ description: 'As sent, or the window just before as `YYYY-MM-DD,YYYY-MM-DD` (exact instants when not whole days)' }) compPeriod!: string;
+  @ApiProperty({ type: InsightsWindowDto }) compWindow!: InsightsWindowDto;
+}
+
+export class InsightsSummaryAnswerDto {
+  @ApiProperty({ type: InsightsSummaryDataDto }) data!: InsightsSummaryDataDto;
+  @ApiProperty({ type: InsightsSummaryMetaDto }) meta!: InsightsSummaryMetaDto;
+}
+
+export class InsightsPointDto {
+  @ApiProperty({ description: 'Bucket start, ISO 8601 UTC', example: '2026-11-26T00:00:00.000Z' }) t!: string;
+  @ApiProperty({ type: 'number', nullable: true, description: 'The metric in the bucket: 0 for an empty bucket of a count, null for a ratio or a serve time' }) v!: number | null;
+}
+
+export class InsightsSeriesDto {
+  @ApiProperty({ description: '`all` without splitBy, else the split value (e.g. `Googlebot`, `hit`, `4xx`, `mobile`)', example: 'all' }) key!: string;
+  @ApiProperty({ type: [InsightsPointDto], description: 'Every bucket of the window, oldest first' }) points!: InsightsPointDto[];
+}
+
+export class InsightsTimeseriesDataDto {
+  @ApiProperty({ type: [InsightsSeriesDto], description: 'Largest series first' }) series!: InsightsSeriesDto[];
+  @ApiPropertyOptional({ type: [InsightsSeriesDto], description: 'The same series over the comparison window (`t` in that window); only when compPeriod was sent' }) comparison?: InsightsSeriesDto[];
+}
+
+export class InsightsTimeseriesMetaDto {
+  @ApiProperty({ enum: INSIGHT_METRICS }) metric!: string;
+  @ApiProperty({ enum: INTERVALS }) interval!: string;
+  @ApiPropertyOptional({ enum: SPLIT_BY }) splitBy?: string;
+  @ApiProperty({ example: '30d' }) period!: string;
+  @ApiProperty({ type: InsightsWindowDto }) window!: InsightsWindowDto;
+  @ApiPropertyOptional() compPeriod?: string;
+  @ApiPropertyOptional({ type: InsightsWindowDto }) compWindow?: InsightsWindowDto;
+}
+
+export class InsightsTimeseriesAnswerDto {
+  @ApiProperty({ type: InsightsTimeseriesDataDto }) data!: InsightsTimeseriesDataDto;
+  @ApiProperty({ type: InsightsTimeseriesMetaDto }) meta!: InsightsTimeseriesMetaDto;
+}

@@ -1,0 +1,61 @@
+import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { GetInsightsSummary, GetInsightsTimeseries, InsightsSummaryResult, InsightsTimeseriesResult } from '@bpc/explorer';
+import type { FastifyReply } from 'fastify';
+import type { Clock } from '@bpc/domain';
+import { BodyPipe, CLOCK } from '@bpc/platform';
+import { AuthorizedRequest, RequiresWebsite } from '../auth/bearer-auth.guard';
+import { ApiExplorerBusy, ApiPublicEndpoint, ApiPublicError, ApiRefusesBadBodies } from '../http/public-api-docs';
+import { InsightsSummaryDto, InsightsTimeseriesDto } from './insights-body.dto';
+import { InsightsSummaryAnswerDto, InsightsTimeseriesAnswerDto } from './insights-views.dto';
+
+/** Aggregates for the dashboard and any client: any role on the website, and the platform module (as the Data Explorer). */
+@Controller('api/websites/:website/insights')
+@ApiTags('insights')
+@ApiPublicEndpoint()
+@ApiParam({ name: 'website', type: String, description: 'Website identifier' })
+@RequiresWebsite({ role: 'readonly', platformModule: true })
+export class InsightsController {
+  constructor(
+    private readonly queries: QueryBus,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @Post('summary')
+  @ApiOperation({ summary: 'Figures of a period against its comparison period: requests, pages, hit rate, serve times, 4xx/5xx shares, failed renders, new and lost pages' })
+  @ApiOkResponse({ type: InsightsSummaryAnswerDto, description: '`{data: {current, previous, newPages, lostPages}, meta: {period, window, compPeriod, compWindow}}`' })
+  @ApiRefusesBadBodies()
+  @ApiExplorerBusy()
+  @ApiPublicError(504, 'QUERY_TIMEOUT: the query took longer than `explorer.query_timeout_ms` from its arrival, waiting for the engine included')
+  @HttpCode(200)
+  summary(
+    @Req() request: AuthorizedRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body(new BodyPipe(InsightsSummaryDto, { forbidUnknownKeys: true })) body: InsightsSummaryDto,
+  ): Promise<InsightsSummaryResult> {
+    const { website } = request.access!;
+    return this.queries.execute(new GetInsightsSummary(website.id, website.accountId, body, this.receivedAt(reply)));
+  }
+
+  @Post('timeseries')
+  @ApiOperation({ summary: 'One metric per hour or day over a period, optionally split (bot family, cache status, status class, dimension) and against a comparison period' })
+  @ApiOkResponse({ type: InsightsTimeseriesAnswerDto, description: '`{data: {series: [{key, points: [{t, v}]}], comparison?}, meta}`' })
+  @ApiRefusesBadBodies()
+  @ApiExplorerBusy()
+  @ApiPublicError(504, 'QUERY_TIMEOUT: the query took longer than `explorer.query_timeout_ms` from its arrival, waiting for the engine included')
+  @HttpCode(200)
+  timeseries(
+    @Req() request: AuthorizedRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body(new BodyPipe(InsightsTimeseriesDto, { forbidUnknownKeys: true })) body: InsightsTimeseriesDto,
+  ): Promise<InsightsTimeseriesResult> {
+    const { website } = request.access!;
+    return this.queries.execute(new GetInsightsTimeseries(website.id, website.accountId, body, this.receivedAt(reply)));
+  }
+
+  /** The explorer's budget counts from the request's arrival: the time spent here already (authentication, rate limit, body) is part of it. */
+  private receivedAt(reply: FastifyReply): number {
+    return this.clock.now() - reply.elapsedTime;
+  }
+}
