@@ -49,7 +49,7 @@ export class DashboardSessionController {
 
   @Get('session')
   @RequiresSignIn()
-  @ApiPublicEndpoint()
+  @ApiPublicEndpoint('session only')
   @ApiOperation({ summary: 'The current dashboard session (by its cookie), with its CSRF token and the websites of its user', description: COOKIE_NOTE })
   @ApiOkResponse({ type: SessionViewDto })
   session(@Req() request: AuthorizedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionViewDto> {
@@ -60,7 +60,7 @@ export class DashboardSessionController {
   @Delete('session')
   @RequiresSignIn()
   @HttpCode(204)
-  @ApiPublicEndpoint()
+  @ApiPublicEndpoint('session only')
   @ApiHeader({ name: 'X-CSRF-Token', required: true, description: 'The session\'s `csrfToken`' })
   @ApiOperation({ summary: 'Sign out: the session ends for good and its cookie is cleared', description: COOKIE_NOTE })
   @ApiNoContentResponse({ description: 'Signed out; `Set-Cookie` clears the cookie' })

@@ -74,9 +74,9 @@ export const ApiProjectionTimeout = () => ApiPublicError(504, 'PROJECTION_TIMEOU
  * and access (before anything else), the rate limit, the event log or a
  * store being out of reach (the identity index among them), and a bug.
  */
-export function ApiPublicEndpoint(): MethodDecorator & ClassDecorator {
+export function ApiPublicEndpoint(accepts: 'token or session' | 'session only' = 'token or session'): MethodDecorator & ClassDecorator {
   return applyDecorators(
-    ApiBearerAuth(PUBLIC_SECURITY),
+    ...(accepts === 'session only' ? [] : [ApiBearerAuth(PUBLIC_SECURITY)]),
     ApiCookieAuth(SESSION_SECURITY),
     ApiPublicError(401, 'UNAUTHENTICATED: missing, malformed, unknown, revoked or expired token or session'),
     ApiPublicError(403, 'FORBIDDEN (no role, or a role too low, on the website; or no such website; or, signed in by cookie, a change without its `X-CSRF-Token`) or FEATURE_DISABLED (platform module off)'),
