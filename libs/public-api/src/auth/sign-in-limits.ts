@@ -32,7 +32,11 @@ export function installSignInLimits(fastify: FastifyInstance, identity: Identity
   if (!limiter) return;
   fastify.addHook('preValidation', async (request, reply) => {
     if (!isSignIn(request)) return;
-    await identity.ready();
+    try {
+      await identity.ready();
+    } catch {
+      return; // The sign-in itself answers LOG_UNAVAILABLE: nothing to count.
+    }
     const tokenId = genuineTokenIdOf((request.body as { token?: unknown } | null)?.token, identity, clock.now());
     if (tokenId !== undefined && (await limiter.refuse(tokenId, clock.now(), reply))) return reply;
   });
