@@ -6,7 +6,7 @@ import { freePort, jsonOf, removeTestDataDir, TEST_INTERNAL_KEY, TestClock, test
 import { runCli } from '../../apps/cli/src/run-cli';
 import { publicApiApp } from '../../apps/public-api/src/public-api.app';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
-import { IdentityIndex, linkIdOf } from '@bpc/identity';
+import { IdentityIndex, linkIdOf, MAX_LIVE_SESSIONS_PER_TOKEN } from '@bpc/identity';
 import { adminHeaders, issueToken } from './explorer-fixtures';
 
 describe('dashboard sign-in and sessions against the standalone service', () => {
@@ -144,6 +144,61 @@ describe('dashboard sign-in and sessions against the standalone service', () => 
     expect((await fetch(`${api}/api/session`, { headers: withCookie('bpc_ses_0000000000000000_' + 'a'.repeat(43)) })).status).toBe(401);
   });
 
+  it('refuses garbage and oversize credentials cheaply with 400 naming the field, and bodies a cross-site form could send', async () => {
+    const refusal = async (response: Response) => ({ status: response.status, body: await jsonOf(response) });
+    const validation = (field: string) => ({ status: 400, body: { code: 'VALIDATION_FAILED', message: expect.any(String), field } });
+    expect(await refusal(await signIn({ token: 'a' }))).toEqual(validation('token'));
+    expect(await refusal(await signIn({ token: 'x'.repeat(201) }))).toEqual(validation('token'));
+    expect(await refusal(await signIn({ link: 'bpc_tok_0000000000000000_' + 'a'.repeat(43) }))).toEqual(validation('link'));
+    // Larger than a sign-in body can be: refused by Content-Length before it is read, or once it grows past 4 KiB when chunked.
+    expect(await refusal(await signIn({ token: 'x'.repeat(5000) }))).toEqual(validation('body'));
+    const chunks = new ReadableStream({
+      start(controller) {
+        for (let i = 0; i < 10; i += 1) controller.enqueue(new TextEncoder().encode(i === 0 ? '{"token":"' : 'x'.repeat(1000)));
+        controller.close();
+      },
+    });
+    const chunked = await fetch(`${api}/api/session`, { method: 'POST', headers: json, body: chunks, duplex: 'half' } as RequestInit);
+    expect(await refusal(chunked)).toEqual(validation('body'));
+    // A cross-site form can only send form or text bodies: no session for those.
+    const form = await fetch(`${api}/api/session`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'token=bpc_tok_x' });
+    expect(form.status).toBe(400);
+    expect(form.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('refuses a request carrying two bpc_session cookies (a planted one could sign the victim into another session)', async () => {
+    const { token } = await issueToken(api, { user: 'kim', website: 'demo', role: 'readonly' });
+    const { secret } = await signedIn({ token });
+    const other = await signedIn({ token });
+    expect((await fetch(`${api}/api/session`, { headers: { cookie: `theme=dark; bpc_session=${secret}` } })).status).toBe(200);
+    const both = await fetch(`${api}/api/session`, { headers: { cookie: `bpc_session=${other.secret}; theme=dark; bpc_session=${secret}` } });
+    expect({ status: both.status, body: await jsonOf(both) }).toEqual({ status: 401, body: { code: 'UNAUTHENTICATED', message: 'several bpc_session cookies: sign in again' } });
+    // With a bearer token the cookies are not read at all.
+    expect((await fetch(`${api}/api/websites`, { headers: { authorization: `Bearer ${token}`, cookie: `bpc_session=a; bpc_session=b` } })).status).toBe(200);
+  });
+
+  it('asks for the CSRF token on every change signed in by cookie: the search-performance import and recache too', async () => {
+    const { token } = await issueToken(api, { user: 'lou', website: 'demo', role: 'manager' });
+    const { secret, csrfToken } = await signedIn({ token });
+    const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${api}/api/websites/demo/${path}`, { method: 'POST', headers: { ...json, ...withCookie(secret), ...headers }, body: JSON.stringify(body) });
+    const csv = { format: 'pages_csv', date: '2026-03-02', content: 'Top pages,Clicks,Impressions,CTR,Position\nhttps://www.example.com/a,1,10,10%,3\n' };
+    const recache = { urls: ['https://www.example.com/csrf'] };
+    for (const [path, body] of [['search-performance/import', csv], ['cache/recache', recache]] as const) {
+      const refused = await post(path, body);
+      expect({ path, status: refused.status, field: (await jsonOf(refused)).field }).toEqual({ path, status: 403, field: 'X-CSRF-Token' });
+      expect({ path, status: (await post(path, body, { 'x-csrf-token': csrfToken })).status }).toEqual({ path, status: 200 });
+    }
+  });
+
+  it(`keeps at most ${MAX_LIVE_SESSIONS_PER_TOKEN} live sessions per token: a new sign-in ends the oldest`, async () => {
+    const { token } = await issueToken(api, { user: 'max', website: 'demo', role: 'readonly' });
+    const secrets: string[] = [];
+    for (let i = 0; i <= MAX_LIVE_SESSIONS_PER_TOKEN; i += 1) secrets.push((await signedIn({ token })).secret);
+    const statuses = await Promise.all(secrets.map((secret) => fetch(`${api}/api/session`, { headers: withCookie(secret) }).then((r) => r.status)));
+    expect(statuses).toEqual([401, ...secrets.slice(1).map(() => 200)]);
+  });
+
   it('prints a one-time sign-in link; the first use opens a session, the second is refused; a user without roles gets none', async () => {
     await issueToken(api, { user: 'fay', website: 'shop', role: 'manager' });
     const printed = await cli('dashboard', 'link', '--user', 'fay');
@@ -185,6 +240,43 @@ describe('dashboard sign-in and sessions against the standalone service', () => 
     clock.advance(15 * 60_000);
     const expired = await signIn({ link: linkSecretOf(issued.url) });
     expect({ status: expired.status, body: await jsonOf(expired) }).toEqual({ status: 401, body: { code: 'UNAUTHENTICATED', message: expect.stringMatching(/expired/), field: 'link' } });
+  });
+});
+
+describe('sign-in against the token rate limit', () => {
+  const WINDOW_MS = 60_000;
+  let running: RunningApps;
+  let api: string;
+  // 10 s into a window, so the test never straddles two.
+  const clock = new TestClock(Math.floor(Date.now() / WINDOW_MS) * WINDOW_MS + WINDOW_MS + 10_000);
+
+  beforeAll(async () => {
+    const config = testConfig('standalone', { scheduler: { enabled: false }, rate_limit: { requests_per_window: 3, window_seconds: 60 } });
+    running = await startApps(standaloneApps, config, createLogger('warn', 'e2e-dashboard-sign-in-rate-limit'), clock);
+    api = running.urls['public-api']!;
+  }, 30_000);
+
+  afterAll(async () => {
+    await running?.close();
+    if (running) removeTestDataDir(running.runtime.config.data_dir);
+  });
+
+  const signIn = (body: unknown) => fetch(`${api}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  it('counts each sign-in with a genuine token against that token, sharing its window with its bearer calls; 429 when over', async () => {
+    const { token } = await issueToken(api, { user: 'rl-s', website: 'demo', role: 'readonly' });
+    const first = await signIn({ token });
+    expect([first.status, first.headers.get('ratelimit-limit'), first.headers.get('ratelimit-remaining'), first.headers.get('ratelimit-reset')]).toEqual([200, '3', '2', '50']);
+    expect((await fetch(`${api}/api/websites`, { headers: { authorization: `Bearer ${token}` } })).headers.get('ratelimit-remaining')).toBe('1');
+    expect((await signIn({ token })).headers.get('ratelimit-remaining')).toBe('0');
+    const refused = await signIn({ token });
+    expect([refused.status, refused.headers.get('retry-after'), refused.headers.get('set-cookie')]).toEqual([429, '50', null]);
+    expect(await jsonOf(refused)).toEqual({ code: 'RATE_LIMITED', message: 'rate limit of 3 requests per 60 s exceeded for this token; retry in 50 s' });
+    // Unknown and malformed tokens count against nothing: 401 / 400, no RateLimit-* headers.
+    const unknown = await signIn({ token: 'bpc_tok_0000000000000000_' + 'a'.repeat(43) });
+    expect([unknown.status, unknown.headers.get('ratelimit-limit')]).toEqual([401, null]);
+    clock.advance(WINDOW_MS);
+    expect((await signIn({ token })).status).toBe(200);
   });
 });
 

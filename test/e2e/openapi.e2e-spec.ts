@@ -66,7 +66,11 @@ describe('OpenAPI documents', () => {
     const statuses = (document: OpenAPIObject, p: string, method: string) => Object.keys((document.paths[p] as Record<string, { responses: object }>)[method].responses);
     const exportPath = '/api/websites/{website}/data-explorer/{explorerKey}/export';
     expect(statuses(publicApi, exportPath, 'post')).toEqual(['200', '400', '401', '403', '404', '409', '429', '500', '503']);
-    expect(publicApi.paths[exportPath].post!.security).toEqual([{ bearer: [] }]);
+    expect(publicApi.paths[exportPath].post!.security).toEqual([{ bearer: [] }, { cookieAuth: [] }]);
+    expect(publicApi.components!.securitySchemes!.cookieAuth).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'bpc_session' });
+    expect(publicApi.info.description).toMatch(/X-CSRF-Token/);
+    expect(publicApi.paths['/api/session'].post!.security).toEqual([]);
+    expect(publicApi.paths['/api/session'].delete!.security).toEqual([{ cookieAuth: [] }]);
     expect(publicApi.paths[exportPath].post!.parameters!.map((p) => ('name' in p ? `${p.in}:${p.name}` : p.$ref)).sort()).toEqual(['path:explorerKey', 'path:website']);
     expect(publicApi.paths['/exports/download/{exportId}'].get!.parameters!.map((p) => ('name' in p ? `${p.in}:${p.name}` : p.$ref)).sort()).toEqual(['path:exportId', 'query:expires', 'query:sig']);
     expect(publicApi.paths['/exports/download/{exportId}'].get!.security).toEqual([]);

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ExplorerModule } from '@bpc/explorer';
 import { DownloadController } from './download-export/download.controller';
-import { DownloadLinkBase } from './http/download-link-base';
+import { PublicApiBaseUrl } from '@bpc/public-api';
 import { linkSigningKeyProvider } from './http/link-signing';
 import { ExportsController } from './read-export/exports.controller';
 import { ExportRunner } from './start-export/export-runner';
@@ -11,6 +11,6 @@ import { ExportIndex } from './state/export-index';
 @Module({
   imports: [ExplorerModule],
   controllers: [ExportsController, DownloadController],
-  providers: [DownloadLinkBase, ExportIndex, ExportRunner, linkSigningKeyProvider],
+  providers: [PublicApiBaseUrl, ExportIndex, ExportRunner, linkSigningKeyProvider],
 })
 export class ExportsModule {}

@@ -4,9 +4,8 @@ import type { AppConfig } from '@bpc/config';
 import { AppError, type Clock } from '@bpc/domain';
 import { EXPLORER_KEYS } from '@bpc/explorer';
 import { APP_CONFIG, BodyPipe, CLOCK } from '@bpc/platform';
-import { ApiExplorerBusy, ApiPublicEndpoint, ApiPublicError, ApiRefusesBadBodies, ApiUnknownExplorer, AuthorizedRequest, ExportSlotBusyErrorDto, RequiresWebsite } from '@bpc/public-api';
+import { ApiExplorerBusy, ApiPublicEndpoint, ApiPublicError, ApiRefusesBadBodies, ApiUnknownExplorer, AuthorizedRequest, ExportSlotBusyErrorDto, PublicApiBaseUrl, RequiresWebsite } from '@bpc/public-api';
 import type { ExportState } from '../domain/export-record';
-import { DownloadLinkBase } from '../http/download-link-base';
 import { LINK_SIGNING_KEY } from '../http/link-signing';
 import { ExportRunner } from '../start-export/export-runner';
 import { StartExportDto } from '../start-export/start-export.dto';
@@ -29,7 +28,7 @@ export class ExportsController {
     private readonly index: ExportIndex,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
-    private readonly linkBase: DownloadLinkBase,
+    private readonly linkBase: PublicApiBaseUrl,
   ) {}
 
   @Post(':explorerKey/export')

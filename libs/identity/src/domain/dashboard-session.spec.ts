@@ -12,7 +12,7 @@ import { newApiToken } from './api-token';
 import { authenticateRequest, RequestCredentials } from './authenticate-request';
 import { csrfTokenOf, linkIdOf, matchesCsrfToken, NewSecret, newSessionSecret, newSignInLinkSecret, sessionIdOf } from './dashboard-secrets';
 import { usableSignInLink } from './dashboard-session';
-import { emptyIdentityState, evolveIdentity, evolveIdentityAll, IdentityState } from './identity-state';
+import { emptyIdentityState, evolveIdentity, evolveIdentityAll, IdentityState, MAX_LIVE_SESSIONS_PER_TOKEN } from './identity-state';
 
 const now = Date.parse('2026-11-27T12:00:00Z');
 const hour = 3_600_000;
@@ -117,6 +117,41 @@ describe('dashboard sessions in the identity state', () => {
     expect(after.sessions.toJS()).toEqual(given(...events).sessions.toJS());
     expect(given(...events, ...events).sessions.toJS()).toEqual(given(...events).sessions.toJS());
     expect(given(...events, ...events).links.toJS()).toEqual(given(...events).links.toJS());
+  });
+});
+
+describe('live sessions per token', () => {
+  it('given a token at its limit of live sessions, when it signs in again, then its oldest session is forgotten, event by event as in a batch', () => {
+    const sessions = Array.from({ length: MAX_LIVE_SESSIONS_PER_TOKEN + 2 }, () => newSessionSecret());
+    const events = sessions.map((s, i) => started(s, { tokenId: token.tokenId }, now + i));
+    for (const state of [given(tokenIssued(), ...events), evolveIdentityAll(given(tokenIssued()), events)]) {
+      expect(sessions.map((s) => state.sessions.has(s.id))).toEqual([false, false, ...sessions.slice(2).map(() => true)]);
+      expect(state.tokenSessions.get(token.tokenId)?.toArray()).toEqual(sessions.slice(2).map((s) => s.id));
+      expect(outcome(() => authenticateRequest(state, cookie(sessions[0]), now + 100))).toBe('UNAUTHENTICATED: unknown dashboard session: sign in again');
+      expect(outcome(() => authenticateRequest(state, cookie(sessions[2]), now + 100))).toBe('allowed');
+    }
+  });
+
+  it('counts only live sessions: signed-out and expired ones leave room, and other tokens and links are not counted', () => {
+    const other = newApiToken();
+    const link = newSignInLinkSecret();
+    const ended = newSessionSecret();
+    const short = newSessionSecret();
+    const theirs = newSessionSecret();
+    const linked = newSessionSecret();
+    const rest = Array.from({ length: MAX_LIVE_SESSIONS_PER_TOKEN - 1 }, () => newSessionSecret());
+    const state = given(
+      tokenIssued(),
+      linkIssued(link),
+      started(ended, { tokenId: token.tokenId }, now),
+      envelope(DASHBOARD_SESSION_ENDED, 1, { sessionId: ended.id }, at(now)),
+      started(short, { tokenId: token.tokenId }, now, now + 10),
+      started(theirs, { tokenId: other.tokenId, userId: 'alice' }, now),
+      started(linked, { linkId: link.id }, now),
+      ...rest.map((s) => started(s, { tokenId: token.tokenId }, now + 10)),
+    );
+    expect([theirs, linked, ...rest].every((s) => state.sessions.has(s.id))).toBe(true);
+    expect(state.tokenSessions.get(token.tokenId)?.size).toBe(MAX_LIVE_SESSIONS_PER_TOKEN - 1);
   });
 });
 

@@ -62,6 +62,8 @@ export interface IdentityState {
   readonly roles: PersistentMap<string, PersistentMap<string, Role>>;
   readonly links: PersistentMap<string, SignInLinkRecord>;
   readonly sessions: PersistentMap<string, DashboardSessionRecord>;
+  /** tokenId → the sessions opened with it, oldest first (at most MAX_LIVE_SESSIONS_PER_TOKEN, see `startSession`). */
+  readonly tokenSessions: PersistentMap<string, PersistentList<string>>;
   /** Links and sessions in the order they were recorded, so expired ones are dropped from the front (see `dropExpired`). */
   readonly expiries: PersistentList<Expiry>;
 }
@@ -72,8 +74,16 @@ interface Expiry {
   readonly expiresAt: number;
 }
 
+/**
+ * Live dashboard sessions one API token may hold: a token signing in again
+ * and again (each sign-in is an event every process keeps until it expires)
+ * ends its oldest session instead of growing the identity state without end.
+ * A constant, not configuration: every process must fold the log the same way.
+ */
+export const MAX_LIVE_SESSIONS_PER_TOKEN = 10;
+
 export function emptyIdentityState(): IdentityState {
-  return { tokens: PersistentMap(), roles: PersistentMap(), links: PersistentMap(), sessions: PersistentMap(), expiries: PersistentList() };
+  return { tokens: PersistentMap(), roles: PersistentMap(), links: PersistentMap(), sessions: PersistentMap(), tokenSessions: PersistentMap(), expiries: PersistentList() };
 }
 
 /**
@@ -132,10 +142,31 @@ function startSession(state: IdentityState, event: DashboardSessionStarted): Ide
   if (state.sessions.has(sessionId)) return state;
   const session: DashboardSessionRecord = { sessionId, userId, tokenId, linkId, sha256, startedAt: event.occurredAt, expiresAt: Date.parse(expiresAt), endedAt: null };
   const expiries = state.expiries.push({ kind: 'session', id: sessionId, expiresAt: session.expiresAt });
+  if (tokenId !== null) return startTokenSession(state, session, tokenId, expiries);
   if (linkId === null) return { ...state, sessions: state.sessions.set(sessionId, session), expiries };
   const link = state.links.get(linkId);
   if (!link || link.sessionId !== null || link.userId !== userId || Date.parse(event.occurredAt) >= link.expiresAt) return state;
   return { ...state, links: state.links.set(linkId, { ...link, sessionId }), sessions: state.sessions.set(sessionId, session), expiries };
+}
+
+/**
+ * Records a session opened with a token; past MAX_LIVE_SESSIONS_PER_TOKEN live
+ * ones, the oldest are forgotten (refused from then on, as unknown). Sessions
+ * already signed out, expired or forgotten leave the token's list here.
+ */
+function startTokenSession(state: IdentityState, session: DashboardSessionRecord, tokenId: string, expiries: IdentityState['expiries']): IdentityState {
+  const nowMs = Date.parse(session.startedAt);
+  let sessions = state.sessions.set(session.sessionId, session);
+  const isLive = (id: string) => {
+    const known = sessions.get(id);
+    return known !== undefined && known.endedAt === null && known.expiresAt > nowMs;
+  };
+  let opened = (state.tokenSessions.get(tokenId) ?? PersistentList<string>()).filter(isLive).push(session.sessionId);
+  while (opened.size > MAX_LIVE_SESSIONS_PER_TOKEN) {
+    sessions = sessions.delete(opened.first()!);
+    opened = opened.shift();
+  }
+  return { ...state, sessions, tokenSessions: state.tokenSessions.set(tokenId, opened), expiries };
 }
 
 /**
@@ -171,6 +202,7 @@ export function evolveIdentityAll(state: IdentityState, events: Iterable<Identit
     roles: state.roles.asMutable(),
     links: state.links.asMutable(),
     sessions: state.sessions.asMutable(),
+    tokenSessions: state.tokenSessions.asMutable(),
     expiries: state.expiries.asMutable(),
   };
   for (const event of events) batch = evolveIdentity(batch, event);
@@ -179,6 +211,7 @@ export function evolveIdentityAll(state: IdentityState, events: Iterable<Identit
     roles: batch.roles.asImmutable(),
     links: batch.links.asImmutable(),
     sessions: batch.sessions.asImmutable(),
+    tokenSessions: batch.tokenSessions.asImmutable(),
     expiries: batch.expiries.asImmutable(),
   };
 }

@@ -10,11 +10,17 @@ export const DOCS_PATH = '/docs';
 /** Where they serve their OpenAPI document. */
 export const OPENAPI_PATH = `${DOCS_PATH}/openapi.json`;
 
+/** A named security scheme: a bearer token, or an API key in a header or in a cookie. */
+export type OpenApiSecurityScheme =
+  | { readonly name: string; readonly scheme: 'bearer' }
+  | { readonly name: string; readonly header: string }
+  | { readonly name: string; readonly cookie: string; readonly description?: string };
+
 export interface OpenApiInfo {
   readonly title: string;
   readonly description: string;
-  /** Named security scheme the document declares; controllers refer to it by name. */
-  readonly security: { readonly name: string; readonly scheme: 'bearer' } | { readonly name: string; readonly header: string };
+  /** Named security scheme(s) the document declares; controllers refer to them by name. */
+  readonly security: OpenApiSecurityScheme | readonly OpenApiSecurityScheme[];
   /** Where clients reach the API, when the configuration says so; otherwise the address it listens on. */
   readonly configuredUrl?: (config: AppConfig) => string | undefined;
 }
@@ -40,8 +46,11 @@ export function openApiDocument(app: NestFastifyApplication, info: OpenApiInfo, 
     .setDescription(info.description)
     .setVersion('1')
     .addServer(serverUrl);
-  if ('scheme' in info.security) builder.addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API token' }, info.security.name);
-  else builder.addApiKey({ type: 'apiKey', in: 'header', name: info.security.header }, info.security.name);
+  for (const scheme of ([] as OpenApiSecurityScheme[]).concat(info.security)) {
+    if ('scheme' in scheme) builder.addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API token' }, scheme.name);
+    else if ('cookie' in scheme) builder.addCookieAuth(scheme.cookie, { type: 'apiKey', in: 'cookie', name: scheme.cookie, description: scheme.description }, scheme.name);
+    else builder.addApiKey({ type: 'apiKey', in: 'header', name: scheme.header }, scheme.name);
+  }
   return SwaggerModule.createDocument(app, builder.build(), { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` });
 }
 

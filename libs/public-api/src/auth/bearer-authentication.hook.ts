@@ -5,12 +5,14 @@ import type { WebsiteFacts } from '@bpc/identity';
 import { publicErrorResponse } from '../http/public-error-body';
 import type { TokenRateLimiter } from '../rate-limit/token-rate-limiter';
 import { credentialsOf, isSignIn } from './request-credentials';
+import { installSignInLimits } from './sign-in-limits';
 
 /**
  * Authenticates `/api/` requests (bearer token, or the dashboard session
  * cookie with its CSRF rule) before the body is read, so a caller without
  * a valid token gets 401 whatever its body holds (invalid JSON included) and
- * costs no parsing; sign-in (`POST /api/session`) is let through.
+ * costs no parsing; sign-in (`POST /api/session`) is let through, under
+ * its own limits (`installSignInLimits`).
  * Authorisation per website stays in BearerAuthGuard, which authenticates
  * again (cheap) so it never depends on this hook. With a limiter, each
  * authenticated request also counts against its token's rate limit.
@@ -22,6 +24,7 @@ export function installBearerAuthentication(
   limiter?: TokenRateLimiter,
   websiteFacts: (websiteId: string) => WebsiteFacts | undefined = () => undefined,
 ): void {
+  installSignInLimits(fastify, identity, clock, limiter);
   fastify.addHook('onRequest', async (request, reply) => {
     if (!request.routeOptions.url?.startsWith('/api/') || isSignIn(request)) return;
     let principal;

@@ -1,13 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AppError, Clock } from '@bpc/domain';
-import { EndDashboardSession, StartDashboardSession, StartedDashboardSession } from '@bpc/identity';
+import { EndDashboardSession, MAX_LIVE_SESSIONS_PER_TOKEN, StartDashboardSession, StartedDashboardSession } from '@bpc/identity';
 import { BodyPipe, CLOCK } from '@bpc/platform';
 import { AuthorizedRequest, RequiresSignIn } from '../auth/bearer-auth.guard';
 import { credentialsOf } from '../auth/request-credentials';
-import { ApiInternalError, ApiProjectionTimeout, ApiPublicEndpoint, ApiPublicError, ApiRefusesBadBodies } from '../http/public-api-docs';
+import { SIGN_IN_BODY_LIMIT_BYTES } from '../auth/sign-in-limits';
+import { ApiInternalError, ApiProjectionTimeout, ApiPublicEndpoint, ApiPublicError, ApiRefusesBadBodies, PublicErrorDto, RETRY_AFTER_HEADER } from '../http/public-api-docs';
 import { SessionViewDto, SignInDto, signInCredentialOf, WebsitesDto } from './dashboard-session.dto';
 import { PublicApiBaseUrl } from './public-api-base-url';
 import { clearedSessionCookie, sessionCookie } from './session-cookie';
@@ -30,10 +31,11 @@ export class DashboardSessionController {
 
   @Post('session')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Sign in: exchange an API token or a one-time sign-in link for a dashboard session', description: `${COOKIE_NOTE} Not rate limited per token: there is no caller yet.`, security: [] })
+  @ApiOperation({ summary: 'Sign in: exchange an API token or a one-time sign-in link for a dashboard session', description: `${COOKIE_NOTE} A sign-in with a token counts against that token's rate limit (429 RATE_LIMITED with \`Retry-After\` when over); a token holds at most ${MAX_LIVE_SESSIONS_PER_TOKEN} live sessions, a new one ending the oldest. The body is at most ${SIGN_IN_BODY_LIMIT_BYTES} bytes.`, security: [] })
   @ApiOkResponse({ type: SessionViewDto, description: 'The session, with `Set-Cookie: bpc_session=…`', headers: { 'Set-Cookie': { description: 'bpc_session=<secret>; Max-Age=<ttl>; Path=/; HttpOnly; SameSite=Strict[; Secure]', schema: { type: 'string' } } } })
   @ApiRefusesBadBodies()
   @ApiPublicError(401, 'UNAUTHENTICATED: unknown, revoked or expired token (`field` token); unknown, used or expired link (`field` link)')
+  @ApiResponse({ status: 429, description: "RATE_LIMITED: too many requests for the token signing in; retry after `Retry-After` seconds", type: PublicErrorDto, headers: RETRY_AFTER_HEADER })
   @ApiPublicError(503, 'LOG_UNAVAILABLE: the event log cannot be reached; no session was started')
   @ApiProjectionTimeout()
   @ApiInternalError()
@@ -47,7 +49,7 @@ export class DashboardSessionController {
 
   @Get('session')
   @RequiresSignIn()
-  @ApiPublicEndpoint()
+  @ApiPublicEndpoint('session only')
   @ApiOperation({ summary: 'The current dashboard session (by its cookie), with its CSRF token and the websites of its user', description: COOKIE_NOTE })
   @ApiOkResponse({ type: SessionViewDto })
   session(@Req() request: AuthorizedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionViewDto> {
@@ -58,7 +60,7 @@ export class DashboardSessionController {
   @Delete('session')
   @RequiresSignIn()
   @HttpCode(204)
-  @ApiPublicEndpoint()
+  @ApiPublicEndpoint('session only')
   @ApiHeader({ name: 'X-CSRF-Token', required: true, description: 'The session\'s `csrfToken`' })
   @ApiOperation({ summary: 'Sign out: the session ends for good and its cookie is cleared', description: COOKIE_NOTE })
   @ApiNoContentResponse({ description: 'Signed out; `Set-Cookie` clears the cookie' })

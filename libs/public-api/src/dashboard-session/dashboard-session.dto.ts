@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
 import { validationError } from '@bpc/domain';
 import { ROLES } from '@bpc/events';
+import { linkIdOf, tokenIdOf } from '@bpc/identity';
 import { Omittable } from '@bpc/platform';
 
 /** Body of POST /api/session: exactly one of `token` or `link`. */
@@ -13,11 +14,21 @@ export class SignInDto {
   @Omittable() @IsString({ message: 'link must be a string' }) @MaxLength(200, { message: 'link must be at most 200 characters' }) link?: string;
 }
 
-/** The one credential a valid sign-in body holds; VALIDATION_FAILED naming the field otherwise. */
+/**
+ * The one credential a valid sign-in body holds; VALIDATION_FAILED naming the
+ * field otherwise, also for a value not shaped like a token or a link secret
+ * (refused before any lookup or hashing).
+ */
 export function signInCredentialOf(body: SignInDto): { token: string } | { link: string } {
   if (body.token !== undefined && body.link !== undefined) throw validationError('link', 'give either token or link, not both');
-  if (body.token !== undefined) return { token: body.token };
-  if (body.link !== undefined) return { link: body.link };
+  if (body.token !== undefined) {
+    if (tokenIdOf(body.token) === undefined) throw validationError('token', 'token must be an API token (bpc_tok_…)');
+    return { token: body.token };
+  }
+  if (body.link !== undefined) {
+    if (linkIdOf(body.link) === undefined) throw validationError('link', 'link must be the secret of a sign-in link (bpc_lnk_…, the part after #link=)');
+    return { link: body.link };
+  }
   throw validationError('token', 'token or link is required');
 }
 

@@ -2,13 +2,16 @@ import type { AddressInfo } from 'node:net';
 import { Inject, Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { AppConfig } from '@bpc/config';
-import { APP_CONFIG, listenUrl } from '@bpc/platform';
+import { APP_CONFIG, openApiServerUrl } from '@bpc/platform';
+import { PUBLIC_OPENAPI } from '../http/public-api-docs';
 
 /**
- * Where people reach the public API (and the dashboard at its root), from
- * configuration only: `exports.public_base_url`, else the address this app
- * listens on. Never from a request header, so a forged `Host` cannot make
- * a sign-in link point elsewhere.
+ * Where people reach the public API (the dashboard at its root, sign-in
+ * links, export download links): the one place it is derived, from
+ * configuration only, as the OpenAPI document's server is
+ * (`exports.public_base_url`, else the address this app listens on, with the
+ * port it was bound to). Never from a request header: a forged `Host` must
+ * not make a link point elsewhere.
  */
 @Injectable()
 export class PublicApiBaseUrl {
@@ -18,13 +21,13 @@ export class PublicApiBaseUrl {
   ) {}
 
   url(): string {
-    if (this.config.exports.public_base_url) return this.config.exports.public_base_url;
+    // The bound port: the configured one, or the one the system chose for 0.
     const { port } = this.adapterHost.httpAdapter.getHttpServer().address() as AddressInfo;
-    return listenUrl(this.config.listen.host, port);
+    return openApiServerUrl(PUBLIC_OPENAPI, this.config, port);
   }
 
   /** Cookies carry `Secure` when people reach the API over HTTPS. */
   secure(): boolean {
-    return this.config.exports.public_base_url?.startsWith('https://') ?? false;
+    return this.url().startsWith('https://');
   }
 }

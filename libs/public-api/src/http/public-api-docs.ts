@@ -1,16 +1,24 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBearerAuth, ApiProperty, ApiPropertyOptional, ApiResponse } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCookieAuth, ApiProperty, ApiPropertyOptional, ApiResponse } from '@nestjs/swagger';
 import type { OpenApiInfo } from '@bpc/platform';
 
 /** Name of the bearer scheme in the public OpenAPI document. */
 export const PUBLIC_SECURITY = 'bearer';
+/** Name of the dashboard session cookie scheme in the public OpenAPI document. */
+export const SESSION_SECURITY = 'cookieAuth';
 
 export const PUBLIC_OPENAPI: OpenApiInfo = {
   title: 'Bot pre-rendering cache: public API',
   description:
-    'Data Explorer and cache operations (spec/public-api.md). Every `/api/` endpoint takes `Authorization: Bearer <token>` and is rate limited per token (`RateLimit-*` headers on every answer, 429 with `Retry-After` when over). ' +
+    'Data Explorer and cache operations (spec/public-api.md). Every `/api/` endpoint (but sign-in, `POST /api/session`) takes `Authorization: Bearer <token>` or, without that header, ' +
+    'the dashboard session cookie `bpc_session` that sign-in sets; it is rate limited per token (a session opened with a token counts as that token; `RateLimit-*` headers on every answer, 429 with `Retry-After` when over). ' +
+    'A request authenticated by the cookie whose method is not GET or HEAD (every change, JSON bodies and uploads alike, and sign-out) must also send `X-CSRF-Token: <csrfToken>` (from `GET /api/session`); ' +
+    'without it, or with a wrong one, the answer is 403 FORBIDDEN with `field` `X-CSRF-Token`. ' +
     'Bodies are JSON (`Content-Type: application/json`); any other content type is a 400. Every error is `{code, message, field?}`. A known path asked with a method it does not serve answers 405 with `Allow`; an unknown path 404.',
-  security: { name: PUBLIC_SECURITY, scheme: 'bearer' },
+  security: [
+    { name: PUBLIC_SECURITY, scheme: 'bearer' },
+    { name: SESSION_SECURITY, cookie: 'bpc_session', description: 'Dashboard session (POST /api/session); a request that is not GET/HEAD also needs `X-CSRF-Token`' },
+  ],
   configuredUrl: (config) => config.exports.public_base_url,
 };
 
@@ -62,15 +70,16 @@ export const ApiInternalError = () => ApiPublicError(500, 'INTERNAL: a bug; logg
 export const ApiProjectionTimeout = () => ApiPublicError(504, 'PROJECTION_TIMEOUT: the change is recorded but was not applied in time; it is applied later, repeating it is safe');
 
 /**
- * Bearer auth and the answers every `/api/` endpoint shares: authentication
+ * Bearer or session cookie auth (either one) and the answers every `/api/` endpoint shares: authentication
  * and access (before anything else), the rate limit, the event log or a
  * store being out of reach (the identity index among them), and a bug.
  */
-export function ApiPublicEndpoint(): MethodDecorator & ClassDecorator {
+export function ApiPublicEndpoint(accepts: 'token or session' | 'session only' = 'token or session'): MethodDecorator & ClassDecorator {
   return applyDecorators(
-    ApiBearerAuth(PUBLIC_SECURITY),
-    ApiPublicError(401, 'UNAUTHENTICATED: missing, malformed, unknown, revoked or expired token'),
-    ApiPublicError(403, 'FORBIDDEN (no role, or a role too low, on the website; or no such website) or FEATURE_DISABLED (platform module off)'),
+    ...(accepts === 'session only' ? [] : [ApiBearerAuth(PUBLIC_SECURITY)]),
+    ApiCookieAuth(SESSION_SECURITY),
+    ApiPublicError(401, 'UNAUTHENTICATED: missing, malformed, unknown, revoked or expired token or session'),
+    ApiPublicError(403, 'FORBIDDEN (no role, or a role too low, on the website; or no such website; or, signed in by cookie, a change without its `X-CSRF-Token`) or FEATURE_DISABLED (platform module off)'),
     ApiResponse({
       status: 429,
       description: 'RATE_LIMITED: too many requests for this token; retry after `Retry-After` seconds',
