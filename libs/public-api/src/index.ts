@@ -7,3 +7,4 @@ export * from './http/public-api-docs';
 export * from './rate-limit/token-rate-limiter';
 export * from './data-explorer/query-explorer.dto';
 export * from './dashboard-session/dashboard-session.dto';
+export * from './auth/agent-connector-mark';

@@ -1,6 +1,7 @@
 import { parseCookie } from 'cookie';
 import type { FastifyRequest } from 'fastify';
 import { RequestCredentials, SESSION_COOKIE } from '@bpc/identity';
+import { isAgentConnectorRequest } from './agent-connector-mark';
 
 /** What a request presents to authenticate: its Authorization header, else its dashboard session cookie (and CSRF header). */
 export function credentialsOf(request: FastifyRequest): RequestCredentials {
@@ -11,6 +12,7 @@ export function credentialsOf(request: FastifyRequest): RequestCredentials {
     authorization,
     sessionCookie: cookie ? parseCookie(cookie)[SESSION_COOKIE] : undefined,
     csrfToken: typeof csrf === 'string' ? csrf : undefined,
+    agentConnector: isAgentConnectorRequest(request.headers),
   };
 }
 
