@@ -24,8 +24,16 @@ const INSTRUCTIONS =
   'Start with list_websites, then describe_explorers for the columns and filters a query takes. Results are paged (50 rows by default; nextPage says how to go on). ' +
   'recache_urls and invalidate_urls change the cache and need the manager role: ask the user first.';
 
-/** The tool list a client sees: input schemas from the public API's own OpenAPI components (the DTOs it validates with). */
+const toolLists = new WeakMap<OpenApiDocument, ReturnType<typeof buildToolList>>();
+
+/** The tool list a client sees: input schemas from the public API's own OpenAPI components (the DTOs it validates with); built once per document (`/mcp` makes a server per request). */
 export function toolList(document: OpenApiDocument) {
+  let tools = toolLists.get(document);
+  if (!tools) toolLists.set(document, (tools = buildToolList(document)));
+  return tools;
+}
+
+function buildToolList(document: OpenApiDocument) {
   return CONNECTOR_TOOLS.map((tool) => ({
     name: tool.name,
     title: tool.annotations.title,

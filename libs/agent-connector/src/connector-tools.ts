@@ -150,9 +150,11 @@ const getInsights: ConnectorTool = {
     "The dashboard's overview of a website's bot traffic: a summary of the period against the comparison period (requests, distinct pages, hit rate 0..1, serve time p50/p95 in ms, share of 4xx/5xx 0..1, failed renders, new and lost pages) and, for `metric`, a time series (one point per hour or day, UTC bucket starts; `splitBy` gives one series per bot family, cache status, status class or dimension). " +
     'Search metrics (clicks, impressions, ctr, position) are daily and not split. Default metric `requests`, default period `30d`; filters are the `events` explorer\'s.',
   annotations: readOnly('Get insights'),
+  // The timeseries body holds the summary's fields too; metric is optional here (default `requests`).
   inputSchema: (document) => {
     const timeseries = componentSchema(document, 'InsightsTimeseriesDto');
-    return withoutProperties(withProperties({ ...timeseries, required: [] }, { website: WEBSITE_ARGUMENT }, ['website'], { metric: { description: `${(object(object(timeseries.properties).metric).description as string) ?? ''}. Default \`requests\`` } }), []);
+    const metric = object(object(timeseries.properties).metric);
+    return withProperties(withoutProperties(timeseries, ['metric']), { website: WEBSITE_ARGUMENT, metric: { ...metric, description: `${String(metric.description)}. Default \`requests\`` } }, ['website']);
   },
   outputSchema: (document) => ({
     type: 'object',
