@@ -14,6 +14,9 @@ const HOUR = 3_600_000;
 const PAGES = 7;
 const BULK_ROWS = 300_000;
 
+/** A resource's text (the connector serves text resources only). */
+const textOf = (contents: ({ text: string } | { blob: string })[]) => ('text' in contents[0] ? contents[0].text : '');
+
 type CallResult = { content: { type: string; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 
 /** The API's envelope a refused tool call carries (its text's JSON line). */
@@ -111,9 +114,9 @@ describe('agent connector (MCP)', () => {
       const { resourceTemplates } = await asManager.listResourceTemplates();
       expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['bpc://websites/{website}/explorers', 'bpc://websites/{website}/explorers/reference']);
       const catalog = await asManager.readResource({ uri: 'bpc://websites/demo/explorers' });
-      expect(JSON.parse(catalog.contents[0].text as string).explorers.map((e: { key: string }) => e.key)).toEqual(['events', 'search-pages', 'search-keywords']);
+      expect(JSON.parse(textOf(catalog.contents)).explorers.map((e: { key: string }) => e.key)).toEqual(['events', 'search-pages', 'search-keywords']);
       const reference = await asManager.readResource({ uri: 'bpc://websites/demo/explorers/reference' });
-      expect(reference.contents[0].text).toContain('| cache_status | Cache status | enum | eq, ne | hit, miss, stale, bypass |');
+      expect(textOf(reference.contents)).toContain('| cache_status | Cache status | enum | eq, ne | hit, miss, stale, bypass |');
       // Another user's website is the API's 403, not data.
       await expect(asReadonly.readResource({ uri: 'bpc://websites/bulk/explorers' })).rejects.toThrow(/FORBIDDEN/);
 
