@@ -14,7 +14,7 @@ import type { PublicApiClient } from './api-client';
 import { CONNECTOR_PROMPTS } from './connector-prompts';
 import { listResources, readResource, ResourceRefusal, RESOURCE_TEMPLATES } from './connector-resources';
 import { CONNECTOR_TOOLS } from './connector-tools';
-import type { OpenApiDocument } from './openapi-schemas';
+import { OpenApiDocument, withoutExamples } from './openapi-schemas';
 
 export const CONNECTOR_NAME = 'bot-prerender-cache';
 export const CONNECTOR_VERSION = '1.0.0';
@@ -39,7 +39,8 @@ function buildToolList(document: OpenApiDocument) {
     title: tool.annotations.title,
     description: tool.description,
     inputSchema: tool.inputSchema(document),
-    ...(tool.outputSchema ? { outputSchema: tool.outputSchema(document) } : {}),
+    // Examples help a model write arguments; in output schemas they only cost context.
+    ...(tool.outputSchema ? { outputSchema: withoutExamples(tool.outputSchema(document)) } : {}),
     annotations: tool.annotations,
   }));
 }

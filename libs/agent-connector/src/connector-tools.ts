@@ -221,7 +221,10 @@ const getExportStatus: ConnectorTool = {
     "The state of one of the user's exports on a website (running, completed with a fresh signed download link, or failed), by exportId; without exportId, every export of the user on the website, newest first. Only the token's own user's exports are visible.",
   annotations: readOnly('Get export status'),
   inputSchema: () => ({ type: 'object', properties: { website: WEBSITE_ARGUMENT, exportId: { ...EXPORT_ID_ARGUMENT, description: `${EXPORT_ID_ARGUMENT.description as string} Omit to list the user's exports.` } }, required: ['website'] }),
-  outputSchema: (document) => ({ type: 'object', properties: { export: EXPORT_STATES(document), exports: { type: 'array', items: EXPORT_STATES(document) } } }),
+  outputSchema: (document) => ({
+    type: 'object',
+    properties: { export: EXPORT_STATES(document), exports: { type: 'array', items: { type: 'object', additionalProperties: true }, description: 'Each shaped as `export`, newest first' } },
+  }),
   run: guarded((api, args) => {
     if (args.exportId === undefined) {
       return call(api, { method: 'GET', path: `${websitePath(args)}/data-explorer/exports` }, (body) => {

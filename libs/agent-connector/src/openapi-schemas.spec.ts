@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { componentSchema, OpenApiDocument, withoutProperties, withProperties } from './openapi-schemas';
+import { componentSchema, OpenApiDocument, withoutExamples, withoutProperties, withProperties } from './openapi-schemas';
 import { toolList } from './connector-server';
 
 const PUBLISHED = JSON.parse(readFileSync(path.resolve(__dirname, '../../../deploy/openapi/public-api.json'), 'utf8')) as OpenApiDocument;
@@ -37,6 +37,13 @@ describe('component schemas as self-contained JSON Schemas', () => {
     expect(schema.required).toEqual(['website', 'field']);
     expect((schema.properties as Record<string, object>).field).toEqual({ type: 'string', examples: ['url'], description: 'd' });
     expect(withoutProperties(schema, ['field'])).toMatchObject({ properties: { website: { type: 'string' } }, required: ['website'] });
+  });
+
+  it('drops examples at every depth but keeps a property named examples', () => {
+    expect(withoutExamples({ type: 'object', examples: [{}], properties: { examples: { type: 'array', examples: [[1]] }, a: { type: 'string', examples: ['x'] } } })).toEqual({
+      type: 'object',
+      properties: { examples: { type: 'array' }, a: { type: 'string' } },
+    });
   });
 
   it("builds every tool's schemas from the published public API document, with no reference left", () => {

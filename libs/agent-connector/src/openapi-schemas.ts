@@ -61,3 +61,17 @@ export function withoutProperties(schema: JsonSchema, names: readonly string[]):
   const required = Array.isArray(schema.required) ? (schema.required as string[]).filter((key) => !names.includes(key)) : undefined;
   return { ...schema, properties, ...(required ? { required } : {}) };
 }
+
+/** `schema` without its `examples`, at every depth (property names are kept, even one called `examples`). */
+export function withoutExamples(schema: JsonSchema): JsonSchema {
+  const strip = (node: unknown, isProperties: boolean): unknown => {
+    if (Array.isArray(node)) return node.map((item) => strip(item, false));
+    if (node === null || typeof node !== 'object') return node;
+    return Object.fromEntries(
+      Object.entries(node as JsonSchema)
+        .filter(([key]) => isProperties || key !== 'examples')
+        .map(([key, value]) => [key, strip(value, !isProperties && key === 'properties')]),
+    );
+  };
+  return strip(schema, false) as JsonSchema;
+}
