@@ -13,7 +13,10 @@ export interface StdioConnectorOptions {
 
 /** The API's OpenAPI document (open, no token): the tools' input schemas come from its components. */
 async function fetchOpenApi(url: string): Promise<OpenApiDocument> {
-  const response = await fetch(`${url.replace(/\/+$/, '')}${OPENAPI_PATH}`);
+  const at = `${url.replace(/\/+$/, '')}${OPENAPI_PATH}`;
+  const response = await fetch(at).catch((error: Error) => {
+    throw new Error(`cannot reach the public API at ${at}: ${String((error.cause as Error | undefined)?.message ?? error.message)}`);
+  });
   if (!response.ok) throw new Error(`${url}${OPENAPI_PATH} answered HTTP ${response.status}: is --url the public API?`);
   return (await response.json()) as OpenApiDocument;
 }
