@@ -5,10 +5,11 @@ import { edgeBench } from './edge.bench';
 import { eventLogBench } from './event-log.bench';
 import { explorerBench } from './explorer.bench';
 import { explorerFairnessBench } from './explorer-fairness.bench';
+import { mcpBench } from './mcp.bench';
 import { exportsBench } from './exports.bench';
 import { queueStoreBench } from './queue-store.bench';
 import { renderBench } from './render.bench';
 import { startupBench } from './startup.bench';
 
 /** Every suite `npm run bench` runs, in order; `npm run bench -- <name>` runs one. */
-export const suites: readonly BenchSuite[] = [eventLogBench, queueStoreBench, startupBench, daemonBench, explorerBench, explorerFairnessBench, edgeBench, exportsBench, renderBench, dashboardBench];
+export const suites: readonly BenchSuite[] = [eventLogBench, queueStoreBench, startupBench, daemonBench, explorerBench, explorerFairnessBench, edgeBench, exportsBench, renderBench, dashboardBench, mcpBench];

@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import { systemClock } from '@bpc/domain';
 import { IdentityIndex } from '@bpc/identity';
-import { MetricsModule, serveOpenApi } from '@bpc/platform';
+import { listenUrl, MetricsModule, serveOpenApi } from '@bpc/platform';
 import { AppSpec, RuntimeModule } from '@bpc/composition';
 import { installAdminAuthentication, installBearerAuthentication, PUBLIC_OPENAPI, PublicApiModule, TokenRateLimiter } from '@bpc/public-api';
 import { ExportsModule } from '@bpc/exports';
+import { installMcpEndpoint } from '@bpc/agent-connector';
+import type { AddressInfo } from 'node:net';
 
 @Module({})
 class PublicApiAppModule {}
@@ -26,5 +28,8 @@ export const publicApiApp: AppSpec = {
     installBearerAuthentication(fastify, app.get(IdentityIndex), runtime.clock ?? systemClock, limiter, websiteFacts);
     installAdminAuthentication(fastify, runtime.config.internal_auth_key_sha256);
     serveOpenApi(app, PUBLIC_OPENAPI, runtime.config);
+    // The agent connector (MCP, Streamable HTTP): a client of the routes above, run in process.
+    const baseUrl = () => runtime.config.exports.public_base_url ?? listenUrl(runtime.config.listen.host, (fastify.server.address() as AddressInfo).port);
+    installMcpEndpoint(fastify, { identity: app.get(IdentityIndex), clock: runtime.clock ?? systemClock, baseUrl });
   },
 };

@@ -8,3 +8,4 @@ export * from './rate-limit/token-rate-limiter';
 export * from './data-explorer/query-explorer.dto';
 export * from './dashboard-session/dashboard-session.dto';
 export * from './dashboard-session/public-api-base-url';
+export * from './auth/agent-connector-mark';

@@ -17,6 +17,8 @@ export interface RequestCredentials {
   readonly sessionCookie?: string;
   /** The `X-CSRF-Token` header. */
   readonly csrfToken?: string;
+  /** The request comes from the agent connector (MCP server): a bearer-authenticated principal is then marked `via: 'agent'`. */
+  readonly agentConnector?: boolean;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
@@ -30,7 +32,10 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
  * know the token.
  */
 export function authenticateRequest(state: IdentityState, credentials: RequestCredentials, nowMs: number): Principal {
-  if (credentials.authorization || credentials.sessionCookie === undefined) return authenticate(state, credentials.authorization, nowMs);
+  if (credentials.authorization || credentials.sessionCookie === undefined) {
+    const principal = authenticate(state, credentials.authorization, nowMs);
+    return credentials.agentConnector ? { ...principal, via: 'agent' } : principal;
+  }
   const principal = authenticateSession(state, credentials.sessionCookie, nowMs);
   if (!SAFE_METHODS.has(credentials.method.toUpperCase()) && !matchesCsrfToken(credentials.sessionCookie, credentials.csrfToken)) {
     throw new AppError('FORBIDDEN', `missing or wrong ${CSRF_HEADER} header: a request signed in by the session cookie must carry the session's CSRF token (csrfToken of GET /api/session)`, CSRF_HEADER);

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '@bpc/domain';
 import { RequestCredentials, SESSION_COOKIE } from '@bpc/identity';
+import { isAgentConnectorRequest } from './agent-connector-mark';
 
 /** What a request presents to authenticate: its Authorization header, else its dashboard session cookie (and CSRF header). */
 export function credentialsOf(request: FastifyRequest): RequestCredentials {
@@ -12,6 +13,7 @@ export function credentialsOf(request: FastifyRequest): RequestCredentials {
     // With an Authorization header the cookie is not read at all.
     sessionCookie: authorization ? undefined : sessionCookieOf(cookie),
     csrfToken: typeof csrf === 'string' ? csrf : undefined,
+    agentConnector: isAgentConnectorRequest(request.headers),
   };
 }
 

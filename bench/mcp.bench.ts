@@ -1,0 +1,104 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { validateConfig } from '@bpc/config';
+import { createLogger } from '@bpc/platform';
+import { startApps } from '@bpc/composition';
+import type { BenchRow, BenchSuite } from './bench-row';
+import { projectorApp } from '../apps/projector/src/projector.app';
+import { publicApiApp } from '../apps/public-api/src/public-api.app';
+import { botRequestsSql } from './explorer.bench';
+import { upperMedian } from './stats';
+
+const KEY = 'bench-internal-key';
+const ROWS = Number(process.env.BENCH_MCP_ROWS ?? 1_000_000);
+const RUNS = 21;
+/** The connector's budget over the API call it makes (issue 31). */
+const OVERHEAD_TARGET_MS = 10;
+
+/** A query a model would send: the week's most crawled pages, one page of 50. */
+const QUERY = { mode: 'unique_pages', period: '7d', perPage: 50, columns: ['page', 'requests', 'hit_rate'] };
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await fn();
+  return performance.now() - started;
+}
+
+/**
+ * `query_explorer` over Streamable HTTP (`/mcp`, an initialised SDK client,
+ * the tool call in process through the API's own route) against the same
+ * query sent to the API directly; p50 of interleaved runs in one process.
+ */
+export const mcpBench: BenchSuite = {
+  name: 'mcp',
+  async run(): Promise<BenchRow[]> {
+    const dir = mkdtempSync(path.join(tmpdir(), 'bpc-bench-mcp-'));
+    const nowMs = Date.now();
+    const rows: BenchRow[] = [];
+    try {
+      const config = validateConfig(
+        {
+          data_dir: dir,
+          internal_auth_key: KEY,
+          logging: { level: 'warn' },
+          listen: { host: '127.0.0.1', public_api: 0, daemon: 0, edge: 0, projector: 0 },
+          hosts: [{ host_id: 1, hostnames: ['www.example.com'], dimensions: [{ id: 1, name: 'desktop' }] }],
+          websites: [{ id: 'bench', host_id: 1, account_id: 'bench' }],
+          rate_limit: { enabled: false },
+        },
+        'bench',
+      );
+      const running = await startApps([projectorApp, publicApiApp], config, createLogger('warn', 'bench-mcp'));
+      const client = new Client({ name: 'bench', version: '1.0.0' });
+      try {
+        const store = running.runtime.ports.explorerStore!;
+        await store.command(botRequestsSql(nowMs, ROWS));
+        await store.command('OPTIMIZE TABLE bot_requests FINAL');
+        const api = running.urls['public-api']!;
+        const issued = await fetch(`${api}/internal/admin/tokens`, { method: 'POST', headers: { 'x-internal-auth': KEY, 'content-type': 'application/json' }, body: JSON.stringify({ user: 'bench', website: 'bench', role: 'readonly' }) });
+        const { token } = (await issued.json()) as { token: string };
+        await client.connect(new StreamableHTTPClientTransport(new URL(`${api}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+
+        const direct = async () => {
+          const response = await fetch(`${api}/api/websites/bench/data-explorer/events/query`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(QUERY) });
+          if (response.status !== 200) throw new Error(`direct query: ${response.status} ${await response.text()}`);
+          await response.json();
+        };
+        const overMcp = async () => {
+          const result = await client.callTool({ name: 'query_explorer', arguments: { website: 'bench', explorer: 'events', ...QUERY } });
+          if (result.isError) throw new Error(`query_explorer: ${JSON.stringify(result.content)}`);
+        };
+        await direct();
+        await overMcp();
+        const mcpMs: number[] = [];
+        const directMs: number[] = [];
+        // Interleaved, so both sides see the same cache and machine state.
+        for (let i = 0; i < RUNS; i++) {
+          directMs.push(await timed(direct));
+          mcpMs.push(await timed(overMcp));
+        }
+        const m = upperMedian(mcpMs);
+        const d = upperMedian(directMs);
+        rows.push({
+          name: `mcp query_explorer over Streamable HTTP (events unique_pages 7d, 50 rows, ${ROWS.toLocaleString('en')} rows) (p50)`,
+          value: m,
+          unit: 'ms',
+          target: `<= direct + ${OVERHEAD_TARGET_MS} ms`,
+          pass: m <= d + OVERHEAD_TARGET_MS,
+          baseline: { name: 'same query, public API directly', value: d, unit: 'ms' },
+          ratio: m / d,
+        });
+      } finally {
+        await client.close();
+        await running.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    return rows;
+  },
+};

@@ -1,0 +1,243 @@
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { createLogger } from '@bpc/platform';
+import { RunningApps, startApps } from '@bpc/composition';
+import { insertBulkBotRequests, jsonOf, removeTestDataDir, testConfig } from '@bpc/testing';
+import { standaloneApps } from '../../apps/standalone/src/standalone';
+import { botRequest, issueToken, recordAndWait } from './explorer-fixtures';
+
+const ROOT = path.resolve(__dirname, '../..');
+const HOUR = 3_600_000;
+const PAGES = 7;
+const BULK_ROWS = 300_000;
+
+/** A resource's text (the connector serves text resources only). */
+const textOf = (contents: ({ text: string } | { blob: string })[]) => ('text' in contents[0] ? contents[0].text : '');
+
+type CallResult = { content: { type: string; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+
+/** The API's envelope a refused tool call carries (its text's JSON line). */
+function refusalOf(result: CallResult): Record<string, unknown> {
+  expect(result.isError).toBe(true);
+  const text = result.content[0].text;
+  return JSON.parse(text.slice(text.indexOf('\n') + 1)).error;
+}
+
+/** The agent connector through the SDK's own client, over Streamable HTTP (`/mcp` on the public API) and stdio (`npm run mcp`). */
+describe('agent connector (MCP)', () => {
+  let running: RunningApps;
+  let api: string;
+  let manager: string;
+  let readonly: string;
+
+  beforeAll(async () => {
+    const config = testConfig('standalone', {
+      scheduler: { enabled: false },
+      websites: [
+        { id: 'demo', host_id: 1, account_id: 'acme' },
+        { id: 'bulk', host_id: 1, account_id: 'acme' },
+        { id: 'off', host_id: 1, account_id: 'acme', platform_module: false },
+      ],
+    });
+    running = await startApps(standaloneApps, config, createLogger('warn', 'e2e-agent-connector'));
+    api = running.urls['public-api']!;
+    ({ token: manager } = await issueToken(api, { user: 'mia', website: 'demo', role: 'manager' }));
+    await issueToken(api, { user: 'mia', website: 'bulk', role: 'readonly' });
+    await issueToken(api, { user: 'mia', website: 'off', role: 'readonly' });
+    ({ token: readonly } = await issueToken(api, { user: 'ron', website: 'demo', role: 'readonly' }));
+    const now = Date.now();
+    const events = Array.from({ length: PAGES }, (_, i) =>
+      botRequest('demo', new Date(now - (i + 1) * HOUR), { url: `https://www.example.com/p${i}`, botName: i % 2 ? 'Bingbot' : 'Googlebot', cacheStatus: i % 3 ? 'hit' : 'stale' }),
+    );
+    await recordAndWait(running, events, 'demo', events.length);
+    // Enough rows that an export of them still runs while the connector asks for the slot.
+    await insertBulkBotRequests(running.runtime.ports.explorerStore!, 'bulk', BULK_ROWS, now - 60_000);
+  }, 120_000);
+
+  afterAll(async () => {
+    await running?.close();
+    if (running) removeTestDataDir(running.runtime.config.data_dir);
+  });
+
+  const transports: Record<string, (token: string) => Transport> = {
+    'Streamable HTTP': (token) => new StreamableHTTPClientTransport(new URL(`${api}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+    stdio: (token) =>
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['-r', './scripts/swc-register.cjs', 'apps/mcp/src/main.ts', '--url', api],
+        env: { ...(process.env as Record<string, string>), BPC_TOKEN: token },
+        cwd: ROOT,
+        stderr: 'inherit',
+      }),
+  };
+
+  describe.each(Object.keys(transports))('over %s', (kind) => {
+    let asManager: Client;
+    let asReadonly: Client;
+    const call = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallResult;
+
+    beforeAll(async () => {
+      asManager = new Client({ name: 'e2e', version: '1.0.0' });
+      asReadonly = new Client({ name: 'e2e', version: '1.0.0' });
+      await Promise.all([asManager.connect(transports[kind](manager)), asReadonly.connect(transports[kind](readonly))]);
+    }, 60_000);
+    afterAll(async () => {
+      await asManager?.close();
+      await asReadonly?.close();
+    });
+
+    it('lists tools with schemas from the API and truthful annotations, resources of each Data Explorer website, templates and prompts', async () => {
+      const { tools } = await asManager.listTools();
+      expect(tools.map((t) => t.name)).toEqual(['list_websites', 'describe_explorers', 'query_explorer', 'get_insights', 'start_export', 'get_export_status', 'recache_urls', 'invalidate_urls', 'get_queue_status']);
+      const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+      expect(byName.query_explorer.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+      expect(byName.invalidate_urls.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+      expect(byName.recache_urls.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+      // The API's DTO constraints, not a copy: perPage's maximum, the filter items, the enum of sortDir.
+      const query = byName.query_explorer.inputSchema as { properties: Record<string, Record<string, unknown>>; required: string[] };
+      expect(query.required).toEqual(['website', 'explorer']);
+      expect(query.properties.perPage).toMatchObject({ type: 'integer', minimum: 1, maximum: 500 });
+      expect(query.properties.sortDir).toMatchObject({ enum: ['asc', 'desc'] });
+      expect(query.properties.filters).toMatchObject({ type: 'array', items: { type: 'object', required: ['field'] } });
+      expect(byName.recache_urls.inputSchema).toMatchObject({ required: ['website', 'urls'], properties: { urls: { maxItems: 1000 } } });
+
+      const { resources } = await asManager.listResources();
+      expect(resources.map((r) => r.uri).sort()).toEqual([
+        'bpc://websites/bulk/explorers',
+        'bpc://websites/bulk/explorers/reference',
+        'bpc://websites/demo/explorers',
+        'bpc://websites/demo/explorers/reference',
+      ]);
+      const { resourceTemplates } = await asManager.listResourceTemplates();
+      expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['bpc://websites/{website}/explorers', 'bpc://websites/{website}/explorers/reference']);
+      const catalog = await asManager.readResource({ uri: 'bpc://websites/demo/explorers' });
+      expect(JSON.parse(textOf(catalog.contents)).explorers.map((e: { key: string }) => e.key)).toEqual(['events', 'search-pages', 'search-keywords']);
+      const reference = await asManager.readResource({ uri: 'bpc://websites/demo/explorers/reference' });
+      expect(textOf(reference.contents)).toContain('| cache_status | Cache status | enum | eq, ne | hit, miss, stale, bypass |');
+      // Another user's website is the API's 403, not data.
+      await expect(asReadonly.readResource({ uri: 'bpc://websites/bulk/explorers' })).rejects.toThrow(/FORBIDDEN/);
+
+      const { prompts } = await asManager.listPrompts();
+      expect(prompts.map((p) => p.name)).toEqual(['crawl_drop_investigation', 'stale_pages', 'search_clicks_vs_crawl']);
+      const prompt = await asManager.getPrompt({ name: 'stale_pages', arguments: { website: 'demo' } });
+      expect(prompt.messages[0].content).toMatchObject({ type: 'text', text: expect.stringContaining('query_explorer') });
+    });
+
+    it('answers list_websites, describe_explorers, get_insights and get_queue_status with structured content and a summary', async () => {
+      const websites = await call(asManager, 'list_websites', {});
+      expect(websites.isError).toBeFalsy();
+      expect((websites.structuredContent!.websites as { id: string; role: string }[]).map((w) => [w.id, w.role])).toEqual([
+        ['bulk', 'readonly'],
+        ['demo', 'manager'],
+        ['off', 'readonly'],
+      ]);
+      expect(websites.content[0].text).toMatch(/^3 website\(s\): /);
+
+      const discovery = await call(asManager, 'describe_explorers', { website: 'demo', explorer: 'events' });
+      expect(discovery.structuredContent).toMatchObject({ explorers: [{ key: 'events' }], limits: { perPageMax: expect.any(Number) } });
+
+      const insights = await call(asManager, 'get_insights', { website: 'demo', period: '24h', splitBy: 'bot_family' });
+      expect(insights.isError).toBeFalsy();
+      expect(insights.structuredContent).toMatchObject({ summary: { data: { current: { requests: PAGES, pages: PAGES } } }, timeseries: { meta: { metric: 'requests', interval: 'hour' } } });
+      expect(insights.content[0].text).toContain(`${PAGES} requests on ${PAGES} pages`);
+
+      const queue = await call(asReadonly, 'get_queue_status', { website: 'demo' });
+      expect(queue.structuredContent).toMatchObject({ hostId: 1, paused: false, queues: { high: { total: expect.any(Number) } } });
+    });
+
+    it('pages query_explorer: 50 rows by default, nextPage until the last page', async () => {
+      const first = await call(asReadonly, 'query_explorer', { website: 'demo', explorer: 'events', mode: 'unique_pages', period: '24h' });
+      expect(first.structuredContent).toMatchObject({ nextPage: null, meta: { perPage: 50, total: PAGES, page: 1 } });
+      const pages: number[] = [];
+      const urls = new Set<string>();
+      for (let page: number | null = 1; page !== null; ) {
+        const result = await call(asReadonly, 'query_explorer', { website: 'demo', explorer: 'events', mode: 'unique_pages', period: '24h', perPage: 3, page });
+        pages.push(page);
+        for (const row of result.structuredContent!.rows as { page: string }[]) urls.add(row.page);
+        page = result.structuredContent!.nextPage as number | null;
+        if (page !== null) expect(result.content[0].text).toContain(`page=${page}`);
+      }
+      expect(pages).toEqual([1, 2, 3]);
+      expect(urls.size).toBe(PAGES);
+      // A page past the last is the API's refusal.
+      expect(refusalOf(await call(asReadonly, 'query_explorer', { website: 'demo', explorer: 'events', mode: 'unique_pages', period: '24h', perPage: 3, page: 4 }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'page' });
+    });
+
+    it('refuses bad arguments naming their field, as the API does', async () => {
+      expect(refusalOf(await call(asReadonly, 'query_explorer', { website: 'demo', explorer: 'events', period: 'yesterday' }))).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', field: 'period' });
+      expect(refusalOf(await call(asReadonly, 'query_explorer', { website: 'demo', explorer: 'events', filters: [{ field: 'url', op: 'gt', val: 1 }] }))).toMatchObject({ field: 'filters[0].op' });
+      expect(refusalOf(await call(asReadonly, 'query_explorer', { website: 'demo', explorer: 'events', perPage: 501 }))).toMatchObject({ field: 'perPage' });
+      expect(refusalOf(await call(asReadonly, 'query_explorer', { website: 'demo', explorer: 'events', rows: 5 }))).toMatchObject({ field: 'rows' });
+      expect(refusalOf(await call(asReadonly, 'query_explorer', { explorer: 'events' }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'website' });
+      expect(refusalOf(await call(asReadonly, 'get_insights', { website: 'demo', metric: 'clicks', period: '24h' }))).toMatchObject({ field: 'period' });
+      expect(refusalOf(await call(asReadonly, 'query_explorer', { website: 'off', explorer: 'events' }))).toMatchObject({ status: 403 });
+    });
+
+    it('recaches and invalidates as a manager; a readonly token is refused FORBIDDEN', async () => {
+      const recache = await call(asManager, 'recache_urls', { website: 'demo', urls: ['https://www.example.com/p1', 'https://www.example.com/p1'], priority: 'high' });
+      expect(recache.structuredContent).toEqual({ urlsAccepted: 1, entriesEnqueued: expect.any(Number) });
+      const invalidate = await call(asManager, 'invalidate_urls', { website: 'demo', urls: ['https://www.example.com/p2'] });
+      expect(invalidate.structuredContent).toMatchObject({ urlsAccepted: 1, entriesInvalidated: expect.any(Number) });
+      const refused = await call(asReadonly, 'recache_urls', { website: 'demo', urls: ['https://www.example.com/p1'] });
+      expect(refusalOf(refused)).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+      expect(refused.content[0].text).toMatch(/^Refused: HTTP 403 FORBIDDEN/);
+      expect(refusalOf(await call(asManager, 'invalidate_urls', { website: 'demo', urls: ['https://elsewhere.example.org/'] }))).toMatchObject({ code: 'VALIDATION_FAILED', field: expect.stringMatching(/^urls/) });
+    });
+
+    it('shares the account export slot with the API: 409 names the holder; exports it starts record startedFrom agent', async () => {
+      const held = await fetch(`${api}/api/websites/bulk/data-explorer/events/export`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${manager}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ filename: `held-${kind}`, waitSeconds: 0 }),
+      });
+      const holder = await jsonOf(held);
+      expect(holder).toMatchObject({ status: 'running', startedFrom: 'api' });
+
+      const busy = await call(asManager, 'start_export', { website: 'demo', explorer: 'events', filename: 'mine', waitSeconds: 0 });
+      expect(refusalOf(busy)).toMatchObject({ status: 409, code: 'EXPORT_SLOT_BUSY', exportId: holder.exportId });
+      expect(busy.content[0].text).toContain(`get_export_status with exportId ${holder.exportId}`);
+
+      // The model waits on the holder (its own user's export) through the connector.
+      const deadline = Date.now() + 60_000;
+      let state: Record<string, unknown>;
+      do {
+        state = (await call(asManager, 'get_export_status', { website: 'bulk', exportId: holder.exportId })).structuredContent!.export as Record<string, unknown>;
+        if (state.status === 'running') await new Promise((r) => setTimeout(r, 100));
+      } while (state.status === 'running' && Date.now() < deadline);
+      expect(state).toMatchObject({ status: 'completed', rowCount: BULK_ROWS, startedFrom: 'api' });
+
+      const started = await call(asManager, 'start_export', { website: 'demo', explorer: 'events', filename: `agent-${kind}`, period: '24h' });
+      expect(started.structuredContent!.export).toMatchObject({ status: 'completed', rowCount: PAGES, startedFrom: 'agent', downloadUrl: expect.any(String) });
+      const listed = await call(asManager, 'get_export_status', { website: 'demo' });
+      expect((listed.structuredContent!.exports as { filename: string; startedFrom: string }[])[0]).toMatchObject({ filename: `agent-${kind}.csv`, startedFrom: 'agent' });
+      // Another user's export is not readable.
+      expect(refusalOf(await call(asReadonly, 'get_export_status', { website: 'demo', exportId: holder.exportId }))).toMatchObject({ status: 404 });
+    }, 120_000);
+  });
+
+  describe('Streamable HTTP authorization', () => {
+    it('refuses /mcp without a token or with a bad one: 401, WWW-Authenticate pointing at the protected resource metadata', async () => {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      const missing = await fetch(`${api}/mcp`, { method: 'POST', headers, body });
+      expect(missing.status).toBe(401);
+      expect(missing.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${api}/.well-known/oauth-protected-resource"`);
+      expect(await jsonOf(missing)).toMatchObject({ code: 'UNAUTHENTICATED' });
+      const bad = await fetch(`${api}/mcp`, { method: 'POST', headers: { ...headers, authorization: 'Bearer bpc_nope' }, body });
+      expect(bad.status).toBe(401);
+      expect(bad.headers.get('www-authenticate')).toContain('error="invalid_token"');
+
+      for (const suffix of ['', '/mcp']) {
+        const metadata = await fetch(`${api}/.well-known/oauth-protected-resource${suffix}`);
+        expect(metadata.status).toBe(200);
+        expect(await jsonOf(metadata)).toMatchObject({ resource: `${api}/mcp`, bearer_methods_supported: ['header'] });
+      }
+      // The SDK client surfaces the refusal.
+      const client = new Client({ name: 'e2e', version: '1.0.0' });
+      await expect(client.connect(new StreamableHTTPClientTransport(new URL(`${api}/mcp`)))).rejects.toThrow();
+    });
+  });
+});
