@@ -3,8 +3,8 @@ import { systemClock } from '@bpc/domain';
 import { IdentityIndex } from '@bpc/identity';
 import { MetricsModule, serveOpenApi } from '@bpc/platform';
 import { AppSpec, RuntimeModule } from '@bpc/composition';
-import { installAdminAuthentication, installBearerAuthentication, PUBLIC_OPENAPI, PublicApiModule, TokenRateLimiter } from '@bpc/public-api';
-import { ExportsModule } from '@bpc/exports';
+import { installAdminAuthentication, installBearerAuthentication, PUBLIC_OPENAPI, PublicApiModule, RESERVED_PREFIXES, serveDashboard, TokenRateLimiter } from '@bpc/public-api';
+import { DOWNLOAD_PATH, ExportsModule } from '@bpc/exports';
 
 @Module({})
 class PublicApiAppModule {}
@@ -26,5 +26,7 @@ export const publicApiApp: AppSpec = {
     installBearerAuthentication(fastify, app.get(IdentityIndex), runtime.clock ?? systemClock, limiter, websiteFacts);
     installAdminAuthentication(fastify, runtime.config.internal_auth_key_sha256);
     serveOpenApi(app, PUBLIC_OPENAPI, runtime.config);
+    // The dashboard (apps/dashboard) at `/`: a browser client of this same API.
+    serveDashboard(fastify, { reserved: [...RESERVED_PREFIXES, DOWNLOAD_PATH] });
   },
 };

@@ -6,3 +6,4 @@ export * from './auth/admin-authentication.hook';
 export * from './http/public-api-docs';
 export * from './rate-limit/token-rate-limiter';
 export * from './data-explorer/query-explorer.dto';
+export * from './dashboard/serve-dashboard';
