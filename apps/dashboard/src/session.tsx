@@ -58,7 +58,16 @@ export function useWebsite(): WebsiteView | undefined {
 export function RequireSession({ children }: { children: ReactNode }) {
   const location = useLocation();
   const query = useSessionQuery();
-  if (query.isPending) return <p className="page-status" role="status">Loading…</p>;
+  if (query.isPending) {
+    return (
+      <>
+        <ApiDownBanner />
+        <p className="page-status" role="status">
+          Loading…
+        </p>
+      </>
+    );
+  }
   if (query.isError) {
     return (
       <main className="page narrow">

@@ -15,10 +15,12 @@ interface TimeChartProps {
   /** How a value reads in the legend and axis (counts, %, ms). */
   format?: (value: number) => string;
   height?: number;
+  /** Smaller is better and drawn higher (search position). */
+  invert?: boolean;
 }
 
 /** Series over time, drawn by uPlot (the viewer's time zone on the axis); the figure says in words what it shows. */
-export function TimeChart({ title, series, format, height = 240 }: TimeChartProps) {
+export function TimeChart({ title, series, format, height = 240, invert = false }: TimeChartProps) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = box.current;
@@ -37,7 +39,7 @@ export function TimeChart({ title, series, format, height = 240 }: TimeChartProp
         { stroke: axisColor, grid: { stroke: gridColor, width: 1 }, ticks: { stroke: gridColor } },
         { stroke: axisColor, grid: { stroke: gridColor, width: 1 }, ticks: { stroke: gridColor }, size: 60, values: (_u, splits) => splits.map((v) => (format ? format(v) : String(v))) },
       ],
-      scales: { x: { time: true } },
+      scales: { x: { time: true }, ...(invert ? { y: { dir: -1 } } : {}) },
       legend: { live: true },
       cursor: { drag: { x: false, y: false } },
     };
@@ -48,7 +50,7 @@ export function TimeChart({ title, series, format, height = 240 }: TimeChartProp
       resize.disconnect();
       chart.destroy();
     };
-  }, [series, format, height]);
+  }, [series, format, height, invert]);
 
   const totals = series.map((s) => `${s.key}: ${s.points.length} points`).join(', ');
   return (

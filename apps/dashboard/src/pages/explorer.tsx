@@ -3,6 +3,7 @@ import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../api/api-error';
 import { api } from '../api/endpoints';
+import { useDiscovery } from '../api/use-discovery';
 import type { DiscoveryColumn, ExportRecord } from '../api/types';
 import { DataTable } from '../components/data-table';
 import { ExportsLink, ExportStatus } from '../components/export-status';
@@ -32,10 +33,6 @@ const COMP_CATEGORIES = [
 ];
 
 const titleOf = (key: string) => key.replace(/[-_]/g, ' ').replace(/^./, (c) => c.toUpperCase());
-
-export function useDiscovery(website: string) {
-  return useQuery({ queryKey: ['discovery', website], queryFn: ({ signal }) => api.explorer.discover(website, signal), staleTime: 10 * 60_000 });
-}
 
 /** The Data Explorer: every explorer, mode, column, filter and period as discovery describes them; the view's state is the URL. */
 export default function ExplorerPage() {
