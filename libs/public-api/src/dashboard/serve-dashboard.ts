@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import fastifyStatic from '@fastify/static';
+import fastifyStatic, { type SetHeadersResponse } from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { ServerResponse } from 'node:http';
 
 /** Where scripts/build.mjs puts the dashboard (apps/dashboard, built by Vite): `<repo>/dist/dashboard`, from the compiled file or its source. */
 export const DASHBOARD_DIST = dashboardDist(__dirname);
@@ -47,7 +46,7 @@ export function isDashboardPage(urlPath: string, reserved: readonly string[]): b
   return !last.includes('.') && !urlPath.startsWith('/assets/');
 }
 
-function setAssetHeaders(res: ServerResponse, filePath: string): void {
+function setAssetHeaders(res: SetHeadersResponse, filePath: string): void {
   if (filePath.endsWith('.html')) {
     for (const [name, value] of Object.entries(DASHBOARD_HTML_HEADERS)) res.setHeader(name, value);
   } else if (filePath.includes(`${path.sep}assets${path.sep}`)) {
