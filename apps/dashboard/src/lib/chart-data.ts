@@ -10,6 +10,11 @@ export function seriesToColumns(series: Series[]): (number | null)[][] {
   const x = first.points.map((p) => Date.parse(p.t) / 1000);
   const columns: (number | null)[][] = [x];
   for (const s of series) {
+    // The API gives every series the same buckets: index by index. Else match on time.
+    if (s.points.length === x.length) {
+      columns.push(s.points.map((p) => p.v));
+      continue;
+    }
     const byTime = new Map(s.points.map((p) => [Date.parse(p.t) / 1000, p.v]));
     columns.push(x.map((t) => byTime.get(t) ?? null));
   }
