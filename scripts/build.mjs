@@ -3,9 +3,9 @@
 // builds the dashboard (apps/dashboard, Vite) into dist/dashboard when its
 // sources changed since its last build (docs/dashboard.md).
 import { createRequire } from 'node:module';
-import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, writeFile, cp } from 'node:fs/promises';
+import { mkdir, readdir, writeFile, cp } from 'node:fs/promises';
 import path from 'node:path';
+import { buildDashboard } from './build-dashboard.mjs';
 
 const require = createRequire(import.meta.url);
 const swc = require('@swc/core');
@@ -51,31 +51,4 @@ for (const dir of sourceDirs) {
   }
 }
 await Promise.all(jobs);
-await buildDashboard();
-
-/**
- * Vite build of apps/dashboard into dist/dashboard, skipped when the stamp
- * (SHA-256 of the dashboard's files and the lock file) matches the last
- * build's: a start after the first build costs a hash of a few dozen files.
- */
-async function buildDashboard() {
-  const outDir = path.join(root, 'dist', 'dashboard');
-  const stampFile = path.join(root, 'dist', '.dashboard-build-stamp');
-  const hash = createHash('sha256');
-  const files = [];
-  for await (const file of walk(dashboardDir)) files.push(file);
-  files.sort();
-  for (const file of [...files, path.join(root, 'package-lock.json')]) {
-    hash.update(path.relative(root, file)).update('\0').update(await readFile(file)).update('\0');
-  }
-  const stamp = hash.digest('hex');
-  const previous = await readFile(stampFile, 'utf8').catch(() => '');
-  const built = await readFile(path.join(outDir, 'index.html')).then(() => true, () => false);
-  if (previous === stamp && built) return;
-  const started = Date.now();
-  console.log('dashboard: building apps/dashboard into dist/dashboard (only when its sources change) …');
-  const { build } = await import('vite');
-  await build({ configFile: path.join(dashboardDir, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
-  await writeFile(stampFile, stamp);
-  console.log(`dashboard: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-}
+await buildDashboard(root);

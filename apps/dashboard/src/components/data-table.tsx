@@ -42,7 +42,8 @@ export function DataTable({ columns, rows, sort, sortDir, onSort, caption }: Dat
     () =>
       columns.map((column) => ({
         id: column.key,
-        header: column.title,
+        // Times show in the viewer's zone (UTC on hover), whatever the catalog's title says.
+        header: column.dataType === 'datetime' ? column.title.replace(/\s*\(UTC\)$/, '') : column.title,
         enableSorting: column.sortable && !!onSort,
         cell: (context) => <Cell column={column} row={context.row.original} />,
         meta: column,
