@@ -13,7 +13,10 @@ export const SESSION_KEY = ['session'] as const;
 /** The session view, or null when nobody is signed in (GET /api/session answered 401). */
 async function readSession(signal: AbortSignal): Promise<SessionView | null> {
   try {
-    return await api.session.read(signal);
+    const view = await api.session.read(signal);
+    // At once, not in an effect: the page's first POST may leave before effects run.
+    setCsrfToken(view.csrfToken);
+    return view;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;

@@ -1,5 +1,5 @@
 import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import type { ApiError } from '../api/api-error';
 import { api, CACHE_LIMITS } from '../api/endpoints';
@@ -102,6 +102,7 @@ const CONTROLS = ['urls', 'priority'] as const;
 
 function UrlOperation({ website, kind }: { website: string; kind: 'recache' | 'invalidate' }) {
   const id = useId();
+  const client = useQueryClient();
   const [text, setText] = useState('');
   const [priority, setPriority] = useState<Priority>('normal');
   const [fileProblem, setFileProblem] = useState<string>();
@@ -118,6 +119,8 @@ function UrlOperation({ website, kind }: { website: string; kind: 'recache' | 'i
       const r = await api.cache.invalidate(website, plain);
       return `${formatInteger(r.urlsAccepted)} URLs accepted, ${formatInteger(r.entriesInvalidated)} cache entries dropped: the next bot request renders them afresh.`;
     },
+    // The queue moved: read it now rather than at the next poll.
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['queue', website] }),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();

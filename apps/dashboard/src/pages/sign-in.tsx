@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../api/endpoints';
+import { setCsrfToken } from '../api/client';
 import type { ApiError } from '../api/api-error';
 import type { SessionView, SignInBody } from '../api/types';
 import { ApiDownBanner } from '../components/api-down-banner';
@@ -30,6 +31,8 @@ export default function SignInPage() {
   const signIn = useMutation<SessionView, ApiError, SignInBody>({
     mutationFn: (body) => api.session.open(body),
     onSuccess: (view) => {
+      // Before any page's first POST (SessionSync's effect would come after the page's queries start).
+      setCsrfToken(view.csrfToken);
       client.clear();
       client.setQueryData(SESSION_KEY, view);
       navigate(next ?? firstPage(view), { replace: true });
