@@ -170,7 +170,7 @@ export interface QueueCounts {
 }
 
 export interface QueueStatus {
-  hostId: string;
+  hostId: number | string;
   queues: { high: QueueCounts; normal: QueueCounts };
   paused: boolean;
   pausedUntil: string | null;

@@ -42,6 +42,8 @@ export function DataTable({ columns, rows, sort, sortDir, onSort, caption }: Dat
     () =>
       columns.map((column) => ({
         id: column.key,
+        // An accessor, or the table treats the column as display-only and never sortable.
+        accessorFn: (row: Row) => row[column.key],
         // Times show in the viewer's zone (UTC on hover), whatever the catalog's title says.
         header: column.dataType === 'datetime' ? column.title.replace(/\s*\(UTC\)$/, '') : column.title,
         enableSorting: column.sortable && !!onSort,
