@@ -4,8 +4,8 @@ import 'uplot/dist/uPlot.min.css';
 import type { Series } from '../api/types';
 import { seriesToColumns } from '../lib/chart-data';
 
-// Distinguishable in light and dark (Okabe-Ito).
-const PALETTE = ['#0072b2', '#e69f00', '#009e73', '#cc79a7', '#56b4e9', '#d55e00', '#f0e442', '#999999'];
+// Distinguishable in light and dark (Okabe-Ito, then four more: ten bot families fit).
+const PALETTE = ['#0072b2', '#e69f00', '#009e73', '#cc79a7', '#56b4e9', '#d55e00', '#f0e442', '#999999', '#6a3d9a', '#b15928', '#1b9e77', '#e7298a'];
 
 const cssVar = (name: string, fallback: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
 

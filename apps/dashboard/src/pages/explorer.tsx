@@ -195,7 +195,7 @@ export default function ExplorerPage() {
           </p>
         ) : null}
         {exportRecord ? (
-          <div className="stack">
+          <div className="stack export-panel">
             {exportRecord.busy ? (
               <p className="form-error" role="alert">
                 Your account runs one export at a time, and export #{exportRecord.id} holds the slot now. Its status is below; start yours when it ends.
