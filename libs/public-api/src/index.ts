@@ -1,4 +1,5 @@
 export * from './public-api.module';
+export * from './dashboard/serve-dashboard';
 export * from './http/public-error-body';
 export * from './auth/bearer-auth.guard';
 export * from './auth/bearer-authentication.hook';
@@ -6,4 +7,3 @@ export * from './auth/admin-authentication.hook';
 export * from './http/public-api-docs';
 export * from './rate-limit/token-rate-limiter';
 export * from './data-explorer/query-explorer.dto';
-export * from './dashboard/serve-dashboard';
