@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useLayoutEffect, useMemo } from 'react';
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
 import type { DiscoveryColumn, Row, SortDir } from '../api/types';
 import { formatInteger, formatNumber, formatPercent } from '../lib/format';
@@ -13,6 +13,8 @@ interface DataTableProps {
   /** Sorting is the API's (the whole window, not this page): a header click asks for it. */
   onSort?: (column: string) => void;
   caption: string;
+  /** Called once the rows are in the DOM (before paint), for the render bench's timing. */
+  onRendered?: (rowCount: number) => void;
 }
 
 const NUMERIC = new Set(['integer', 'number', 'percent']);
@@ -37,7 +39,8 @@ export function Cell({ column, row }: { column: DiscoveryColumn; row: Row }) {
 }
 
 /** One page of rows (at most the account's perPageMax, 500): plain rows, no virtualisation needed. Sorting by header, server-side. */
-export function DataTable({ columns, rows, sort, sortDir, onSort, caption }: DataTableProps) {
+export function DataTable({ columns, rows, sort, sortDir, onSort, caption, onRendered }: DataTableProps) {
+  useLayoutEffect(() => onRendered?.(rows.length), [rows, onRendered]);
   const definitions = useMemo<ColumnDef<Row>[]>(
     () =>
       columns.map((column) => ({

@@ -23,6 +23,7 @@ import {
   type ExplorerState,
 } from '../lib/explorer-state';
 import { formatInteger } from '../lib/format';
+import { markRowsArrived, markRowsRendered } from '../lib/perf-marks';
 import { ColumnChooser } from './explorer-parts/column-chooser';
 import { FilterEditor } from './explorer-parts/filter-editor';
 
@@ -45,7 +46,11 @@ export default function ExplorerPage() {
   const body = useMemo(() => queryBody(state, mode), [state, mode]);
   const results = useQuery({
     queryKey: ['query', website, explorer?.key, body],
-    queryFn: ({ signal }) => api.explorer.query(website, explorer!.key, body, signal),
+    queryFn: async ({ signal }) => {
+      const result = await api.explorer.query(website, explorer!.key, body, signal);
+      markRowsArrived();
+      return result;
+    },
     enabled: !!explorer,
     placeholderData: keepPreviousData,
     retry: false,
@@ -212,6 +217,7 @@ export default function ExplorerPage() {
             sort={meta?.sort}
             sortDir={meta?.sortDir}
             onSort={(column) => update(nextSort(column, { sort: meta?.sort ?? mode.defaults.sort, sortDir: meta?.sortDir ?? mode.defaults.sortDir }))}
+            onRendered={markRowsRendered}
           />
         ) : results.isPending && !error ? (
           <p className="page-status" role="status">
