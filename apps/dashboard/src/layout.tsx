@@ -55,12 +55,16 @@ export function Layout() {
         ) : null}
         {base ? (
           <nav aria-label="Pages">
-            <NavLink to={base} end>
-              Overview
-            </NavLink>
-            <NavLink to={`${base}/explorer`}>Explorer</NavLink>
-            <NavLink to={`${base}/exports`}>Exports</NavLink>
-            <NavLink to={`${base}/search`}>Search</NavLink>
+            {current?.platformModule ? (
+              <>
+                <NavLink to={base} end>
+                  Overview
+                </NavLink>
+                <NavLink to={`${base}/explorer`}>Explorer</NavLink>
+                <NavLink to={`${base}/exports`}>Exports</NavLink>
+                <NavLink to={`${base}/search`}>Search</NavLink>
+              </>
+            ) : null}
             {current && current.role !== 'readonly' ? <NavLink to={`${base}/cache`}>Cache</NavLink> : null}
           </nav>
         ) : null}
@@ -80,6 +84,19 @@ export function Layout() {
           <p className="form-error" role="alert">
             You have no role on website “{website}”. Choose one of your websites above.
           </p>
+        ) : current && !current.platformModule && !location.pathname.endsWith('/cache') ? (
+          <section className="card">
+            <h1 className="flush">{current.id}</h1>
+            <p>
+              The Data Explorer, the overview and search performance are part of the platform module, which is not enabled for this website.
+              {current.role !== 'readonly' ? (
+                <>
+                  {' '}
+                  Its cache is yours to operate: <NavLink to={`${base}/cache`}>Cache</NavLink>.
+                </>
+              ) : null}
+            </p>
+          </section>
         ) : (
           <Suspense fallback={<p className="page-status" role="status">Loading…</p>}>
             <Outlet />
