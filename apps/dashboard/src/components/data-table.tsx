@@ -1,4 +1,4 @@
-import { useLayoutEffect, useMemo } from 'react';
+import { memo, useLayoutEffect, useMemo } from 'react';
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
 import type { DiscoveryColumn, Row, SortDir } from '../api/types';
 import { formatInteger, formatNumber, formatPercent } from '../lib/format';
@@ -39,7 +39,7 @@ export function Cell({ column, row }: { column: DiscoveryColumn; row: Row }) {
 }
 
 /** One page of rows (at most the account's perPageMax, 500): plain rows, no virtualisation needed. Sorting by header, server-side. */
-export function DataTable({ columns, rows, sort, sortDir, onSort, caption, onRendered }: DataTableProps) {
+export const DataTable = memo(function DataTable({ columns, rows, sort, sortDir, onSort, caption, onRendered }: DataTableProps) {
   useLayoutEffect(() => onRendered?.(rows.length), [rows, onRendered]);
   const definitions = useMemo<ColumnDef<Row>[]>(
     () =>
@@ -63,7 +63,8 @@ export function DataTable({ columns, rows, sort, sortDir, onSort, caption, onRen
     manualSorting: true,
     enableSortingRemoval: false,
     getCoreRowModel: getCoreRowModel(),
-    getRowId: (row, index) => `${String(row._rowId ?? '')}#${index}`,
+    // `_rowId` is unique within a page (request id, URL, query text): rows a new sort keeps are moved, not rebuilt.
+    getRowId: (row, index) => (row._rowId === undefined || row._rowId === null ? `#${index}` : String(row._rowId)),
   });
   return (
     <div className="table-wrap">
@@ -121,4 +122,4 @@ export function DataTable({ columns, rows, sort, sortDir, onSort, caption, onRen
       </table>
     </div>
   );
-}
+});

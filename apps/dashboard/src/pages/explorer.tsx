@@ -33,6 +33,20 @@ const COMP_CATEGORIES = [
   { value: 'lost', label: 'Lost: in the comparison period only' },
 ];
 
+/** The discovery columns of the keys the rows carry, in that order (memoised: the table keeps its column definitions while they stay the same). */
+const shownColumnsCache = new WeakMap<DiscoveryColumn[], Map<string, DiscoveryColumn[]>>();
+function shownColumnsOf(keys: string[], columns: DiscoveryColumn[]): DiscoveryColumn[] {
+  const byKeys = shownColumnsCache.get(columns) ?? new Map<string, DiscoveryColumn[]>();
+  shownColumnsCache.set(columns, byKeys);
+  const id = keys.join(',');
+  let shown = byKeys.get(id);
+  if (!shown) {
+    shown = keys.map((key) => columns.find((c) => c.key === key)).filter((c): c is DiscoveryColumn => !!c);
+    byKeys.set(id, shown);
+  }
+  return shown;
+}
+
 const titleOf = (key: string) => key.replace(/[-_]/g, ' ').replace(/^./, (c) => c.toUpperCase());
 
 /** The Data Explorer: every explorer, mode, column, filter and period as discovery describes them; the view's state is the URL. */
@@ -74,6 +88,13 @@ export default function ExplorerPage() {
     [state, setParams],
   );
 
+  const currentSort = results.data?.meta ?? mode?.defaults;
+  // Stable, so the table (memoised) re-renders for new rows only, not for every change of the page around it.
+  const sortBy = useCallback(
+    (column: string) => update(nextSort(column, { sort: currentSort?.sort ?? '', sortDir: currentSort?.sortDir ?? 'desc' })),
+    [update, currentSort?.sort, currentSort?.sortDir],
+  );
+
   if (discovery.isPending) return <p className="page-status" role="status">Loading the explorers…</p>;
   if (discovery.error) return <p className="form-error" role="alert">{discovery.error.message}</p>;
   if (!explorer || !mode) return <p>This website has no explorers.</p>;
@@ -84,9 +105,7 @@ export default function ExplorerPage() {
   const invalid = (control: string) => errorTarget(error?.field, controls) === control || undefined;
   const modeColumns = mode.columns;
   const chosenColumns = state.columns ?? meta?.columns ?? mode.defaults.columns;
-  const shownColumns = (meta?.columns ?? chosenColumns)
-    .map((key) => modeColumns.find((c) => c.key === key))
-    .filter((c): c is DiscoveryColumn => !!c);
+  const shownColumns = shownColumnsOf(meta?.columns ?? chosenColumns, modeColumns);
   const limits = explorer.limits ?? discovery.data.limits;
   const perPageChoices = [...new Set([25, 50, 100, 250, 500, limits.perPageDefault].filter((n) => n <= limits.perPageMax))].sort((a, b) => a - b);
   const hasComparison = explorer.features.comparePeriod && (!!meta?.compWindow || !!state.compPeriod);
@@ -216,7 +235,7 @@ export default function ExplorerPage() {
             rows={results.data.data}
             sort={meta?.sort}
             sortDir={meta?.sortDir}
-            onSort={(column) => update(nextSort(column, { sort: meta?.sort ?? mode.defaults.sort, sortDir: meta?.sortDir ?? mode.defaults.sortDir }))}
+            onSort={sortBy}
             onRendered={markRowsRendered}
           />
         ) : results.isPending && !error ? (
