@@ -1,8 +1,11 @@
 // Transpiles apps/, libs/, test/ and bench/ to dist/ with swc (type checking is
-// `npm run typecheck`), so `npm start` is ready in a second or two.
+// `npm run typecheck`), so `npm start` is ready in a second or two; then
+// builds the dashboard (apps/dashboard, Vite) into dist/dashboard when its
+// sources changed since its last build (docs/dashboard.md).
 import { createRequire } from 'node:module';
 import { mkdir, readdir, writeFile, cp } from 'node:fs/promises';
 import path from 'node:path';
+import { buildDashboard } from './build-dashboard.mjs';
 
 const require = createRequire(import.meta.url);
 const swc = require('@swc/core');
@@ -10,6 +13,8 @@ const { root, options } = require('./swc-options.cjs');
 
 const sourceDirs = ['apps', 'libs', 'test', 'bench'];
 const copyExtensions = new Set(['.sql', '.lua', '.json', '.yaml', '.yml']);
+// A browser app with a bundler of its own, built below.
+const dashboardDir = path.join(root, 'apps', 'dashboard');
 
 async function* walk(dir) {
   let entries;
@@ -20,6 +25,7 @@ async function* walk(dir) {
   }
   for (const entry of entries) {
     const full = path.join(dir, entry.name);
+    if (full === dashboardDir || entry.name === 'node_modules') continue;
     if (entry.isDirectory()) yield* walk(full);
     else yield full;
   }
@@ -45,3 +51,4 @@ for (const dir of sourceDirs) {
   }
 }
 await Promise.all(jobs);
+await buildDashboard(root);

@@ -14,11 +14,21 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
 fi
 
 echo "== typecheck"; npx tsc -p tsconfig.json --noEmit
+# The dashboard is a browser app (DOM, JSX): a tsconfig of its own.
+npx tsc -p apps/dashboard/tsconfig.json --noEmit
 echo "== lint"; npx eslint --max-warnings 0 .
 echo "== tests"
 mkdir -p .tmp
 status=0
 npx jest --ci --maxWorkers=2 --json --outputFile=.tmp/jest-results.json "$@" || status=$?
-# One plain closing line, whatever reads the output.
-node -e 'const r = require("./.tmp/jest-results.json"); console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`)' || true
+# The dashboard's unit tests (jsdom, Testing Library): Vitest, with the dashboard's own Vite config.
+echo "== dashboard unit tests"
+npx vitest run --config apps/dashboard/vite.config.ts --reporter=dot --reporter=json --outputFile.json="$PWD/.tmp/vitest-results.json" || status=$?
+# One plain closing line, whatever reads the output: jest's and vitest's counts added up.
+node -e '
+  const read = (f) => { try { return require(f); } catch { return {}; } };
+  const j = read("./.tmp/jest-results.json"), v = read("./.tmp/vitest-results.json");
+  const n = (k) => (j[k] ?? 0) + (v[k] ?? 0);
+  console.log(`tests: ${n("numPassedTests")} passed, ${n("numFailedTests")} failed, ${n("numPendingTests")} skipped`);
+' || true
 exit "$status"

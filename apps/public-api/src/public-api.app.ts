@@ -1,12 +1,11 @@
 import { Module } from '@nestjs/common';
 import { systemClock } from '@bpc/domain';
 import { IdentityIndex } from '@bpc/identity';
-import { listenUrl, MetricsModule, serveOpenApi } from '@bpc/platform';
+import { MetricsModule, serveOpenApi } from '@bpc/platform';
 import { AppSpec, RuntimeModule } from '@bpc/composition';
-import { installAdminAuthentication, installBearerAuthentication, PUBLIC_OPENAPI, PublicApiModule, TokenRateLimiter } from '@bpc/public-api';
-import { ExportsModule } from '@bpc/exports';
-import { installMcpEndpoint } from '@bpc/agent-connector';
-import type { AddressInfo } from 'node:net';
+import { installAdminAuthentication, installBearerAuthentication, PUBLIC_OPENAPI, PublicApiBaseUrl, PublicApiModule, RESERVED_PREFIXES, serveDashboard, TokenRateLimiter } from '@bpc/public-api';
+import { DOWNLOAD_PATH, ExportsModule } from '@bpc/exports';
+import { installMcpEndpoint, MCP_RESERVED_PREFIXES } from '@bpc/agent-connector';
 
 @Module({})
 class PublicApiAppModule {}
@@ -29,7 +28,9 @@ export const publicApiApp: AppSpec = {
     installAdminAuthentication(fastify, runtime.config.internal_auth_key_sha256);
     serveOpenApi(app, PUBLIC_OPENAPI, runtime.config);
     // The agent connector (MCP, Streamable HTTP): a client of the routes above, run in process.
-    const baseUrl = () => runtime.config.exports.public_base_url ?? listenUrl(runtime.config.listen.host, (fastify.server.address() as AddressInfo).port);
-    installMcpEndpoint(fastify, { identity: app.get(IdentityIndex), clock: runtime.clock ?? systemClock, baseUrl });
+    const baseUrl = app.get(PublicApiBaseUrl);
+    installMcpEndpoint(fastify, { identity: app.get(IdentityIndex), clock: runtime.clock ?? systemClock, baseUrl: () => baseUrl.url() });
+    // The dashboard (apps/dashboard) at `/`: a browser client of this same API.
+    serveDashboard(fastify, { reserved: [...RESERVED_PREFIXES, ...MCP_RESERVED_PREFIXES, DOWNLOAD_PATH] });
   },
 };

@@ -12,6 +12,8 @@ import type { OpenApiDocument } from './openapi-schemas';
 export const MCP_PATH = '/mcp';
 /** RFC 9728 protected resource metadata (MCP authorization): the root form, and the form with the resource's path appended. */
 export const RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
+/** Paths of the connector's routes, which the dashboard's page fallback leaves alone. */
+export const MCP_RESERVED_PREFIXES: readonly string[] = [MCP_PATH, '/.well-known'];
 
 export interface McpEndpointOptions {
   readonly identity: IdentityIndex;

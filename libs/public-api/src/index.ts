@@ -1,4 +1,5 @@
 export * from './public-api.module';
+export * from './dashboard/serve-dashboard';
 export * from './http/public-error-body';
 export * from './auth/bearer-auth.guard';
 export * from './auth/bearer-authentication.hook';

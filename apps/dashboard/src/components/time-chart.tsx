@@ -1,0 +1,64 @@
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import type { Series } from '../api/types';
+import { seriesToColumns } from '../lib/chart-data';
+
+// Distinguishable in light and dark (Okabe-Ito, then four more: ten bot families fit).
+const PALETTE = ['#0072b2', '#e69f00', '#009e73', '#cc79a7', '#56b4e9', '#d55e00', '#f0e442', '#999999', '#6a3d9a', '#b15928', '#1b9e77', '#e7298a'];
+
+const cssVar = (name: string, fallback: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+
+interface TimeChartProps {
+  title: string;
+  series: Series[];
+  /** How a value reads in the legend and axis (counts, %, ms). */
+  format?: (value: number) => string;
+  height?: number;
+  /** Smaller is better and drawn higher (search position). */
+  invert?: boolean;
+}
+
+/** Series over time, drawn by uPlot (the viewer's time zone on the axis); the figure says in words what it shows. */
+export function TimeChart({ title, series, format, height = 240, invert = false }: TimeChartProps) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = box.current;
+    if (!element || series.length === 0) return;
+    const axisColor = cssVar('--muted', '#57606a');
+    const gridColor = cssVar('--border', '#d0d7de');
+    const value = (v: number | null) => (v === null || v === undefined ? '–' : format ? format(v) : String(v));
+    const options: uPlot.Options = {
+      width: Math.max(element.clientWidth, 280),
+      height,
+      series: [
+        { label: 'Time' },
+        ...series.map((s, i) => ({ label: s.key, stroke: PALETTE[i % PALETTE.length], width: 2, spanGaps: false, value: (_u: uPlot, v: number | null) => value(v) })),
+      ],
+      axes: [
+        { stroke: axisColor, grid: { stroke: gridColor, width: 1 }, ticks: { stroke: gridColor } },
+        { stroke: axisColor, grid: { stroke: gridColor, width: 1 }, ticks: { stroke: gridColor }, size: 60, values: (_u, splits) => splits.map((v) => (format ? format(v) : String(v))) },
+      ],
+      scales: { x: { time: true }, ...(invert ? { y: { dir: -1 } } : {}) },
+      legend: { live: true },
+      cursor: { drag: { x: false, y: false } },
+    };
+    const chart = new uPlot(options, seriesToColumns(series) as uPlot.AlignedData, element);
+    const resize = new ResizeObserver(() => chart.setSize({ width: Math.max(element.clientWidth, 280), height }));
+    resize.observe(element);
+    return () => {
+      resize.disconnect();
+      chart.destroy();
+    };
+  }, [series, format, height, invert]);
+
+  const totals = series.map((s) => `${s.key}: ${s.points.length} points`).join(', ');
+  return (
+    <figure className="card chart-figure">
+      <figcaption>
+        <strong>{title}</strong>
+      </figcaption>
+      {series.length === 0 ? <p className="muted">No data in this window.</p> : <div ref={box} className="chart" role="img" aria-label={`${title}. ${totals}.`} />}
+    </figure>
+  );
+}

@@ -1,0 +1,185 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { createLogger } from '@bpc/platform';
+import { RunningApps, startApps } from '@bpc/composition';
+import { jsonOf, removeTestDataDir, TEST_INTERNAL_KEY, testConfig } from '@bpc/testing';
+import { runCli } from '../../apps/cli/src/run-cli';
+import { standaloneApps } from '../../apps/standalone/src/standalone';
+import { botRequest, issueToken, recordAndWait } from './explorer-fixtures';
+
+const root = path.resolve(__dirname, '../..');
+const BROWSER_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * The dashboard in real headless Chromium against the real standalone service
+ * (sessions, insights, exports and queue endpoints included): people's
+ * journeys, and an accessibility scan of every page.
+ */
+describe('dashboard journeys in Chromium', () => {
+  let running: RunningApps;
+  let api: string;
+  let browser: Browser;
+  let manager: string;
+  let readonly: string;
+  const hour = 3_600_000;
+
+  beforeAll(async () => {
+    execFileSync(process.execPath, [path.join(root, 'scripts/build-dashboard.mjs')], { cwd: root, stdio: 'pipe' });
+    running = await startApps(standaloneApps, testConfig('standalone', { scheduler: { enabled: false } }), createLogger('warn', 'e2e-dashboard-journeys'));
+    api = running.urls['public-api']!;
+    manager = (await issueToken(api, { user: 'alice', website: 'demo', role: 'manager' })).token;
+    readonly = (await issueToken(api, { user: 'rita', website: 'demo', role: 'readonly' })).token;
+    const now = Date.now();
+    // 30 requests over 3 pages in the last 3 days: one 404 among them.
+    const events = Array.from({ length: 30 }, (_, i) =>
+      botRequest('demo', new Date(now - (i + 1) * 2 * hour), { url: `https://www.example.com/p${i % 3}`, statusCode: i === 0 ? 404 : 200, cacheStatus: i % 2 ? 'hit' : 'miss' }),
+    );
+    await recordAndWait(running, events, 'demo', 30);
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: BROWSER_ARGS });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await running?.close();
+    if (running) removeTestDataDir(running.runtime.config.data_dir);
+  });
+
+  async function freshPage(): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({ acceptDownloads: true });
+    return { context, page: await context.newPage() };
+  }
+
+  async function signInWithToken(page: Page, token: string, from: string): Promise<void> {
+    await page.goto(`${api}${from}`);
+    await page.waitForURL(/\/sign-in\?next=/);
+    await page.getByLabel('API token').fill(token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  }
+
+  async function seriousViolations(page: Page): Promise<string[]> {
+    await page.evaluate(AXE);
+    return page.evaluate(async () => {
+      const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string }[] }> } }).axe;
+      return (await axe.run()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+    });
+  }
+
+  it('signs in with a token and comes back to the view it came from; a query with a filter and a sort; a refusal at its control', async () => {
+    const { context, page } = await freshPage();
+    await signInWithToken(page, manager, '/w/demo/explorer?mode=unique_pages&period=7d');
+    await page.waitForURL(/\/w\/demo\/explorer\?mode=unique_pages&period=7d$/);
+    await page.getByRole('columnheader', { name: /Requests/ }).waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(3);
+
+    await page.getByRole('button', { name: 'Page', exact: true }).click();
+    await page.waitForURL(/sort=page&sortDir=desc/);
+    await page.getByRole('button', { name: 'Add filter' }).click();
+    await page.locator('#filter-0-val').fill('/p1');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(/f=/);
+    await page.getByText('1 rows', { exact: false }).waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(1);
+    await expect(page.locator('tbody tr td').first().innerText()).resolves.toContain('https://www.example.com/p1');
+
+    await page.locator('#filter-0-field').selectOption('status_code');
+    await page.locator('#filter-0-val').fill('abc');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.locator('#filter-0-val[aria-invalid="true"]').waitFor();
+    expect(await page.locator('#filter-0-val').locator('xpath=..').getByRole('alert').innerText()).toMatch(/number/);
+    await context.close();
+  });
+
+  it('signs in with a one-time link printed by the CLI, which then cannot be used again', async () => {
+    const out: string[] = [];
+    expect(await runCli(['dashboard', 'link', '--user', 'alice', '--url', api], { env: { BPC_INTERNAL_KEY: TEST_INTERNAL_KEY }, out: (l) => out.push(l), err: () => undefined })).toBe(0);
+    const link = /#link=(\S+)/.exec(out.join('\n'))![1]!;
+    const { context, page } = await freshPage();
+    await page.goto(`${api}/sign-in#link=${link}`);
+    await page.waitForURL(/\/w\/demo$/);
+    expect(page.url()).not.toContain(link);
+    await context.close();
+    const again = await freshPage();
+    await again.page.goto(`${api}/sign-in#link=${link}`);
+    await again.page.getByRole('alert').first().waitFor();
+    expect(again.page.url()).toMatch(/\/sign-in/);
+    await again.context.close();
+  });
+
+  it('shows the overview figures the API answers for the same window', async () => {
+    const { context, page } = await freshPage();
+    await signInWithToken(page, manager, '/w/demo?period=7d');
+    await page.getByText('Bot requests').waitFor();
+    const summary = await jsonOf(
+      await fetch(`${api}/api/websites/demo/insights/summary`, { method: 'POST', headers: { authorization: `Bearer ${manager}`, 'content-type': 'application/json' }, body: JSON.stringify({ period: '7d' }) }),
+    );
+    const card = (label: string) => page.locator('.card', { hasText: label }).locator('.kpi-value').innerText();
+    expect(await card('Bot requests')).toBe(String(summary.data.current.requests));
+    expect(await card('Pages crawled')).toBe(String(summary.data.current.pages));
+    await page.getByRole('heading', { name: 'Top pages' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('exports from the explorer to a downloaded CSV whose rows match, listed in the history', async () => {
+    const { context, page } = await freshPage();
+    await signInWithToken(page, manager, '/w/demo/explorer?period=7d');
+    await page.getByRole('columnheader', { name: /Bot/ }).waitFor();
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const link = page.getByRole('link', { name: /^Download / });
+    await link.waitFor({ timeout: 60_000 });
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    const csv = readFileSync((await download.path())!, 'utf8').trim().split(/\r?\n/);
+    expect(csv.length - 1).toBe(30);
+    await page.getByRole('link', { name: 'All your exports' }).click();
+    await page.getByRole('cell', { name: 'Dashboard' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('recaches with the queue counts moving; a readonly user sees no recache controls and the API refuses the call', async () => {
+    const { context, page } = await freshPage();
+    await signInWithToken(page, manager, '/w/demo/cache');
+    const total = page.getByTestId('queue-normal-total');
+    await total.waitFor();
+    const before = Number((await total.innerText()).replace(/\D/g, ''));
+    await page.getByLabel('URLs').first().fill('https://www.example.com/new-1\nhttps://elsewhere.example/x');
+    await page.getByRole('button', { name: 'Recache' }).click();
+    await page.getByText(/^Line 2 /).waitFor();
+    await page.getByLabel('URLs').first().fill('https://www.example.com/new-1\nhttps://www.example.com/new-2');
+    await page.getByRole('button', { name: 'Recache' }).click();
+    await page.getByText(/URLs accepted/).waitFor();
+    // Evaluated in the page (a string: this project's types have no DOM).
+    await page.waitForFunction(`Number(document.querySelector('[data-testid="queue-normal-total"]').textContent.replace(/\\D/g, '')) > ${before}`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+
+    const reader = await freshPage();
+    await signInWithToken(reader.page, readonly, '/w/demo/cache');
+    await reader.page.getByRole('heading', { name: 'Render queue' }).waitFor();
+    expect(await reader.page.getByRole('button', { name: 'Recache' }).count()).toBe(0);
+    expect(await reader.page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Cache' }).count()).toBe(0);
+    const session = await jsonOf(await fetch(`${api}/api/session`, { headers: { cookie: (await reader.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ') } }));
+    const refused = await reader.page.request.post(`${api}/api/websites/demo/cache/recache`, { data: { urls: ['https://www.example.com/'] }, headers: { 'x-csrf-token': session.csrfToken } });
+    expect(refused.status()).toBe(403);
+    await reader.context.close();
+  });
+
+  it('signs out for good; the search page and the sign-in page pass the accessibility scan', async () => {
+    const { context, page } = await freshPage();
+    await page.goto(`${api}/sign-in`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await signInWithToken(page, manager, '/w/demo/search');
+    await page.getByRole('heading', { name: 'Keywords' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/sign-in/);
+    expect((await page.request.get(`${api}/api/session`)).status()).toBe(401);
+    await page.goto(`${api}/w/demo/search`);
+    await page.waitForURL(/\/sign-in\?next=%2Fw%2Fdemo%2Fsearch/);
+    await context.close();
+  });
+});
