@@ -151,6 +151,9 @@ describe('agent connector (MCP)', () => {
     it('pages query_explorer: 50 rows by default, nextPage until the last page', async () => {
       const first = await call(asReadonly, 'query_explorer', { website: 'demo', explorer: 'events', mode: 'unique_pages', period: '24h' });
       expect(first.structuredContent).toMatchObject({ nextPage: null, meta: { perPage: 50, total: PAGES, page: 1 } });
+      expect((first.structuredContent!.rows as Record<string, unknown>[])[0]).not.toHaveProperty('_rowId');
+      const none = await call(asReadonly, 'query_explorer', { website: 'demo', explorer: 'events', filters: [{ field: 'url', op: 'contains', val: '/nowhere' }] });
+      expect(none.content[0].text).toMatch(/^No rows match \(events\/requests/);
       const pages: number[] = [];
       const urls = new Set<string>();
       for (let page: number | null = 1; page !== null; ) {
@@ -174,6 +177,12 @@ describe('agent connector (MCP)', () => {
       expect(refusalOf(await call(asReadonly, 'query_explorer', { explorer: 'events' }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'website' });
       expect(refusalOf(await call(asReadonly, 'get_insights', { website: 'demo', metric: 'clicks', period: '24h' }))).toMatchObject({ field: 'period' });
       expect(refusalOf(await call(asReadonly, 'query_explorer', { website: 'off', explorer: 'events' }))).toMatchObject({ status: 403 });
+      // Dot segments would be folded away by URL normalisation and land on another /api route.
+      expect(refusalOf(await call(asReadonly, 'describe_explorers', { website: '..' }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'website' });
+      expect(refusalOf(await call(asManager, 'start_export', { website: 'demo', explorer: '..' }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'explorer' });
+      // Another website's data, whatever the spelling of its id.
+      expect(refusalOf(await call(asReadonly, 'query_explorer', { website: 'demo/../bulk', explorer: 'events' }))).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+      await expect(asReadonly.readResource({ uri: 'bpc://websites/%E0%A4%A/explorers' })).rejects.toThrow(/VALIDATION_FAILED/);
     });
 
     it('recaches and invalidates as a manager; a readonly token is refused FORBIDDEN', async () => {

@@ -26,7 +26,7 @@ export const CONNECTOR_PROMPTS: readonly ConnectorPrompt[] = [
       [
         `Investigate a crawl drop on website "${website}" over ${period}${bot ? ` for ${bot}` : ''}.`,
         `1. get_insights {website: "${website}", period: "${period}", metric: "requests", splitBy: "bot_family"} — compare requests and pages with the previous period and find the day the drop starts.`,
-        `2. query_explorer {website: "${website}", explorer: "events", mode: "comparison", compCategory: "lost", period: "${period}"${bot ? `, filters: [{field: "bot_name", op: "equals", val: "${bot}"}]` : ''}} — the pages crawled before and not any more (page through with nextPage).`,
+        `2. query_explorer {website: "${website}", explorer: "events", mode: "comparison", compCategory: "lost", period: "${period}", sort: "comp_requests", sortDir: "desc"${bot ? `, filters: [{field: "bot_name", op: "equals", val: "${bot}"}]` : ''}} — the pages crawled in the window before and not any more, most crawled first (page through with nextPage).`,
         `3. For the lost pages, query_explorer mode "requests" with a url filter to see their last status codes, cache status and serve times: 4xx/5xx, slow renders (serve_time in ms) or misses explain many drops.`,
         '4. Summarise: how big the drop is, which sections lost crawling, the likely causes, and what to recache (recache_urls needs the manager role; ask before changing anything).',
       ].join('\n'),

@@ -78,13 +78,25 @@ export async function listResources(api: PublicApiClient) {
   ]);
 }
 
+/** The website id of a resource URI: percent-decoded; a malformed escape or a dot segment is refused, not thrown. */
+function websiteOf(segment: string, uri: string): string {
+  let website: string;
+  try {
+    website = decodeURIComponent(segment);
+  } catch {
+    throw new ResourceRefusal(`VALIDATION_FAILED: resource ${uri} holds a malformed website id`);
+  }
+  if (website === '.' || website === '..') throw new ResourceRefusal(`VALIDATION_FAILED: resource ${uri} holds no website id`);
+  return website;
+}
+
 /** Reads one resource through the discovery endpoint (the API decides whether the token may see the website). */
 export async function readResource(api: PublicApiClient, uri: string) {
   const catalog = CATALOG.exec(uri);
   const reference = REFERENCE.exec(uri);
   const match = catalog ?? reference;
   if (!match) throw new ResourceRefusal(`unknown resource ${uri}: the connector serves ${CATALOG_TEMPLATE} and ${REFERENCE_TEMPLATE}`);
-  const website = decodeURIComponent(match[1]);
+  const website = websiteOf(match[1], uri);
   const answer = await api({ method: 'GET', path: `/api/websites/${encodeURIComponent(website)}/data-explorer` });
   if (answer.status !== 200) {
     const body = answer.body as { code?: string; message?: string };

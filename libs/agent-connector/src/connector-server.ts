@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -23,6 +24,10 @@ const INSTRUCTIONS =
   'Bot pre-rendering cache: what search and AI bots request on your websites (Data Explorer), search clicks, and the render cache. ' +
   'Start with list_websites, then describe_explorers for the columns and filters a query takes. Results are paged (50 rows by default; nextPage says how to go on). ' +
   'recache_urls and invalidate_urls change the cache and need the manager role: ask the user first.';
+
+// A Server builds its own Ajv instance unless given one (a millisecond or two of CPU, and `/mcp` makes a
+// server per request); it only compiles elicitation schemas, which the connector never sends, so one is shared.
+const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
 const toolLists = new WeakMap<OpenApiDocument, ReturnType<typeof buildToolList>>();
 
@@ -54,7 +59,7 @@ function buildToolList(document: OpenApiDocument) {
 export function createConnectorServer(api: PublicApiClient, document: OpenApiDocument): Server {
   const server = new Server(
     { name: CONNECTOR_NAME, title: 'Bot pre-rendering cache', version: CONNECTOR_VERSION },
-    { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator },
   );
   const tools = toolList(document);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));

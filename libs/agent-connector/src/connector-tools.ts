@@ -3,6 +3,8 @@ import { componentSchema, JsonSchema, OpenApiDocument, withoutProperties, withPr
 import { bodyOf, pathInteger, pathSegment, ToolArguments } from './tool-arguments';
 import { ArgumentRefusal, refusalOf, toolRefusal, ToolResult, toolSuccess } from './tool-result';
 import { DISCOVERY_OUTPUT, EXPLORER_ARGUMENT, EXPORT_ID_ARGUMENT, QUERY_OUTPUT, WEBSITE_ARGUMENT } from './tool-schemas';
+import { nextPageOf, querySummary, seriesDigest, withoutRowIds } from './tool-summaries';
+import { COMP_CATEGORY_SCHEMA, COMP_PERIOD_SCHEMA, FILTERS_DESCRIPTION, MODE_SCHEMA, PERIOD_SCHEMA } from './explorer-argument-hints';
 
 /** Rows a query_explorer call returns when the model does not say: enough to reason on, small enough for a context window. */
 export const DEFAULT_TOOL_ROWS = 50;
@@ -107,9 +109,18 @@ const describeExplorers: ConnectorTool = {
         return toolRefusal({ status: 404, code: 'NOT_FOUND', message: `unknown explorer ${args.explorer}; known: ${all.map((e) => e.key).join(', ')}`, field: 'explorer' });
       }
       const summary = explorers.map((e) => `${e.key} (modes: ${e.modes.map((m) => m.key).join(', ')})`).join('; ');
-      return toolSuccess(`Explorers: ${summary}. Limits: ${JSON.stringify(body.limits)}.`, { explorers, limits: body.limits });
+      return toolSuccess(`Explorers: ${summary}. Limits: ${JSON.stringify(body.limits)} (query_explorer returns ${DEFAULT_TOOL_ROWS} rows per page unless perPage says otherwise).`, { explorers, limits: body.limits });
     }),
   ),
+};
+
+/** Descriptions (and enums) the catalog gives, laid over the API's own property schemas: its constraints stay, the model learns the keys. */
+const QUERY_ARGUMENT_HINTS: Record<string, JsonSchema> = {
+  mode: MODE_SCHEMA,
+  period: PERIOD_SCHEMA,
+  compPeriod: COMP_PERIOD_SCHEMA,
+  compCategory: COMP_CATEGORY_SCHEMA,
+  filters: { description: FILTERS_DESCRIPTION },
 };
 
 const queryExplorer: ConnectorTool = {
@@ -121,23 +132,18 @@ const queryExplorer: ConnectorTool = {
   annotations: readOnly('Query the Data Explorer'),
   inputSchema: (document) =>
     withProperties(componentSchema(document, 'QueryExplorerDto'), { website: WEBSITE_ARGUMENT, explorer: EXPLORER_ARGUMENT }, ['website', 'explorer'], {
+      ...QUERY_ARGUMENT_HINTS,
       perPage: { description: `Rows per page; default ${DEFAULT_TOOL_ROWS} here (the API's maximum is the account's perPageMax from describe_explorers)` },
+      page: { description: '1-based page; default 1. Use the nextPage of the previous result, with the same other arguments' },
     }),
   outputSchema: () => QUERY_OUTPUT,
   run: guarded((api, args) => {
     const body = { perPage: DEFAULT_TOOL_ROWS, ...bodyOf(args, ['website', 'explorer']) };
     return call(api, { method: 'POST', path: `${websitePath(args)}/data-explorer/${pathSegment(args, 'explorer')}/query`, body }, (answer) => {
-      const rows = (answer.data as unknown[]) ?? [];
+      const rows = withoutRowIds(Array.isArray(answer.data) ? answer.data : []);
       const meta = object(answer.meta);
-      const page = Number(meta.page);
-      const totalPages = Number(meta.totalPages);
-      const nextPage = page < totalPages ? page + 1 : null;
-      const window = object(meta.window);
-      const next = nextPage === null ? 'This is the last page.' : `More: call query_explorer again with the same arguments and page=${nextPage}.`;
-      return toolSuccess(
-        `${rows.length} row(s) of ${String(meta.total)} (${meta.explorerKey}/${meta.mode}, page ${page} of ${totalPages}, sorted by ${meta.sort} ${meta.sortDir}, window ${window.start} to ${window.end}). ${next}`,
-        { rows, meta, nextPage },
-      );
+      const nextPage = nextPageOf(meta);
+      return toolSuccess(querySummary(rows.length, meta, nextPage), { rows, meta, nextPage });
     });
   }),
 };
@@ -177,9 +183,11 @@ const getInsights: ConnectorTool = {
     const current = object(object(s.data).current);
     const previous = object(object(s.data).previous);
     const meta = object(object(timeseries.body).meta);
-    const series = (object(object(timeseries.body).data).series as unknown[]) ?? [];
+    const series = object(object(timeseries.body).data).series;
+    const seriesList = Array.isArray(series) ? series : [];
     return toolSuccess(
-      `Period ${object(s.meta).period}: ${current.requests} requests on ${current.pages} pages (previous ${previous.requests} on ${previous.pages}), hit rate ${current.hitRate}, p95 ${current.serveTimeP95Ms} ms, ${object(s.data).newPages} new and ${object(s.data).lostPages} lost pages. Time series of ${meta.metric} per ${meta.interval}: ${series.length} series.`,
+      `Period ${object(s.meta).period}: ${current.requests} requests on ${current.pages} pages (previous ${previous.requests} on ${previous.pages}), hit rate ${current.hitRate}, p95 ${current.serveTimeP95Ms} ms, ${object(s.data).newPages} new and ${object(s.data).lostPages} lost pages. ` +
+        `${meta.metric} per ${meta.interval}, ${seriesList.length} series: ${seriesDigest(seriesList)}.`,
       { summary: s, timeseries: object(timeseries.body) },
     );
   }),
@@ -206,7 +214,7 @@ const startExport: ConnectorTool = {
     "Starts a CSV export of a Data Explorer query (same explorer, mode, columns, filters, period and sort as query_explorer, no paging; maxRows up to the account's exportRowCap). Waits up to waitSeconds (default 20, at most 30) and returns the finished export with a signed download link, or `running` with its exportId to poll with get_export_status. " +
     "The account has ONE export slot shared with the API and the dashboard: while another export runs, this is refused with EXPORT_SLOT_BUSY naming the holder's exportId. Sending the same export again while it runs rejoins it.",
   annotations: { title: 'Start a CSV export', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  inputSchema: (document) => withProperties(componentSchema(document, 'StartExportDto'), { website: WEBSITE_ARGUMENT, explorer: EXPLORER_ARGUMENT }, ['website', 'explorer']),
+  inputSchema: (document) => withProperties(componentSchema(document, 'StartExportDto'), { website: WEBSITE_ARGUMENT, explorer: EXPLORER_ARGUMENT }, ['website', 'explorer'], QUERY_ARGUMENT_HINTS),
   outputSchema: (document) => ({ type: 'object', properties: { export: EXPORT_STATES(document) }, required: ['export'] }),
   run: guarded((api, args) =>
     call(api, { method: 'POST', path: `${websitePath(args)}/data-explorer/${pathSegment(args, 'explorer')}/export`, body: bodyOf(args, ['website', 'explorer']) }, (record) =>

@@ -55,4 +55,16 @@ describe('component schemas as self-contained JSON Schemas', () => {
       if (tool.outputSchema) expect(tool.outputSchema.type).toBe('object');
     }
   });
+
+  it("tells a model the keys a query takes, from the explorer catalog, over the API's own constraints", () => {
+    const query = toolList(PUBLISHED).find((t) => t.name === 'query_explorer')!.inputSchema as { properties: Record<string, Record<string, unknown>> };
+    expect(query.properties.explorer.enum).toEqual(['events', 'search-pages', 'search-keywords']);
+    expect(query.properties.mode.enum).toEqual(expect.arrayContaining(['requests', 'unique_pages', 'comparison', 'search_pages']));
+    expect(query.properties.compCategory).toMatchObject({ enum: ['new', 'returning', 'lost'], description: expect.stringContaining('Default `new`') });
+    // Every preset spelled out (the DTO says "`24h`, `7d` …"), and the range format with its inclusive end.
+    expect(query.properties.period.description).toEqual(expect.stringContaining('`24h`, `7d`, `14d`, `28d`, `30d`, `90d`'));
+    expect(query.properties.period.description).toEqual(expect.stringContaining('both days included'));
+    expect(query.properties.filters).toMatchObject({ type: 'array', description: expect.stringContaining('`cache_status` (enum: hit/miss/stale/bypass; eq ne)') });
+    expect(query.properties.perPage).toMatchObject({ minimum: 1, maximum: 500 });
+  });
 });

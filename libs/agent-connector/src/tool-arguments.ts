@@ -2,10 +2,15 @@ import { ArgumentRefusal } from './tool-result';
 
 export type ToolArguments = Readonly<Record<string, unknown>>;
 
-/** A path parameter (`website`, `explorer`): required, a non-empty string, sent URL-encoded. */
+/**
+ * A path parameter (`website`, `explorer`): required, a non-empty string, sent URL-encoded.
+ * `.` and `..` are refused: encoding leaves them as they are, and URL normalisation
+ * (fetch, `inject`) would fold them away and send the call to another route.
+ */
 export function pathSegment(args: ToolArguments, name: string): string {
   const value = args[name];
   if (typeof value !== 'string' || value.trim() === '') throw new ArgumentRefusal(name, `${name} is required: a non-empty string`);
+  if (value === '.' || value === '..') throw new ArgumentRefusal(name, `${name} must be an id, not ${value}`);
   return encodeURIComponent(value);
 }
 

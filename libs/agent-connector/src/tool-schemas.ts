@@ -1,4 +1,5 @@
 import type { JsonSchema } from './openapi-schemas';
+import { EXPLORER_KEY_SCHEMA } from './explorer-argument-hints';
 
 /** Path parameters as tool arguments: the API has them in the URL, not in a DTO. */
 export const WEBSITE_ARGUMENT: JsonSchema = {
@@ -6,10 +7,7 @@ export const WEBSITE_ARGUMENT: JsonSchema = {
   description: 'Website id, as list_websites returns it (e.g. "demo"). The token must have a role on it.',
 };
 
-export const EXPLORER_ARGUMENT: JsonSchema = {
-  type: 'string',
-  description: 'Explorer key from describe_explorers: `events` (bot requests), `search-pages` (search clicks and impressions per page), `search-keywords` (per query).',
-};
+export const EXPLORER_ARGUMENT: JsonSchema = EXPLORER_KEY_SCHEMA;
 
 export const EXPORT_ID_ARGUMENT: JsonSchema = {
   type: 'integer',
@@ -21,11 +19,11 @@ export const EXPORT_ID_ARGUMENT: JsonSchema = {
 export const QUERY_OUTPUT: JsonSchema = {
   type: 'object',
   properties: {
-    rows: { type: 'array', items: { type: 'object', additionalProperties: true }, description: 'The rows of this page; keys are the column keys (plus companions such as `_rowId`)' },
+    rows: { type: 'array', items: { type: 'object', additionalProperties: true }, description: 'The rows of this page; keys are the column keys (plus companions: `_title`, `_status_code` with `page`)' },
     meta: {
       type: 'object',
       additionalProperties: true,
-      description: 'What ran: explorerKey, mode, page, perPage, total (rows over all pages), totalPages, columns, sort, sortDir, period, window {start, end} (ISO, end exclusive), compPeriod/compWindow when compared',
+      description: 'What ran: explorerKey, mode, page, perPage, total (rows over all pages), totalPages, columns, sort, sortDir, period, window {start, end} (ISO, end exclusive), compPeriod/compWindow/compCategory in comparison mode',
     },
     nextPage: { type: ['integer', 'null'], description: 'The `page` argument that gets the next rows; null on the last page' },
   },
