@@ -12,11 +12,15 @@ import { projectorApp } from '../apps/projector/src/projector.app';
 import { publicApiApp } from '../apps/public-api/src/public-api.app';
 import { botRequestsSql } from './explorer.bench';
 import { upperMedian } from './stats';
+import { explorerRowsRenderMs, firstPageJsGzipBytes } from './dashboard-browser';
 
 const KEY = 'bench-internal-key';
 const ROWS = Number(process.env.BENCH_DASHBOARD_ROWS ?? 10_000_000);
 const RUNS = 9;
 const TARGET_MS = 500;
+const FIRST_PAGE_JS_BUDGET_KB = 250;
+const RENDERS = 7;
+const RENDER_TARGET_MS = 200;
 
 /** The overview's top pages: the explorer's `unique_pages` with only the columns a top-pages list shows (each further column is work per URL). */
 const TOP_PAGES = { mode: 'unique_pages', period: '30d', perPage: 10, columns: ['page', 'requests'] };
@@ -73,7 +77,8 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
  * The overview's API calls over HTTP against the same SQL on the engine: 12
  * months of skewed bot traffic (the explorer suite's table, `ROWS` rows), a
  * 30-day window. Each call alone, then all of them at once as the dashboard
- * sends them; p50 of interleaved runs.
+ * sends them; p50 of interleaved runs. Then the browser side: the first
+ * page's JavaScript, and a 500-row explorer page rendered in Chromium.
  */
 export const dashboardBench: BenchSuite = {
   name: 'dashboard',
@@ -129,6 +134,11 @@ export const dashboardBench: BenchSuite = {
             ratio: h / d,
           });
         }
+
+        const jsKb = firstPageJsGzipBytes() / 1024;
+        rows.push({ name: 'dashboard JavaScript for the first page (sign-in and shell, gzipped)', value: jsKb, unit: 'KB', target: `<= ${FIRST_PAGE_JS_BUDGET_KB} KB`, pass: jsKb <= FIRST_PAGE_JS_BUDGET_KB });
+        const renderMs = upperMedian(await explorerRowsRenderMs(api, token, 'bench', RENDERS));
+        rows.push({ name: `dashboard 500-row explorer page rendered after its data arrives, Chromium (median of ${RENDERS})`, value: renderMs, unit: 'ms', target: `<= ${RENDER_TARGET_MS} ms`, pass: renderMs <= RENDER_TARGET_MS });
       } finally {
         await running.close();
       }

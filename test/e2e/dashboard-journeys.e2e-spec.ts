@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
-import { jsonOf, removeTestDataDir, TEST_INTERNAL_KEY, testConfig } from '@bpc/testing';
+import { insertBulkBotRequests, jsonOf, removeTestDataDir, TEST_INTERNAL_KEY, testConfig } from '@bpc/testing';
 import { runCli } from '../../apps/cli/src/run-cli';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { botRequest, issueToken, recordAndWait } from './explorer-fixtures';
@@ -12,6 +13,10 @@ import { botRequest, issueToken, recordAndWait } from './explorer-fixtures';
 const root = path.resolve(__dirname, '../..');
 const BROWSER_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+/** Enough rows on the `shop` website that an export of them still runs while the dashboard asks for the slot. */
+const BULK_ROWS = 300_000;
+/** Where the journeys leave their screenshots (each page as people see it): DASHBOARD_SHOTS, else a temporary directory. */
+const SHOTS = process.env.DASHBOARD_SHOTS ?? mkdtempSync(path.join(tmpdir(), 'dashboard-shots-'));
 
 /**
  * The dashboard in real headless Chromium against the real standalone service
@@ -28,9 +33,15 @@ describe('dashboard journeys in Chromium', () => {
 
   beforeAll(async () => {
     execFileSync(process.execPath, [path.join(root, 'scripts/build-dashboard.mjs')], { cwd: root, stdio: 'pipe' });
-    running = await startApps(standaloneApps, testConfig('standalone', { scheduler: { enabled: false } }), createLogger('warn', 'e2e-dashboard-journeys'));
+    const websites = [
+      { id: 'demo', host_id: 1, account_id: 'acme' },
+      // The same account (one export slot); after demo in the session's list, so demo stays the first page.
+      { id: 'shop', host_id: 1, account_id: 'acme' },
+    ];
+    running = await startApps(standaloneApps, testConfig('standalone', { scheduler: { enabled: false }, websites }), createLogger('warn', 'e2e-dashboard-journeys'));
     api = running.urls['public-api']!;
     manager = (await issueToken(api, { user: 'alice', website: 'demo', role: 'manager' })).token;
+    await issueToken(api, { user: 'alice', website: 'shop', role: 'readonly' });
     readonly = (await issueToken(api, { user: 'rita', website: 'demo', role: 'readonly' })).token;
     const now = Date.now();
     // 30 requests over 3 pages in the last 3 days: one 404 among them.
@@ -38,6 +49,8 @@ describe('dashboard journeys in Chromium', () => {
       botRequest('demo', new Date(now - (i + 1) * 2 * hour), { url: `https://www.example.com/p${i % 3}`, statusCode: i === 0 ? 404 : 200, cacheStatus: i % 2 ? 'hit' : 'miss' }),
     );
     await recordAndWait(running, events, 'demo', 30);
+    await insertBulkBotRequests(running.runtime.ports.explorerStore!, 'shop', BULK_ROWS, now - 60_000);
+    mkdirSync(SHOTS, { recursive: true });
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: BROWSER_ARGS });
   }, 120_000);
 
@@ -50,6 +63,11 @@ describe('dashboard journeys in Chromium', () => {
   async function freshPage(): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext({ acceptDownloads: true });
     return { context, page: await context.newPage() };
+  }
+
+  /** A full-page screenshot into SHOTS, named after the page it shows. */
+  async function shot(page: Page, name: string): Promise<void> {
+    await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   }
 
   async function signInWithToken(page: Page, token: string, from: string): Promise<void> {
@@ -82,6 +100,7 @@ describe('dashboard journeys in Chromium', () => {
     await page.waitForURL(/f=/);
     await page.getByText('1 rows', { exact: false }).waitFor();
     expect(await page.locator('tbody tr').count()).toBe(1);
+    await shot(page, 'explorer-filter-and-sort');
     await expect(page.locator('tbody tr td').first().innerText()).resolves.toContain('https://www.example.com/p1');
 
     await page.locator('#filter-0-field').selectOption('status_code');
@@ -89,6 +108,7 @@ describe('dashboard journeys in Chromium', () => {
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.locator('#filter-0-val[aria-invalid="true"]').waitFor();
     expect(await page.locator('#filter-0-val').locator('xpath=..').getByRole('alert').innerText()).toMatch(/number/);
+    await shot(page, 'explorer-refusal-at-its-control');
     await context.close();
   });
 
@@ -104,6 +124,7 @@ describe('dashboard journeys in Chromium', () => {
     const again = await freshPage();
     await again.page.goto(`${api}/sign-in#link=${link}`);
     await again.page.getByRole('alert').first().waitFor();
+    await shot(again.page, 'sign-in-link-used-twice');
     expect(again.page.url()).toMatch(/\/sign-in/);
     await again.context.close();
   });
@@ -119,6 +140,7 @@ describe('dashboard journeys in Chromium', () => {
     expect(await card('Bot requests')).toBe(String(summary.data.current.requests));
     expect(await card('Pages crawled')).toBe(String(summary.data.current.pages));
     await page.getByRole('heading', { name: 'Top pages' }).waitFor();
+    await shot(page, 'overview');
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   });
@@ -133,11 +155,36 @@ describe('dashboard journeys in Chromium', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
     const csv = readFileSync((await download.path())!, 'utf8').trim().split(/\r?\n/);
     expect(csv.length - 1).toBe(30);
+    await shot(page, 'explorer-export-ready');
     await page.getByRole('link', { name: 'All your exports' }).click();
     await page.getByRole('cell', { name: 'Dashboard' }).waitFor();
+    await shot(page, 'exports');
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   });
+
+  it('a 409 while an API-started export holds the slot names the holder, shows it running and opens it', async () => {
+    const { context, page } = await freshPage();
+    // Not the question the export journey asked: the API answers a repeated question with its export, without the slot.
+    await signInWithToken(page, manager, '/w/demo/explorer?period=24h');
+    await page.getByRole('columnheader', { name: /Bot/ }).waitFor();
+    // An API export of the account's other website takes the slot; the dashboard asks for it while it runs.
+    const held = await jsonOf(
+      await fetch(`${api}/api/websites/shop/data-explorer/events/export`, { method: 'POST', headers: { authorization: `Bearer ${manager}`, 'content-type': 'application/json' }, body: JSON.stringify({ filename: 'held', waitSeconds: 0 }) }),
+    );
+    expect(held).toMatchObject({ status: 'running', startedFrom: 'api' });
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    await page.getByText(`export #${held.exportId} on website shop holds the slot`).waitFor();
+    // Its status, live: running, or ready by now on a fast machine.
+    await page.getByText(new RegExp(`Export #${held.exportId} is (running|ready)`)).waitFor();
+    await shot(page, 'explorer-export-slot-busy');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('link', { name: `Open export #${held.exportId} in your exports` }).click();
+    await page.waitForURL(new RegExp(`/w/shop/exports\\?open=${held.exportId}$`));
+    await page.getByRole('link', { name: 'Download held.csv' }).waitFor({ timeout: 60_000 });
+    await shot(page, 'exports-open-holder');
+    await context.close();
+  }, 120_000);
 
   it('recaches with the queue counts moving; a readonly user sees no recache controls and the API refuses the call', async () => {
     const { context, page } = await freshPage();
@@ -148,11 +195,14 @@ describe('dashboard journeys in Chromium', () => {
     await page.getByLabel('URLs').first().fill('https://www.example.com/new-1\nhttps://elsewhere.example/x');
     await page.getByRole('button', { name: 'Recache' }).click();
     await page.getByText(/^Line 2 /).waitFor();
+    // In words: the line and the URL, not the API's parameter name.
+    expect(await page.getByText(/^Line 2 /).innerText()).not.toContain('urls[');
     await page.getByLabel('URLs').first().fill('https://www.example.com/new-1\nhttps://www.example.com/new-2');
     await page.getByRole('button', { name: 'Recache' }).click();
     await page.getByText(/URLs accepted/).waitFor();
     // Evaluated in the page (a string: this project's types have no DOM).
     await page.waitForFunction(`Number(document.querySelector('[data-testid="queue-normal-total"]').textContent.replace(/\\D/g, '')) > ${before}`);
+    await shot(page, 'cache');
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
 
@@ -160,6 +210,7 @@ describe('dashboard journeys in Chromium', () => {
     await signInWithToken(reader.page, readonly, '/w/demo/cache');
     await reader.page.getByRole('heading', { name: 'Render queue' }).waitFor();
     expect(await reader.page.getByRole('button', { name: 'Recache' }).count()).toBe(0);
+    await shot(reader.page, 'cache-readonly');
     expect(await reader.page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Cache' }).count()).toBe(0);
     const session = await jsonOf(await fetch(`${api}/api/session`, { headers: { cookie: (await reader.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ') } }));
     const refused = await reader.page.request.post(`${api}/api/websites/demo/cache/recache`, { data: { urls: ['https://www.example.com/'] }, headers: { 'x-csrf-token': session.csrfToken } });
@@ -171,9 +222,11 @@ describe('dashboard journeys in Chromium', () => {
     const { context, page } = await freshPage();
     await page.goto(`${api}/sign-in`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await shot(page, 'sign-in');
     expect(await seriousViolations(page)).toEqual([]);
     await signInWithToken(page, manager, '/w/demo/search');
     await page.getByRole('heading', { name: 'Keywords' }).waitFor();
+    await shot(page, 'search');
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/sign-in/);

@@ -40,7 +40,11 @@ describe('dashboard: built, served at / by the public-api app, and opening in Ch
     const html = await page.text();
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script
     const asset = /src="(\/assets\/[^"]+\.js)"/.exec(html)![1]!;
-    expect((await fetch(`${api}${asset}`)).headers.get('cache-control')).toContain('immutable');
+    const script = await fetch(`${api}${asset}`);
+    expect(script.headers.get('cache-control')).toContain('immutable');
+    // React's production build, though jest (NODE_ENV=test) ran the build: only it carries the minified error texts.
+    expect(process.env.NODE_ENV).toBe('test');
+    expect(await script.text()).toContain('Minified React error');
     const unknown = await fetch(`${api}/api/nothing-here`);
     expect(unknown.status).toBe(404);
     expect((await jsonOf(unknown)).code).toBe('NOT_FOUND');

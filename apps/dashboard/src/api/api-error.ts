@@ -19,7 +19,10 @@ export class ApiError extends Error {
   }
 }
 
-export const UNREACHABLE_MESSAGE = 'The service cannot be reached right now. Check that it is running; the page retries on its own.';
+/** The banner's words while the API does not answer. */
+export const UNREACHABLE_MESSAGE = 'The service cannot be reached right now. Check that it is running; the page reloads its data on its own once it answers.';
+/** A call that failed for that reason, at its place on the page (the banner above says the rest). */
+export const NOT_LOADED_MESSAGE = 'Not loaded: the service could not be reached.';
 
 /** Plain words for answers that did not come with the envelope (a proxy's error page, an empty body). */
 export function errorFromResponse(status: number, body: unknown, retryAfter: string | null): ApiError {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from './api-error';
-import { apiHealth, apiRequest, onSessionLost, setCsrfToken } from './client';
+import { apiHealth, apiRequest, onSessionLost, probeApi, setCsrfToken } from './client';
 
 const answer = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   vi.fn<typeof fetch>().mockResolvedValue(new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers }));
@@ -67,5 +67,21 @@ describe('apiRequest', () => {
     // A refusal of the API itself (its envelope) is an answer: the API is up.
     await apiRequest('GET', '/api/x', undefined, { fetchImpl: answer(503, { code: 'STORE_UNAVAILABLE', message: 'ClickHouse cannot be reached' }) }).catch(() => undefined);
     expect(apiHealth.isDown()).toBe(false);
+  });
+
+  it('while down, probes the liveness path and marks the API up once it answers', async () => {
+    await apiRequest('GET', '/api/x', undefined, { fetchImpl: vi.fn<typeof fetch>().mockRejectedValue(new TypeError('Failed to fetch')) }).catch(() => undefined);
+    expect(apiHealth.isDown()).toBe(true);
+    const changed = vi.fn();
+    const unsubscribe = apiHealth.subscribe(changed);
+    await expect(probeApi(vi.fn<typeof fetch>().mockRejectedValue(new TypeError('Failed to fetch')))).resolves.toBe(false);
+    await expect(probeApi(answer(502, '<html>Bad gateway</html>'))).resolves.toBe(false);
+    expect(apiHealth.isDown()).toBe(true);
+    const live = answer(200, { status: 'ok' });
+    await expect(probeApi(live)).resolves.toBe(true);
+    expect(live.mock.calls[0]![0]).toBe('/health/live');
+    expect(apiHealth.isDown()).toBe(false);
+    expect(changed).toHaveBeenCalledTimes(1);
+    unsubscribe();
   });
 });

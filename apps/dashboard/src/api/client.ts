@@ -1,4 +1,4 @@
-import { ApiError, errorFromResponse, meansApiDown, UNREACHABLE_MESSAGE } from './api-error';
+import { ApiError, errorFromResponse, meansApiDown, NOT_LOADED_MESSAGE } from './api-error';
 
 /**
  * The one place that talks HTTP. Session cookie (same origin), JSON both
@@ -32,6 +32,21 @@ export const apiHealth = {
   isDown: (): boolean => apiDown,
 };
 
+/**
+ * While the API is down: whether it answers again (its liveness path, which
+ * counts against no rate limit). True once it does, and the banner goes.
+ */
+export async function probeApi(fetchImpl: typeof fetch = fetch): Promise<boolean> {
+  try {
+    const response = await fetchImpl('/health/live', { cache: 'no-store', credentials: 'same-origin' });
+    if (!response.ok) return false;
+  } catch {
+    return false;
+  }
+  setApiDown(false);
+  return true;
+}
+
 function setApiDown(down: boolean): void {
   if (down === apiDown) return;
   apiDown = down;
@@ -61,7 +76,7 @@ export async function apiRequest<T>(method: string, path: string, body?: unknown
   } catch (error) {
     if (options.signal?.aborted) throw error;
     setApiDown(true);
-    throw new ApiError(0, 'UNREACHABLE', UNREACHABLE_MESSAGE);
+    throw new ApiError(0, 'UNREACHABLE', NOT_LOADED_MESSAGE);
   }
   const text = await response.text().catch(() => '');
   let parsed: unknown;

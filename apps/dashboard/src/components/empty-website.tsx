@@ -29,7 +29,7 @@ app.use(prerender); // before your routes and static files`;
       </h2>
       <p>
         Bots reach this service through your web server: point its pre-rendering middleware at the edge, <code>{website.edgeUrl}</code>
-        {website.hostnames.length ? <> , for {website.hostnames.join(', ')}</> : null}. The first bot request appears here within seconds.
+        {website.hostnames.length ? `, for ${website.hostnames.join(', ')}` : null}. The first bot request appears here within seconds.
       </p>
       <h3>Express with prerender-node</h3>
       <pre>

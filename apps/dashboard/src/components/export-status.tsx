@@ -3,7 +3,9 @@ import { Link } from 'react-router';
 import { ApiError } from '../api/api-error';
 import { api } from '../api/endpoints';
 import type { ExportRecord } from '../api/types';
+import { findExport, holderSearchOrder } from '../lib/find-export';
 import { formatBytes, formatDay, formatInteger } from '../lib/format';
+import { useSession } from '../session';
 import { Time } from './time';
 
 export const EXPORT_POLL_MS = 2000;
@@ -73,4 +75,40 @@ export function ExportRecordView({ record }: { record: ExportRecord }) {
 
 export function ExportsLink({ website }: { website: string }) {
   return <Link to={`/w/${encodeURIComponent(website)}/exports`}>All your exports</Link>;
+}
+
+/**
+ * The export holding the account's slot (409 EXPORT_SLOT_BUSY names its id
+ * only): found on this website or another of the user's, its status shown
+ * live and a link that opens it on the Exports page.
+ */
+export function SlotHolder({ website, exportId }: { website: string; exportId: number }) {
+  const session = useSession();
+  const order = holderSearchOrder(website, session.websites);
+  const found = useQuery({
+    queryKey: ['slot-holder', exportId, order],
+    queryFn: ({ signal }) => findExport(exportId, order, (w, id) => api.exports.status(w, id, signal)),
+    retry: false,
+    staleTime: Infinity,
+  });
+  const elsewhere = found.data && found.data.website !== website ? ` on website ${found.data.website}` : '';
+  return (
+    <div className="stack">
+      <p className="form-error" role="alert">
+        Your account runs one export at a time, and export #{exportId}
+        {elsewhere} holds the slot now. Start yours again when it has ended.
+      </p>
+      {found.error ? <p className="form-error">{found.error.message}</p> : null}
+      {found.isPending ? <p role="status">Looking for export #{exportId}…</p> : null}
+      {found.isSuccess && !found.data ? <p>Export #{exportId} was started by another user of your account: its status is theirs to see. The slot frees when it ends.</p> : null}
+      {found.data ? (
+        <>
+          <ExportStatus key={`${found.data.website}-${exportId}`} website={found.data.website} exportId={exportId} initial={found.data.record} />
+          <p>
+            <Link to={`/w/${encodeURIComponent(found.data.website)}/exports?open=${exportId}`}>Open export #{exportId} in your exports</Link>
+          </p>
+        </>
+      ) : null}
+    </div>
+  );
 }

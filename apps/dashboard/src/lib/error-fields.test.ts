@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { explorerControls } from './explorer-state';
-import { errorTarget, fieldAncestry, indexOf } from './error-fields';
+import { errorTarget, fieldAncestry, indexOf, withoutFieldName } from './error-fields';
 
 describe('which control shows an API error', () => {
   const controls = explorerControls(2);
@@ -32,5 +32,11 @@ describe('which control shows an API error', () => {
     expect(indexOf('urls[12]', 'urls')).toBe(12);
     expect(indexOf('urls', 'urls')).toBeUndefined();
     expect(indexOf(undefined, 'urls')).toBeUndefined();
+  });
+
+  it('drops the parameter name an API message starts with, for a line the page names in words', () => {
+    expect(withoutFieldName('urls[1] is not an absolute http(s) URL', 'urls[1]')).toBe('is not an absolute http(s) URL');
+    expect(withoutFieldName('not on this website: www.other.example', 'urls[1]')).toBe('not on this website: www.other.example');
+    expect(withoutFieldName('urls[10] is empty', 'urls[1]')).toBe('urls[10] is empty');
   });
 });

@@ -29,3 +29,12 @@ export function indexOf(field: string | undefined, name: string): number | undef
   const match = field ? new RegExp(`^${name}\\[(\\d+)\\]`).exec(field) : null;
   return match ? Number(match[1]) : undefined;
 }
+
+/**
+ * An API message without the parameter name it starts with (`urls[1] is not
+ * an absolute http(s) URL` -> `is not an absolute http(s) URL`), for a page
+ * that already says which line or control it is about in people's words.
+ */
+export function withoutFieldName(message: string, field: string | undefined): string {
+  return field && message.startsWith(`${field} `) ? message.slice(field.length + 1) : message;
+}

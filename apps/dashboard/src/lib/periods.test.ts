@@ -36,6 +36,11 @@ describe('sign-in redirects', () => {
     expect(safeNextPath('https://evil.example/')).toBeUndefined();
     expect(safeNextPath('/\\evil.example')).toBeUndefined();
     expect(safeNextPath('/sign-in?next=/x')).toBeUndefined();
+    // Tabs and newlines are dropped by URL parsers, `\` reads as `/`: each of these is `//evil.example`.
+    expect(safeNextPath('/\t/evil.example/')).toBeUndefined();
+    expect(safeNextPath('/\n/evil.example/')).toBeUndefined();
+    expect(safeNextPath('/\r\\evil.example/')).toBeUndefined();
+    expect(safeNextPath('/w/demo/explorer?f=%5B%22page%22%5D')).toBe('/w/demo/explorer?f=%5B%22page%22%5D');
     expect(signInPath('/w/demo?period=7d')).toBe('/sign-in?next=%2Fw%2Fdemo%3Fperiod%3D7d');
     expect(signInPath('/')).toBe('/sign-in');
   });

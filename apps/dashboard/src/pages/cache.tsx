@@ -6,7 +6,7 @@ import { api, CACHE_LIMITS } from '../api/endpoints';
 import type { Priority, QueueStatus } from '../api/types';
 import { FieldError, FormError } from '../components/field-error';
 import { Time } from '../components/time';
-import { indexOf } from '../lib/error-fields';
+import { indexOf, withoutFieldName } from '../lib/error-fields';
 import { formatInteger } from '../lib/format';
 import { parseUrlList, type ListedUrl } from '../lib/url-list';
 import { useWebsite } from '../session';
@@ -100,6 +100,13 @@ function QueueTable({ status }: { status: QueueStatus }) {
 
 const CONTROLS = ['urls', 'priority'] as const;
 
+/** A refused URL in words: its line and the API's reason, without the parameter name (`urls[3]`) people never typed. */
+function lineProblem(line: ListedUrl, error: ApiError): string {
+  const reason = withoutFieldName(error.message, error.field);
+  const sentence = reason === error.message ? `: ${reason}` : ` ${reason}`;
+  return `Line ${line.line} (${line.url})${sentence}${/[.!?]$/.test(sentence) ? '' : '.'}`;
+}
+
 function UrlOperation({ website, kind }: { website: string; kind: 'recache' | 'invalidate' }) {
   const id = useId();
   const client = useQueryClient();
@@ -167,7 +174,7 @@ function UrlOperation({ website, kind }: { website: string; kind: 'recache' | 'i
         </span>
         {badLine ? (
           <p className="field-error" role="alert">
-            Line {badLine.line} ({badLine.url}): {run.error!.message}. Nothing was {kind === 'recache' ? 'queued' : 'dropped'}: correct it and send again.
+            {lineProblem(badLine, run.error!)} Nothing was {kind === 'recache' ? 'queued' : 'dropped'}: correct it and send again.
           </p>
         ) : (
           <FieldError error={run.error} control="urls" controls={CONTROLS} />
@@ -195,7 +202,7 @@ function UrlOperation({ website, kind }: { website: string; kind: 'recache' | 'i
           </p>
         ) : null}
         <div>
-          <button type="submit" className="primary" disabled={run.isPending || listed.length === 0}>
+          <button type="submit" className="primary" disabled={run.isPending || listed.length === 0 || listed.length > limit}>
             {run.isPending ? 'Sending…' : kind === 'recache' ? 'Recache' : 'Invalidate'}
           </button>
         </div>

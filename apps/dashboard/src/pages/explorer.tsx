@@ -6,7 +6,7 @@ import { api } from '../api/endpoints';
 import { useDiscovery } from '../api/use-discovery';
 import type { DiscoveryColumn, ExportRecord } from '../api/types';
 import { DataTable } from '../components/data-table';
-import { ExportsLink, ExportStatus } from '../components/export-status';
+import { ExportsLink, ExportStatus, SlotHolder } from '../components/export-status';
 import { FieldError, FormError } from '../components/field-error';
 import { PeriodPicker } from '../components/period-picker';
 import { Time } from '../components/time';
@@ -221,11 +221,10 @@ export default function ExplorerPage() {
         {exportRecord ? (
           <div className="stack export-panel">
             {exportRecord.busy ? (
-              <p className="form-error" role="alert">
-                Your account runs one export at a time, and export #{exportRecord.id} holds the slot now. Its status is below; start yours when it ends.
-              </p>
-            ) : null}
-            <ExportStatus key={exportRecord.id} website={website} exportId={exportRecord.id} initial={exportRecord.initial} />
+              <SlotHolder key={exportRecord.id} website={website} exportId={exportRecord.id} />
+            ) : (
+              <ExportStatus key={exportRecord.id} website={website} exportId={exportRecord.id} initial={exportRecord.initial} />
+            )}
           </div>
         ) : null}
         {results.data ? (

@@ -82,7 +82,7 @@ function ExportRow({ record, website }: { record: ExportRecord; website: string 
       <td>{record.createdAt ? <Time iso={record.createdAt} /> : '–'}</td>
       <td className="num">{record.status === 'completed' ? formatInteger(record.rowCount) : '–'}</td>
       <td className="num">{record.status === 'completed' ? formatBytes(record.sizeBytes) : '–'}</td>
-      <td>{record.status === 'completed' ? `${formatDay(record.window.start)} – ${formatDay(record.window.end)}` : '–'}</td>
+      <td className="nowrap">{record.status === 'completed' ? `${formatDay(record.window.start)} – ${formatDay(record.window.end)}` : '–'}</td>
       <td>
         {record.status === 'completed' ? (
           <a href={record.downloadUrl} download={record.filename}>

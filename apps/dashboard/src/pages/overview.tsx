@@ -40,7 +40,8 @@ const countFormat = (v: number) => formatInteger(v);
 
 function DeltaText({ kpi, current, previous }: { kpi: Kpi; current: number | null; previous: number | null }) {
   const change = delta(current, previous, kpi.kind);
-  if (change === undefined) return <span className="muted small">no previous figure</span>;
+  // A count from zero has no relative change: say so rather than "no figure".
+  if (change === undefined) return <span className="muted small">{previous === 0 ? 'none in the previous period' : 'no previous figure'}</span>;
   const sign = change > 0 ? '+' : change < 0 ? '−' : '±';
   const text = kpi.kind === 'ratio' ? `${sign}${Math.abs(change * 100).toFixed(1)} pts` : `${sign}${Math.abs(change * 100).toFixed(1)} %`;
   const good = kpi.better && change !== 0 ? (kpi.better === 'up') === change > 0 : undefined;

@@ -134,6 +134,8 @@ function SearchTable({ website, explorerKey, columns, period, params, setParam }
 }
 
 const IMPORT_CONTROLS = ['format', 'date', 'content'] as const;
+/** The API's limit on `content` (docs/public-api.md, "Search performance"). */
+const IMPORT_MAX_BYTES = 15_000_000;
 
 function ImportForm({ website }: { website: string }) {
   const client = useQueryClient();
@@ -145,9 +147,17 @@ function ImportForm({ website }: { website: string }) {
     mutationFn: () => api.searchPerformance.import(website, { format, date, ...(content !== undefined ? { content } : {}) }),
     onSuccess: () => void client.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'query' || q.queryKey[0] === 'timeseries' }),
   });
+  const [fileProblem, setFileProblem] = useState<string>();
   const pick = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
     setFileName(file?.name);
+    // Not read, nor sent, when the API would refuse it for its size anyway.
+    if (file && file.size > IMPORT_MAX_BYTES) {
+      setFileProblem(`That file is larger than ${IMPORT_MAX_BYTES / 1_000_000} MB, more than one day's Search Console table: choose the CSV of one day.`);
+      setContent(undefined);
+      return;
+    }
+    setFileProblem(undefined);
     setContent(file ? await file.text() : undefined);
   };
   const submit = (event: FormEvent) => {
@@ -177,8 +187,14 @@ function ImportForm({ website }: { website: string }) {
         </div>
         <div className="control">
           <label htmlFor="import-file">CSV file</label>
-          <input id="import-file" type="file" accept=".csv,text/csv" onChange={(e) => void pick(e)} aria-invalid={invalid('content')} required />
-          <FieldError error={run.error} control="content" controls={IMPORT_CONTROLS} />
+          <input id="import-file" type="file" accept=".csv,text/csv" onChange={(e) => void pick(e)} aria-invalid={invalid('content') ?? (fileProblem ? true : undefined)} required />
+          {fileProblem ? (
+            <p className="field-error" role="alert">
+              {fileProblem}
+            </p>
+          ) : (
+            <FieldError error={run.error} control="content" controls={IMPORT_CONTROLS} />
+          )}
         </div>
         <div className="control">
           <span aria-hidden="true">&nbsp;</span>
