@@ -35,6 +35,14 @@ describe('Search Console import parsing', () => {
     expect(fieldOf(() => parseSearchConsoleCsv('Top pages,Clicks,Impressions,CTR,Position\nx,-1,2,0%,1', 'pages_csv', '2026-11-01'))).toBe('content (line 2)');
   });
 
+  it('refuses a Pages table sent as queries and a Queries table sent as pages, naming format (the rows would be stored under the wrong grain)', () => {
+    const pages = 'Top pages,Clicks,Impressions,CTR,Position\nhttps://www.example.com/,1,2,50%,3';
+    const queries = 'Top queries,Clicks,Impressions,CTR,Position\nseo,1,2,50%,3';
+    expect(fieldOf(() => parseSearchConsoleCsv(pages, 'queries_csv', '2026-11-01'))).toBe('format');
+    expect(fieldOf(() => parseSearchConsoleCsv(queries, 'pages_csv', '2026-11-01'))).toBe('format');
+    expect(() => parseSearchConsoleCsv(pages, 'queries_csv', '2026-11-01')).toThrow('the CSV is a Search Console Top pages table: import it as pages_csv');
+  });
+
   it('refuses a key listed twice, naming both lines (it would collapse into one row)', () => {
     const csv = 'Top pages,Clicks,Impressions,CTR,Position\nhttps://a.example/x,1,2,50%,3\nhttps://a.example/y,1,2,50%,3\n https://a.example/x ,4,5,80%,1';
     expect(() => parseSearchConsoleCsv(csv, 'pages_csv', '2026-11-01')).toThrow('https://a.example/x is listed twice (lines 2 and 4)');

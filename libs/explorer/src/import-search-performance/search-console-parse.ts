@@ -59,6 +59,9 @@ export function parseSearchConsoleCsv(content: string, format: 'pages_csv' | 'qu
   const [header, ...lines] = parseCsv(content);
   if (!header) throw validationError('content', 'the CSV is empty');
   const names = header.map((h) => h.trim().toLowerCase());
+  // Search Console names the table in its first header: a Pages export sent as queries (or the reverse) would be stored under the wrong grain.
+  const other = format === 'pages_csv' ? 'top queries' : 'top pages';
+  if (names[0] === other) throw validationError('format', `the CSV is a Search Console ${header[0]!.trim()} table: import it as ${format === 'pages_csv' ? 'queries_csv' : 'pages_csv'}`);
   const index = (name: string) => {
     const i = names.indexOf(name);
     if (i < 0) throw validationError('content', `the CSV header has no ${name} column (found: ${header.join(', ')})`);
