@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { validateConfig } from '@bpc/config';
 import { botTimeseriesSql, buildExplorerSql, DEFAULT_LIMITS, findExplorer, InsightsStatement, resolveInsightsSummary, resolveInsightsTimeseries, resolveQuery, summarySql } from '@bpc/explorer';
 import type { ExplorerStore } from '@bpc/explorer-store';
@@ -12,6 +11,7 @@ import { projectorApp } from '../apps/projector/src/projector.app';
 import { publicApiApp } from '../apps/public-api/src/public-api.app';
 import { botRequestsSql } from './explorer.bench';
 import { upperMedian } from './stats';
+import { interleavedP50 } from './timing';
 import { explorerRowsRenderMs, firstPageJsGzipBytes } from './dashboard-browser';
 
 const KEY = 'bench-internal-key';
@@ -67,12 +67,6 @@ const OVERVIEW: readonly OverviewCall[] = [
   },
 ];
 
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await fn();
-  return performance.now() - started;
-}
-
 /**
  * The overview's API calls over HTTP against the same SQL on the engine: 12
  * months of skewed bot traffic (the explorer suite's table, `ROWS` rows), a
@@ -114,15 +108,7 @@ export const dashboardBench: BenchSuite = {
         for (const [name, overHttp, onEngine] of cases) {
           await overHttp();
           await onEngine();
-          const httpMs: number[] = [];
-          const directMs: number[] = [];
-          // Interleaved, so both sides see the same cache and machine state.
-          for (let i = 0; i < RUNS; i++) {
-            directMs.push(await timed(onEngine));
-            httpMs.push(await timed(overHttp));
-          }
-          const h = upperMedian(httpMs);
-          const d = upperMedian(directMs);
+          const { measuredMs: h, baselineMs: d } = await interleavedP50(overHttp, onEngine, RUNS);
           const overview = name.startsWith('the overview');
           rows.push({
             name: `dashboard ${name}, ${size} (p50)`,

@@ -11,19 +11,13 @@ import { startApps } from '@bpc/composition';
 import type { BenchRow, BenchSuite } from './bench-row';
 import { projectorApp } from '../apps/projector/src/projector.app';
 import { publicApiApp } from '../apps/public-api/src/public-api.app';
-import { upperMedian } from './stats';
+import { interleavedP50 } from './timing';
 
 const KEY = 'bench-internal-key';
 const REPLAY_EVENTS = Number(process.env.BENCH_EXPLORER_REPLAY ?? 1_000_000);
 const QUERY_ROWS = Number(process.env.BENCH_EXPLORER_ROWS ?? 10_000_000);
 const RUNS = 7;
 const DAY = 86_400_000;
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await fn();
-  return performance.now() - started;
-}
 
 /** Appends the replay to a fresh file log before any app runs, so the projector replays it from the start. */
 async function writeReplay(dir: string, nowMs: number): Promise<number> {
@@ -116,15 +110,7 @@ export const explorerBench: BenchSuite = {
           };
           await http();
           await direct();
-          const httpMs: number[] = [];
-          const directMs: number[] = [];
-          // Interleaved, so both sides see the same cache and machine state.
-          for (let i = 0; i < RUNS; i++) {
-            directMs.push(await timed(direct));
-            httpMs.push(await timed(http));
-          }
-          const h = upperMedian(httpMs);
-          const d = upperMedian(directMs);
+          const { measuredMs: h, baselineMs: d } = await interleavedP50(http, direct, RUNS);
           rows.push({ name: `query over HTTP: ${name}, ${QUERY_ROWS.toLocaleString('en')} rows / 12 months (p50)`, value: h, unit: 'ms', target: '<= 1.5 x direct + 20 ms', pass: h <= 1.5 * d + 20, baseline: { name: 'same SQL on the executor', value: d, unit: 'ms' }, ratio: h / d });
           if (name.startsWith('events unique_pages')) rows.push({ name: 'query over HTTP: events unique_pages 30d (p50)', value: h, unit: 'ms', target: '<= 300 ms', pass: h <= 300 });
         }

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { validateConfig } from '@bpc/config';
@@ -11,7 +10,7 @@ import type { BenchRow, BenchSuite } from './bench-row';
 import { projectorApp } from '../apps/projector/src/projector.app';
 import { publicApiApp } from '../apps/public-api/src/public-api.app';
 import { botRequestsSql } from './explorer.bench';
-import { upperMedian } from './stats';
+import { interleavedP50 } from './timing';
 
 const KEY = 'bench-internal-key';
 const ROWS = Number(process.env.BENCH_MCP_ROWS ?? 1_000_000);
@@ -21,12 +20,6 @@ const OVERHEAD_TARGET_MS = 10;
 
 /** A query a model would send: the week's most crawled pages, one page of 50. */
 const QUERY = { mode: 'unique_pages', period: '7d', perPage: 50, columns: ['page', 'requests', 'hit_rate'] };
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await fn();
-  return performance.now() - started;
-}
 
 /**
  * `query_explorer` over Streamable HTTP (`/mcp`, an initialised SDK client,
@@ -74,15 +67,7 @@ export const mcpBench: BenchSuite = {
         };
         await direct();
         await overMcp();
-        const mcpMs: number[] = [];
-        const directMs: number[] = [];
-        // Interleaved, so both sides see the same cache and machine state.
-        for (let i = 0; i < RUNS; i++) {
-          directMs.push(await timed(direct));
-          mcpMs.push(await timed(overMcp));
-        }
-        const m = upperMedian(mcpMs);
-        const d = upperMedian(directMs);
+        const { measuredMs: m, baselineMs: d } = await interleavedP50(overMcp, direct, RUNS);
         rows.push({
           name: `mcp query_explorer over Streamable HTTP (events unique_pages 7d, 50 rows, ${ROWS.toLocaleString('en')} rows) (p50)`,
           value: m,
