@@ -2,18 +2,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { validateConfig } from '@bpc/config';
 import { TOPICS } from '@bpc/events';
 import { FileEventLog } from '@bpc/event-log';
 import { buildExplorerSql, DEFAULT_LIMITS, demoBotRequests, findExplorer, QueryBody, resolveQuery } from '@bpc/explorer';
 import { createLogger } from '@bpc/platform';
 import { startApps } from '@bpc/composition';
 import type { BenchRow, BenchSuite } from './bench-row';
+import { issueBenchToken, oneWebsiteBenchConfig } from './bench-service';
 import { projectorApp } from '../apps/projector/src/projector.app';
 import { publicApiApp } from '../apps/public-api/src/public-api.app';
 import { interleavedP50 } from './timing';
 
-const KEY = 'bench-internal-key';
 const REPLAY_EVENTS = Number(process.env.BENCH_EXPLORER_REPLAY ?? 1_000_000);
 const QUERY_ROWS = Number(process.env.BENCH_EXPLORER_ROWS ?? 10_000_000);
 const RUNS = 7;
@@ -70,10 +69,7 @@ export const explorerBench: BenchSuite = {
     const rows: BenchRow[] = [];
     try {
       const replayed = await writeReplay(dir, nowMs);
-      const config = validateConfig(
-        { data_dir: dir, internal_auth_key: KEY, logging: { level: 'warn' }, listen: { host: '127.0.0.1', public_api: 0, daemon: 0, edge: 0, projector: 0 }, hosts: [{ host_id: 1, hostnames: ['www.example.com'], dimensions: [{ id: 1, name: 'desktop' }] }], websites: [{ id: 'bench', host_id: 1, account_id: 'bench' }], rate_limit: { enabled: false } },
-        'bench',
-      );
+      const config = oneWebsiteBenchConfig(dir);
       const started = performance.now();
       const running = await startApps([projectorApp, publicApiApp], config, createLogger('warn', 'bench-explorer'));
       try {
@@ -89,8 +85,7 @@ export const explorerBench: BenchSuite = {
         await store.command('OPTIMIZE TABLE bot_requests FINAL');
 
         const api = running.urls['public-api']!;
-        const issued = await fetch(`${api}/internal/admin/tokens`, { method: 'POST', headers: { 'x-internal-auth': KEY, 'content-type': 'application/json' }, body: JSON.stringify({ user: 'bench', website: 'bench', role: 'readonly' }) });
-        const { token } = (await issued.json()) as { token: string };
+        const token = await issueBenchToken(api, 'readonly');
         const cases: [string, string, QueryBody][] = [
           ['events requests (defaults)', 'events', {}],
           ['events unique_pages 30d', 'events', { mode: 'unique_pages', period: '30d' }],

@@ -3,16 +3,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { validateConfig } from '@bpc/config';
 import { createLogger } from '@bpc/platform';
 import { startApps } from '@bpc/composition';
 import type { BenchRow, BenchSuite } from './bench-row';
+import { issueBenchToken, oneWebsiteBenchConfig } from './bench-service';
 import { projectorApp } from '../apps/projector/src/projector.app';
 import { publicApiApp } from '../apps/public-api/src/public-api.app';
 import { botRequestsSql } from './explorer.bench';
 import { interleavedP50 } from './timing';
 
-const KEY = 'bench-internal-key';
 const ROWS = Number(process.env.BENCH_MCP_ROWS ?? 1_000_000);
 const RUNS = 21;
 /** The connector's budget over the API call it makes (issue 31). */
@@ -33,18 +32,7 @@ export const mcpBench: BenchSuite = {
     const nowMs = Date.now();
     const rows: BenchRow[] = [];
     try {
-      const config = validateConfig(
-        {
-          data_dir: dir,
-          internal_auth_key: KEY,
-          logging: { level: 'warn' },
-          listen: { host: '127.0.0.1', public_api: 0, daemon: 0, edge: 0, projector: 0 },
-          hosts: [{ host_id: 1, hostnames: ['www.example.com'], dimensions: [{ id: 1, name: 'desktop' }] }],
-          websites: [{ id: 'bench', host_id: 1, account_id: 'bench' }],
-          rate_limit: { enabled: false },
-        },
-        'bench',
-      );
+      const config = oneWebsiteBenchConfig(dir);
       const running = await startApps([projectorApp, publicApiApp], config, createLogger('warn', 'bench-mcp'));
       const client = new Client({ name: 'bench', version: '1.0.0' });
       try {
@@ -52,8 +40,7 @@ export const mcpBench: BenchSuite = {
         await store.command(botRequestsSql(nowMs, ROWS));
         await store.command('OPTIMIZE TABLE bot_requests FINAL');
         const api = running.urls['public-api']!;
-        const issued = await fetch(`${api}/internal/admin/tokens`, { method: 'POST', headers: { 'x-internal-auth': KEY, 'content-type': 'application/json' }, body: JSON.stringify({ user: 'bench', website: 'bench', role: 'readonly' }) });
-        const { token } = (await issued.json()) as { token: string };
+        const token = await issueBenchToken(api, 'readonly');
         await client.connect(new StreamableHTTPClientTransport(new URL(`${api}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
 
         const direct = async () => {
