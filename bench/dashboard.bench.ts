@@ -1,20 +1,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { validateConfig } from '@bpc/config';
 import { botTimeseriesSql, buildExplorerSql, DEFAULT_LIMITS, findExplorer, InsightsStatement, resolveInsightsSummary, resolveInsightsTimeseries, resolveQuery, summarySql } from '@bpc/explorer';
 import type { ExplorerStore } from '@bpc/explorer-store';
 import { createLogger } from '@bpc/platform';
 import { startApps } from '@bpc/composition';
 import type { BenchRow, BenchSuite } from './bench-row';
+import { issueBenchToken, oneWebsiteBenchConfig } from './bench-service';
 import { projectorApp } from '../apps/projector/src/projector.app';
 import { publicApiApp } from '../apps/public-api/src/public-api.app';
 import { botRequestsSql } from './explorer.bench';
 import { upperMedian } from './stats';
+import { interleavedP50 } from './timing';
 import { explorerRowsRenderMs, firstPageJsGzipBytes } from './dashboard-browser';
 
-const KEY = 'bench-internal-key';
 const ROWS = Number(process.env.BENCH_DASHBOARD_ROWS ?? 10_000_000);
 const RUNS = 9;
 const TARGET_MS = 500;
@@ -67,12 +66,6 @@ const OVERVIEW: readonly OverviewCall[] = [
   },
 ];
 
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await fn();
-  return performance.now() - started;
-}
-
 /**
  * The overview's API calls over HTTP against the same SQL on the engine: 12
  * months of skewed bot traffic (the explorer suite's table, `ROWS` rows), a
@@ -87,18 +80,14 @@ export const dashboardBench: BenchSuite = {
     const nowMs = Date.now();
     const rows: BenchRow[] = [];
     try {
-      const config = validateConfig(
-        { data_dir: dir, internal_auth_key: KEY, logging: { level: 'warn' }, listen: { host: '127.0.0.1', public_api: 0, daemon: 0, edge: 0, projector: 0 }, hosts: [{ host_id: 1, hostnames: ['www.example.com'], dimensions: [{ id: 1, name: 'desktop' }] }], websites: [{ id: 'bench', host_id: 1, account_id: 'bench' }], rate_limit: { enabled: false } },
-        'bench',
-      );
+      const config = oneWebsiteBenchConfig(dir);
       const running = await startApps([projectorApp, publicApiApp], config, createLogger('warn', 'bench-dashboard'));
       try {
         const store = running.runtime.ports.explorerStore!;
         await store.command(botRequestsSql(nowMs, ROWS));
         await store.command('OPTIMIZE TABLE bot_requests FINAL');
         const api = running.urls['public-api']!;
-        const issued = await fetch(`${api}/internal/admin/tokens`, { method: 'POST', headers: { 'x-internal-auth': KEY, 'content-type': 'application/json' }, body: JSON.stringify({ user: 'bench', website: 'bench', role: 'readonly' }) });
-        const { token } = (await issued.json()) as { token: string };
+        const token = await issueBenchToken(api, 'readonly');
         const size = `${ROWS.toLocaleString('en')} rows / 12 months`;
 
         const http = async (call: OverviewCall) => {
@@ -114,15 +103,7 @@ export const dashboardBench: BenchSuite = {
         for (const [name, overHttp, onEngine] of cases) {
           await overHttp();
           await onEngine();
-          const httpMs: number[] = [];
-          const directMs: number[] = [];
-          // Interleaved, so both sides see the same cache and machine state.
-          for (let i = 0; i < RUNS; i++) {
-            directMs.push(await timed(onEngine));
-            httpMs.push(await timed(overHttp));
-          }
-          const h = upperMedian(httpMs);
-          const d = upperMedian(directMs);
+          const { measuredMs: h, baselineMs: d } = await interleavedP50(overHttp, onEngine, RUNS);
           const overview = name.startsWith('the overview');
           rows.push({
             name: `dashboard ${name}, ${size} (p50)`,

@@ -10,6 +10,7 @@ import type { BenchRow, BenchSuite } from './bench-row';
 import { projectorApp } from '../apps/projector/src/projector.app';
 import { publicApiApp } from '../apps/public-api/src/public-api.app';
 import { percentile, upperMedian } from './stats';
+import { timed } from './timing';
 
 const KEY = 'bench-internal-key';
 const FLOOD_CLIENTS = 50;
@@ -151,10 +152,4 @@ function startFlood(send: () => Promise<Answer>) {
       await Promise.all(clients);
     },
   };
-}
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await fn();
-  return performance.now() - started;
 }

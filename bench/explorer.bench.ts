@@ -2,28 +2,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { validateConfig } from '@bpc/config';
 import { TOPICS } from '@bpc/events';
 import { FileEventLog } from '@bpc/event-log';
 import { buildExplorerSql, DEFAULT_LIMITS, demoBotRequests, findExplorer, QueryBody, resolveQuery } from '@bpc/explorer';
 import { createLogger } from '@bpc/platform';
 import { startApps } from '@bpc/composition';
 import type { BenchRow, BenchSuite } from './bench-row';
+import { issueBenchToken, oneWebsiteBenchConfig } from './bench-service';
 import { projectorApp } from '../apps/projector/src/projector.app';
 import { publicApiApp } from '../apps/public-api/src/public-api.app';
-import { upperMedian } from './stats';
+import { interleavedP50 } from './timing';
 
-const KEY = 'bench-internal-key';
 const REPLAY_EVENTS = Number(process.env.BENCH_EXPLORER_REPLAY ?? 1_000_000);
 const QUERY_ROWS = Number(process.env.BENCH_EXPLORER_ROWS ?? 10_000_000);
 const RUNS = 7;
 const DAY = 86_400_000;
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await fn();
-  return performance.now() - started;
-}
 
 /** Appends the replay to a fresh file log before any app runs, so the projector replays it from the start. */
 async function writeReplay(dir: string, nowMs: number): Promise<number> {
@@ -76,10 +69,7 @@ export const explorerBench: BenchSuite = {
     const rows: BenchRow[] = [];
     try {
       const replayed = await writeReplay(dir, nowMs);
-      const config = validateConfig(
-        { data_dir: dir, internal_auth_key: KEY, logging: { level: 'warn' }, listen: { host: '127.0.0.1', public_api: 0, daemon: 0, edge: 0, projector: 0 }, hosts: [{ host_id: 1, hostnames: ['www.example.com'], dimensions: [{ id: 1, name: 'desktop' }] }], websites: [{ id: 'bench', host_id: 1, account_id: 'bench' }], rate_limit: { enabled: false } },
-        'bench',
-      );
+      const config = oneWebsiteBenchConfig(dir);
       const started = performance.now();
       const running = await startApps([projectorApp, publicApiApp], config, createLogger('warn', 'bench-explorer'));
       try {
@@ -95,8 +85,7 @@ export const explorerBench: BenchSuite = {
         await store.command('OPTIMIZE TABLE bot_requests FINAL');
 
         const api = running.urls['public-api']!;
-        const issued = await fetch(`${api}/internal/admin/tokens`, { method: 'POST', headers: { 'x-internal-auth': KEY, 'content-type': 'application/json' }, body: JSON.stringify({ user: 'bench', website: 'bench', role: 'readonly' }) });
-        const { token } = (await issued.json()) as { token: string };
+        const token = await issueBenchToken(api, 'readonly');
         const cases: [string, string, QueryBody][] = [
           ['events requests (defaults)', 'events', {}],
           ['events unique_pages 30d', 'events', { mode: 'unique_pages', period: '30d' }],
@@ -116,15 +105,7 @@ export const explorerBench: BenchSuite = {
           };
           await http();
           await direct();
-          const httpMs: number[] = [];
-          const directMs: number[] = [];
-          // Interleaved, so both sides see the same cache and machine state.
-          for (let i = 0; i < RUNS; i++) {
-            directMs.push(await timed(direct));
-            httpMs.push(await timed(http));
-          }
-          const h = upperMedian(httpMs);
-          const d = upperMedian(directMs);
+          const { measuredMs: h, baselineMs: d } = await interleavedP50(http, direct, RUNS);
           rows.push({ name: `query over HTTP: ${name}, ${QUERY_ROWS.toLocaleString('en')} rows / 12 months (p50)`, value: h, unit: 'ms', target: '<= 1.5 x direct + 20 ms', pass: h <= 1.5 * d + 20, baseline: { name: 'same SQL on the executor', value: d, unit: 'ms' }, ratio: h / d });
           if (name.startsWith('events unique_pages')) rows.push({ name: 'query over HTTP: events unique_pages 30d (p50)', value: h, unit: 'ms', target: '<= 300 ms', pass: h <= 300 });
         }

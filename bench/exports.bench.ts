@@ -11,12 +11,12 @@ import { buildExportSql, EXPORT_RESOURCE_SETTINGS } from '@bpc/exports';
 import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
 import type { BenchRow, BenchSuite } from './bench-row';
+import { BENCH_INTERNAL_KEY, issueBenchToken } from './bench-service';
 import { botRequestsSql } from './explorer.bench';
 import { projectorApp } from '../apps/projector/src/projector.app';
 import { publicApiApp } from '../apps/public-api/src/public-api.app';
 import { upperMedian } from './stats';
 
-const KEY = 'bench-internal-key';
 const TABLE_ROWS = Number(process.env.BENCH_EXPORTS_TABLE_ROWS ?? 10_000_000);
 const EXPORT_ROWS = Number(process.env.BENCH_EXPORTS_ROWS ?? 1_000_000);
 const ROUNDS = 5;
@@ -79,7 +79,7 @@ function benchConfig(dir: string): AppConfig {
   return validateConfig(
     {
       data_dir: dir,
-      internal_auth_key: KEY,
+      internal_auth_key: BENCH_INTERNAL_KEY,
       logging: { level: 'warn' },
       listen: { host: '127.0.0.1', public_api: 0, daemon: 0, edge: 0, projector: 0 },
       hosts: [{ host_id: 1, hostnames: ['www.example.com'], dimensions: [{ id: 1, name: 'desktop' }, { id: 2, name: 'mobile' }] }],
@@ -99,8 +99,7 @@ function startBenchApps(dir: string): Promise<RunningApps> {
 async function drivers(running: RunningApps, dir: string, nowMs: number) {
   const store: ExplorerStore = running.runtime.ports.explorerStore!;
   const api = running.urls['public-api']!;
-  const issued = await fetch(`${api}/internal/admin/tokens`, { method: 'POST', headers: { 'x-internal-auth': KEY, 'content-type': 'application/json' }, body: JSON.stringify({ user: 'bench', website: 'bench', role: 'manager' }) });
-  const token = ((await issued.json()) as { token: string }).token;
+  const token = await issueBenchToken(api, 'manager');
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 
   const query = { ...resolveQuery(findExplorer('events')!, BODY, nowMs, DEFAULT_LIMITS), perPage: EXPORT_ROWS, page: 1 };

@@ -1,19 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { validateConfig } from '@bpc/config';
 import { createLogger } from '@bpc/platform';
 import { startApps } from '@bpc/composition';
 import type { BenchRow, BenchSuite } from './bench-row';
+import { issueBenchToken, oneWebsiteBenchConfig } from './bench-service';
 import { projectorApp } from '../apps/projector/src/projector.app';
 import { publicApiApp } from '../apps/public-api/src/public-api.app';
 import { botRequestsSql } from './explorer.bench';
-import { upperMedian } from './stats';
+import { interleavedP50 } from './timing';
 
-const KEY = 'bench-internal-key';
 const ROWS = Number(process.env.BENCH_MCP_ROWS ?? 1_000_000);
 const RUNS = 21;
 /** The connector's budget over the API call it makes (issue 31). */
@@ -21,12 +19,6 @@ const OVERHEAD_TARGET_MS = 10;
 
 /** A query a model would send: the week's most crawled pages, one page of 50. */
 const QUERY = { mode: 'unique_pages', period: '7d', perPage: 50, columns: ['page', 'requests', 'hit_rate'] };
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await fn();
-  return performance.now() - started;
-}
 
 /**
  * `query_explorer` over Streamable HTTP (`/mcp`, an initialised SDK client,
@@ -40,18 +32,7 @@ export const mcpBench: BenchSuite = {
     const nowMs = Date.now();
     const rows: BenchRow[] = [];
     try {
-      const config = validateConfig(
-        {
-          data_dir: dir,
-          internal_auth_key: KEY,
-          logging: { level: 'warn' },
-          listen: { host: '127.0.0.1', public_api: 0, daemon: 0, edge: 0, projector: 0 },
-          hosts: [{ host_id: 1, hostnames: ['www.example.com'], dimensions: [{ id: 1, name: 'desktop' }] }],
-          websites: [{ id: 'bench', host_id: 1, account_id: 'bench' }],
-          rate_limit: { enabled: false },
-        },
-        'bench',
-      );
+      const config = oneWebsiteBenchConfig(dir);
       const running = await startApps([projectorApp, publicApiApp], config, createLogger('warn', 'bench-mcp'));
       const client = new Client({ name: 'bench', version: '1.0.0' });
       try {
@@ -59,8 +40,7 @@ export const mcpBench: BenchSuite = {
         await store.command(botRequestsSql(nowMs, ROWS));
         await store.command('OPTIMIZE TABLE bot_requests FINAL');
         const api = running.urls['public-api']!;
-        const issued = await fetch(`${api}/internal/admin/tokens`, { method: 'POST', headers: { 'x-internal-auth': KEY, 'content-type': 'application/json' }, body: JSON.stringify({ user: 'bench', website: 'bench', role: 'readonly' }) });
-        const { token } = (await issued.json()) as { token: string };
+        const token = await issueBenchToken(api, 'readonly');
         await client.connect(new StreamableHTTPClientTransport(new URL(`${api}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
 
         const direct = async () => {
@@ -74,15 +54,7 @@ export const mcpBench: BenchSuite = {
         };
         await direct();
         await overMcp();
-        const mcpMs: number[] = [];
-        const directMs: number[] = [];
-        // Interleaved, so both sides see the same cache and machine state.
-        for (let i = 0; i < RUNS; i++) {
-          directMs.push(await timed(direct));
-          mcpMs.push(await timed(overMcp));
-        }
-        const m = upperMedian(mcpMs);
-        const d = upperMedian(directMs);
+        const { measuredMs: m, baselineMs: d } = await interleavedP50(overMcp, direct, RUNS);
         rows.push({
           name: `mcp query_explorer over Streamable HTTP (events unique_pages 7d, 50 rows, ${ROWS.toLocaleString('en')} rows) (p50)`,
           value: m,

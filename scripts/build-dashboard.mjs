@@ -2,24 +2,10 @@
 // sources changed since its last build (docs/dashboard.md). Used by
 // scripts/build.mjs; `node scripts/build-dashboard.mjs` runs it alone.
 import { createHash } from 'node:crypto';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-async function* filesUnder(dir) {
-  let entries;
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const entry of entries) {
-    if (entry.name === 'node_modules') continue;
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* filesUnder(full);
-    else yield full;
-  }
-}
+import { filesUnder } from './files-under.mjs';
 
 /** SHA-256 of the dashboard's files (paths and contents) and of the lock file: what a build depends on. */
 export async function dashboardSourceStamp(root) {

@@ -3,9 +3,10 @@
 // builds the dashboard (apps/dashboard, Vite) into dist/dashboard when its
 // sources changed since its last build (docs/dashboard.md).
 import { createRequire } from 'node:module';
-import { mkdir, readdir, writeFile, cp } from 'node:fs/promises';
+import { mkdir, writeFile, cp } from 'node:fs/promises';
 import path from 'node:path';
 import { buildDashboard } from './build-dashboard.mjs';
+import { filesUnder } from './files-under.mjs';
 
 const require = createRequire(import.meta.url);
 const swc = require('@swc/core');
@@ -16,24 +17,9 @@ const copyExtensions = new Set(['.sql', '.lua', '.json', '.yaml', '.yml']);
 // A browser app with a bundler of its own, built below.
 const dashboardDir = path.join(root, 'apps', 'dashboard');
 
-async function* walk(dir) {
-  let entries;
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const entry of entries) {
-    const full = path.join(dir, entry.name);
-    if (full === dashboardDir || entry.name === 'node_modules') continue;
-    if (entry.isDirectory()) yield* walk(full);
-    else yield full;
-  }
-}
-
 const jobs = [];
 for (const dir of sourceDirs) {
-  for await (const file of walk(path.join(root, dir))) {
+  for await (const file of filesUnder(path.join(root, dir), [dashboardDir])) {
     const rel = path.relative(root, file);
     const ext = path.extname(file);
     if (file.endsWith('.ts') && !file.endsWith('.d.ts')) {

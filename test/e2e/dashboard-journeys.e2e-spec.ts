@@ -1,17 +1,15 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
 import { insertBulkBotRequests, jsonOf, removeTestDataDir, TEST_INTERNAL_KEY, testConfig } from '@bpc/testing';
 import { runCli } from '../../apps/cli/src/run-cli';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
+import { buildDashboard, launchChromium } from './dashboard-fixtures';
 import { botRequest, issueToken, recordAndWait } from './explorer-fixtures';
 
-const root = path.resolve(__dirname, '../..');
-const BROWSER_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 /** Enough rows on the `shop` website that an export of them still runs while the dashboard asks for the slot. */
 const BULK_ROWS = 300_000;
@@ -32,7 +30,7 @@ describe('dashboard journeys in Chromium', () => {
   const hour = 3_600_000;
 
   beforeAll(async () => {
-    execFileSync(process.execPath, [path.join(root, 'scripts/build-dashboard.mjs')], { cwd: root, stdio: 'pipe' });
+    buildDashboard();
     const websites = [
       { id: 'demo', host_id: 1, account_id: 'acme' },
       // The same account (one export slot); after demo in the session's list, so demo stays the first page.
@@ -51,7 +49,7 @@ describe('dashboard journeys in Chromium', () => {
     await recordAndWait(running, events, 'demo', 30);
     await insertBulkBotRequests(running.runtime.ports.explorerStore!, 'shop', BULK_ROWS, now - 60_000);
     mkdirSync(SHOTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: BROWSER_ARGS });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {

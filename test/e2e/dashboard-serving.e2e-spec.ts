@@ -1,15 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
 import { jsonOf, removeTestDataDir, testConfig } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
-
-const root = path.resolve(__dirname, '../..');
-/** Debian's Chromium, driven by playwright-core (docs/dashboard.md). */
-const BROWSER_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+import { buildDashboard, launchChromium } from './dashboard-fixtures';
 
 describe('dashboard: built, served at / by the public-api app, and opening in Chromium', () => {
   let running: RunningApps;
@@ -17,11 +12,10 @@ describe('dashboard: built, served at / by the public-api app, and opening in Ch
   let browser: Browser;
 
   beforeAll(async () => {
-    // The stamped build: a no-op when dist/dashboard matches the sources.
-    execFileSync(process.execPath, [path.join(root, 'scripts/build-dashboard.mjs')], { cwd: root, stdio: 'pipe' });
+    buildDashboard();
     running = await startApps(standaloneApps, testConfig('standalone'), createLogger('warn', 'e2e-dashboard-serving'));
     api = running.urls['public-api']!;
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: BROWSER_ARGS });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {

@@ -12,18 +12,10 @@ export interface FilterState {
   val2?: string;
 }
 
-export interface ExplorerState {
+/** The query body's fields, with the explorer it goes to and its filters as typed. */
+export interface ExplorerState extends Omit<QueryBody, 'filters'> {
   explorer?: string;
-  mode?: string;
-  columns?: string[];
   filters: FilterState[];
-  period?: string;
-  compPeriod?: string;
-  compCategory?: string;
-  sort?: string;
-  sortDir?: SortDir;
-  page?: number;
-  perPage?: number;
 }
 
 /** Operators taking an upper bound (`val2`): discovery lists operators but not their arity, the API documents this one. */

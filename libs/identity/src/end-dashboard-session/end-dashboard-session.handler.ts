@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AppError, Clock } from '@bpc/domain';
-import { DASHBOARD_SESSION_ENDED, DashboardSessionEnded, envelope, IDENTITY_KEY, TOPICS } from '@bpc/events';
+import { Clock } from '@bpc/domain';
+import { DASHBOARD_SESSION_ENDED, DashboardSessionEnded, envelope, IDENTITY_KEY } from '@bpc/events';
 import { EVENT_LOG, EventLog } from '@bpc/event-log';
 import { CLOCK } from '@bpc/platform';
 import { IdentityIndex } from '../index/identity-index';
+import { recordIdentityEvents } from '../index/record-identity-events';
 import { EndDashboardSession } from './end-dashboard-session.command';
 
 /** Records the sign-out and answers once this process refuses the session (other replicas follow as they apply it). */
@@ -19,11 +20,6 @@ export class EndDashboardSessionHandler implements ICommandHandler<EndDashboardS
 
   async execute({ sessionId }: EndDashboardSession): Promise<void> {
     const event: DashboardSessionEnded = envelope(DASHBOARD_SESSION_ENDED, 1, { sessionId }, { id: randomUUID(), occurredAt: new Date(this.clock.now()), key: IDENTITY_KEY });
-    try {
-      await this.log.append(TOPICS.identity, [event]);
-    } catch (error) {
-      throw new AppError('LOG_UNAVAILABLE', `event log unavailable, the sign-out was not acknowledged (most likely not recorded: sign out again): ${(error as Error).message}`);
-    }
-    await this.index.waitFor(event.id);
+    await recordIdentityEvents(this.log, this.index, [event], 'the sign-out was not acknowledged (most likely not recorded: sign out again)');
   }
 }

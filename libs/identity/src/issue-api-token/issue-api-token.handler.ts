@@ -3,12 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import type { AppConfig } from '@bpc/config';
-import { AppError, Clock, validationError } from '@bpc/domain';
-import { API_TOKEN_ISSUED, ApiTokenIssued, envelope, IDENTITY_KEY, TOPICS, USER_ROLE_GRANTED, UserRoleGranted } from '@bpc/events';
+import { Clock, validationError } from '@bpc/domain';
+import { API_TOKEN_ISSUED, ApiTokenIssued, envelope, IDENTITY_KEY, USER_ROLE_GRANTED, UserRoleGranted } from '@bpc/events';
 import { EVENT_LOG, EventLog } from '@bpc/event-log';
 import { APP_CONFIG, CLOCK } from '@bpc/platform';
 import { newApiToken } from '../domain/api-token';
 import { IdentityIndex } from '../index/identity-index';
+import { recordIdentityEvents } from '../index/record-identity-events';
 import { IssueApiToken, IssuedApiToken } from './issue-api-token.command';
 
 /** Records the role grant and the token's hash, then waits until this process's index knows the token. */
@@ -31,12 +32,7 @@ export class IssueApiTokenHandler implements ICommandHandler<IssueApiToken, Issu
     const meta = () => ({ id: randomUUID(), occurredAt: new Date(now), key: IDENTITY_KEY });
     const granted: UserRoleGranted = envelope(USER_ROLE_GRANTED, 1, { userId: input.userId, websiteId: input.websiteId, role: input.role }, meta());
     const issued: ApiTokenIssued = envelope(API_TOKEN_ISSUED, 1, { tokenId, userId: input.userId, sha256, label: input.label ?? '', expiresAt }, meta());
-    try {
-      await this.log.append(TOPICS.identity, [granted, issued]);
-    } catch (error) {
-      throw new AppError('LOG_UNAVAILABLE', `event log unavailable, the token was not issued (the append was not acknowledged): ${(error as Error).message}`);
-    }
-    await this.index.waitFor(issued.id);
+    await recordIdentityEvents(this.log, this.index, [granted, issued], 'the token was not issued (the append was not acknowledged)');
     return { tokenId, token, userId: input.userId, websiteId: input.websiteId, role: input.role, expiresAt };
   }
 }

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import type { AppConfig } from '@bpc/config';
-import { AppError, Clock, validationError } from '@bpc/domain';
-import { DASHBOARD_SIGN_IN_LINK_ISSUED, DashboardSignInLinkIssued, envelope, IDENTITY_KEY, TOPICS } from '@bpc/events';
+import { Clock, validationError } from '@bpc/domain';
+import { DASHBOARD_SIGN_IN_LINK_ISSUED, DashboardSignInLinkIssued, envelope, IDENTITY_KEY } from '@bpc/events';
 import { EVENT_LOG, EventLog } from '@bpc/event-log';
 import { APP_CONFIG, CLOCK } from '@bpc/platform';
 import { newSignInLinkSecret } from '../domain/dashboard-secrets';
 import { IdentityIndex } from '../index/identity-index';
+import { recordIdentityEvents } from '../index/record-identity-events';
 import { IssueDashboardSignInLink, IssuedDashboardSignInLink } from './issue-dashboard-sign-in-link.command';
 
 /** Records the link's hash and answers once this process accepts the link. */
@@ -28,12 +29,7 @@ export class IssueDashboardSignInLinkHandler implements ICommandHandler<IssueDas
     const expiresAt = new Date(now + this.config.dashboard.link_ttl_minutes * 60_000).toISOString();
     const { id: linkId, secret, sha256 } = newSignInLinkSecret();
     const issued: DashboardSignInLinkIssued = envelope(DASHBOARD_SIGN_IN_LINK_ISSUED, 1, { linkId, userId, sha256, expiresAt }, { id: randomUUID(), occurredAt: new Date(now), key: IDENTITY_KEY });
-    try {
-      await this.log.append(TOPICS.identity, [issued]);
-    } catch (error) {
-      throw new AppError('LOG_UNAVAILABLE', `event log unavailable, the link was not issued: ${(error as Error).message}`);
-    }
-    await this.index.waitFor(issued.id);
+    await recordIdentityEvents(this.log, this.index, [issued], 'the link was not issued');
     return { linkId, secret, userId, expiresAt };
   }
 }

@@ -3,13 +3,14 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import type { AppConfig } from '@bpc/config';
 import { AppError, Clock } from '@bpc/domain';
-import { DASHBOARD_SESSION_STARTED, DashboardSessionStarted, envelope, IDENTITY_KEY, TOPICS } from '@bpc/events';
+import { DASHBOARD_SESSION_STARTED, DashboardSessionStarted, envelope, IDENTITY_KEY } from '@bpc/events';
 import { EVENT_LOG, EventLog } from '@bpc/event-log';
 import { APP_CONFIG, CLOCK } from '@bpc/platform';
 import { authenticateToken } from '../domain/authorize';
 import { newSessionSecret } from '../domain/dashboard-secrets';
 import { usableSignInLink } from '../domain/dashboard-session';
 import { IdentityIndex } from '../index/identity-index';
+import { recordIdentityEvents } from '../index/record-identity-events';
 import { StartDashboardSession, StartedDashboardSession } from './start-dashboard-session.command';
 
 /**
@@ -49,12 +50,7 @@ export class StartDashboardSessionHandler implements ICommandHandler<StartDashbo
       { sessionId, ...opener, sha256, expiresAt: new Date(expiresAt).toISOString() },
       { id: randomUUID(), occurredAt: new Date(now), key: IDENTITY_KEY },
     );
-    try {
-      await this.log.append(TOPICS.identity, [started]);
-    } catch (error) {
-      throw new AppError('LOG_UNAVAILABLE', `event log unavailable, no session was started: ${(error as Error).message}`);
-    }
-    await this.index.waitFor(started.id);
+    await recordIdentityEvents(this.log, this.index, [started], 'no session was started');
     const boundTo = opener.linkId === null ? sessionId : this.index.view().links.get(opener.linkId)?.sessionId;
     if (boundTo !== sessionId) {
       throw new AppError('UNAUTHENTICATED', boundTo ? 'sign-in link already used: ask for a new one' : 'sign-in link expired: ask for a new one', 'link');
