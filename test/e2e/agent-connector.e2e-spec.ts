@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
-import { insertBulkBotRequests, jsonOf, removeTestDataDir, testConfig } from '@bpc/testing';
+import { insertBulkBotRequests, jsonOf, removeTestDataDir, testConfig, until } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { botRequest, issueToken, recordAndWait } from './explorer-fixtures';
 
@@ -210,12 +210,11 @@ describe('agent connector (MCP)', () => {
       expect(busy.content[0].text).toContain(`get_export_status with exportId ${holder.exportId}`);
 
       // The model waits on the holder (its own user's export) through the connector.
-      const deadline = Date.now() + 60_000;
-      let state: Record<string, unknown>;
-      do {
-        state = (await call(asManager, 'get_export_status', { website: 'bulk', exportId: holder.exportId })).structuredContent!.export as Record<string, unknown>;
-        if (state.status === 'running') await new Promise((r) => setTimeout(r, 100));
-      } while (state.status === 'running' && Date.now() < deadline);
+      const state = await until(
+        async () => (await call(asManager, 'get_export_status', { website: 'bulk', exportId: holder.exportId })).structuredContent!.export as Record<string, unknown>,
+        (record) => record.status !== 'running',
+        { timeoutMs: 60_000, intervalMs: 100, what: `export ${holder.exportId} ending` },
+      );
       expect(state).toMatchObject({ status: 'completed', rowCount: BULK_ROWS, startedFrom: 'api' });
 
       const started = await call(asManager, 'start_export', { website: 'demo', explorer: 'events', filename: `agent-${kind}`, period: '24h' });
