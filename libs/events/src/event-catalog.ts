@@ -3,6 +3,7 @@ import { QUEUE_EVENT_CATALOG, QueueEvent } from './queue/queue-events';
 import { EXPLORER_EVENT_CATALOG, ExplorerEvent } from './explorer/explorer-events';
 import { IDENTITY_EVENT_CATALOG, IdentityEvent } from './identity/identity-events';
 import { EXPORT_EVENT_CATALOG, ExportEvent } from './exports/export-events';
+import { RENDER_EVENT_CATALOG, RenderEvent } from './renders/render-events';
 
 /**
  * Every event the service records, one union per topic family: each
@@ -12,7 +13,8 @@ import { EXPORT_EVENT_CATALOG, ExportEvent } from './exports/export-events';
 export type DomainEvent = QueueEvent
   | ExplorerEvent
   | IdentityEvent
-  | ExportEvent;
+  | ExportEvent
+  | RenderEvent;
 export type DomainEventType = DomainEvent['type'];
 
 /** The published contract: what downstream consumers of the topics can rely on. */
@@ -21,6 +23,7 @@ export const EVENT_CATALOG: Readonly<Record<string, EventDefinition>> = {
   ...EXPLORER_EVENT_CATALOG,
   ...IDENTITY_EVENT_CATALOG,
   ...EXPORT_EVENT_CATALOG,
+  ...RENDER_EVENT_CATALOG,
 };
 
 /** Narrows a record read from the log to a known event, or undefined for types or versions this build does not know. */

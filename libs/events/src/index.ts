@@ -17,5 +17,7 @@ export * from './explorer/bot-request-recorded.event';
 export * from './explorer/search-performance-recorded.event';
 export * from './identity/identity-events';
 export * from './exports/export-events';
+export * from './renders/render-events';
+export * from './renders/render-recorded.event';
 export * from './published-event-schemas';
 export * from './page-url-schema';

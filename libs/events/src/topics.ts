@@ -10,6 +10,8 @@ export const TOPICS = {
   identity: 'bpc.identity.v1',
   /** CSV exports of the Data Explorer, keyed by account. */
   exports: 'bpc.exports.v1',
+  /** Render history: every render and origin fetch, keyed by host id. */
+  renders: 'bpc.renders.v1',
 } as const;
 
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];

@@ -20,8 +20,14 @@ export interface RecacheRequestedPayload {
   readonly priority: RequestablePriority;
   /** Absent: the configured dimension or URL-rule action decides. */
   readonly mode?: RecacheMode;
-  /** Which API took the request. */
-  readonly source: 'daemon-api' | 'public-api';
+  /** Which API took the request; `sitemap`: a sitemap recache (an API call or a configured warm-up) read the URLs from a sitemap. */
+  readonly source: 'daemon-api' | 'public-api' | 'sitemap';
+  /**
+   * The recache receipt this request belongs to (added after v1 was first
+   * written, optional so the version stays 1). A sitemap recache spreads one
+   * receipt over several requests (chunks).
+   */
+  readonly receiptId?: string;
 }
 
 export type RecacheRequested = EventEnvelope<typeof RECACHE_REQUESTED, RecacheRequestedPayload>;
@@ -36,6 +42,7 @@ export const recacheRequestedSchema = payloadSchema<RecacheRequestedPayload>()({
     dimensionIds: { type: 'array', minItems: 1, items: { type: 'integer', minimum: 1 } },
     priority: { enum: ['high', 'normal'] },
     mode: { enum: ['render', 'bypass'] },
-    source: { enum: ['daemon-api', 'public-api'] },
+    source: { enum: ['daemon-api', 'public-api', 'sitemap'] },
+    receiptId: { type: 'string', minLength: 1, maxLength: 64 },
   },
 });

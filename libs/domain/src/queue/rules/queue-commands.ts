@@ -42,6 +42,8 @@ export interface ClaimedEntry {
   readonly priority: Priority;
   readonly mode?: QueueItem['mode'];
   readonly entryId: string;
+  /** `sitemap` when the request that last queued the entry came from a sitemap recache (render history's trigger); absent otherwise. */
+  readonly trigger?: 'sitemap';
   /** Attempts already made before this claim (0 on the first). */
   readonly attempt: number;
   readonly claimId: string;
