@@ -1,78 +1,12 @@
-import type { ApiAnswer, PublicApiClient } from './api-client';
 import { componentSchema, JsonSchema, OpenApiDocument, withoutProperties, withProperties } from './openapi-schemas';
-import { bodyOf, pathInteger, pathSegment, ToolArguments } from './tool-arguments';
-import { ArgumentRefusal, refusalOf, toolRefusal, ToolResult, toolSuccess } from './tool-result';
+import { bodyOf, pathInteger, pathSegment } from './tool-arguments';
+import { refusalOf, toolRefusal, toolSuccess } from './tool-result';
 import { DISCOVERY_OUTPUT, EXPLORER_ARGUMENT, EXPORT_ID_ARGUMENT, QUERY_OUTPUT, WEBSITE_ARGUMENT } from './tool-schemas';
 import { nextPageOf, querySummary, seriesDigest, withoutRowIds } from './tool-summaries';
 import { COMP_CATEGORY_SCHEMA, COMP_PERIOD_SCHEMA, FILTERS_DESCRIPTION, MODE_SCHEMA, PERIOD_SCHEMA } from './explorer-argument-hints';
+import { call, ConnectorTool, DEFAULT_TOOL_ROWS, guarded, hintFor, object, ok, readOnly, websiteOnly, websitePath } from './tool-kit';
 
-/** Rows a query_explorer call returns when the model does not say: enough to reason on, small enough for a context window. */
-export const DEFAULT_TOOL_ROWS = 50;
-
-export interface ToolAnnotations {
-  readonly title: string;
-  readonly readOnlyHint: boolean;
-  readonly destructiveHint: boolean;
-  readonly idempotentHint: boolean;
-  readonly openWorldHint: boolean;
-}
-
-/** One tool: what a client lists, and how a call becomes public API calls. */
-export interface ConnectorTool {
-  readonly name: string;
-  readonly description: string;
-  readonly annotations: ToolAnnotations;
-  readonly inputSchema: (document: OpenApiDocument) => JsonSchema;
-  readonly outputSchema?: (document: OpenApiDocument) => JsonSchema;
-  readonly run: (api: PublicApiClient, args: ToolArguments) => Promise<ToolResult>;
-}
-
-const readOnly = (title: string): ToolAnnotations => ({ title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
-
-const ok = (answer: ApiAnswer) => answer.status >= 200 && answer.status < 300;
-const object = (value: unknown) => (value && typeof value === 'object' ? value : {}) as Record<string, unknown>;
-
-/** What the model can do about a refusal, by code. */
-function hintFor(code: string, extra: Record<string, unknown>): string | undefined {
-  switch (code) {
-    case 'EXPORT_SLOT_BUSY':
-      return `Export ${String(extra.exportId)} holds the account's one export slot: call get_export_status with exportId ${String(extra.exportId)} to wait for it (or read it, if it is yours), then start again.`;
-    case 'RATE_LIMITED':
-      return "The token's rate limit is spent: wait a minute before calling again.";
-    case 'EXPLORER_BUSY':
-      return 'The account has as many queries running as it may: retry in a few seconds.';
-    case 'FORBIDDEN':
-      return "The token's role on this website does not allow it (list_websites shows the roles): say so to the user.";
-    case 'FEATURE_DISABLED':
-      return 'The website has no Data Explorer (platform module off).';
-    case 'VALIDATION_FAILED':
-      return 'Fix the argument named by field (describe_explorers lists columns, filters, operators and periods) and call again.';
-    default:
-      return undefined;
-  }
-}
-
-/** The API's answer as the tool's result: `onSuccess` shapes a 2xx, any refusal becomes `isError` with the API's code, message and field. */
-async function call(api: PublicApiClient, request: Parameters<PublicApiClient>[0], onSuccess: (body: Record<string, unknown>) => ToolResult): Promise<ToolResult> {
-  const answer = await api(request);
-  if (ok(answer)) return onSuccess(object(answer.body));
-  const refusal = refusalOf(answer);
-  return toolRefusal(refusal, hintFor(refusal.code, refusal));
-}
-
-function guarded(run: ConnectorTool['run']): ConnectorTool['run'] {
-  return async (api, args) => {
-    try {
-      return await run(api, args ?? {});
-    } catch (error) {
-      if (error instanceof ArgumentRefusal) return error.toResult();
-      throw error;
-    }
-  };
-}
-
-const websitePath = (args: ToolArguments) => `/api/websites/${pathSegment(args, 'website')}`;
-const websiteOnly = (): JsonSchema => ({ type: 'object', properties: { website: WEBSITE_ARGUMENT }, required: ['website'] });
+export { DEFAULT_TOOL_ROWS, type ConnectorTool, type ToolAnnotations } from './tool-kit';
 
 const listWebsites: ConnectorTool = {
   name: 'list_websites',
