@@ -49,6 +49,7 @@ function checkWebsites(config: AppConfigSchema): ConfigIssue[] {
   if (duplicates(tokens).length > 0) issues.push({ key: 'websites', reason: 'two websites have the same prerender_token_sha256 (each website needs its own token)' });
   config.websites.forEach((w, i) => {
     if (!hostIds.has(w.host_id)) issues.push({ key: `websites[${i}].host_id`, reason: `no host with host_id ${w.host_id}` });
+    issues.push(...checkAlerts(w, `websites[${i}].alerts`));
   });
   return issues;
 }
@@ -87,4 +88,13 @@ function checkLinkSigning(config: AppConfigSchema): ConfigIssue[] {
 function checkListen(config: AppConfigSchema): ConfigIssue[] {
   const { public_api, daemon, edge, projector } = config.listen;
   return duplicates([public_api, daemon, edge, projector].filter((p) => p !== 0)).map((p) => ({ key: 'listen', reason: `port ${p} is used by two apps` }));
+}
+
+/** The signing key is given one way; whether the target is internal, and whether `secret_env` is set, is checked at startup (checkAlertTargets in libs/alerts): it takes DNS and the environment. */
+function checkAlerts(website: AppConfigSchema['websites'][number], at: string): ConfigIssue[] {
+  const alerts = website.alerts;
+  if (!alerts) return [];
+  const given = [alerts.secret, alerts.secret_env].filter((v) => v !== undefined).length;
+  if (given === 1) return [];
+  return [{ key: `${at}.secret_env`, reason: given === 0 ? 'required (or secret, for local development): the key that signs the webhook bodies' : 'give secret_env or secret, not both' }];
 }

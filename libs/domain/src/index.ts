@@ -14,3 +14,5 @@ export * from './queue/host-pause';
 export * from './hosts/resolve-targets';
 export * from './queue/decide-invalidate';
 export * from './queue/rules';
+export * from './alerts/alert-rules';
+export * from './alerts/alert-delivery';
