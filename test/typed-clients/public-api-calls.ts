@@ -61,6 +61,12 @@ export async function callPublicApi({ baseUrl, token, website, pageUrl }: Public
   const invalidatePath = '/api/websites/{website}/cache/invalidate';
   answers.push(answer('post', invalidatePath, await client.POST(invalidatePath, { params: { path: { website } }, body: { urls: [pageUrl] } })));
 
+  const deliveriesPath = '/api/websites/{website}/alerts/deliveries';
+  const deliveries = await client.GET(deliveriesPath, { params: { path: { website }, query: { page: 1, perPage: 20, status: 'failed' } } });
+  answers.push(answer('get', deliveriesPath, deliveries, deliveries.data && deliveries.data.meta.perPage !== 20 ? `unexpected meta: ${JSON.stringify(deliveries.data.meta)}` : undefined));
+  const badDeliveries = await client.GET(deliveriesPath, { params: { path: { website }, query: { perPage: 0 } } });
+  answers.push(answer('get', deliveriesPath, badDeliveries, badDeliveries.error && `${badDeliveries.error.code} ${badDeliveries.error.field}`));
+
   // The dashboard's session: signed in with the token, then by its cookie alone (and its CSRF token to sign out).
   const sessionPath = '/api/session';
   const signedIn = await createClient<paths>({ baseUrl }).POST(sessionPath, { body: { token } });

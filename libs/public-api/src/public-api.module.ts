@@ -6,6 +6,7 @@ import { ExplorerModule } from '@bpc/explorer';
 import { IdentityModule } from '@bpc/identity';
 import { HealthModule } from '@bpc/platform';
 import { AdminController } from './admin/admin.controller';
+import { AlertDeliveriesController } from './alert-deliveries/alert-deliveries.controller';
 import { BearerAuthGuard } from './auth/bearer-auth.guard';
 import { CacheOperationsController } from './cache-operations/cache-operations.controller';
 import { QueueStatusController } from './cache-operations/queue-status.controller';
@@ -24,7 +25,7 @@ import { SearchPerformanceController } from './search-performance/search-perform
 /** The public, token-authenticated API (spec/public-api.md) plus the operator's admin endpoints. */
 @Module({
   imports: [CqrsModule.forRoot(), HealthModule, IdentityModule, ExplorerModule, DaemonCommandsModule],
-  controllers: [DataExplorerController, SearchPerformanceController, CacheOperationsController, QueueStatusController, DashboardSessionController, InsightsController, AdminController],
+  controllers: [DataExplorerController, SearchPerformanceController, CacheOperationsController, QueueStatusController, DashboardSessionController, InsightsController, AdminController, AlertDeliveriesController],
   providers: [
     RecacheWebsiteHandler,
     InvalidateWebsiteCacheHandler,
