@@ -48,7 +48,7 @@ describe('component schemas as self-contained JSON Schemas', () => {
 
   it("builds every tool's schemas from the published public API document, with no reference left", () => {
     const tools = toolList(PUBLISHED);
-    expect(tools).toHaveLength(9);
+    expect(tools).toHaveLength(10);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');
       expect(JSON.stringify(tool)).not.toContain('$ref');
