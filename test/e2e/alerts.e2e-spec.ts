@@ -2,9 +2,10 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AlertDeliverer, AlertDeliveriesProjector, AlertEvaluator, alertTargets, checkAlertTargets, verifyAlertSignature, WebhookClient } from '@bpc/alerts';
 import { type AppConfig, ConfigError, validateConfig } from '@bpc/config';
+import { newAlertRaised, TOPICS } from '@bpc/events';
 import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
-import { jsonOf, TestClock, testConfig, until } from '@bpc/testing';
+import { jsonOf, RuntimeMode, TestClock, testConfig, until } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { botRequest, issueToken, recordAndWait } from './explorer-fixtures';
 
@@ -34,7 +35,7 @@ async function startReceiver(statusOf: (path: string) => number): Promise<{ serv
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
 }
 
-describe('website alert webhooks', () => {
+describe.each<RuntimeMode>(['standalone', 'cluster'])('website alert webhooks (%s mode)', (mode) => {
   let clock: TestClock;
   let running: RunningApps;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -65,7 +66,7 @@ describe('website alert webhooks', () => {
   beforeAll(async () => {
     clock = new TestClock(Date.parse('2026-11-28T10:01:00.000Z'));
     receiver = await startReceiver((path) => (path === '/down' ? 503 : path === '/refuses' ? 400 : 200));
-    const config = testConfig('standalone', {
+    const config = testConfig(mode, {
       scheduler: { enabled: false },
       websites: [
         { id: 'demo', host_id: 1, account_id: 'acme', alerts: alertsOf('/demo', { render_failures: { threshold: 3, window_minutes: 15 }, error_pages: { min_requests: 5, window_minutes: 60 } }) },
@@ -166,6 +167,28 @@ describe('website alert webhooks', () => {
     expect(verifyAlertSignature(SECRET, post.raw, post.headers['x-bpc-signature'] as string, Math.floor(clock.now() / 1000))).toBe(true);
     await until(async () => (await deliveries('demo')).body.data.some((d: { alertId: string; status: string }) => d.alertId === id && d.status === 'delivered'), { timeoutMs: 20_000 });
   }, 90_000);
+
+  // Two subscribers of one group are a Kafka matter: the file log runs in one process.
+  (mode === 'cluster' ? it : it.skip)('an alert raised by two replicas is delivered once, by one of two deliverers in the group', async () => {
+    const log = running.runtime.ports.eventLog!;
+    const second = new AlertDeliverer(log, alertTargets(running.runtime.config, {}), clock, createLogger('silent', 'second-replica'));
+    second.onApplicationBootstrap();
+    try {
+      // Joining the group rebalances it, which takes Kafka tens of seconds.
+      await until(() => second.lag().then(() => true, () => false), { timeoutMs: 90_000 });
+      const alert = { alertId: 'render_failures:demo:twice', type: 'render_failures' as const, website: 'demo', alertOccurredAt: new Date(clock.now()).toISOString(), data: { failures: 9 } };
+      await log.append(TOPICS.alerts, [newAlertRaised(alert, clock.now())]);
+      await log.append(TOPICS.alerts, [newAlertRaised(alert, clock.now())]);
+      await until(() => receiver.received.some((r) => r.body.id === alert.alertId), { timeoutMs: 30_000 });
+      const first = running.apps.projector!.get(AlertDeliverer);
+      // Both have read both events and looked for due work again: still one POST.
+      await until(async () => (await first.lag()) === 0 && (await second.lag()) === 0, { timeoutMs: 20_000 });
+      await Promise.all([first.tick(), second.tick()]);
+      expect(receiver.received.filter((r) => r.body.id === alert.alertId)).toHaveLength(1);
+    } finally {
+      await second.onApplicationShutdown();
+    }
+  }, 150_000);
 
   it('bad paging is a 400 VALIDATION_FAILED naming the parameter', async () => {
     for (const [query, field] of [['?perPage=0', 'perPage'], ['?perPage=201', 'perPage'], ['?page=x', 'page'], ['?status=lost', 'status'], ['?colour=red', 'colour']]) {

@@ -93,6 +93,12 @@ export class AlertDeliverer implements OnApplicationBootstrap, OnApplicationShut
     await this.client.close();
   }
 
+  /** Alert events not yet read; rejects until the group has been joined (then deliveries can start). */
+  async lag(): Promise<number> {
+    if (!this.subscription) throw new Error(`alert deliverer not subscribed to ${TOPICS.alerts}`);
+    return this.subscription.lag();
+  }
+
   /** Delivers what is due now; the interval calls it, tests may too. Waits for the tries it started. */
   async tick(): Promise<void> {
     if (!this.subscription || (await this.subscription.lag()) > 0) return;
