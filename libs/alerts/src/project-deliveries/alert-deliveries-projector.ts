@@ -23,6 +23,8 @@ export class AlertDeliveriesProjector implements OnApplicationBootstrap, OnAppli
   private readonly writer: BufferedExplorerWriter;
   private subscription?: Subscription;
   private subscribing?: Promise<unknown>;
+  /** Settles when the first attempt to subscribe has ended, either way. */
+  private firstAttempt?: Promise<void>;
 
   constructor(
     @Inject(EVENT_LOG) private readonly log: EventLog,
@@ -36,7 +38,7 @@ export class AlertDeliveriesProjector implements OnApplicationBootstrap, OnAppli
 
   onApplicationBootstrap(): void {
     const failures = new FailureStreakLog(this.logger, 'error', `alert deliveries projector could not subscribe to ${TOPICS.alerts}; retrying`, `alert deliveries projector subscribed to ${TOPICS.alerts}`);
-    this.subscribing = retryInBackground(
+    const { firstAttempt, done } = retryInBackground(
       async () => {
         this.subscription = await this.log.subscribe({
           groupId: ALERT_DELIVERIES_GROUP,
@@ -49,7 +51,9 @@ export class AlertDeliveriesProjector implements OnApplicationBootstrap, OnAppli
       },
       this.stopping.signal,
       (error) => failures.failed(error),
-    ).done;
+    );
+    this.subscribing = done;
+    this.firstAttempt = firstAttempt;
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -60,8 +64,9 @@ export class AlertDeliveriesProjector implements OnApplicationBootstrap, OnAppli
     await this.writer.close();
   }
 
-  /** Tries in the log not yet in ClickHouse. */
+  /** Tries in the log not yet in ClickHouse. Waits for the first attempt to subscribe; rejects while not subscribed (the lag is then unknown, not 0). */
   async lag(): Promise<number> {
+    await this.firstAttempt;
     if (!this.subscription) throw new Error(`alert deliveries projector not subscribed to ${TOPICS.alerts}`);
     return (await this.subscription.lag()) + this.writer.buffered();
   }
