@@ -17,8 +17,13 @@ const MAX_IN_FLIGHT = 8;
 /** Finished alerts are remembered this long after they were raised, so the same alert raised again (a later evaluation in its window, a replay) is not sent twice. */
 const REMEMBER_FINISHED_MS = 2 * 24 * 3600_000;
 
+/** An alert never tried this long after it was raised is not tried any more (a webhook added again long after its alerts were raised must not receive them all). */
+const FIRST_TRY_WITHIN_MS = 24 * 3600_000;
+
 interface TrackedAlert {
   readonly alert: Alert;
+  /** The alerts topic partition it was read from: delivered only while this replica holds it. */
+  readonly partition: number;
   readonly raisedAt: number;
   /** Tries made so far. */
   attempts: number;
@@ -34,14 +39,17 @@ interface TrackedAlert {
  * alerts topic itself: the group reads its partitions from the beginning at
  * every assignment (the topic is small), so a restarted or newly assigned
  * replica knows every try made before, and only delivers once it has caught
- * up. Each try is appended as an AlertDeliveryAttempted event before the next
- * one is due. An alert raised twice (same id: a later evaluation, another
+ * up. It acts only on the partitions the group gives it now (`assigned`):
+ * after a rebalance, a retry that was due here is the new holder's. Each try
+ * is appended as an AlertDeliveryAttempted event before the next one is due. An alert raised twice (same id: a later evaluation, another
  * projector replica) is delivered once. At least once: a crash between a
  * POST and its event sends that try again, with the same `X-BPC-Alert-Id`.
  */
 @Injectable()
 export class AlertDeliverer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly alerts = new Map<string, TrackedAlert>();
+  /** Partitions of the alerts topic this replica holds now (the group's current assignment). */
+  private held = new Set<number>();
   private readonly targets: ReadonlyMap<string, AlertTarget>;
   private readonly client = new WebhookClient();
   private readonly stopping = new AbortController();
@@ -68,6 +76,7 @@ export class AlertDeliverer implements OnApplicationBootstrap, OnApplicationShut
         this.subscription = await this.log.subscribe({
           groupId: ALERT_DELIVERER_GROUP,
           topics: [TOPICS.alerts],
+          assigned: (partitions) => this.hold(partitions.map((p) => p.partition)),
           startAt: async () => '0',
           handleBatch: async (batch) => this.apply(batch),
           maxBatchSize: 1_000,
@@ -104,9 +113,26 @@ export class AlertDeliverer implements OnApplicationBootstrap, OnApplicationShut
     if (!this.subscription || (await this.subscription.lag()) > 0) return;
     const now = this.clock.now();
     this.forgetOld(now);
-    const due = [...this.alerts.values()].filter((a) => a.state === 'due' && !a.inFlight && a.dueAt <= now).sort((a, b) => a.dueAt - b.dueAt);
+    const due = [...this.alerts.values()].filter((a) => this.isDue(a, now)).sort((a, b) => a.dueAt - b.dueAt);
     const started = due.slice(0, Math.max(0, MAX_IN_FLIGHT - this.inFlight.size)).map((tracked) => this.startTry(tracked));
     await Promise.all(started);
+  }
+
+  private isDue(tracked: TrackedAlert, now: number): boolean {
+    if (tracked.state !== 'due' || tracked.inFlight || tracked.dueAt > now) return false;
+    if (!this.held.has(tracked.partition) || !this.targets.has(tracked.alert.website)) return false;
+    return tracked.attempts > 0 || now - tracked.raisedAt <= FIRST_TRY_WITHIN_MS;
+  }
+
+  /**
+   * A rebalance moved partitions: alerts of a partition another replica holds
+   * now are its to deliver (it rebuilds them from the topic); this replica
+   * forgets them, and reads them again from the beginning if it gets the
+   * partition back.
+   */
+  private hold(partitions: readonly number[]): void {
+    this.held = new Set(partitions);
+    for (const [id, tracked] of this.alerts) if (!this.held.has(tracked.partition)) this.alerts.delete(id);
   }
 
   private startTry(tracked: TrackedAlert): Promise<void> {
@@ -153,18 +179,18 @@ export class AlertDeliverer implements OnApplicationBootstrap, OnApplicationShut
     for (const record of batch.records) {
       const event = asAlertEvent(record.event);
       if (!event) throw new UnknownEventError('alert deliverer', record.event, `${batch.topic}:${batch.partition}@${record.offset}`);
-      this.record(event);
+      this.record(event, batch.partition);
     }
   }
 
   /** Idempotent: an event read again (replay, its own append read back) changes nothing. */
-  private record(event: AlertEvent): void {
+  private record(event: AlertEvent, partition?: number): void {
     switch (event.type) {
       case ALERT_RAISED: {
         const { alertId, type, website, alertOccurredAt, data } = event.payload;
-        if (this.alerts.has(alertId)) return;
+        if (this.alerts.has(alertId) || partition === undefined) return;
         const raisedAt = Date.parse(event.occurredAt);
-        this.alerts.set(alertId, { alert: { id: alertId, type, website, occurredAt: alertOccurredAt, data }, raisedAt, attempts: 0, state: 'due', dueAt: raisedAt, inFlight: false });
+        this.alerts.set(alertId, { alert: { id: alertId, type, website, occurredAt: alertOccurredAt, data }, partition, raisedAt, attempts: 0, state: 'due', dueAt: raisedAt, inFlight: false });
         return;
       }
       case ALERT_DELIVERY_ATTEMPTED: {
