@@ -149,6 +149,9 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('website alert webhooks (%
     await running.apps.projector!.get(AlertDeliveriesProjector).flush();
     expect(tries(shop.id)).toBe(5);
     expect((await deliveries('shop', '?status=failed&perPage=1')).body.meta).toEqual({ page: 1, perPage: 1, total: 1, totalPages: 1 });
+    const metrics = await (await fetch(`${running.urls.projector}/metrics`)).text();
+    expect(metrics).toMatch(/bpc_alert_deliveries_total\{type="render_failures",status="retrying"\} (\d+)/);
+    expect(Number(/bpc_alert_deliveries_total\{type="render_failures",status="failed"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(2);
   }, 90_000);
 
   it('an export finished: an export_finished alert to the website of the export, end to end through the standalone app', async () => {

@@ -1,9 +1,10 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
+import { Counter, Registry } from 'prom-client';
 import type { Logger } from 'pino';
 import { type Alert, type Clock, deliveryStatus, nextAttemptAt } from '@bpc/domain';
 import { ALERT_DELIVERY_ATTEMPTED, ALERT_RAISED, AlertEvent, asAlertEvent, newAlertDeliveryAttempted, TOPICS, UnknownEventError } from '@bpc/events';
 import { EVENT_LOG, EventLog, LogBatch, retryInBackground, Subscription } from '@bpc/event-log';
-import { CLOCK, FailureStreakLog, LOGGER } from '@bpc/platform';
+import { CLOCK, FailureStreakLog, LOGGER, METRICS_REGISTRY } from '@bpc/platform';
 import { assertNever } from '@bpc/domain';
 import { ALERT_TARGETS, type AlertTarget } from '../alert-targets.provider';
 import { WebhookClient } from './webhook-client';
@@ -58,14 +59,20 @@ export class AlertDeliverer implements OnApplicationBootstrap, OnApplicationShut
   private timer?: NodeJS.Timeout;
   private ticking?: Promise<void>;
   private inFlight = new Set<Promise<void>>();
+  private readonly tried?: Counter<'type' | 'status'>;
 
   constructor(
     @Inject(EVENT_LOG) private readonly log: EventLog,
     @Inject(ALERT_TARGETS) targets: readonly AlertTarget[],
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
+    // Present when the app serves /metrics (MetricsModule).
+    @Optional() @Inject(METRICS_REGISTRY) registry?: Registry,
   ) {
     this.targets = new Map(targets.map((t) => [t.website, t]));
+    if (registry) {
+      this.tried = new Counter({ name: 'bpc_alert_deliveries_total', help: 'Tries to POST an alert to a website webhook, by alert type and outcome (delivered, retrying, failed).', labelNames: ['type', 'status'], registers: [registry] });
+    }
   }
 
   onApplicationBootstrap(): void {
@@ -172,6 +179,7 @@ export class AlertDeliverer implements OnApplicationBootstrap, OnApplicationShut
     // Recorded before the next try can be due: a failed append leaves the alert due, and this try is made again.
     await this.log.append(TOPICS.alerts, [event]);
     this.record(event);
+    this.tried?.inc({ type: alert.type, status });
     if (status !== 'delivered') this.logger.warn({ alertId: alert.id, website: alert.website, attempt, status, error: event.payload.error }, 'alert webhook delivery failed');
   }
 
