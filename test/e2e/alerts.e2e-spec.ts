@@ -5,7 +5,8 @@ import { type AppConfig, ConfigError, validateConfig } from '@bpc/config';
 import { newAlertRaised, TOPICS } from '@bpc/events';
 import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
-import { jsonOf, RuntimeMode, TestClock, testConfig, until } from '@bpc/testing';
+import { dnsResolve } from '@bpc/renderer';
+import { jsonOf, RuntimeMode, startTestDnsServer, TestClock, testConfig, until } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { botRequest, issueToken, recordAndWait } from './explorer-fixtures';
 
@@ -255,6 +256,19 @@ describe('alert webhook configuration', () => {
     }
     expect(await refusal(withAlerts({ webhook_url: 'http://127.0.0.1:9/hook', secret: SECRET, allow_internal_target: true }))).toBeUndefined();
     expect(await refusal(withAlerts({ webhook_url: 'https://93.184.215.14/hook', secret: SECRET }))).toBeUndefined();
+  }, 30_000);
+
+  it('refuses a name any of whose addresses is internal (one public and one private address: refused)', async () => {
+    const dns = await startTestDnsServer({ 'mixed.test': ['93.184.215.14', '10.0.0.5'], 'public.test': ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'] });
+    try {
+      const resolve = dnsResolve(() => dns.resolver());
+      const resolvers = { page: resolve, trusted: resolve };
+      const issues = await checkAlertTargets(withAlerts({ webhook_url: 'https://mixed.test/hook', secret: SECRET }), {}, resolvers).then(() => [], (error: ConfigError) => error.issues);
+      expect(issues).toEqual([{ key: 'websites[0].alerts.webhook_url', reason: expect.stringMatching(/^mixed\.test resolves to an internal address \(10\.0\.0\.5\): refused/) }]);
+      await expect(checkAlertTargets(withAlerts({ webhook_url: 'https://public.test/hook', secret: SECRET }), {}, resolvers)).resolves.toBeUndefined();
+    } finally {
+      await dns.close();
+    }
   }, 30_000);
 
   it('stops startup of the apps with that ConfigError', async () => {

@@ -4,7 +4,7 @@ export type { CachingPageRefresherOptions } from './page-refresher';
 export { ChromiumTabPool, CHROMIUM_ARGS, HEADLESS_SERVER_ARGS } from './chromium-tab-pool';
 export { AddressPolicy } from './egress/address-policy';
 export { checkedDispatcher } from './egress/checked-dispatcher';
-export { DEFAULT_RESOLVERS, resolveCheckedAddress, systemResolve } from './egress/checked-address';
+export { DEFAULT_RESOLVERS, dnsResolve, resolveCheckedAddress, systemResolve } from './egress/checked-address';
 export type { Resolvers } from './egress/checked-address';
 export { EgressRefused, targetOf } from './egress/egress-rules';
 export type { EgressRules } from './egress/egress-rules';

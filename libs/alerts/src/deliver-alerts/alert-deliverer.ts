@@ -1,11 +1,10 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { Counter, Registry } from 'prom-client';
 import type { Logger } from 'pino';
-import { type Alert, type Clock, deliveryStatus, nextAttemptAt } from '@bpc/domain';
+import { type Alert, assertNever, type Clock, deliveryStatus, nextAttemptAt } from '@bpc/domain';
 import { ALERT_DELIVERY_ATTEMPTED, ALERT_RAISED, AlertEvent, asAlertEvent, newAlertDeliveryAttempted, TOPICS, UnknownEventError } from '@bpc/events';
 import { EVENT_LOG, EventLog, LogBatch, retryInBackground, Subscription } from '@bpc/event-log';
 import { CLOCK, FailureStreakLog, LOGGER, METRICS_REGISTRY } from '@bpc/platform';
-import { assertNever } from '@bpc/domain';
 import { ALERT_TARGETS, type AlertTarget } from '../alert-targets.provider';
 import { WebhookClient } from './webhook-client';
 

@@ -1,5 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
+import { assertNever } from '@bpc/domain';
 import { ALERT_DELIVERY_ATTEMPTED, ALERT_RAISED, asAlertEvent, TOPICS, UnknownEventError } from '@bpc/events';
 import { EVENT_LOG, EventLog, LogBatch, retryInBackground, Subscription } from '@bpc/event-log';
 import { encodeRows, EXPLORER_STORE, ExplorerStore } from '@bpc/explorer-store';
@@ -82,10 +83,18 @@ export class AlertDeliveriesProjector implements OnApplicationBootstrap, OnAppli
     for (const record of batch.records) {
       const event = asAlertEvent(record.event);
       if (!event) throw new UnknownEventError('alert deliveries projector', record.event, `${batch.topic}:${batch.partition}@${record.offset}`);
-      if (event.type === ALERT_RAISED) continue;
-      if (event.type !== ALERT_DELIVERY_ATTEMPTED) continue;
-      const p = event.payload;
-      rows.push({ website: p.website, alert_id: p.alertId, type: p.type, attempt: p.attempt, status: p.status, http_status: p.httpStatus, error: p.error, ts: new Date(event.occurredAt), event_id: event.id });
+      switch (event.type) {
+        case ALERT_RAISED:
+          // Not a try: the log shows an alert once it has been tried.
+          break;
+        case ALERT_DELIVERY_ATTEMPTED: {
+          const p = event.payload;
+          rows.push({ website: p.website, alert_id: p.alertId, type: p.type, attempt: p.attempt, status: p.status, http_status: p.httpStatus, error: p.error, ts: new Date(event.occurredAt), event_id: event.id });
+          break;
+        }
+        default:
+          assertNever(event);
+      }
     }
     const last = batch.records[batch.records.length - 1].offset;
     const tables = rows.length > 0 ? new Map([[ALERT_DELIVERIES_TABLE, encodeRows(rows)]]) : new Map();
