@@ -116,11 +116,15 @@ export class AlertDeliverer implements OnApplicationBootstrap, OnApplicationShut
 
   /** Delivers what is due now; the interval calls it, tests may too. Waits for the tries it started. */
   async tick(): Promise<void> {
-    if (!this.subscription || (await this.subscription.lag()) > 0) return;
+    if (!this.subscription) return;
     const now = this.clock.now();
     this.forgetOld(now);
     const due = [...this.alerts.values()].filter((a) => this.isDue(a, now)).sort((a, b) => a.dueAt - b.dueAt);
-    const started = due.slice(0, Math.max(0, MAX_IN_FLIGHT - this.inFlight.size)).map((tracked) => this.startTry(tracked));
+    // Only once caught up: a try recorded further on (by this replica before a restart, or by another) may make it not due. Asked only when something is due (on Kafka it is a broker round trip).
+    if (due.length === 0 || (await this.subscription.lag()) > 0) return;
+    // Again after the wait: records read meanwhile, or another tick, may have changed them.
+    const stillDue = due.filter((a) => this.isDue(a, now));
+    const started = stillDue.slice(0, Math.max(0, MAX_IN_FLIGHT - this.inFlight.size)).map((tracked) => this.startTry(tracked));
     await Promise.all(started);
   }
 
