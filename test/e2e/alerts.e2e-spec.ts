@@ -6,7 +6,7 @@ import { newAlertRaised, TOPICS } from '@bpc/events';
 import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
 import { dnsResolve } from '@bpc/renderer';
-import { jsonOf, RuntimeMode, startTestDnsServer, TestClock, testConfig, until } from '@bpc/testing';
+import { jsonOf, RuntimeMode, spawnService, startTestDnsServer, TestClock, testConfig, until } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { botRequest, issueToken, recordAndWait } from './explorer-fixtures';
 
@@ -274,6 +274,15 @@ describe('alert webhook configuration', () => {
   it('stops startup of the apps with that ConfigError', async () => {
     const config = testConfig('standalone', { websites: [{ id: 'demo', host_id: 1, account_id: 'acme', alerts: { webhook_url: 'http://127.0.0.1:9/hook', secret: SECRET } }] });
     await expect(startApps(standaloneApps, config, createLogger('silent', 'alerts'))).rejects.toThrow(/websites\[0\]\.alerts\.webhook_url: 127\.0\.0\.1 is an internal address/);
+  }, 30_000);
+
+  it('the standalone process refuses to start, exit code 2, naming the key', async () => {
+    const websites = [{ id: 'demo', host_id: 1, account_id: 'demo-account', alerts: { webhook_url: 'http://localhost:9/hook', secret_env: 'BPC_TEST_UNSET_WEBHOOK_SECRET' } }];
+    const service = spawnService('apps/standalone/src/main.ts', { BPC__WEBSITES: JSON.stringify(websites) });
+    expect(await service.exited).toBe(2);
+    expect(service.output()).toContain('invalid configuration (alert webhooks)');
+    expect(service.output()).toContain('websites[0].alerts.secret_env: environment variable BPC_TEST_UNSET_WEBHOOK_SECRET is not set');
+    expect(service.output()).toMatch(/websites\[0\]\.alerts\.webhook_url: localhost resolves to an internal address \((127\.0\.0\.1|::1)\): refused/);
   }, 30_000);
 
   it('takes the signing key from the environment (secret_env), one way only', async () => {
