@@ -4,7 +4,7 @@ import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown, Opti
 import type { Logger } from 'pino';
 import type { AppConfig } from '@bpc/config';
 import { AppError, Clock, validationError } from '@bpc/domain';
-import { AccountLimits, explorerBusyError, findExplorer, ResolvedQuery, resolveQuery } from '@bpc/explorer';
+import { AccountLimits, ExplorerDef, explorerBusyError, ResolvedQuery, resolveQuery } from '@bpc/explorer';
 import { Admission, admittedSettings, AdmissionRefusedError, EXPLORER_STORE, EXPORT_TIME_LIMIT_S, ExplorerAdmission, ExplorerStore, ExplorerStoreError, QueryParams, StatementTicket } from '@bpc/explorer-store';
 import type { ExportOrigin } from '@bpc/events';
 import { EXPORT_SLOTS, ExportSlots } from '@bpc/export-slots';
@@ -15,6 +15,9 @@ import { exportQuestion, questionHash, sanitiseFilename } from '../domain/export
 import type { ExportState } from '../domain/export-record';
 import { ExportIndex } from '../state/export-index';
 import type { StartExportDto } from './start-export.dto';
+
+/** An export body after type checks: the explorer's (StartExportDto) or render history's, which has no comparison window. */
+export type StartExportBody = Omit<StartExportDto, 'compPeriod' | 'compCategory'> & Partial<Pick<StartExportDto, 'compPeriod' | 'compCategory'>>;
 
 export const DEFAULT_WAIT_SECONDS = 20;
 const SWEEP_EVERY_MS = 60_000;
@@ -140,12 +143,12 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
 
   /**
    * The export call: validates, rejoins the same question, or claims the
-   * account's slot; then waits up to `waitSeconds` for the file.
+   * account's slot; then waits up to `waitSeconds` for the file. `explorer`
+   * is a Data Explorer explorer or the website's render history: one slot
+   * per account for both.
    */
-  async start(caller: ExportCaller, explorerKey: string, body: StartExportDto): Promise<ExportState> {
+  async start(caller: ExportCaller, explorer: ExplorerDef, body: StartExportBody): Promise<ExportState> {
     await this.ready();
-    const explorer = findExplorer(explorerKey);
-    if (!explorer) throw new AppError('NOT_FOUND', `unknown explorer ${explorerKey}`);
     const { filename: requestedName, maxRows: requestedRows, waitSeconds, ...queryBody } = body;
     const cap = this.limits.of(caller.accountId).exportRowCap;
     const maxRows = requestedRows ?? cap;
