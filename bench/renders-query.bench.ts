@@ -7,6 +7,7 @@ import { startApps } from '@bpc/composition';
 import { bulkRenderOutcomesSql } from '../test/harness/render-outcome-fixture';
 import type { BenchRow, BenchSuite } from './bench-row';
 import { issueBenchToken, oneWebsiteBenchConfig } from './bench-service';
+import { projectorApp } from '../apps/projector/src/projector.app';
 import { publicApiApp } from '../apps/public-api/src/public-api.app';
 import { interleavedP50 } from './timing';
 
@@ -26,7 +27,7 @@ export const rendersQueryBench: BenchSuite = {
     const rows: BenchRow[] = [];
     try {
       const config = oneWebsiteBenchConfig(dir);
-      const running = await startApps([publicApiApp], config, createLogger('warn', 'bench-renders'));
+      const running = await startApps([projectorApp, publicApiApp], config, createLogger('warn', 'bench-renders'));
       try {
         const store = running.runtime.ports.explorerStore!;
         await store.command(bulkRenderOutcomesSql(1, ROWS, Date.now()));
