@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { drainPending } from 'chdb';
+import { createChdbConnection } from 'chdb/connection';
 import { AppError } from '@bpc/domain';
-import { ChdbExecutor, ExplorerAdmission, ExplorerStore } from '@bpc/explorer-store';
+import { ChdbExecutor, ClickhouseConnection, ClickhouseHttpExecutor, ExplorerAdmission, ExplorerStore } from '@bpc/explorer-store';
 import { EXPLORER_DDL_DIR } from '@bpc/projections';
 import { insertRenderOutcomes, renderOutcome, TestClock, testConfig } from '@bpc/testing';
 import { AccountLimits } from '../account-limits';
@@ -18,8 +19,15 @@ import type { QueryBody } from '../resolve-query/query-body';
 const HOUR = 3_600_000;
 const NOW = Date.UTC(2026, 10, 27, 12, 30);
 
-/** Render history over real chDB: rows inserted as the projector would, queried through the handlers with the admission queue. */
-describe('render history queries (chDB)', () => {
+type Executor = [name: string, open: (dir: string) => ExplorerStore];
+const executors: Executor[] = [
+  ['ChdbExecutor', (dir) => new ChdbExecutor({ path: dir, ddlDir: EXPLORER_DDL_DIR })],
+  // Cluster mode's executor (@clickhouse/client) on an in-process engine: the same SQL and bound arrays through HTTP parameters.
+  ['ClickhouseHttpExecutor over chdb/connection', (dir) => new ClickhouseHttpExecutor({ ddlDir: EXPLORER_DDL_DIR, connection: () => createChdbConnection({ path: dir }) as unknown as ClickhouseConnection })],
+];
+
+/** Render history over real engines: rows inserted as the projector would, queried through the handlers with the admission queue. */
+describe.each(executors)('render history queries (%s)', (_name, open) => {
   const config = testConfig('standalone', {
     websites: [
       { id: 'demo', host_id: 1, account_id: 'acme' },
@@ -33,7 +41,7 @@ describe('render history queries (chDB)', () => {
   let timeseries: (body: Record<string, unknown>, website?: string) => ReturnType<GetRendersTimeseriesHandler['execute']>;
 
   beforeAll(async () => {
-    store = new ChdbExecutor({ path: dir, ddlDir: EXPLORER_DDL_DIR });
+    store = open(dir);
     await store.migrate();
     const at = (hoursAgo: number) => new Date(NOW - hoursAgo * HOUR);
     const rows = [
