@@ -118,7 +118,7 @@ describe('render history API (standalone)', () => {
   it('refuses without a token, and where the platform module is off', async () => {
     expect((await post('query', {}, null)).status).toBe(401);
     const off = await post('query', {}, token, 'off');
-    expect(off.status).toBe(403);
+    expect({ status: off.status, code: (await jsonOf(off)).code }).toEqual({ status: 403, code: 'FEATURE_DISABLED' });
   });
 
   it("exports render history through the account's one slot: the Data Explorer status and list show it", async () => {
