@@ -16,9 +16,6 @@ import type { ExportState } from '../domain/export-record';
 import { ExportIndex } from '../state/export-index';
 import type { StartExportDto } from './start-export.dto';
 
-/** An export body after type checks: the explorer's (StartExportDto) or render history's, which has no comparison window. */
-export type StartExportBody = Omit<StartExportDto, 'compPeriod' | 'compCategory'> & Partial<Pick<StartExportDto, 'compPeriod' | 'compCategory'>>;
-
 export const DEFAULT_WAIT_SECONDS = 20;
 const SWEEP_EVERY_MS = 60_000;
 /**
@@ -147,7 +144,7 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
    * is a Data Explorer explorer or the website's render history: one slot
    * per account for both.
    */
-  async start(caller: ExportCaller, explorer: ExplorerDef, body: StartExportBody): Promise<ExportState> {
+  async start(caller: ExportCaller, explorer: ExplorerDef, body: StartExportDto): Promise<ExportState> {
     await this.ready();
     const { filename: requestedName, maxRows: requestedRows, waitSeconds, ...queryBody } = body;
     const cap = this.limits.of(caller.accountId).exportRowCap;
