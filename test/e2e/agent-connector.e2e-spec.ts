@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
-import { insertBulkBotRequests, jsonOf, removeTestDataDir, testConfig, until } from '@bpc/testing';
+import { insertBulkBotRequests, insertRenderOutcomes, jsonOf, removeTestDataDir, renderOutcome, testConfig, until } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { botRequest, issueToken, recordAndWait } from './explorer-fixtures';
 
@@ -55,6 +55,11 @@ describe('agent connector (MCP)', () => {
     await recordAndWait(running, events, 'demo', events.length);
     // Enough rows that an export of them still runs while the connector asks for the slot.
     await insertBulkBotRequests(running.runtime.ports.explorerStore!, 'bulk', BULK_ROWS, now - 60_000);
+    await insertRenderOutcomes(running.runtime.ports.explorerStore!, [
+      renderOutcome(new Date(now - HOUR), { url: 'https://www.example.com/p0' }),
+      renderOutcome(new Date(now - 2 * HOUR), { url: 'https://www.example.com/p1', outcome: 'kept_soft_404', reason: 'soft 404: title "Page not found"' }),
+      renderOutcome(new Date(now - 3 * HOUR), { url: 'https://www.example.com/p2', outcome: 'kept_soft_404', reason: 'soft 404: title "Page not found"' }),
+    ]);
   }, 120_000);
 
   afterAll(async () => {
@@ -91,7 +96,7 @@ describe('agent connector (MCP)', () => {
 
     it('lists tools with schemas from the API and truthful annotations, resources of each Data Explorer website, templates and prompts', async () => {
       const { tools } = await asManager.listTools();
-      expect(tools.map((t) => t.name)).toEqual(['list_websites', 'describe_explorers', 'query_explorer', 'get_insights', 'start_export', 'get_export_status', 'recache_urls', 'invalidate_urls', 'get_queue_status']);
+      expect(tools.map((t) => t.name)).toEqual(['list_websites', 'describe_explorers', 'query_explorer', 'get_insights', 'start_export', 'get_export_status', 'recache_urls', 'invalidate_urls', 'get_queue_status', 'query_renders']);
       const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
       expect(byName.query_explorer.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
       expect(byName.invalidate_urls.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
@@ -183,6 +188,15 @@ describe('agent connector (MCP)', () => {
       // Another website's data, whatever the spelling of its id.
       expect(refusalOf(await call(asReadonly, 'query_explorer', { website: 'demo/../bulk', explorer: 'events' }))).toMatchObject({ status: 403, code: 'FORBIDDEN' });
       await expect(asReadonly.readResource({ uri: 'bpc://websites/%E0%A4%A/explorers' })).rejects.toThrow(/VALIDATION_FAILED/);
+    });
+
+    it('query_renders answers why renders kept the old snapshot, and refuses a bad filter naming it', async () => {
+      const reasons = await call(asReadonly, 'query_renders', { website: 'demo', mode: 'reasons', period: '24h', filters: [{ field: 'outcome_class', op: 'ne', val: 'stored' }] });
+      expect(reasons.isError).toBeFalsy();
+      expect(reasons.structuredContent).toMatchObject({ nextPage: null, meta: { explorerKey: 'renders', mode: 'reasons', total: 1, perPage: 50 }, rows: [{ outcome: 'kept_soft_404', reason: 'soft 404: title "Page not found"', renders: 2, pages: 2 }] });
+      expect(reasons.content[0].text).toMatch(/^1 row\(s\) of 1 \(renders\/reasons/);
+      const refused = await call(asReadonly, 'query_renders', { website: 'demo', filters: [{ field: 'outcome_class', val: 'broken' }] });
+      expect(refusalOf(refused)).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', field: 'filters[0].val' });
     });
 
     it('recaches and invalidates as a manager; a readonly token is refused FORBIDDEN', async () => {

@@ -46,6 +46,21 @@ export async function callPublicApi({ baseUrl, token, website, pageUrl }: Public
   const hourly = await client.POST(timeseriesPath, { params: { path: { website } }, body: { metric: 'requests', period: '90d', interval: 'hour' } });
   answers.push(answer('post', timeseriesPath, hourly, hourly.error && `${hourly.error.code} ${hourly.error.field}`));
 
+  // Render history (its export completes within its wait, so the account's slot is free for the explorer export below).
+  const rendersPath = '/api/websites/{website}/renders';
+  const rendersDiscovery = await client.GET(rendersPath, { params: { path: { website } } });
+  answers.push(answer('get', rendersPath, rendersDiscovery, rendersDiscovery.data && rendersDiscovery.data.key !== 'renders' ? `key ${rendersDiscovery.data.key}` : undefined));
+  const rendersQueryPath = '/api/websites/{website}/renders/query';
+  answers.push(answer('post', rendersQueryPath, await client.POST(rendersQueryPath, { params: { path: { website } }, body: { mode: 'reasons', period: '7d', filters: [{ field: 'outcome_class', op: 'ne', val: 'stored' }] } })));
+  const rendersRefused = await client.POST(rendersQueryPath, { params: { path: { website } }, body: { filters: [{ field: 'outcome', val: 'exploded' }] } });
+  answers.push(answer('post', rendersQueryPath, rendersRefused, rendersRefused.error && `${rendersRefused.error.code} ${rendersRefused.error.field}`));
+  const rendersSeriesPath = '/api/websites/{website}/renders/timeseries';
+  const rendersSeries = await client.POST(rendersSeriesPath, { params: { path: { website } }, body: { period: '7d', interval: 'day' } });
+  answers.push(answer('post', rendersSeriesPath, rendersSeries, rendersSeries.data && rendersSeries.data.points.some((p) => p.renders < p.failed) ? 'failed above renders' : undefined));
+  const rendersExportPath = '/api/websites/{website}/renders/export';
+  const rendersExport = await client.POST(rendersExportPath, { params: { path: { website } }, body: { period: '7d', filename: 'typed-renders', waitSeconds: 30 } });
+  answers.push(answer('post', rendersExportPath, rendersExport, rendersExport.data && rendersExport.data.status !== 'completed' ? `export ${rendersExport.data.status}` : undefined));
+
   const importPath = '/api/websites/{website}/search-performance/import';
   const imported = await client.POST(importPath, {
     params: { path: { website } },

@@ -19,3 +19,8 @@ export * from './insights/insights.query';
 export * from './insights/resolve-insights';
 export * from './insights/insights-sql';
 export * from './insights/timeseries-series';
+export * from './sql/query-sql';
+export * from './renders/renders-catalog';
+export * from './renders/renders-sql';
+export * from './renders/renders.query';
+export * from './renders/resolve-renders-timeseries';
