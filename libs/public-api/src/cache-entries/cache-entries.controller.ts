@@ -38,7 +38,7 @@ export class CacheEntriesController {
     description:
       "One item per configured dimension: cached or not, kind, fresh or stale, stored status, render and expiry times, size, render time, and the website's bot requests served from the entry (hit or stale) since it was rendered. A URL on no hostname of the website is 404.",
   })
-  @ApiQuery({ name: 'url', required: true, description: 'Absolute URL of a page of the website', example: 'https://www.example.com/pricing' })
+  @ApiQuery({ name: 'url', type: String, required: true, description: 'Absolute URL of a page of the website', example: 'https://www.example.com/pricing' })
   @ApiOkResponse({ type: CacheEntryLookupDto })
   @ApiPublicError(400, 'VALIDATION_FAILED: url missing, given twice, or not an absolute http(s) URL; an unknown query parameter')
   @ApiPublicError(404, "NOT_FOUND (`field` url): the URL is not on the website's hostnames")

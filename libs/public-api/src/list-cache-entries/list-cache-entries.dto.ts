@@ -10,7 +10,7 @@ export const SELECTION_DOCS = {
     example: 'https://www.example.com/blog/',
   },
   pattern: {
-    description: 'An RE2 regular expression searched in the whole URL (anchor with `^…$`; at most 500 characters and 1000 counted repetitions). Exactly one of prefix and pattern.',
+    description: 'An RE2 regular expression searched in the whole URL (anchor it with ^ and $ to match all of it; at most 500 characters and 1000 counted repetitions). Exactly one of prefix and pattern.',
     example: '^https://www\\.example\\.com/products/[0-9]+$',
   },
 } as const;
