@@ -73,13 +73,15 @@ return dropped
 `,
   /**
    * KEYS[1] host hash; ARGV[1] host index, ARGV[2] and ARGV[3] the lex range
-   * (ZRANGEBYLEX bounds), ARGV[4] offset, ARGV[5] count. Answers {total in
-   * range, values of the page's entries...}, read in one step, or {-1} when
-   * the index does not hold as many keys as the hash (written before the
-   * index existed): then run bpcCacheReindex and ask again.
+   * (ZRANGEBYLEX bounds), ARGV[4] offset, ARGV[5] count, ARGV[6] '1' to skip
+   * the index check. Answers {total in range, values of the page's
+   * entries...}, read in one step, or {-1} when the index does not hold as
+   * many keys as the hash (entries written before the index existed, or by a
+   * replica of an older version): then re-index (bpcCacheIndexFields,
+   * bpcCacheUnindexGone) and ask again.
    */
   bpcCacheList: `
-if redis.call('HLEN', KEYS[1]) ~= redis.call('ZCARD', ARGV[1]) then return { -1 } end
+if ARGV[6] ~= '1' and redis.call('HLEN', KEYS[1]) ~= redis.call('ZCARD', ARGV[1]) then return { -1 } end
 local reply = { redis.call('ZLEXCOUNT', ARGV[1], ARGV[2], ARGV[3]) }
 if tonumber(ARGV[5]) > 0 then
   for _, member in ipairs(redis.call('ZRANGEBYLEX', ARGV[1], ARGV[2], ARGV[3], 'LIMIT', ARGV[4], ARGV[5])) do
@@ -90,25 +92,30 @@ end
 return reply
 `,
   /**
-   * KEYS[1] host hash; ARGV[1] host index. Rebuilds the index from the
-   * hash's fields (once per host whose entries predate the index; it blocks
-   * Redis for about a second per 500,000 entries). Answers the key count.
+   * KEYS[1] host hash; ARGV[1] host index, ARGV[2..] hash fields (a batch
+   * of an HSCAN). Indexes those still in the hash, each checked and added in
+   * this one step, so an invalidation running meanwhile is never undone.
+   * Answers how many members were added.
    */
-  bpcCacheReindex: `
+  bpcCacheIndexFields: `
 ${MEMBER_OF_FIELD_LUA}
-redis.call('DEL', ARGV[1])
-local fields = redis.call('HKEYS', KEYS[1])
-local batch = {}
-for _, field in ipairs(fields) do
-  batch[#batch + 1] = 0
-  batch[#batch + 1] = memberOf(field)
-  if #batch >= 2000 then
-    redis.call('ZADD', ARGV[1], unpack(batch))
-    batch = {}
-  end
+local added = 0
+for i = 2, #ARGV do
+  if redis.call('HEXISTS', KEYS[1], ARGV[i]) == 1 then added = added + redis.call('ZADD', ARGV[1], 0, memberOf(ARGV[i])) end
 end
-if #batch > 0 then redis.call('ZADD', ARGV[1], unpack(batch)) end
-return #fields
+return added
+`,
+  /**
+   * KEYS[1] host hash; ARGV[1] host index, ARGV[2..] index members. Removes
+   * the members whose entry is no longer in the hash. Answers how many.
+   */
+  bpcCacheUnindexGone: `
+local removed = 0
+for i = 2, #ARGV do
+  local url, dim = string.match(ARGV[i], '^(.*)%z(%d+)$')
+  if not url or redis.call('HEXISTS', KEYS[1], tostring(tonumber(dim)) .. '|' .. url) == 0 then removed = removed + redis.call('ZREM', ARGV[1], ARGV[i]) end
+end
+return removed
 `,
   /**
    * KEYS[1] checkpoints hash; ARGV[1] stream, ARGV[2] offset. Moves the

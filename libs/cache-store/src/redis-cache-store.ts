@@ -62,6 +62,8 @@ const DEFAULT_LOCAL_ENTRIES = 10_000;
 /** Larger stored values are read from Redis each time, which bounds what the kept entries hold (10,000 values of up to 4 KB, decoded). */
 const LOCAL_MAX_VALUE = 4 * 1024;
 const DEFAULT_WALK_CHUNK = 10_000;
+/** Keys checked per script while re-indexing: a few ms of Redis each. */
+const REINDEX_BATCH = 1_000;
 
 /**
  * Cache store for cluster mode: metadata in Redis (atomic Lua for
@@ -102,6 +104,7 @@ export class RedisCacheStore implements CacheStore {
   private readonly local: LocalEntries<CacheHit>;
   private readonly tracking?: RedisKeyTracking;
   private readonly walkChunk: number;
+  private readonly reindexing = new Map<number, Promise<void>>();
 
   constructor(options: RedisCacheStoreOptions) {
     this.prefix = `{${options.keyPrefix ?? 'bpc'}}:`;
@@ -246,16 +249,53 @@ export class RedisCacheStore implements CacheStore {
     return `${this.prefix}cache:u:${hostId}`;
   }
 
-  /** The list script's answer; an index that predates this version (or lags its hash) is rebuilt once first. */
+  /** The list script's answer; an index that disagrees with its hash is brought in line first (once per call). */
   private async list(hostId: number, [min, max]: LexRange, offset: number, limit: number): Promise<unknown[]> {
     const args = [this.indexKey(hostId), min, max, offset, limit];
-    let reply = (await this.runScript('bpcCacheList', this.hostKey(hostId), args)) as unknown[];
-    if (Number(reply[0]) === -1) {
-      const keys = await this.runScript('bpcCacheReindex', this.hostKey(hostId), [this.indexKey(hostId)]);
-      this.log.info({ hostId, keys }, 'cache entry index rebuilt from the entries');
-      reply = (await this.runScript('bpcCacheList', this.hostKey(hostId), args)) as unknown[];
+    const reply = (await this.runScript('bpcCacheList', this.hostKey(hostId), args)) as unknown[];
+    if (Number(reply[0]) !== -1) return reply;
+    await this.reindex(hostId);
+    // Trusted now even if the counts still differ (a replica of an older version writing meanwhile): the next listing checks again.
+    return (await this.runScript('bpcCacheList', this.hostKey(hostId), [...args, '1'])) as unknown[];
+  }
+
+  /** One re-indexing per host at a time in this process; concurrent listings wait for it. */
+  private reindex(hostId: number): Promise<void> {
+    let running = this.reindexing.get(hostId);
+    if (!running) {
+      running = this.rebuildIndex(hostId).finally(() => this.reindexing.delete(hostId));
+      this.reindexing.set(hostId, running);
     }
-    return reply;
+    return running;
+  }
+
+  /**
+   * Adds the keys the index misses (walking the hash with HSCAN) and removes
+   * members whose entry is gone (walking the index), a batch per script, so
+   * Redis is never held for long however big the host: each batch checks and
+   * changes in one step, and puts and invalidations keep the index meanwhile.
+   */
+  private async rebuildIndex(hostId: number): Promise<void> {
+    const [hash, index] = [this.hostKey(hostId), this.indexKey(hostId)];
+    let added = 0;
+    let cursor = '0';
+    do {
+      const from = cursor;
+      const [next, pairs] = await this.redis.call((r) => r.hscan(hash, from, 'COUNT', REINDEX_BATCH));
+      const fields = pairs.filter((_, i) => i % 2 === 0);
+      if (fields.length > 0) added += Number(await this.runScript('bpcCacheIndexFields', hash, [index, ...fields]));
+      cursor = next;
+    } while (cursor !== '0');
+    let removed = 0;
+    let min = '-';
+    for (;;) {
+      const from = min;
+      const members = await this.redis.call((r) => r.zrangebylex(index, from, '+', 'LIMIT', 0, REINDEX_BATCH));
+      if (members.length > 0) removed += Number(await this.runScript('bpcCacheUnindexGone', hash, [index, ...members]));
+      if (members.length < REINDEX_BATCH) break;
+      min = `(${members[members.length - 1]}`;
+    }
+    this.log.info({ hostId, added, removed }, 'cache entry index brought in line with the entries');
   }
 
   /** Feeds the index members within the range to the tally, a chunk per round trip, so Redis is never held for long. */
