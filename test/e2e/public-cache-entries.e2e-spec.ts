@@ -155,6 +155,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('public cache entries (%s 
       ['a null pattern', { pattern: null }, 'pattern'],
       ['perPage over 500', { prefix: page(''), perPage: 501 }, 'perPage'],
       ['page 0', { prefix: page(''), page: 0 }, 'page'],
+      ['a page beyond any host', { prefix: page(''), page: 1e16 }, 'page'],
       ['an unknown key', { prefix: page(''), sort: 'url' }, 'sort'],
       ['invalid JSON', '{"prefix":', 'body'],
     ])('refuses %s with 400 naming the field', async (_name, body, field) => {

@@ -21,8 +21,12 @@ export class ListCacheEntriesDto {
   @Omittable() @MaxLength(8192, { message: 'prefix takes at most 8192 characters' }) @IsString({ message: 'prefix must be a string' }) prefix?: string;
   @ApiPropertyOptional(SELECTION_DOCS.pattern)
   @Omittable() @IsString({ message: 'pattern must be a string' }) pattern?: string;
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, description: '1-based page; default 1; a page past the last answers no rows' })
-  @Omittable() @Min(1, { message: 'page must be 1 or more' }) @IsInt({ message: 'page must be an integer' }) page?: number;
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: CACHE_ENTRY_PAGE.pageMax, description: '1-based page; default 1; a page past the last answers no rows' })
+  @Omittable()
+  @Max(CACHE_ENTRY_PAGE.pageMax, { message: `page must be an integer from 1 to ${CACHE_ENTRY_PAGE.pageMax}` })
+  @Min(1, { message: `page must be an integer from 1 to ${CACHE_ENTRY_PAGE.pageMax}` })
+  @IsInt({ message: `page must be an integer from 1 to ${CACHE_ENTRY_PAGE.pageMax}` })
+  page?: number;
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: CACHE_ENTRY_PAGE.perPageMax, description: `Entries per page; default ${CACHE_ENTRY_PAGE.perPage}` })
   @Omittable()
   @Max(CACHE_ENTRY_PAGE.perPageMax, { message: `perPage must be an integer from 1 to ${CACHE_ENTRY_PAGE.perPageMax}` })

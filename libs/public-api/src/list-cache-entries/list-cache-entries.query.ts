@@ -1,7 +1,7 @@
 import type { EntrySelectionInput } from '../cache-entries/cache-entry-selection';
 
-/** Default and largest page of a cache entry listing. */
-export const CACHE_ENTRY_PAGE = { perPage: 50, perPageMax: 500 } as const;
+/** Default and largest page size of a cache entry listing, and the last page one may ask for (keeps offsets exact integers). */
+export const CACHE_ENTRY_PAGE = { perPage: 50, perPageMax: 500, pageMax: 10_000_000 } as const;
 
 /** One page of a website's cache entries whose URL starts with a prefix or matches a pattern. */
 export class ListCacheEntries {
