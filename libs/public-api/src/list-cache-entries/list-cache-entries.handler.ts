@@ -5,7 +5,7 @@ import type { AppConfig } from '@bpc/config';
 import { AppError, Clock, HostCatalog } from '@bpc/domain';
 import { APP_CONFIG, CLOCK } from '@bpc/platform';
 import { resolveEntrySelection } from '../cache-entries/cache-entry-selection';
-import { entryFacts } from '../look-up-cache-entry/look-up-cache-entry.handler';
+import { entryFacts } from '../cache-entries/entry-facts';
 import { CACHE_ENTRY_PAGE, CacheEntryListing, ListCacheEntries } from './list-cache-entries.query';
 
 /** Pages through the website's host's entries in the cache store's order (URL, then dimension id). */

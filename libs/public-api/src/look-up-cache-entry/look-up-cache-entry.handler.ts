@@ -1,12 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { CACHE_STORE, CacheEntry, CacheStore, isFresh } from '@bpc/cache-store';
+import { CACHE_STORE, CacheEntry, CacheStore } from '@bpc/cache-store';
 import type { AppConfig } from '@bpc/config';
 import { AppError, Clock, HostCatalog, normalizeHttpUrl, validationError } from '@bpc/domain';
 import { runAdmittedStatement } from '@bpc/explorer';
 import { EXPLORER_STORE, ExplorerAdmission, ExplorerStore } from '@bpc/explorer-store';
 import { APP_CONFIG, CLOCK } from '@bpc/platform';
 import { onHost, websiteHost } from '../cache-entries/cache-entry-selection';
+import { entryFacts } from '../cache-entries/entry-facts';
 import { cacheEntryHitsSql, CacheEntryHitsRow } from './cache-entry-hits-sql';
 import { CacheEntryDimensionView, CacheEntryLookup, LookUpCacheEntry } from './look-up-cache-entry.query';
 
@@ -63,17 +64,4 @@ export class LookUpCacheEntryHandler implements IQueryHandler<LookUpCacheEntry, 
     const rows = await runAdmittedStatement<CacheEntryHitsRow>(runner, { filters: [], accountId, deadlineMs: receivedAtMs + this.config.explorer.query_timeout_ms }, sql, params);
     return new Map(rows.map((row) => [Number(row.dimensionId), row]));
   }
-}
-
-/** An entry's facts as the public API shows them (times as UTC ISO). */
-export function entryFacts(entry: CacheEntry, now: number) {
-  return {
-    kind: entry.kind,
-    status: isFresh(entry, now) ? ('fresh' as const) : ('stale' as const),
-    statusCode: entry.statusCode,
-    renderedAt: new Date(entry.createdAt).toISOString(),
-    expiresAt: new Date(entry.expiresAt).toISOString(),
-    bytes: entry.bytes,
-    renderMs: Math.round(entry.durationMs),
-  };
 }
