@@ -194,7 +194,8 @@ export class RedisCacheStore implements CacheStore {
     if (!selection.urlFilter) {
       // No filter: the total and the page come from the sorted index in one script.
       const [total, ...values] = await this.list(hostId, range, offset, limit);
-      return { entries: (values as (string | null)[]).flatMap((value) => (value === null ? [] : [this.decoded.get(value)])), total: Number(total) };
+      // Decoded here, not through the memo of served entries: a listing must not push hot pages out of it.
+      return { entries: (values as (string | null)[]).flatMap((value) => (value === null ? [] : [decodeEntry(value)])), total: Number(total) };
     }
     const tally = new SelectionTally(selection.urlFilter, { offset, limit });
     await this.walk(hostId, range, tally);
@@ -205,7 +206,7 @@ export class RedisCacheStore implements CacheStore {
     });
     // Read after the walk: an entry dropped meanwhile is left out of the page.
     const values = await this.redis.call((r) => r.hmget(this.hostKey(hostId), ...fields));
-    return { entries: values.flatMap((value) => (value === null ? [] : [this.decoded.get(value)])), total: tally.entries };
+    return { entries: values.flatMap((value) => (value === null ? [] : [decodeEntry(value)])), total: tally.entries };
   }
 
   async summarize(hostId: number, selection: CacheEntrySelection, urlLimit: number): Promise<CacheSelectionSummary> {
