@@ -96,8 +96,12 @@ describe('agent connector (MCP)', () => {
 
     it('lists tools with schemas from the API and truthful annotations, resources of each Data Explorer website, templates and prompts', async () => {
       const { tools } = await asManager.listTools();
-      expect(tools.map((t) => t.name)).toEqual(['list_websites', 'describe_explorers', 'query_explorer', 'get_insights', 'start_export', 'get_export_status', 'recache_urls', 'invalidate_urls', 'get_queue_status', 'query_renders']);
+      expect(tools.map((t) => t.name)).toEqual(['list_websites', 'describe_explorers', 'query_explorer', 'get_insights', 'start_export', 'get_export_status', 'recache_urls', 'invalidate_urls', 'get_queue_status', 'query_renders', 'lookup_cache', 'invalidate_matching']);
       const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+      expect(byName.lookup_cache.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+      expect(byName.invalidate_matching.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+      expect(byName.invalidate_matching.description).toMatch(/dryRun: true/);
+      expect(byName.lookup_cache.inputSchema).toMatchObject({ required: ['website'], properties: { url: { type: 'string' }, prefix: { type: 'string' }, pattern: { type: 'string' }, perPage: { maximum: 500 } } });
       expect(byName.query_explorer.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
       expect(byName.invalidate_urls.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
       expect(byName.recache_urls.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
@@ -208,6 +212,34 @@ describe('agent connector (MCP)', () => {
       expect(refusalOf(refused)).toMatchObject({ status: 403, code: 'FORBIDDEN' });
       expect(refused.content[0].text).toMatch(/^Refused: HTTP 403 FORBIDDEN/);
       expect(refusalOf(await call(asManager, 'invalidate_urls', { website: 'demo', urls: ['https://elsewhere.example.org/'] }))).toMatchObject({ code: 'VALIDATION_FAILED', field: expect.stringMatching(/^urls/) });
+    });
+
+    it('looks cache entries up (one URL, or by prefix and pattern, paged) and invalidates matching ones after a dry run', async () => {
+      const site = (p: string) => `https://www.example.com/mcp-${kind.replace(/\W/g, '')}/${p}`;
+      const now = Date.now();
+      for (const p of ['a', 'b', 'c']) {
+        await running.runtime.ports.cacheStore!.put(
+          { hostId: 1, url: site(p), dimensionId: 1, kind: 'render', statusCode: 200, headers: { 'content-type': 'text/html' }, durationMs: 420, createdAt: now, expiresAt: now + HOUR },
+          Buffer.from(`<html>${p}</html>`),
+        );
+      }
+      const one = await call(asReadonly, 'lookup_cache', { website: 'demo', url: site('a') });
+      expect(one.structuredContent).toMatchObject({ url: site('a'), entries: [{ dimension: 'desktop', cached: true, status: 'fresh', renderMs: 420, hits: 0 }, { dimension: 'mobile', cached: false }] });
+      expect(one.content[0].text).toMatch(/desktop: fresh 200, rendered .* mobile: not cached/);
+      const listed = await call(asReadonly, 'lookup_cache', { website: 'demo', prefix: site(''), perPage: 2 });
+      expect(listed.structuredContent).toMatchObject({ meta: { total: 3, totalPages: 2 } });
+      expect(listed.content[0].text).toContain('page=2');
+      expect((await call(asReadonly, 'lookup_cache', { website: 'demo', pattern: `${site('')}[bc]$` })).structuredContent).toMatchObject({ meta: { total: 2 } });
+      expect(refusalOf(await call(asReadonly, 'lookup_cache', { website: 'demo', pattern: '(?!a)' }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'pattern' });
+      expect(refusalOf(await call(asReadonly, 'lookup_cache', { website: 'demo', url: site('a'), prefix: site('') }))).toMatchObject({ field: 'prefix' });
+      expect(refusalOf(await call(asReadonly, 'lookup_cache', { website: 'demo', url: 'https://elsewhere.example.org/' }))).toMatchObject({ status: 404, field: 'url' });
+
+      expect(refusalOf(await call(asReadonly, 'invalidate_matching', { website: 'demo', prefix: site(''), dryRun: true }))).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+      const dry = await call(asManager, 'invalidate_matching', { website: 'demo', prefix: site(''), dryRun: true });
+      expect(dry.structuredContent).toEqual({ dryRun: true, entriesMatched: 3, urlsMatched: 3, entriesInvalidated: 0 });
+      expect(dry.content[0].text).toMatch(/^Dry run: 3 cache entr\(ies\) on 3 URL\(s\) would be dropped/);
+      expect((await call(asManager, 'invalidate_matching', { website: 'demo', prefix: site('') })).structuredContent).toEqual({ dryRun: false, entriesMatched: 3, urlsMatched: 3, entriesInvalidated: 3 });
+      expect((await call(asReadonly, 'lookup_cache', { website: 'demo', prefix: site('') })).content[0].text).toMatch(/^No cache entries match/);
     });
 
     it('shares the account export slot with the API: 409 names the holder; exports it starts record startedFrom agent', async () => {

@@ -73,6 +73,19 @@ export async function callPublicApi({ baseUrl, token, website, pageUrl }: Public
   const queuePath = '/api/websites/{website}/cache/queue';
   const queue = await client.GET(queuePath, { params: { path: { website } } });
   answers.push(answer('get', queuePath, queue, queue.data && queue.data.queues.high.total < 1 ? `high queue empty after a recache: ${JSON.stringify(queue.data)}` : undefined));
+  const entriesPath = '/api/websites/{website}/cache/entries';
+  const lookup = await client.GET(entriesPath, { params: { path: { website }, query: { url: pageUrl } } });
+  answers.push(answer('get', entriesPath, lookup, lookup.data && lookup.data.entries.some((e) => e.hits < 0 || (e.cached && !e.renderedAt)) ? `odd lookup: ${JSON.stringify(lookup.data)}` : undefined));
+  const elsewhere = await client.GET(entriesPath, { params: { path: { website }, query: { url: 'https://not-this-website.example.net/' } } });
+  answers.push(answer('get', entriesPath, elsewhere, elsewhere.error && `${elsewhere.error.code} ${elsewhere.error.field}`));
+  const entriesQueryPath = '/api/websites/{website}/cache/entries/query';
+  const entryPage = await client.POST(entriesQueryPath, { params: { path: { website } }, body: { prefix: new URL('/', pageUrl).href, perPage: 10 } });
+  answers.push(answer('post', entriesQueryPath, entryPage, entryPage.data && entryPage.data.meta.perPage !== 10 ? `perPage ${entryPage.data.meta.perPage}` : undefined));
+  const badPattern = await client.POST(entriesQueryPath, { params: { path: { website } }, body: { pattern: '(?=x)' } });
+  answers.push(answer('post', entriesQueryPath, badPattern, badPattern.error && `${badPattern.error.code} ${badPattern.error.field}`));
+  const entriesInvalidatePath = '/api/websites/{website}/cache/entries/invalidate';
+  const dryRun = await client.POST(entriesInvalidatePath, { params: { path: { website } }, body: { pattern: '^https?://[^/]+/never-cached-by-the-typed-client$', dryRun: true } });
+  answers.push(answer('post', entriesInvalidatePath, dryRun, dryRun.data && dryRun.data.entriesInvalidated !== 0 ? 'a dry run invalidated entries' : undefined));
   const invalidatePath = '/api/websites/{website}/cache/invalidate';
   answers.push(answer('post', invalidatePath, await client.POST(invalidatePath, { params: { path: { website } }, body: { urls: [pageUrl] } })));
 

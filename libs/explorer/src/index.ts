@@ -7,6 +7,7 @@ export * from './sql/explorer-sql';
 export * from './discover-explorers/discovery';
 export * from './discover-explorers/discover-explorers.query';
 export * from './run-explorer-query/run-explorer-query.query';
+export * from './run-explorer-query/run-admitted-statement';
 export * from './explorer.module';
 export * from './generate-demo-data/demo-traffic';
 export * from './generate-demo-data/generate-demo-data.command';

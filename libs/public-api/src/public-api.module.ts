@@ -7,6 +7,7 @@ import { IdentityModule } from '@bpc/identity';
 import { HealthModule } from '@bpc/platform';
 import { AdminController } from './admin/admin.controller';
 import { BearerAuthGuard } from './auth/bearer-auth.guard';
+import { CacheEntriesController } from './cache-entries/cache-entries.controller';
 import { CacheOperationsController } from './cache-operations/cache-operations.controller';
 import { QueueStatusController } from './cache-operations/queue-status.controller';
 import { DataExplorerController } from './data-explorer/data-explorer.controller';
@@ -16,7 +17,10 @@ import { SessionViews } from './dashboard-session/session-views';
 import { WebsiteViews } from './dashboard-session/website-views';
 import { InsightsController } from './insights/insights.controller';
 import { PublicExceptionFilter } from './http/public-exception.filter';
+import { InvalidateMatchingEntriesHandler } from './invalidate-matching-entries/invalidate-matching-entries.handler';
 import { InvalidateWebsiteCacheHandler } from './invalidate-website-cache/invalidate-website-cache.handler';
+import { ListCacheEntriesHandler } from './list-cache-entries/list-cache-entries.handler';
+import { LookUpCacheEntryHandler } from './look-up-cache-entry/look-up-cache-entry.handler';
 import { RecacheWebsiteHandler } from './recache-website/recache-website.handler';
 import { RendersController } from './renders/renders.controller';
 import { OperatorSqlConsole } from './run-operator-sql/operator-sql-console';
@@ -25,10 +29,13 @@ import { SearchPerformanceController } from './search-performance/search-perform
 /** The public, token-authenticated API (spec/public-api.md) plus the operator's admin endpoints. */
 @Module({
   imports: [CqrsModule.forRoot(), HealthModule, IdentityModule, ExplorerModule, DaemonCommandsModule],
-  controllers: [DataExplorerController, SearchPerformanceController, CacheOperationsController, QueueStatusController, DashboardSessionController, InsightsController, RendersController, AdminController],
+  controllers: [DataExplorerController, SearchPerformanceController, CacheOperationsController, QueueStatusController, DashboardSessionController, InsightsController, RendersController, AdminController, CacheEntriesController],
   providers: [
     RecacheWebsiteHandler,
     InvalidateWebsiteCacheHandler,
+    LookUpCacheEntryHandler,
+    ListCacheEntriesHandler,
+    InvalidateMatchingEntriesHandler,
     OperatorSqlConsole,
     PublicApiBaseUrl,
     WebsiteViews,
