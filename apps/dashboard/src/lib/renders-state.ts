@@ -110,7 +110,7 @@ export function reasonsBody(state: RendersState): QueryBody {
   const filters = pageFilters(state);
   if (state.show === 'problems') filters.push({ field: 'outcome_class', op: 'ne', val: 'stored' });
   else if (state.show !== 'all') filters.push({ field: 'outcome_class', op: 'eq', val: state.show });
-  return withPeriod({ mode: 'reasons', columns: REASON_COLUMNS, filters, sort: 'renders', sortDir: 'desc', perPage: REASONS_PER_PAGE }, state);
+  return withPeriod<QueryBody>({ mode: 'reasons', columns: REASON_COLUMNS, filters, sort: 'renders', sortDir: 'desc', perPage: REASONS_PER_PAGE }, state);
 }
 
 /** The single renders of the drill-down: the page's filters plus outcome class, or one outcome and reason. */
@@ -121,7 +121,7 @@ export function rendersBody(state: RendersState): QueryBody {
     filters.push({ field: 'outcome', op: 'eq', val: state.outcome });
     if (state.reason !== undefined) filters.push(state.reason === '' ? { field: 'reason', op: 'empty' } : { field: 'reason', op: 'equals', val: state.reason });
   }
-  const body: QueryBody = withPeriod({ mode: 'renders', columns: RENDER_COLUMNS, filters }, state);
+  const body = withPeriod<QueryBody>({ mode: 'renders', columns: RENDER_COLUMNS, filters }, state);
   if (state.sort) body.sort = state.sort;
   if (state.sortDir) body.sortDir = state.sortDir;
   if (state.page && state.page > 1) body.page = state.page;
@@ -137,7 +137,7 @@ export function rendersExportBody(state: RendersState): ExportBody {
 
 export function rendersTimeseriesBody(state: RendersState): RendersTimeseriesBody {
   const filters = pageFilters(state);
-  return withPeriod({ ...(filters.length ? { filters } : {}) }, state);
+  return withPeriod<RendersTimeseriesBody>({ ...(filters.length ? { filters } : {}) }, state);
 }
 
 /** `gave_up` → failed, `kept_blank` → kept, `stored` → stored (the API's outcome classes). */

@@ -5,28 +5,65 @@ import type { ApiError } from '../api/api-error';
 import { api, CACHE_LIMITS } from '../api/endpoints';
 import type { Priority, QueueStatus } from '../api/types';
 import { FieldError, FormError } from '../components/field-error';
+import { ReceiptView } from '../components/receipt-view';
 import { Time } from '../components/time';
+import { drainEstimateText, drainRateText } from '../lib/drain';
 import { indexOf, withoutFieldName } from '../lib/error-fields';
 import { formatInteger } from '../lib/format';
 import { parseUrlList, type ListedUrl } from '../lib/url-list';
+import type { MatcherKind } from '../lib/url-matcher';
 import { useWebsite } from '../session';
+import { EntryLookup } from './cache-parts/entry-lookup';
+import { EntrySearch } from './cache-parts/entry-search';
+import { InvalidateMatching, type InvalidateSeed } from './cache-parts/invalidate-matching';
+import { SitemapRecache } from './cache-parts/sitemap-recache';
 
 export const QUEUE_POLL_MS = 3000;
 
-/** Recache and invalidate (manager and above; the API refuses readonly anyway), and the website host's queues, live. */
+/**
+ * The website host's queues, live; search the cache entries and look up one
+ * URL (any role); recache (URL lists or a sitemap, followed on their receipt)
+ * and invalidate (URL lists or every entry matching, after a dry run) for
+ * managers and above (the API refuses readonly anyway).
+ */
 export default function CachePage() {
   const { website = '' } = useParams();
   const view = useWebsite();
   const canOperate = !!view && view.role !== 'readonly';
+  const [lookup, setLookup] = useState<{ url: string; at: number }>();
+  const [invalidateSeed, setInvalidateSeed] = useState<InvalidateSeed>();
+  const [receiptId, setReceiptId] = useState<string>();
+  const lookUp = (url: string) => {
+    setLookup({ url, at: Date.now() });
+    document.getElementById('cache-lookup')?.scrollIntoView({ block: 'start' });
+  };
+  const invalidateFrom = (kind: MatcherKind, text: string) => {
+    setInvalidateSeed({ kind, text, at: Date.now() });
+    document.getElementById('invalidate-matching')?.scrollIntoView({ block: 'start' });
+  };
   return (
     <>
       <h1>Cache</h1>
       <QueuePanel website={website} />
+      <EntrySearch website={website} onLookup={lookUp} onInvalidate={canOperate ? invalidateFrom : undefined} />
+      <EntryLookup website={website} requested={lookup} />
       {canOperate ? (
-        <div className="grid-2">
-          <UrlOperation website={website} kind="recache" />
-          <UrlOperation website={website} kind="invalidate" />
-        </div>
+        <>
+          <div className="grid-2">
+            <UrlOperation website={website} kind="recache" onReceipt={setReceiptId} />
+            <UrlOperation website={website} kind="invalidate" />
+          </div>
+          <div className="grid-2">
+            <SitemapRecache website={website} onReceipt={setReceiptId} />
+            <InvalidateMatching website={website} seed={invalidateSeed} />
+          </div>
+          {receiptId ? (
+            <section aria-label="Latest recache, live">
+              <h2>Latest recache</h2>
+              <ReceiptView key={receiptId} website={website} receiptId={receiptId} />
+            </section>
+          ) : null}
+        </>
       ) : (
         <p className="muted">Your role on this website is read-only: recaching and invalidating pages need the manager role.</p>
       )}
@@ -78,6 +115,9 @@ function QueueTable({ status }: { status: QueueStatus }) {
             <th scope="col" className="num">
               Due now
             </th>
+            <th scope="col" className="num">
+              Drain estimate
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -90,10 +130,16 @@ function QueueTable({ status }: { status: QueueStatus }) {
               <td className="num" data-testid={`queue-${p}-due`}>
                 {formatInteger(status.queues[p].due)}
               </td>
+              <td className="num" data-testid={`queue-${p}-drain`} title={drainRateText(status.drainEstimate?.[p])}>
+                {drainEstimateText(status.drainEstimate?.[p], status.queues[p].total)}
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
+      <p className="muted small">
+        Drain estimates are estimates: the time to render what waits at the rate entries were completed recently (a pause's remaining time included). They change as the queue and the rate do.
+      </p>
     </>
   );
 }
@@ -107,7 +153,7 @@ function lineProblem(line: ListedUrl, error: ApiError): string {
   return `Line ${line.line} (${line.url})${sentence}${/[.!?]$/.test(sentence) ? '' : '.'}`;
 }
 
-function UrlOperation({ website, kind }: { website: string; kind: 'recache' | 'invalidate' }) {
+function UrlOperation({ website, kind, onReceipt }: { website: string; kind: 'recache' | 'invalidate'; onReceipt?: (receiptId: string) => void }) {
   const id = useId();
   const client = useQueryClient();
   const [text, setText] = useState('');
@@ -121,7 +167,8 @@ function UrlOperation({ website, kind }: { website: string; kind: 'recache' | 'i
       const plain = urls.map((u) => u.url);
       if (kind === 'recache') {
         const r = await api.cache.recache(website, plain, priority);
-        return `${formatInteger(r.urlsAccepted)} URLs accepted, ${formatInteger(r.entriesEnqueued)} cache entries queued for re-rendering (the current pages stay served until then).`;
+        if (r.receiptId) onReceipt?.(r.receiptId);
+        return `${formatInteger(r.urlsAccepted)} URLs accepted, ${formatInteger(r.entriesEnqueued)} cache entries queued for re-rendering (the current pages stay served until then).${r.receiptId ? ' Their receipt follows below.' : ''}`;
       }
       const r = await api.cache.invalidate(website, plain);
       return `${formatInteger(r.urlsAccepted)} URLs accepted, ${formatInteger(r.entriesInvalidated)} cache entries dropped: the next bot request renders them afresh.`;
