@@ -33,14 +33,9 @@ export default function CachePage() {
   const [lookup, setLookup] = useState<{ url: string; at: number }>();
   const [invalidateSeed, setInvalidateSeed] = useState<InvalidateSeed>();
   const [receiptId, setReceiptId] = useState<string>();
-  const lookUp = (url: string) => {
-    setLookup({ url, at: Date.now() });
-    document.getElementById('cache-lookup')?.scrollIntoView({ block: 'start' });
-  };
-  const invalidateFrom = (kind: MatcherKind, text: string) => {
-    setInvalidateSeed({ kind, text, at: Date.now() });
-    document.getElementById('invalidate-matching')?.scrollIntoView({ block: 'start' });
-  };
+  // Each section takes the focus (and so the view) when it is handed a URL or a matcher.
+  const lookUp = (url: string) => setLookup({ url, at: Date.now() });
+  const invalidateFrom = (kind: MatcherKind, text: string) => setInvalidateSeed({ kind, text, at: Date.now() });
   return (
     <>
       <h1>Cache</h1>

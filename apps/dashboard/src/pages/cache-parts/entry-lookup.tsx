@@ -18,7 +18,8 @@ export function EntryLookup({ website, requested }: { website: string; requested
     if (!requested) return;
     setText(requested.url);
     setUrl(requested.url);
-  }, [requested]);
+    document.getElementById(`${id}-url`)?.focus();
+  }, [requested, id]);
   const lookup = useQuery({
     queryKey: ['cache-entry', website, url],
     queryFn: ({ signal }) => api.cache.lookup(website, url!, signal),
@@ -33,7 +34,7 @@ export function EntryLookup({ website, requested }: { website: string; requested
   };
   const error = url ? lookup.error : null;
   return (
-    <section aria-labelledby={`${id}-title`} id="cache-lookup">
+    <section aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Look up a URL</h2>
       <form onSubmit={submit} className="row">
         <div className="control grow">

@@ -34,7 +34,8 @@ export function InvalidateMatching({ website, seed }: { website: string; seed?: 
     setText(seed.text);
     setCounted(undefined);
     setDone(undefined);
-  }, [seed]);
+    document.getElementById(`${id}-text`)?.focus();
+  }, [seed, id]);
   const count = useMutation<{ matcher: UrlMatcher; result: InvalidateMatchingResult }, ApiError, UrlMatcher>({
     mutationFn: async (matcher) => ({ matcher, result: await api.cache.invalidateMatching(website, { ...matcher, dryRun: true }) }),
     onSuccess: (answer) => setCounted(answer),
@@ -63,7 +64,7 @@ export function InvalidateMatching({ website, seed }: { website: string; seed?: 
   };
   const error = count.error ?? invalidate.error;
   return (
-    <section aria-labelledby={`${id}-title`} id="invalidate-matching">
+    <section aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Invalidate matching entries</h2>
       <p className="muted small">Drop every cache entry of the matching URLs (all dimensions); the next bot request waits for a fresh render. The count comes first: nothing is dropped until you confirm it.</p>
       <form onSubmit={submit} className="stack">
