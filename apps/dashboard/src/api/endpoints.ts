@@ -1,6 +1,7 @@
 import { apiRequest } from './client';
 import type {
   AlertDeliveriesPage,
+  AlertDelivery,
   CacheEntriesPage,
   CacheEntriesQueryBody,
   CacheLookupResult,
@@ -85,7 +86,7 @@ export const api = {
     export: (website: string, body: ExportBody) => apiRequest<ExportRecord>('POST', `${site(website)}/renders/export`, body),
   },
   alerts: {
-    deliveries: (website: string, options: { page?: number; perPage?: number } = {}, signal?: AbortSignal) =>
+    deliveries: (website: string, options: { page?: number; perPage?: number; status?: AlertDelivery['status'] } = {}, signal?: AbortSignal) =>
       apiRequest<AlertDeliveriesPage>('GET', `${site(website)}/alerts/deliveries${searchOf(options)}`, undefined, { signal }),
   },
   insights: {

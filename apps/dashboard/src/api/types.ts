@@ -321,7 +321,8 @@ export type CacheEntriesQueryBody = UrlMatcher & { page?: number; perPage?: numb
 export interface CacheEntryRow {
   url: string;
   dimensionId: number;
-  dimension: string;
+  /** null for an entry of a dimension no longer configured. */
+  dimension: string | null;
   kind: 'render' | 'bypass';
   status: 'fresh' | 'stale';
   statusCode: number;
@@ -387,12 +388,13 @@ export interface SitemapRecacheBody {
 }
 
 export interface SitemapRecacheResult {
-  receiptId: string;
+  /** null when no URL was taken and nothing was queued. */
+  receiptId: string | null;
   sitemapsRead: number;
   urlsFound: number;
   urlsAccepted: number;
   entriesEnqueued: number;
-  skipped: { offHost: number; invalid: number; overCap: number; notModified: number };
+  skipped: { offHost: number; invalid: number; overCap: number; notModified: number; duplicate: number };
 }
 
 /** Per priority: the estimated time to drain the queue from the recent completion rate (null: no rate to go by). */
@@ -409,8 +411,9 @@ export interface AlertDelivery {
   attempt: number;
   status: 'delivered' | 'retrying' | 'failed';
   /** The receiver's answer; null when none came (timeout, refused connection). */
-  httpStatus?: number | null;
-  error?: string | null;
+  httpStatus: number | null;
+  /** Why the try failed; empty when delivered. */
+  error: string;
   at: string;
 }
 

@@ -7,7 +7,7 @@ import { Pager } from '../components/pager';
 import { Time } from '../components/time';
 
 const PER_PAGE_CHOICES = [25, 50, 100];
-const CONTROLS = ['page', 'perPage'] as const;
+const CONTROLS = ['page', 'perPage', 'status'] as const;
 const TYPES: Record<string, string> = { render_failures: 'Render failures', page_errors: 'Page errors', export_finished: 'Export finished' };
 const STATUSES: Record<AlertDelivery['status'], string> = { delivered: 'delivered', retrying: 'retrying', failed: 'failed' };
 
@@ -17,16 +17,18 @@ export default function AlertsPage() {
   const [params, setParams] = useSearchParams();
   const page = Number(params.get('page')) || 1;
   const perPage = Number(params.get('perPage')) || PER_PAGE_CHOICES[0]!;
+  const rawStatus = params.get('status');
+  const status = rawStatus && rawStatus in STATUSES ? (rawStatus as AlertDelivery['status']) : undefined;
   const deliveries = useQuery({
-    queryKey: ['alert-deliveries', website, page, perPage],
-    queryFn: ({ signal }) => api.alerts.deliveries(website, { page, perPage }, signal),
+    queryKey: ['alert-deliveries', website, page, perPage, status],
+    queryFn: ({ signal }) => api.alerts.deliveries(website, { page, perPage, status }, signal),
     placeholderData: keepPreviousData,
     refetchInterval: 30_000,
   });
-  const go = (changes: { page?: number; perPage?: number }) => {
+  const go = (changes: { page?: number; perPage?: number; status?: string }) => {
     const next = new URLSearchParams(params);
     for (const [key, value] of Object.entries(changes)) {
-      if (value === undefined || (key === 'page' && value <= 1)) next.delete(key);
+      if (value === undefined || value === '' || (key === 'page' && Number(value) <= 1)) next.delete(key);
       else next.set(key, String(value));
     }
     setParams(next);
@@ -38,6 +40,16 @@ export default function AlertsPage() {
         The webhook deliveries of this website's alerts (render failures over a threshold, pages bots request often answering errors, finished exports), newest first: one row per attempt. The webhook and its thresholds are set in the service's configuration
         (<code>websites[].alerts</code>); each body is signed in the <code>X-BPC-Signature</code> header.
       </p>
+      <div className="control">
+        <label htmlFor="status">Status</label>
+        <select id="status" value={status ?? ''} onChange={(e) => go({ status: e.target.value, page: 1 })} aria-invalid={deliveries.error?.field === 'status' || undefined}>
+          <option value="">All tries</option>
+          <option value="delivered">Delivered</option>
+          <option value="retrying">Failed, retrying</option>
+          <option value="failed">Failed, no more tries</option>
+        </select>
+        <FieldError error={deliveries.error} control="status" controls={CONTROLS} />
+      </div>
       <FormError error={deliveries.error} controls={CONTROLS} />
       {deliveries.isPending ? (
         <p className="page-status" role="status">

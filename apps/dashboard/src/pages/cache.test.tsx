@@ -155,7 +155,7 @@ describe('CachePage', () => {
       if (call.path.endsWith('/cache/queue')) return { body: queue };
       if (call.path.endsWith('/cache/recache-sitemap')) {
         if (refuse) return envelope(400, 'VALIDATION_FAILED', 'sitemapUrl redirects to another host', 'sitemapUrl');
-        return { body: { receiptId: 's-1', sitemapsRead: 2, urlsFound: 10, urlsAccepted: 7, entriesEnqueued: 14, skipped: { offHost: 1, invalid: 1, overCap: 0, notModified: 1 } } };
+        return { body: { receiptId: 's-1', sitemapsRead: 2, urlsFound: 10, urlsAccepted: 7, entriesEnqueued: 14, skipped: { offHost: 1, invalid: 1, overCap: 0, notModified: 1, duplicate: 2 } } };
       }
       if (call.path.includes('/cache/receipts/s-1'))
         return { body: { receiptId: 's-1', createdAt: '2026-11-27T10:00:00.000Z', source: 'sitemap', done: false, totals: { entries: 14, queued: 14, rendering: 0, stored: 0, kept: 0, failed: 0 }, data: [], meta: { page: 1, perPage: 50, total: 0, totalPages: 0 } } };
@@ -170,7 +170,7 @@ describe('CachePage', () => {
     fireEvent.change(screen.getByLabelText('Only pages modified after (optional)'), { target: { value: '2026-11-01' } });
     fireEvent.click(screen.getByRole('button', { name: 'Recache sitemap' }));
     expect((await screen.findByTestId('sitemap-counts')).textContent).toContain('7 taken, 14 cache entries queued');
-    expect(screen.getByTestId('sitemap-counts').textContent).toContain('1 on other hosts, 1 invalid, 0 over the cap, 1 not modified');
+    expect(screen.getByTestId('sitemap-counts').textContent).toContain('1 on other hosts, 1 invalid, 0 over the cap, 1 not modified since the day given, 2 listed twice');
     expect((await screen.findByTestId('receipt-totals')).textContent).toContain('0 of 14 entries done');
   });
 });

@@ -124,7 +124,7 @@ describe('AlertsPage', () => {
         ? {
             body: {
               data: [
-                { alertId: 'al-1', type: 'render_failures', attempt: 2, status: 'delivered', httpStatus: 204, error: null, at: '2026-11-27T10:00:00.000Z' },
+                { alertId: 'al-1', type: 'render_failures', attempt: 2, status: 'delivered', httpStatus: 204, error: '', at: '2026-11-27T10:00:00.000Z' },
                 { alertId: 'al-1', type: 'render_failures', attempt: 1, status: 'retrying', httpStatus: 502, error: 'receiver answered 502', at: '2026-11-27T09:59:00.000Z' },
                 { alertId: 'al-2', type: 'export_finished', attempt: 3, status: 'failed', httpStatus: null, error: 'connect ECONNREFUSED', at: '2026-11-27T09:00:00.000Z' },
               ],
@@ -145,5 +145,8 @@ describe('AlertsPage', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
     await waitFor(() => expect(router.state.location.search).toBe('?page=2'));
     await waitFor(() => expect(calls.some((c) => c.path === '/api/websites/demo/alerts/deliveries?page=2&perPage=25')).toBe(true));
+    fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'failed' } });
+    await waitFor(() => expect(router.state.location.search).toBe('?status=failed'));
+    await waitFor(() => expect(calls.some((c) => c.path === '/api/websites/demo/alerts/deliveries?page=1&perPage=25&status=failed')).toBe(true));
   });
 });

@@ -96,7 +96,7 @@ export function EntrySearch({ website, onLookup, onInvalidate }: EntrySearchProp
                         {row.url}
                       </button>
                     </td>
-                    <td>{row.dimension}</td>
+                    <td>{row.dimension ?? <span title="A dimension no longer configured">#{row.dimensionId}</span>}</td>
                     <td>{row.kind}</td>
                     <td>{row.status}</td>
                     <td className="num">{row.statusCode}</td>

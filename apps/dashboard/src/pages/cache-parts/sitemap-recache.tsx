@@ -18,7 +18,7 @@ export function SitemapRecache({ website, onReceipt }: { website: string; onRece
   const run = useMutation<SitemapRecacheResult, ApiError, SitemapRecacheBody>({
     mutationFn: (body) => api.cache.recacheSitemap(website, body),
     onSuccess: (result) => {
-      onReceipt(result.receiptId);
+      if (result.receiptId) onReceipt(result.receiptId);
       void client.invalidateQueries({ queryKey: ['queue', website] });
     },
   });
@@ -72,7 +72,8 @@ export function SitemapRecache({ website, onReceipt }: { website: string; onRece
       {result ? (
         <p className="notice" role="status" data-testid="sitemap-counts">
             {formatInteger(result.sitemapsRead)} sitemaps read, {formatInteger(result.urlsFound)} URLs found: {formatInteger(result.urlsAccepted)} taken, {formatInteger(result.entriesEnqueued)} cache entries queued. Skipped:{' '}
-            {formatInteger(result.skipped.offHost)} on other hosts, {formatInteger(result.skipped.invalid)} invalid, {formatInteger(result.skipped.overCap)} over the cap, {formatInteger(result.skipped.notModified)} not modified since the day given. Its receipt follows below.
+            {formatInteger(result.skipped.offHost)} on other hosts, {formatInteger(result.skipped.invalid)} invalid, {formatInteger(result.skipped.overCap)} over the cap, {formatInteger(result.skipped.notModified)} not modified since the day given, {formatInteger(result.skipped.duplicate ?? 0)} listed twice.{' '}
+          {result.receiptId ? 'Its receipt follows below.' : 'Nothing was queued.'}
         </p>
       ) : null}
     </section>
