@@ -16,6 +16,11 @@ const page = (p: string) => `https://www.example.com${p}`;
 /** A page worth caching: a title and some text (the last-good rules compare sizes with it). */
 const goodPage = (p: string) => `<html><head><title>Page ${p}</title></head><body><h1>${p}</h1><p>${'Some words of content. '.repeat(40)}</p></body></html>`;
 
+/** Two pages of the website and one on another host (skipped). */
+const SITEMAP = `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${[page('/map/1'), page('/map/2'), 'https://elsewhere.example.net/x']
+  .map((loc) => `<url><loc>${loc}</loc></url>`)
+  .join('')}</urlset>`;
+
 /**
  * Issue 32 in the dashboard, in real headless Chromium against the real
  * standalone service whose origin (a test origin) answers `/broken` with 503
@@ -34,7 +39,10 @@ describe('dashboard journeys of issue 32 in Chromium', () => {
 
   beforeAll(async () => {
     buildDashboard();
-    origin = new TestOrigin((p) => (p.startsWith('/broken') ? { status: 503, body: 'down for maintenance' } : { status: 200, body: goodPage(p) }));
+    origin = new TestOrigin((p) => {
+      if (p === '/sitemap.xml') return { status: 200, body: SITEMAP, headers: { 'content-type': 'application/xml' } };
+      return p.startsWith('/broken') ? { status: 503, body: 'down for maintenance' } : { status: 200, body: goodPage(p) };
+    });
     const originUrl = await origin.start();
     const config = testConfig('standalone', {
       scheduler: { tick_ms: 100 },
@@ -95,7 +103,7 @@ describe('dashboard journeys of issue 32 in Chromium', () => {
     expect(await tab.getByTestId('queue-normal-drain').innerText()).toMatch(/^(about [\d.,]+ (min|h)|unknown|nothing waiting)$/);
     const recache = tab.locator('section', { has: tab.getByRole('heading', { name: 'Recache pages' }) });
     await recache.getByLabel('URLs').fill(`${page('/fine-1')}\n${page('/broken')}`);
-    await recache.getByRole('button', { name: 'Recache' }).click();
+    await recache.getByRole('button', { name: 'Recache', exact: true }).click();
     await tab.getByText(/Their receipt follows below/).waitFor();
     const receipt = tab.getByTestId('receipt');
     await receipt.waitFor();
@@ -168,6 +176,22 @@ describe('dashboard journeys of issue 32 in Chromium', () => {
     await invalidate.getByRole('button', { name: `Invalidate ${dryRun.entriesMatched} entries` }).click();
     await invalidate.getByText(`${dryRun.entriesMatched} cache entries invalidated`, { exact: false }).waitFor();
     expect((await post(manager, '/api/websites/demo/cache/entries/query', { prefix: page('/shop/') })).meta.total).toBe(0);
+    await context.close();
+  }, 90_000);
+
+  it('recaches a sitemap: the counts taken and skipped, then its receipt to stored', async () => {
+    const { context, page: tab } = await freshPage();
+    await signIn(tab, manager, '/w/demo/cache');
+    const form = tab.locator('section', { has: tab.getByRole('heading', { name: 'Recache a sitemap' }) });
+    await form.getByLabel('Sitemap URL').fill(page('/sitemap.xml'));
+    await form.getByRole('button', { name: 'Recache sitemap' }).click();
+    const counts = form.getByTestId('sitemap-counts');
+    await counts.waitFor();
+    expect(await counts.innerText()).toContain('1 sitemaps read, 3 URLs found: 2 taken, 2 cache entries queued. Skipped: 1 on other hosts');
+    const receipt = tab.getByTestId('receipt');
+    await receipt.getByText(/^Done\./).waitFor({ timeout: 60_000 });
+    expect(await tab.getByTestId('receipt-totals').innerText()).toContain('2 of 2 entries done: 2 stored');
+    await shot(tab, 'cache-sitemap-receipt');
     await context.close();
   }, 90_000);
 
