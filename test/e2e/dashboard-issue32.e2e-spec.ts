@@ -135,7 +135,7 @@ describe('dashboard journeys of issue 32 in Chromium', () => {
     expect(first).toMatch(/failed/);
     if (failed.reason) expect(first).toContain(failed.reason);
     await tab.getByRole('figure').first().waitFor();
-    await rows.first().getByRole('button', { name: /^Show the renders/ }).click();
+    await rows.first().getByRole('button', { name: /^Show renders/ }).click();
     await tab.waitForURL(/outcome=/);
     const table = tab.getByRole('table', { name: 'Single renders' });
     await table.locator('tbody tr', { hasText: page('/broken') }).first().waitFor();

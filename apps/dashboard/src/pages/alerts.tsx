@@ -40,15 +40,17 @@ export default function AlertsPage() {
         The webhook deliveries of this website's alerts (render failures over a threshold, pages bots request often answering errors, finished exports), newest first: one row per attempt. The webhook and its thresholds are set in the service's configuration
         (<code>websites[].alerts</code>); each body is signed in the <code>X-BPC-Signature</code> header.
       </p>
-      <div className="control">
-        <label htmlFor="status">Status</label>
-        <select id="status" value={status ?? ''} onChange={(e) => go({ status: e.target.value, page: 1 })} aria-invalid={deliveries.error?.field === 'status' || undefined}>
-          <option value="">All tries</option>
-          <option value="delivered">Delivered</option>
-          <option value="retrying">Failed, retrying</option>
-          <option value="failed">Failed, no more tries</option>
-        </select>
-        <FieldError error={deliveries.error} control="status" controls={CONTROLS} />
+      <div className="row">
+        <div className="control">
+          <label htmlFor="status">Status</label>
+          <select id="status" value={status ?? ''} onChange={(e) => go({ status: e.target.value, page: 1 })} aria-invalid={deliveries.error?.field === 'status' || undefined}>
+            <option value="">All tries</option>
+            <option value="delivered">Delivered</option>
+            <option value="retrying">Failed, retrying</option>
+            <option value="failed">Failed, no more tries</option>
+          </select>
+          <FieldError error={deliveries.error} control="status" controls={CONTROLS} />
+        </div>
       </div>
       <FormError error={deliveries.error} controls={CONTROLS} />
       {deliveries.isPending ? (

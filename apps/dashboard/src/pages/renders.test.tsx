@@ -81,7 +81,7 @@ describe('RendersPage', () => {
     ]);
     await screen.findByRole('table', { name: 'Single renders' });
 
-    fireEvent.click(within(rows[0]!).getByRole('button', { name: /Show the renders: failed, gave up, origin answered 503/ }));
+    fireEvent.click(within(rows[0]!).getByRole('button', { name: /Show renders: failed, gave up, origin answered 503/ }));
     await waitFor(() => expect(router.state.location.search).toBe('?outcome=gave_up&reason=origin+answered+503'));
     await waitFor(() =>
       expect(calls.some((c) => JSON.stringify((c.body as QueryBody | undefined)?.filters) === JSON.stringify([{ field: 'outcome', op: 'eq', val: 'gave_up' }, { field: 'reason', op: 'equals', val: 'origin answered 503' }]))).toBe(true),

@@ -9,7 +9,7 @@ import { ExportsLink, ExportStatus, SlotHolder } from '../components/export-stat
 import { PeriodPicker } from '../components/period-picker';
 import { Time } from '../components/time';
 import { TimeChart } from '../components/time-chart';
-import { formatInteger, formatMs } from '../lib/format';
+import { formatDurationShort, formatInteger, formatMs } from '../lib/format';
 import {
   nextRendersSort,
   orderReasons,
@@ -38,6 +38,7 @@ const TRIGGERS: { value: string; label: string }[] = [
   { value: 'sitemap', label: 'Sitemap recache' },
   { value: 'edge_miss', label: 'Edge miss (a bot waited)' },
 ];
+const TRIGGER_LABELS: Record<string, string> = Object.fromEntries(TRIGGERS.map((t) => [t.value, t.label]));
 /** Outcomes in words: what happened to the cached page. */
 export const OUTCOME_LABELS: Record<string, string> = {
   stored: 'stored',
@@ -51,7 +52,7 @@ export const OUTCOME_LABELS: Record<string, string> = {
   failed: 'failed',
 };
 const countFormat = (v: number) => formatInteger(v);
-const msFormat = (v: number) => formatMs(v);
+const msFormat = (v: number) => formatDurationShort(v);
 
 /** Which of the answers' refusals is about this control (the first that is). */
 function errorAt(control: RendersControl, refusals: { error: ApiError | null; body: QueryBody | RendersTimeseriesBody; classControl?: RendersControl }[]): ApiError | undefined {
@@ -258,7 +259,7 @@ function ReasonsTable({ rows, state, onDrill }: { rows: Row[]; state: RendersSta
                 <td className="num">{formatMs(row.avg_render_ms as number | null)}</td>
                 <td>{typeof row.last_rendered_at === 'string' ? <Time iso={row.last_rendered_at} /> : '–'}</td>
                 <td>
-                  <button type="button" onClick={() => onDrill(outcome, reason)} aria-pressed={selected} aria-label={`Show the renders: ${OUTCOME_LABELS[outcome] ?? outcome}${reason ? `, ${reason}` : ''}`}>
+                  <button type="button" onClick={() => onDrill(outcome, reason)} aria-pressed={selected} aria-label={`Show renders: ${OUTCOME_LABELS[outcome] ?? outcome}${reason ? `, ${reason}` : ''}`}>
                     Show renders
                   </button>
                 </td>
@@ -306,6 +307,11 @@ function SingleRenders({ website, state, columns, result, fetching, pending, per
   });
   const meta = result?.meta;
   const sortBy = useCallback((column: string) => onUpdate(nextRendersSort(column, { sort: meta?.sort, sortDir: meta?.sortDir })), [onUpdate, meta?.sort, meta?.sortDir]);
+  // Outcomes and triggers in words (the API's values stay in the export and the filters).
+  const rows = useMemo(
+    () => result?.data.map((row) => ({ ...row, outcome: OUTCOME_LABELS[String(row.outcome)] ?? row.outcome, trigger: TRIGGER_LABELS[String(row.trigger)] ?? row.trigger })) ?? [],
+    [result?.data],
+  );
   const shown = useMemo(() => (meta?.columns ?? []).map((key) => columns.find((c) => c.key === key)).filter((c): c is DiscoveryColumn => !!c), [meta?.columns, columns]);
   const perPageChoices = [...new Set([25, 50, 100, 250, 500, meta?.perPage ?? 100].filter((n) => n <= perPageMax))].sort((a, b) => a - b);
   return (
@@ -339,7 +345,7 @@ function SingleRenders({ website, state, columns, result, fetching, pending, per
       ) : null}
       <ControlError error={errorAt('sort')} />
       {result && shown.length > 0 ? (
-        <DataTable caption="Single renders" columns={shown} rows={result.data} sort={meta?.sort} sortDir={meta?.sortDir} onSort={sortBy} />
+        <DataTable caption="Single renders" columns={shown} rows={rows} sort={meta?.sort} sortDir={meta?.sortDir} onSort={sortBy} />
       ) : pending ? (
         <p className="page-status" role="status">
           Running the query…
