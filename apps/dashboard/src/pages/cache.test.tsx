@@ -135,11 +135,12 @@ describe('CachePage', () => {
       if (call.path.startsWith('/api/websites/demo/cache/receipts/r-1')) return { body: receipt(++reads >= 2) };
       return undefined;
     });
-    renderPage(route, '/w/demo/cache');
+    const router = renderPage(route, '/w/demo/cache');
     const recache = (await screen.findByRole('heading', { name: 'Recache pages' })).closest('section')!;
     fireEvent.change(within(recache).getByLabelText('URLs'), { target: { value: 'https://www.example.com/a\nhttps://www.example.com/b' } });
     fireEvent.click(within(recache).getByRole('button', { name: 'Recache' }));
     expect((await screen.findByTestId('receipt-totals')).textContent).toContain('In progress. 0 of 2 entries done');
+    expect(router.state.location.search).toBe('?receipt=r-1');
     await vi.advanceTimersByTimeAsync(2000);
     await waitFor(() => expect(screen.getByTestId('receipt-totals').textContent).toContain('Done. 2 of 2 entries done: 1 stored, 0 kept the old page, 1 failed'));
     expect(screen.getByText('origin answered 503')).toBeTruthy();

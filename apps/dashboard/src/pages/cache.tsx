@@ -1,6 +1,6 @@
 import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import type { ApiError } from '../api/api-error';
 import { api, CACHE_LIMITS } from '../api/endpoints';
 import type { Priority, QueueStatus } from '../api/types';
@@ -32,7 +32,10 @@ export default function CachePage() {
   const canOperate = !!view && view.role !== 'readonly';
   const [lookup, setLookup] = useState<{ url: string; at: number }>();
   const [invalidateSeed, setInvalidateSeed] = useState<InvalidateSeed>();
-  const [receiptId, setReceiptId] = useState<string>();
+  // The receipt followed is in the URL (`?receipt=`): it survives a reload and can be shared, one started by the API too.
+  const [params, setParams] = useSearchParams();
+  const receiptId = params.get('receipt') || undefined;
+  const setReceiptId = (id: string) => setParams({ receipt: id }, { replace: true });
   // Each section takes the focus (and so the view) when it is handed a URL or a matcher.
   const lookUp = (url: string) => setLookup({ url, at: Date.now() });
   const invalidateFrom = (kind: MatcherKind, text: string) => setInvalidateSeed({ kind, text, at: Date.now() });
@@ -52,16 +55,16 @@ export default function CachePage() {
             <SitemapRecache website={website} onReceipt={setReceiptId} />
             <InvalidateMatching website={website} seed={invalidateSeed} />
           </div>
-          {receiptId ? (
-            <section aria-label="Latest recache, live">
-              <h2>Latest recache</h2>
-              <ReceiptView key={receiptId} website={website} receiptId={receiptId} />
-            </section>
-          ) : null}
         </>
       ) : (
         <p className="muted">Your role on this website is read-only: recaching and invalidating pages need the manager role.</p>
       )}
+      {receiptId ? (
+        <section aria-labelledby="receipt-title">
+          <h2 id="receipt-title">Recache receipt</h2>
+          <ReceiptView key={receiptId} website={website} receiptId={receiptId} />
+        </section>
+      ) : null}
     </>
   );
 }
