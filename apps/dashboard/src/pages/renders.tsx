@@ -276,7 +276,7 @@ function RenderCharts({ points }: { points: Parameters<typeof rendersSeries>[0] 
   const { outcomes, renderTime } = useMemo(() => rendersSeries(points), [points]);
   return (
     <div className="grid-2">
-      <TimeChart title="Renders by outcome (failed, kept the old page, stored)" series={outcomes} format={countFormat} />
+      <TimeChart title="Renders by outcome (failed, kept the old page, stored)" series={outcomes} format={countFormat} integer />
       <TimeChart title="Render time, p50 and p95" series={renderTime} format={msFormat} />
     </div>
   );
@@ -317,7 +317,7 @@ function SingleRenders({ website, state, columns, result, fetching, pending, per
   return (
     <>
       <div className="pager">
-        {meta ? <span>{formatInteger(meta.total)} renders</span> : null}
+        {meta ? <span>{meta.total === 1 ? '1 render' : `${formatInteger(meta.total)} renders`}</span> : null}
         {fetching ? (
           <span className="muted small" role="status">
             Loading…
