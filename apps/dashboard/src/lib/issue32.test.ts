@@ -55,6 +55,7 @@ describe('renders state', () => {
       perPage: 100,
     });
     expect(reasonsBody({ show: 'all' }).filters).toEqual([]);
+    expect(reasonsBody({ show: 'all' }, 50).perPage).toBe(50);
     expect(reasonsBody({ show: 'kept' }).filters).toEqual([{ field: 'outcome_class', op: 'eq', val: 'kept' }]);
     const drill = rendersBody({ show: 'problems', outcomeClass: 'failed', outcome: 'gave_up', reason: 'HTTP 503', page: 2, perPage: 25, sort: 'render_ms', sortDir: 'asc' });
     expect(drill).toMatchObject({

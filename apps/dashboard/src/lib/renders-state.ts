@@ -105,12 +105,12 @@ function withPeriod<T extends { period?: string }>(body: T, state: RendersState)
   return body;
 }
 
-/** Reasons grouped by outcome and reason, failures and kept pages by default (`outcome_class ne stored`). */
-export function reasonsBody(state: RendersState): QueryBody {
+/** Reasons grouped by outcome and reason, failures and kept pages by default (`outcome_class ne stored`); one page, within the account's `perPageMax`. */
+export function reasonsBody(state: RendersState, perPageMax: number = REASONS_PER_PAGE): QueryBody {
   const filters = pageFilters(state);
   if (state.show === 'problems') filters.push({ field: 'outcome_class', op: 'ne', val: 'stored' });
   else if (state.show !== 'all') filters.push({ field: 'outcome_class', op: 'eq', val: state.show });
-  return withPeriod<QueryBody>({ mode: 'reasons', columns: REASON_COLUMNS, filters, sort: 'renders', sortDir: 'desc', perPage: REASONS_PER_PAGE }, state);
+  return withPeriod<QueryBody>({ mode: 'reasons', columns: REASON_COLUMNS, filters, sort: 'renders', sortDir: 'desc', perPage: Math.min(REASONS_PER_PAGE, perPageMax) }, state);
 }
 
 /** The single renders of the drill-down: the page's filters plus outcome class, or one outcome and reason. */

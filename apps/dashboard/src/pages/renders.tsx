@@ -80,7 +80,8 @@ export default function RendersPage() {
   const discovery = useQuery({ queryKey: ['renders-discovery', website], queryFn: ({ signal }) => api.renders.discover(website, signal), staleTime: 10 * 60_000 });
   const update = useCallback((change: Partial<RendersState>) => setParams(rendersSearchParams({ ...state, page: undefined, ...change })), [state, setParams]);
 
-  const reasonsQuery = useMemo(() => reasonsBody(state), [state]);
+  const perPageMax = discovery.data?.limits.perPageMax;
+  const reasonsQuery = useMemo(() => reasonsBody(state, perPageMax), [state, perPageMax]);
   const rendersQuery = useMemo(() => rendersBody(state), [state]);
   const seriesQuery = useMemo(() => rendersTimeseriesBody(state), [state]);
   const reasons = useQuery({ queryKey: ['renders-reasons', website, reasonsQuery], queryFn: ({ signal }) => api.renders.query(website, reasonsQuery, signal), placeholderData: keepPreviousData, retry: false });
@@ -209,7 +210,7 @@ export default function RendersPage() {
           ) : null}
         </div>
         <ControlError error={errorAt('outcome', refusals)} />
-        <SingleRenders website={website} state={state} columns={renderMode?.columns ?? []} result={renders.data} fetching={renders.isFetching} pending={renders.isPending && !renders.error} onUpdate={update} perPageMax={discovery.data?.limits.perPageMax ?? 500} errorAt={(c) => errorAt(c, refusals)} />
+        <SingleRenders website={website} state={state} columns={renderMode?.columns ?? []} result={renders.data} fetching={renders.isFetching} pending={renders.isPending && !renders.error} onUpdate={update} perPageMax={perPageMax ?? 500} errorAt={(c) => errorAt(c, refusals)} />
       </section>
     </>
   );
