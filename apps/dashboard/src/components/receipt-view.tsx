@@ -1,9 +1,12 @@
 import { useId, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { api } from '../api/endpoints';
 import type { Receipt, ReceiptState } from '../api/types';
 import { formatInteger } from '../lib/format';
 import { RECEIPT_POLL_MS, receiptDone, settledCount, totalsSentence } from '../lib/receipts';
+import { rendersSearchParams } from '../lib/renders-state';
+import { useWebsite } from '../session';
 import { Pager } from './pager';
 import { Time } from './time';
 
@@ -32,6 +35,8 @@ export function ReceiptView({ website, receiptId }: { website: string; receiptId
   });
   const receipt = query.data;
   const done = receipt ? receiptDone(receipt) : false;
+  // Render history needs the platform module: where it is there, a failed or kept entry links to its renders.
+  const history = useWebsite()?.platformModule ? (url: string) => `/w/${encodeURIComponent(website)}/renders?${rendersSearchParams({ show: 'all', url, period: '24h' }).toString()}` : undefined;
   return (
     <section className="card stack" aria-labelledby={`${id}-title`} data-testid="receipt">
       <h3 id={`${id}-title`} className="flush">
@@ -103,6 +108,11 @@ export function ReceiptView({ website, receiptId }: { website: string; receiptId
                       {entry.outcome ?? ''}
                       {entry.reason ? <span className="muted block small">{entry.reason}</span> : null}
                       {!entry.outcome && !entry.reason ? <span className="muted">–</span> : null}
+                      {history && (entry.state === 'failed' || entry.state === 'kept') ? (
+                        <Link className="small block" to={history(entry.url)}>
+                          Render history
+                        </Link>
+                      ) : null}
                     </td>
                     <td className="num">{entry.attempt ?? '–'}</td>
                     <td>{entry.updatedAt ? <Time iso={entry.updatedAt} /> : '–'}</td>

@@ -144,6 +144,7 @@ describe('CachePage', () => {
     await vi.advanceTimersByTimeAsync(2000);
     await waitFor(() => expect(screen.getByTestId('receipt-totals').textContent).toContain('Done. 2 of 2 entries done: 1 stored, 0 kept the old page, 1 failed'));
     expect(screen.getByText('origin answered 503')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Render history' }).getAttribute('href')).toBe('/w/demo/renders?period=24h&url=https%3A%2F%2Fwww.example.com%2Fb&show=all');
     await vi.advanceTimersByTimeAsync(6000);
     // Done: no more reads.
     expect(calls.filter((c) => c.path.includes('/receipts/')).length).toBe(2);
