@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { api } from '../api/endpoints';
 import type { Receipt, ReceiptState } from '../api/types';
 import { formatInteger } from '../lib/format';
-import { RECEIPT_POLL_MS, receiptDone, settledCount, totalsSentence } from '../lib/receipts';
+import { RECEIPT_GRACE_MS, RECEIPT_POLL_MS, receiptDone, receiptPollMs, settledCount, totalsSentence } from '../lib/receipts';
 import { rendersSearchParams } from '../lib/renders-state';
 import { useWebsite } from '../session';
 import { Pager } from './pager';
@@ -22,14 +22,17 @@ export const receiptKey = (website: string, receiptId: string) => ['receipt', we
  * queued or rendering, then left as it is. Totals, and per URL and
  * dimension its state, with the outcome and reason once it has one.
  */
-export function ReceiptView({ website, receiptId }: { website: string; receiptId: string }) {
+export function ReceiptView({ website, receiptId, justStarted = false }: { website: string; receiptId: string; justStarted?: boolean }) {
   const id = useId();
+  const [shownAt] = useState(() => Date.now());
+  // A receipt this page just started may not be readable yet (404 for a moment): keep asking for a while.
+  const waitingForIt = () => justStarted && Date.now() - shownAt < RECEIPT_GRACE_MS;
   const [page, setPage] = useState(1);
   const [state, setState] = useState<ReceiptState | ''>('');
   const query = useQuery({
     queryKey: [...receiptKey(website, receiptId), page, state],
     queryFn: ({ signal }) => api.cache.receipt(website, receiptId, { page, perPage: PER_PAGE, state: state || undefined }, signal),
-    refetchInterval: (q) => (q.state.data && receiptDone(q.state.data) ? false : q.state.error ? false : RECEIPT_POLL_MS),
+    refetchInterval: (q) => receiptPollMs({ data: q.state.data, errorCode: q.state.error?.code }, waitingForIt()),
     placeholderData: keepPreviousData,
     staleTime: 0,
   });
@@ -42,7 +45,9 @@ export function ReceiptView({ website, receiptId }: { website: string; receiptId
       <h3 id={`${id}-title`} className="flush">
         Receipt <code>{receiptId}</code>
       </h3>
-      {query.error ? (
+      {query.error && query.error.code === 'RECEIPT_NOT_FOUND' && waitingForIt() ? (
+        <p role="status">The recache is recorded; its receipt is on its way…</p>
+      ) : query.error ? (
         <p className="form-error" role="alert">
           {query.error.code === 'RECEIPT_NOT_FOUND' ? `Receipt ${receiptId} is not one of this website's.` : query.error.message}
         </p>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Row } from '../api/types';
 import { drainEstimateText } from './drain';
-import { receiptDone, settledCount, totalsSentence } from './receipts';
+import { receiptDone, receiptPollMs, settledCount, totalsSentence } from './receipts';
 import {
   nextRendersSort,
   orderReasons,
@@ -140,6 +140,13 @@ describe('drain estimates, receipts and URL matchers', () => {
     expect(receiptDone({ done: true, totals })).toBe(true);
     expect(receiptDone({ totals: { ...totals, rendering: 0 } } as never)).toBe(true);
     expect(settledCount(totals)).toBe(3);
+    expect(receiptPollMs({ data: { done: false, totals } }, false)).toBe(2000);
+    expect(receiptPollMs({ data: { done: true, totals } }, false)).toBe(false);
+    expect(receiptPollMs({}, false)).toBe(2000);
+    // A receipt just started may be 404 for a moment (a read model): asked again while it may be on its way only.
+    expect(receiptPollMs({ errorCode: 'RECEIPT_NOT_FOUND' }, true)).toBe(2000);
+    expect(receiptPollMs({ errorCode: 'RECEIPT_NOT_FOUND' }, false)).toBe(false);
+    expect(receiptPollMs({ data: { done: false, totals }, errorCode: 'UNAVAILABLE' }, true)).toBe(false);
     expect(totalsSentence(totals)).toBe('3 of 4 entries done: 2 stored, 1 kept the old page, 0 failed, 1 rendering, 0 queued.');
   });
 

@@ -114,7 +114,7 @@ describe('CachePage', () => {
     expect(within(section).queryByRole('button', { name: /^Invalidate \d/ })).toBeNull();
   });
 
-  it('follows a recache receipt every 2 s until it is done', async () => {
+  it('follows a recache receipt every 2 s until it is done, waiting while it is not readable yet', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     let reads = 0;
     const receipt = (done: boolean) => ({
@@ -132,13 +132,19 @@ describe('CachePage', () => {
     const calls = serveApi('manager', (call: Call) => {
       if (call.path.endsWith('/cache/queue')) return { body: queue };
       if (call.path.endsWith('/cache/recache')) return { body: { urlsAccepted: 2, entriesEnqueued: 2, receiptId: 'r-1' } };
-      if (call.path.startsWith('/api/websites/demo/cache/receipts/r-1')) return { body: receipt(++reads >= 2) };
+      if (call.path.startsWith('/api/websites/demo/cache/receipts/r-1')) {
+        // The receipt is a read model: the first read may come before it has the request.
+        if (++reads === 1) return envelope(404, 'RECEIPT_NOT_FOUND', 'no such receipt');
+        return { body: receipt(reads >= 3) };
+      }
       return undefined;
     });
     const router = renderPage(route, '/w/demo/cache');
     const recache = (await screen.findByRole('heading', { name: 'Recache pages' })).closest('section')!;
     fireEvent.change(within(recache).getByLabelText('URLs'), { target: { value: 'https://www.example.com/a\nhttps://www.example.com/b' } });
     fireEvent.click(within(recache).getByRole('button', { name: 'Recache' }));
+    await screen.findByText('The recache is recorded; its receipt is on its way…');
+    await vi.advanceTimersByTimeAsync(2000);
     expect((await screen.findByTestId('receipt-totals')).textContent).toContain('In progress. 0 of 2 entries done');
     expect(router.state.location.search).toBe('?receipt=r-1');
     await vi.advanceTimersByTimeAsync(2000);
@@ -147,7 +153,7 @@ describe('CachePage', () => {
     expect(screen.getByRole('link', { name: 'Render history' }).getAttribute('href')).toBe('/w/demo/renders?period=24h&url=https%3A%2F%2Fwww.example.com%2Fb&show=all');
     await vi.advanceTimersByTimeAsync(6000);
     // Done: no more reads.
-    expect(calls.filter((c) => c.path.includes('/receipts/')).length).toBe(2);
+    expect(calls.filter((c) => c.path.includes('/receipts/')).length).toBe(3);
     expect(calls.find((c) => c.path.includes('/receipts/'))!.path).toBe('/api/websites/demo/cache/receipts/r-1?page=1&perPage=50');
   });
 

@@ -35,7 +35,11 @@ export default function CachePage() {
   // The receipt followed is in the URL (`?receipt=`): it survives a reload and can be shared, one started by the API too.
   const [params, setParams] = useSearchParams();
   const receiptId = params.get('receipt') || undefined;
-  const setReceiptId = (id: string) => setParams({ receipt: id }, { replace: true });
+  const [startedHere, setStartedHere] = useState<string>();
+  const setReceiptId = (id: string) => {
+    setStartedHere(id);
+    setParams({ receipt: id }, { replace: true });
+  };
   // Each section takes the focus (and so the view) when it is handed a URL or a matcher.
   const lookUp = (url: string) => setLookup({ url, at: Date.now() });
   const invalidateFrom = (kind: MatcherKind, text: string) => setInvalidateSeed({ kind, text, at: Date.now() });
@@ -62,7 +66,7 @@ export default function CachePage() {
       {receiptId ? (
         <section aria-labelledby="receipt-title">
           <h2 id="receipt-title">Recache receipt</h2>
-          <ReceiptView key={receiptId} website={website} receiptId={receiptId} />
+          <ReceiptView key={receiptId} website={website} receiptId={receiptId} justStarted={receiptId === startedHere} />
         </section>
       ) : null}
     </>
