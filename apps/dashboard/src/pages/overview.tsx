@@ -111,6 +111,11 @@ export default function OverviewPage() {
                 <div className="muted small">{kpi.label}</div>
                 <div className="kpi-value">{kpi.format(summary.data.data.current[kpi.key])}</div>
                 <DeltaText kpi={kpi} current={summary.data.data.current[kpi.key]} previous={summary.data.data.previous[kpi.key]} />
+                {kpi.key === 'rendersFailed' && summary.data.data.current.rendersFailed ? (
+                  <Link className="small block" to={`/w/${encodeURIComponent(website)}/renders?${new URLSearchParams({ period }).toString()}`}>
+                    Why: failures by reason
+                  </Link>
+                ) : null}
               </div>
             ))}
             <div className="card">
