@@ -1,0 +1,119 @@
+import type { Dispatcher } from 'undici';
+import { AddressPolicy, checkedDispatcher, type EgressRules, type Resolvers } from '@bpc/renderer';
+import { fetchSitemapFile, sitemapUrlOf, type SitemapSite } from './fetch-sitemap-file';
+import type { ParsedSitemap } from './parse-sitemap';
+import { DEFAULT_SITEMAP_LIMITS, SitemapRefused, type SitemapLimits } from './sitemap-limits';
+import { UrlTally, type SkippedUrls } from './tally-urls';
+
+export interface SitemapRead {
+  readonly sitemapUrl: string;
+  readonly site: SitemapSite;
+  /** Epoch ms: only `<url>` entries with a later `lastmod` (or none) are taken. */
+  readonly lastmodAfter?: number;
+}
+
+export interface SitemapReadResult {
+  /** Files read: the sitemap, plus an index's children. */
+  readonly sitemapsRead: number;
+  /** `<url>` entries read, over every file. */
+  readonly urlsFound: number;
+  /** Distinct normalised URLs on the website, in document order. */
+  readonly urls: readonly string[];
+  readonly skipped: SkippedUrls;
+}
+
+export interface SitemapReaderOptions {
+  /** Addresses a fetch may reach besides the site's configured origin (the renderer's policy: `render_service.egress_denied_ranges`). */
+  readonly addresses: AddressPolicy;
+  /** How names are resolved (tests). */
+  readonly resolvers?: Resolvers;
+  readonly limits?: Partial<SitemapLimits>;
+  readonly userAgent?: string;
+}
+
+const USER_AGENT = 'Mozilla/5.0 (compatible; bpc-sitemap-reader/1.0)';
+
+/**
+ * Reads a sitemap or a sitemap index (one level: an index's children must be
+ * urlsets) under the renderer's network rules, and tells which URLs to
+ * recache. Everything is read before anything is returned: a refusal of any
+ * file (`SitemapRefused`) refuses the whole call, so a caller enqueues all or
+ * nothing.
+ */
+export class SitemapReader {
+  readonly limits: SitemapLimits;
+  /** Fetch clients by trusted origin ('' for none), kept for their connection pools. */
+  private readonly dispatchers = new Map<string, Dispatcher>();
+
+  constructor(private readonly options: SitemapReaderOptions) {
+    this.limits = { ...DEFAULT_SITEMAP_LIMITS, ...options.limits };
+  }
+
+  async read(request: SitemapRead): Promise<SitemapReadResult> {
+    const root = sitemapUrlOf(request.sitemapUrl, request.site);
+    const rules: EgressRules = { trustedOrigin: request.site.origin ? new URL(request.site.origin) : undefined, addresses: this.options.addresses };
+    const call = new AbortController();
+    const deadline = setTimeout(() => call.abort(), this.limits.callTimeoutMs);
+    try {
+      const fetchFile = (url: URL) =>
+        fetchSitemapFile(url, {
+          site: request.site,
+          rules,
+          dispatcher: this.dispatcherFor(rules),
+          limits: this.limits,
+          signal: AbortSignal.any([call.signal, AbortSignal.timeout(this.limits.fileTimeoutMs)]),
+          userAgent: this.options.userAgent ?? USER_AGENT,
+        });
+      const top = await fetchFile(root);
+      const files = top.kind === 'urlset' ? [top] : await this.readChildren(top, request.site, fetchFile, call);
+      const tally = new UrlTally({ hostnames: request.site.hostnames, lastmodAfter: request.lastmodAfter, maxUrls: this.limits.maxUrlsPerCall });
+      files.forEach((file) => tally.addFile(file.entries, file.overCap));
+      return { sitemapsRead: files.length + (top.kind === 'sitemapindex' ? 1 : 0), urlsFound: tally.found, urls: tally.accepted(), skipped: tally.skipped };
+    } finally {
+      clearTimeout(deadline);
+      call.abort();
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.dispatchers.values()].map((dispatcher) => dispatcher.close()));
+  }
+
+  /** The index's sitemaps, read `concurrency` at a time and returned in index order; the first refusal stops the others. */
+  private async readChildren(index: ParsedSitemap, site: SitemapSite, fetchFile: (url: URL) => Promise<ParsedSitemap>, call: AbortController): Promise<ParsedSitemap[]> {
+    const urls = new Map<string, URL>();
+    index.entries.forEach((entry, i) => {
+      if (entry.loc === undefined) throw new SitemapRefused(`the sitemap index's entry ${i + 1} has no valid <loc>`);
+      const url = sitemapUrlOf(entry.loc, site);
+      urls.set(url.href, url);
+    });
+    const queue = [...urls.values()];
+    const files: ParsedSitemap[] = new Array(queue.length);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < queue.length) {
+        const i = next++;
+        const file = await fetchFile(queue[i]);
+        if (file.kind === 'sitemapindex') throw new SitemapRefused(`${queue[i].href}: a sitemap index inside a sitemap index (one level of nesting is read)`);
+        files[i] = file;
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.min(this.limits.concurrency, queue.length) }, worker));
+    } catch (error) {
+      call.abort();
+      throw error;
+    }
+    return files;
+  }
+
+  private dispatcherFor(rules: EgressRules): Dispatcher {
+    const key = rules.trustedOrigin?.origin ?? '';
+    let dispatcher = this.dispatchers.get(key);
+    if (!dispatcher) {
+      dispatcher = checkedDispatcher(rules, this.options.resolvers);
+      this.dispatchers.set(key, dispatcher);
+    }
+    return dispatcher;
+  }
+}
