@@ -18,15 +18,18 @@ import { InsightsController } from './insights/insights.controller';
 import { PublicExceptionFilter } from './http/public-exception.filter';
 import { InvalidateWebsiteCacheHandler } from './invalidate-website-cache/invalidate-website-cache.handler';
 import { RecacheWebsiteHandler } from './recache-website/recache-website.handler';
+import { RecacheWebsiteSitemapController } from './recache-website-sitemap/recache-website-sitemap.controller';
+import { RecacheWebsiteSitemapHandler } from './recache-website-sitemap/recache-website-sitemap.handler';
 import { OperatorSqlConsole } from './run-operator-sql/operator-sql-console';
 import { SearchPerformanceController } from './search-performance/search-performance.controller';
 
 /** The public, token-authenticated API (spec/public-api.md) plus the operator's admin endpoints. */
 @Module({
   imports: [CqrsModule.forRoot(), HealthModule, IdentityModule, ExplorerModule, DaemonCommandsModule],
-  controllers: [DataExplorerController, SearchPerformanceController, CacheOperationsController, QueueStatusController, DashboardSessionController, InsightsController, AdminController],
+  controllers: [DataExplorerController, SearchPerformanceController, CacheOperationsController, QueueStatusController, DashboardSessionController, InsightsController, AdminController, RecacheWebsiteSitemapController],
   providers: [
     RecacheWebsiteHandler,
+    RecacheWebsiteSitemapHandler,
     InvalidateWebsiteCacheHandler,
     OperatorSqlConsole,
     PublicApiBaseUrl,
