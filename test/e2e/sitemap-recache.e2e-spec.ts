@@ -126,10 +126,11 @@ describe('sitemap recache through the standalone app', () => {
       },
     });
     expect((await daemon.queues()).normal.total).toBe(5000);
+    // The ignored /admin/ URL is left out of its chunk by the URL rules.
     const chunks = (await recorded()).filter((p) => p.receiptId === answer.body.receiptId);
-    expect(chunks.map((c) => c.urls.length)).toEqual([1000, 1000, 501]);
+    expect(chunks.map((c) => c.urls.length)).toEqual([1000, 1000, 500]);
     expect(chunks.every((c) => c.source === 'sitemap' && c.priority === 'normal' && c.hostId === 1)).toBe(true);
-    expect(new Set(chunks.flatMap((c) => c.urls)).size).toBe(2501);
+    expect(new Set(chunks.flatMap((c) => c.urls)).size).toBe(2500);
   }, 30_000);
 
   it('takes only entries modified after lastmodAfter (and those without a lastmod), at high priority when asked', async () => {
