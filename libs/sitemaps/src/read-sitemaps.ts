@@ -55,15 +55,23 @@ export class SitemapReader {
     const call = new AbortController();
     const deadline = setTimeout(() => call.abort(), this.limits.callTimeoutMs);
     try {
-      const fetchFile = (url: URL) =>
-        fetchSitemapFile(url, {
-          site: request.site,
-          rules,
-          dispatcher: this.dispatcherFor(rules),
-          limits: this.limits,
-          signal: AbortSignal.any([call.signal, AbortSignal.timeout(this.limits.fileTimeoutMs)]),
-          userAgent: this.options.userAgent ?? USER_AGENT,
-        });
+      const fetchFile = async (url: URL) => {
+        // A timer of its own, cleared when the file is done: nothing outlives the call.
+        const file = new AbortController();
+        const timer = setTimeout(() => file.abort(), this.limits.fileTimeoutMs);
+        try {
+          return await fetchSitemapFile(url, {
+            site: request.site,
+            rules,
+            dispatcher: this.dispatcherFor(rules),
+            limits: this.limits,
+            signal: AbortSignal.any([call.signal, file.signal]),
+            userAgent: this.options.userAgent ?? USER_AGENT,
+          });
+        } finally {
+          clearTimeout(timer);
+        }
+      };
       const top = await fetchFile(root);
       const files = top.kind === 'urlset' ? [top] : await this.readChildren(top, request.site, fetchFile, call);
       const tally = new UrlTally({ hostnames: request.site.hostnames, lastmodAfter: request.lastmodAfter, maxUrls: this.limits.maxUrlsPerCall });
