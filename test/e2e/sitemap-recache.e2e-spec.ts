@@ -39,8 +39,8 @@ describe('sitemap recache through the standalone app', () => {
     elsewhere = await listen((_req, res) => void res.writeHead(200, { 'content-type': 'application/xml' }).end(urlset([{ loc: page('stolen') }])));
     Object.assign(served, {
       '/sitemap_index.xml': { body: `<sitemapindex ${NS}><sitemap><loc>${page('s1.xml.gz')}</loc></sitemap><sitemap><loc>${page('s2.xml.gz')}</loc></sitemap></sitemapindex>` },
-      '/s1.xml.gz': { body: gzipSync(urlset([...pages('a', 1500), { loc: 'https://elsewhere.example.net/x' }, { loc: 'not a url' }])), type: 'application/gzip' },
-      '/s2.xml.gz': { body: gzipSync(urlset([...pages('b', 1000), { loc: page('admin/secret') }, { loc: page('a/0') }])), type: 'application/gzip' },
+      '/s1.xml.gz': { body: gzipSync(urlset([...pages('a', 6000), { loc: 'https://elsewhere.example.net/x' }, { loc: 'not a url' }])), type: 'application/gzip' },
+      '/s2.xml.gz': { body: gzipSync(urlset([...pages('b', 5000), { loc: page('admin/secret') }, { loc: page('a/0') }])), type: 'application/gzip' },
       '/dated.xml': { body: urlset([{ loc: page('old'), lastmod: '2026-01-01' }, { loc: page('new'), lastmod: '2026-03-01T10:00:00Z' }, { loc: page('undated') }]) },
       '/lol.xml': { body: `<?xml version="1.0"?><!DOCTYPE l [<!ENTITY l "lol"><!ENTITY l2 "&l;&l;&l;&l;">]><urlset ${NS}><url><loc>${page('&l2;')}</loc></url></urlset>` },
       '/page.html': { body: '<html><body>Welcome</body></html>', type: 'text/html' },
@@ -118,19 +118,19 @@ describe('sitemap recache through the standalone app', () => {
       body: {
         receiptId: expect.stringMatching(/^[0-9a-f-]{36}$/),
         sitemapsRead: 3,
-        urlsFound: 2504,
-        urlsAccepted: 2501,
+        urlsFound: 11_004,
+        urlsAccepted: 11_001,
         // The /admin/ URL is accepted but an ignore rule keeps it out of the queue.
-        entriesEnqueued: 5000,
+        entriesEnqueued: 22_000,
         skipped: { offHost: 1, invalid: 1, overCap: 0, notModified: 0, duplicate: 1 },
       },
     });
-    expect((await daemon.queues()).normal.total).toBe(5000);
+    expect((await daemon.queues()).normal.total).toBe(22_000);
     // The ignored /admin/ URL is left out of its chunk by the URL rules.
     const chunks = (await recorded()).filter((p) => p.receiptId === answer.body.receiptId);
-    expect(chunks.map((c) => c.urls.length)).toEqual([1000, 1000, 500]);
+    expect(chunks.map((c) => c.urls.length)).toEqual([10_000, 1000]);
     expect(chunks.every((c) => c.source === 'sitemap' && c.priority === 'normal' && c.hostId === 1)).toBe(true);
-    expect(new Set(chunks.flatMap((c) => c.urls)).size).toBe(2500);
+    expect(new Set(chunks.flatMap((c) => c.urls)).size).toBe(11_000);
   }, 30_000);
 
   it('takes only entries modified after lastmodAfter (and those without a lastmod), at high priority when asked', async () => {
