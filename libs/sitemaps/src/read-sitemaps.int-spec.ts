@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { AddressPolicy } from '@bpc/renderer';
+import { until } from '@bpc/testing';
 import { SitemapReader } from './read-sitemaps';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -118,6 +119,59 @@ describe('SitemapReader (real fetches from a local server)', () => {
     await expect(reader.read({ sitemapUrl: 'https://www.example.test/nested.xml', site })).rejects.toThrow(/sitemap index inside a sitemap index/);
     await expect(reader.read({ sitemapUrl: 'https://www.example.test/missing.xml', site })).rejects.toThrow(/answered HTTP 404/);
     await expect(reader.read({ sitemapUrl: 'https://elsewhere.test/sitemap.xml', site })).rejects.toThrow(/not one of the website's hostnames/);
+  }, timeout);
+
+  it("reads an index's sitemaps 4 at a time, in index order, never more than 8 ahead of a slow first one", async () => {
+    const children = Array.from({ length: 10 }, (_, i) => `/c${i}.xml`);
+    const order: string[] = [];
+    let releaseFirst: () => void = () => undefined;
+    const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+    const routes: Record<string, Handler> = { '/many.xml': xml(index(children.map((c) => `https://www.example.test${c}`))) };
+    children.forEach((child, i) => {
+      routes[child] = (req, res) => {
+        order.push(child);
+        // The first file answers only once the 7 after it have been asked for: the reader must wait for it before an 9th.
+        if (order.length === 8) releaseFirst();
+        const answer = () => void res.writeHead(200, { 'content-type': 'application/xml' }).end(urlset([`/p${i}`]));
+        if (i === 0) void firstHeld.then(() => (order.push('c0 answered'), answer()));
+        else answer();
+      };
+    });
+    const many = await serve(routes);
+    try {
+      const read = await reader.read({ sitemapUrl: 'https://www.example.test/many.xml', site: { ...site, origin: many.url } });
+      expect(read.urls).toEqual(children.map((_, i) => `https://www.example.test/p${i}`));
+      expect(read.sitemapsRead).toBe(11);
+      expect(order.indexOf('c0 answered')).toBeLessThan(order.indexOf('/c8.xml'));
+    } finally {
+      await many.close();
+    }
+  }, timeout);
+
+  it('runs at most concurrentCalls calls at once; the others wait their turn', async () => {
+    let open = 0;
+    let most = 0;
+    const releases: (() => void)[] = [];
+    const slow = await serve({
+      '/sitemap.xml': (_req, res) => {
+        open += 1;
+        most = Math.max(most, open);
+        releases.push(() => (open -= 1, res.writeHead(200, { 'content-type': 'application/xml' }).end(urlset(['/a']))));
+      },
+    });
+    const two = new SitemapReader({ addresses: new AddressPolicy(), limits: { concurrentCalls: 2 } });
+    try {
+      const calls = Array.from({ length: 5 }, () => two.read({ sitemapUrl: 'https://www.example.test/sitemap.xml', site: { ...site, origin: slow.url } }));
+      for (let answered = 0; answered < 5; answered++) {
+        await until(() => releases.length > 0, { timeoutMs: 10_000 });
+        releases.shift()!();
+      }
+      expect((await Promise.all(calls)).map((r) => r.urls)).toEqual(Array(5).fill(['https://www.example.test/a']));
+      expect(most).toBe(2);
+    } finally {
+      await two.close();
+      await slow.close();
+    }
   }, timeout);
 
   it('times a file out', async () => {

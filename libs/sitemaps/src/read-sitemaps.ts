@@ -44,13 +44,30 @@ export class SitemapReader {
   readonly limits: SitemapLimits;
   /** Fetch clients by trusted origin ('' for none), kept for their connection pools. */
   private readonly dispatchers = new Map<string, Dispatcher>();
+  /** Calls running, and those waiting for one of them to end. */
+  private running = 0;
+  private readonly queued: (() => void)[] = [];
 
   constructor(private readonly options: SitemapReaderOptions) {
     this.limits = { ...DEFAULT_SITEMAP_LIMITS, ...options.limits };
   }
 
+  /** Reads one sitemap call; at most `concurrentCalls` run at once in this reader, so many callers cannot hold many sitemaps in memory together. */
   async read(request: SitemapRead): Promise<SitemapReadResult> {
     const root = sitemapUrlOf(request.sitemapUrl, request.site);
+    // A call that ends hands its place straight to the next waiting one, so no newcomer slips in between.
+    if (this.running >= this.limits.concurrentCalls) await new Promise<void>((start) => this.queued.push(start));
+    else this.running += 1;
+    try {
+      return await this.readFrom(root, request);
+    } finally {
+      const next = this.queued.shift();
+      if (next) next();
+      else this.running -= 1;
+    }
+  }
+
+  private async readFrom(root: URL, request: SitemapRead): Promise<SitemapReadResult> {
     const rules: EgressRules = { trustedOrigin: request.site.origin ? new URL(request.site.origin) : undefined, addresses: this.options.addresses };
     const call = new AbortController();
     const deadline = setTimeout(() => call.abort(), this.limits.callTimeoutMs);
@@ -72,11 +89,11 @@ export class SitemapReader {
           clearTimeout(timer);
         }
       };
-      const top = await fetchFile(root);
-      const files = top.kind === 'urlset' ? [top] : await this.readChildren(top, request.site, fetchFile, call);
       const tally = new UrlTally({ hostnames: request.site.hostnames, lastmodAfter: request.lastmodAfter, maxUrls: this.limits.maxUrlsPerCall });
-      files.forEach((file) => tally.addFile(file.entries, file.overCap));
-      return { sitemapsRead: files.length + (top.kind === 'sitemapindex' ? 1 : 0), urlsFound: tally.found, urls: tally.accepted(), skipped: tally.skipped };
+      const top = await fetchFile(root);
+      if (top.kind === 'urlset') tally.addFile(top.entries, top.overCap);
+      const children = top.kind === 'urlset' ? 0 : await this.readChildren(top, request.site, fetchFile, call, (file) => tally.addFile(file.entries, file.overCap));
+      return { sitemapsRead: 1 + children, urlsFound: tally.found, urls: tally.accepted(), skipped: tally.skipped };
     } finally {
       clearTimeout(deadline);
       call.abort();
@@ -87,8 +104,15 @@ export class SitemapReader {
     await Promise.all([...this.dispatchers.values()].map((dispatcher) => dispatcher.close()));
   }
 
-  /** The index's sitemaps, read `concurrency` at a time and returned in index order; the first refusal stops the others. */
-  private async readChildren(index: ParsedSitemap, site: SitemapSite, fetchFile: (url: URL) => Promise<ParsedSitemap>, call: AbortController): Promise<ParsedSitemap[]> {
+  /**
+   * The index's sitemaps, read `concurrency` at a time and handed to `onFile`
+   * in index order (so counts and caps do not depend on which answered
+   * first), each let go once handed over: a file is not started while
+   * `2 × concurrency` files before it are still unread, so a slow first file
+   * cannot make the reader hold the whole index. The first refusal stops the
+   * others. Returns how many sitemaps were read.
+   */
+  private async readChildren(index: ParsedSitemap, site: SitemapSite, fetchFile: (url: URL) => Promise<ParsedSitemap>, call: AbortController, onFile: (file: ParsedSitemap) => void): Promise<number> {
     const urls = new Map<string, URL>();
     index.entries.forEach((entry, i) => {
       if (entry.loc === undefined) throw new SitemapRefused(`the sitemap index's entry ${i + 1} has no valid <loc>`);
@@ -96,23 +120,43 @@ export class SitemapReader {
       urls.set(url.href, url);
     });
     const queue = [...urls.values()];
-    const files: ParsedSitemap[] = new Array(queue.length);
+    const window = 2 * this.limits.concurrency;
+    const done = new Map<number, ParsedSitemap>();
     let next = 0;
+    let handed = 0;
+    let failed = false;
+    let waiting: (() => void)[] = [];
+    const handOver = () => {
+      for (let file = done.get(handed); file; file = done.get(handed)) {
+        done.delete(handed);
+        onFile(file);
+        handed += 1;
+      }
+      waiting.splice(0).forEach((wake) => wake());
+    };
     const worker = async (): Promise<void> => {
-      while (next < queue.length) {
+      while (next < queue.length && !failed) {
+        if (next >= handed + window) {
+          await new Promise<void>((wake) => waiting.push(wake));
+          continue;
+        }
         const i = next++;
         const file = await fetchFile(queue[i]);
         if (file.kind === 'sitemapindex') throw new SitemapRefused(`${queue[i].href}: a sitemap index inside a sitemap index (one level of nesting is read)`);
-        files[i] = file;
+        done.set(i, file);
+        handOver();
       }
     };
     try {
       await Promise.all(Array.from({ length: Math.min(this.limits.concurrency, queue.length) }, worker));
     } catch (error) {
+      failed = true;
       call.abort();
+      waiting.splice(0).forEach((wake) => wake());
       throw error;
     }
-    return files;
+    waiting = [];
+    return queue.length;
   }
 
   private dispatcherFor(rules: EgressRules): Dispatcher {

@@ -26,6 +26,8 @@ export interface SitemapLimits {
   readonly callTimeoutMs: number;
   /** Child sitemaps of an index read at once. */
   readonly concurrency: number;
+  /** Calls one reader (one process) runs at once; later ones wait their turn (their timeouts start then). */
+  readonly concurrentCalls: number;
 }
 
 export const DEFAULT_SITEMAP_LIMITS: SitemapLimits = {
@@ -40,6 +42,7 @@ export const DEFAULT_SITEMAP_LIMITS: SitemapLimits = {
   fileTimeoutMs: 30_000,
   callTimeoutMs: 120_000,
   concurrency: 4,
+  concurrentCalls: 4,
 };
 
 /**
