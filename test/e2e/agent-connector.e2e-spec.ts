@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -32,10 +34,26 @@ describe('agent connector (MCP)', () => {
   let api: string;
   let manager: string;
   let readonly: string;
+  /** The website's origin: serves the sitemap recache_sitemap reads. */
+  let sitemapOrigin: Server;
 
   beforeAll(async () => {
+    const sitemap = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${['s1', 's2', 's1'].map((p) => `<url><loc>https://www.example.com/${p}</loc></url>`).join('')}<url><loc>https://elsewhere.example.org/x</loc></url></urlset>`;
+    sitemapOrigin = createServer((req, res) => void (req.url === '/sitemap.xml' ? res.writeHead(200, { 'content-type': 'application/xml' }).end(sitemap) : res.writeHead(404).end()));
+    await new Promise<void>((resolve) => sitemapOrigin.listen(0, '127.0.0.1', resolve));
     const config = testConfig('standalone', {
       scheduler: { enabled: false },
+      hosts: [
+        {
+          host_id: 1,
+          hostnames: ['www.example.com'],
+          origin: `http://127.0.0.1:${(sitemapOrigin.address() as AddressInfo).port}`,
+          dimensions: [
+            { id: 1, name: 'desktop', match: { fallback: true } },
+            { id: 2, name: 'mobile', match: { user_agent: 'Mobile' } },
+          ],
+        },
+      ],
       websites: [
         { id: 'demo', host_id: 1, account_id: 'acme' },
         { id: 'bulk', host_id: 1, account_id: 'acme' },
@@ -65,6 +83,8 @@ describe('agent connector (MCP)', () => {
   afterAll(async () => {
     await running?.close();
     if (running) removeTestDataDir(running.runtime.config.data_dir);
+    sitemapOrigin?.closeAllConnections();
+    await new Promise((resolve) => sitemapOrigin?.close(resolve));
   });
 
   const transports: Record<string, (token: string) => Transport> = {
@@ -96,7 +116,7 @@ describe('agent connector (MCP)', () => {
 
     it('lists tools with schemas from the API and truthful annotations, resources of each Data Explorer website, templates and prompts', async () => {
       const { tools } = await asManager.listTools();
-      expect(tools.map((t) => t.name)).toEqual(['list_websites', 'describe_explorers', 'query_explorer', 'get_insights', 'start_export', 'get_export_status', 'recache_urls', 'invalidate_urls', 'get_queue_status', 'query_renders', 'lookup_cache', 'invalidate_matching']);
+      expect(tools.map((t) => t.name)).toEqual(['list_websites', 'describe_explorers', 'query_explorer', 'get_insights', 'start_export', 'get_export_status', 'recache_urls', 'invalidate_urls', 'get_queue_status', 'query_renders', 'lookup_cache', 'invalidate_matching', 'recache_sitemap']);
       const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
       expect(byName.lookup_cache.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
       expect(byName.invalidate_matching.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
@@ -240,6 +260,21 @@ describe('agent connector (MCP)', () => {
       expect(dry.content[0].text).toMatch(/^Dry run: 3 cache entr\(ies\) on 3 URL\(s\) would be dropped/);
       expect((await call(asManager, 'invalidate_matching', { website: 'demo', prefix: site('') })).structuredContent).toEqual({ dryRun: false, entriesMatched: 3, urlsMatched: 3, entriesInvalidated: 3 });
       expect((await call(asReadonly, 'lookup_cache', { website: 'demo', prefix: site('') })).content[0].text).toMatch(/^No cache entries match/);
+    it('recaches a sitemap as a manager, with the counts and a receipt; refusals carry the API envelope naming sitemapUrl', async () => {
+      const done = await call(asManager, 'recache_sitemap', { website: 'demo', sitemapUrl: 'https://www.example.com/sitemap.xml' });
+      expect(done.isError).toBeFalsy();
+      expect(done.structuredContent).toEqual({
+        receiptId: expect.any(String),
+        sitemapsRead: 1,
+        urlsFound: 4,
+        urlsAccepted: 2,
+        entriesEnqueued: 4,
+        skipped: { offHost: 1, invalid: 0, overCap: 0, notModified: 0, duplicate: 1 },
+      });
+      expect(done.content[0].text).toMatch(/^1 sitemap file\(s\) read, 4 URL\(s\) found, 2 accepted, 4 render job\(s\) queued; skipped: 1 offHost, 1 duplicate\. Receipt /);
+      expect(refusalOf(await call(asManager, 'recache_sitemap', { website: 'demo', sitemapUrl: 'https://www.example.com/missing.xml' }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'sitemapUrl', message: expect.stringMatching(/HTTP 404/) });
+      expect(refusalOf(await call(asManager, 'recache_sitemap', { website: 'demo', sitemapUrl: 'https://www.example.com/sitemap.xml', lastmodAfter: 'soon' }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'lastmodAfter' });
+      expect(refusalOf(await call(asReadonly, 'recache_sitemap', { website: 'demo', sitemapUrl: 'https://www.example.com/sitemap.xml' }))).toMatchObject({ status: 403, code: 'FORBIDDEN' });
     });
 
     it('shares the account export slot with the API: 409 names the holder; exports it starts record startedFrom agent', async () => {

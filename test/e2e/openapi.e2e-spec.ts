@@ -142,6 +142,7 @@ describe('OpenAPI documents', () => {
         called('post', '/api/websites/{website}/cache/entries/query', 400, 'VALIDATION_FAILED pattern'),
         called('post', '/api/websites/{website}/cache/entries/invalidate', 200),
         called('post', '/api/websites/{website}/cache/invalidate', 200),
+        called('post', '/api/websites/{website}/cache/recache-sitemap', 400, 'VALIDATION_FAILED sitemapUrl'),
         called('post', '/api/session', 200),
         called('post', '/api/session', 400, 'VALIDATION_FAILED token'),
         called('get', '/api/session', 200),

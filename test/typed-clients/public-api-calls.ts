@@ -88,6 +88,10 @@ export async function callPublicApi({ baseUrl, token, website, pageUrl }: Public
   answers.push(answer('post', entriesInvalidatePath, dryRun, dryRun.data && dryRun.data.entriesInvalidated !== 0 ? 'a dry run invalidated entries' : undefined));
   const invalidatePath = '/api/websites/{website}/cache/invalidate';
   answers.push(answer('post', invalidatePath, await client.POST(invalidatePath, { params: { path: { website } }, body: { urls: [pageUrl] } })));
+  // A sitemap the website may not read is refused before anything is fetched (the suite serves no sitemap).
+  const sitemapPath = '/api/websites/{website}/cache/recache-sitemap';
+  const sitemap = await client.POST(sitemapPath, { params: { path: { website } }, body: { sitemapUrl: 'https://elsewhere.example.net/sitemap.xml', lastmodAfter: '2026-11-01', priority: 'normal' } });
+  answers.push(answer('post', sitemapPath, sitemap, sitemap.error ? `${sitemap.error.code} ${sitemap.error.field}` : `receipt ${sitemap.data?.receiptId ?? 'none'}, ${sitemap.data?.skipped.offHost} off host`));
 
   // The dashboard's session: signed in with the token, then by its cookie alone (and its CSRF token to sign out).
   const sessionPath = '/api/session';

@@ -7,6 +7,7 @@ import { COMP_CATEGORY_SCHEMA, COMP_PERIOD_SCHEMA, FILTERS_DESCRIPTION, MODE_SCH
 import { queryRenders } from './render-tools';
 import { invalidateMatching, lookupCache } from './cache-entry-tools';
 import { call, ConnectorTool, DEFAULT_TOOL_ROWS, guarded, hintFor, object, ok, readOnly, websiteOnly, websitePath } from './tool-kit';
+import { recacheSitemap } from './sitemap-tools';
 
 export { DEFAULT_TOOL_ROWS, type ConnectorTool, type ToolAnnotations } from './tool-kit';
 
@@ -227,4 +228,4 @@ const getQueueStatus: ConnectorTool = {
 };
 
 /** Every tool, in the order clients list them. */
-export const CONNECTOR_TOOLS: readonly ConnectorTool[] = [listWebsites, describeExplorers, queryExplorer, getInsights, startExport, getExportStatus, recacheUrls, invalidateUrls, getQueueStatus, queryRenders, lookupCache, invalidateMatching];
+export const CONNECTOR_TOOLS: readonly ConnectorTool[] = [listWebsites, describeExplorers, queryExplorer, getInsights, startExport, getExportStatus, recacheUrls, invalidateUrls, getQueueStatus, queryRenders, lookupCache, invalidateMatching, recacheSitemap];

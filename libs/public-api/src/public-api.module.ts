@@ -23,15 +23,18 @@ import { ListCacheEntriesHandler } from './list-cache-entries/list-cache-entries
 import { LookUpCacheEntryHandler } from './look-up-cache-entry/look-up-cache-entry.handler';
 import { RecacheWebsiteHandler } from './recache-website/recache-website.handler';
 import { RendersController } from './renders/renders.controller';
+import { RecacheWebsiteSitemapController } from './recache-website-sitemap/recache-website-sitemap.controller';
+import { RecacheWebsiteSitemapHandler } from './recache-website-sitemap/recache-website-sitemap.handler';
 import { OperatorSqlConsole } from './run-operator-sql/operator-sql-console';
 import { SearchPerformanceController } from './search-performance/search-performance.controller';
 
 /** The public, token-authenticated API (spec/public-api.md) plus the operator's admin endpoints. */
 @Module({
   imports: [CqrsModule.forRoot(), HealthModule, IdentityModule, ExplorerModule, DaemonCommandsModule],
-  controllers: [DataExplorerController, SearchPerformanceController, CacheOperationsController, QueueStatusController, DashboardSessionController, InsightsController, RendersController, AdminController, CacheEntriesController],
+  controllers: [DataExplorerController, SearchPerformanceController, CacheOperationsController, QueueStatusController, DashboardSessionController, InsightsController, RendersController, AdminController, CacheEntriesController, RecacheWebsiteSitemapController],
   providers: [
     RecacheWebsiteHandler,
+    RecacheWebsiteSitemapHandler,
     InvalidateWebsiteCacheHandler,
     LookUpCacheEntryHandler,
     ListCacheEntriesHandler,

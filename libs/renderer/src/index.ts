@@ -24,3 +24,8 @@ export {
   unstorableStatus,
 } from './refresh-rules';
 export type { Emulation } from './refresh-rules';
+// Sitemap fetches (libs/sitemaps) connect under the same rules as origin fetches.
+export { checkedDispatcher } from './egress/checked-dispatcher';
+export { EgressRefused, refusalOfUrl } from './egress/egress-rules';
+export type { EgressRules } from './egress/egress-rules';
+export type { Resolvers } from './egress/checked-address';
