@@ -260,6 +260,8 @@ describe('agent connector (MCP)', () => {
       expect(dry.content[0].text).toMatch(/^Dry run: 3 cache entr\(ies\) on 3 URL\(s\) would be dropped/);
       expect((await call(asManager, 'invalidate_matching', { website: 'demo', prefix: site('') })).structuredContent).toEqual({ dryRun: false, entriesMatched: 3, urlsMatched: 3, entriesInvalidated: 3 });
       expect((await call(asReadonly, 'lookup_cache', { website: 'demo', prefix: site('') })).content[0].text).toMatch(/^No cache entries match/);
+    });
+
     it('recaches a sitemap as a manager, with the counts and a receipt; refusals carry the API envelope naming sitemapUrl', async () => {
       const done = await call(asManager, 'recache_sitemap', { website: 'demo', sitemapUrl: 'https://www.example.com/sitemap.xml' });
       expect(done.isError).toBeFalsy();
