@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -5,7 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
-import { insertBulkBotRequests, jsonOf, removeTestDataDir, testConfig, until } from '@bpc/testing';
+import { insertBulkBotRequests, insertRenderOutcomes, jsonOf, removeTestDataDir, renderOutcome, testConfig, until } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { botRequest, issueToken, recordAndWait } from './explorer-fixtures';
 
@@ -32,10 +34,26 @@ describe('agent connector (MCP)', () => {
   let api: string;
   let manager: string;
   let readonly: string;
+  /** The website's origin: serves the sitemap recache_sitemap reads. */
+  let sitemapOrigin: Server;
 
   beforeAll(async () => {
+    const sitemap = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${['s1', 's2', 's1'].map((p) => `<url><loc>https://www.example.com/${p}</loc></url>`).join('')}<url><loc>https://elsewhere.example.org/x</loc></url></urlset>`;
+    sitemapOrigin = createServer((req, res) => void (req.url === '/sitemap.xml' ? res.writeHead(200, { 'content-type': 'application/xml' }).end(sitemap) : res.writeHead(404).end()));
+    await new Promise<void>((resolve) => sitemapOrigin.listen(0, '127.0.0.1', resolve));
     const config = testConfig('standalone', {
       scheduler: { enabled: false },
+      hosts: [
+        {
+          host_id: 1,
+          hostnames: ['www.example.com'],
+          origin: `http://127.0.0.1:${(sitemapOrigin.address() as AddressInfo).port}`,
+          dimensions: [
+            { id: 1, name: 'desktop', match: { fallback: true } },
+            { id: 2, name: 'mobile', match: { user_agent: 'Mobile' } },
+          ],
+        },
+      ],
       websites: [
         { id: 'demo', host_id: 1, account_id: 'acme' },
         { id: 'bulk', host_id: 1, account_id: 'acme' },
@@ -55,11 +73,18 @@ describe('agent connector (MCP)', () => {
     await recordAndWait(running, events, 'demo', events.length);
     // Enough rows that an export of them still runs while the connector asks for the slot.
     await insertBulkBotRequests(running.runtime.ports.explorerStore!, 'bulk', BULK_ROWS, now - 60_000);
+    await insertRenderOutcomes(running.runtime.ports.explorerStore!, [
+      renderOutcome(new Date(now - HOUR), { url: 'https://www.example.com/p0' }),
+      renderOutcome(new Date(now - 2 * HOUR), { url: 'https://www.example.com/p1', outcome: 'kept_soft_404', reason: 'soft 404: title "Page not found"' }),
+      renderOutcome(new Date(now - 3 * HOUR), { url: 'https://www.example.com/p2', outcome: 'kept_soft_404', reason: 'soft 404: title "Page not found"' }),
+    ]);
   }, 120_000);
 
   afterAll(async () => {
     await running?.close();
     if (running) removeTestDataDir(running.runtime.config.data_dir);
+    sitemapOrigin?.closeAllConnections();
+    await new Promise((resolve) => sitemapOrigin?.close(resolve));
   });
 
   const transports: Record<string, (token: string) => Transport> = {
@@ -91,8 +116,12 @@ describe('agent connector (MCP)', () => {
 
     it('lists tools with schemas from the API and truthful annotations, resources of each Data Explorer website, templates and prompts', async () => {
       const { tools } = await asManager.listTools();
-      expect(tools.map((t) => t.name)).toEqual(['list_websites', 'describe_explorers', 'query_explorer', 'get_insights', 'start_export', 'get_export_status', 'recache_urls', 'invalidate_urls', 'get_queue_status', 'list_alert_deliveries']);
+      expect(tools.map((t) => t.name)).toEqual(['list_websites', 'describe_explorers', 'query_explorer', 'get_insights', 'start_export', 'get_export_status', 'recache_urls', 'invalidate_urls', 'get_queue_status', 'query_renders', 'lookup_cache', 'invalidate_matching', 'recache_sitemap', 'list_alert_deliveries']);
       const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+      expect(byName.lookup_cache.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+      expect(byName.invalidate_matching.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+      expect(byName.invalidate_matching.description).toMatch(/dryRun: true/);
+      expect(byName.lookup_cache.inputSchema).toMatchObject({ required: ['website'], properties: { url: { type: 'string' }, prefix: { type: 'string' }, pattern: { type: 'string' }, perPage: { maximum: 500 } } });
       expect(byName.query_explorer.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
       expect(byName.invalidate_urls.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
       expect(byName.recache_urls.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
@@ -185,6 +214,15 @@ describe('agent connector (MCP)', () => {
       await expect(asReadonly.readResource({ uri: 'bpc://websites/%E0%A4%A/explorers' })).rejects.toThrow(/VALIDATION_FAILED/);
     });
 
+    it('query_renders answers why renders kept the old snapshot, and refuses a bad filter naming it', async () => {
+      const reasons = await call(asReadonly, 'query_renders', { website: 'demo', mode: 'reasons', period: '24h', filters: [{ field: 'outcome_class', op: 'ne', val: 'stored' }] });
+      expect(reasons.isError).toBeFalsy();
+      expect(reasons.structuredContent).toMatchObject({ nextPage: null, meta: { explorerKey: 'renders', mode: 'reasons', total: 1, perPage: 50 }, rows: [{ outcome: 'kept_soft_404', reason: 'soft 404: title "Page not found"', renders: 2, pages: 2 }] });
+      expect(reasons.content[0].text).toMatch(/^1 row\(s\) of 1 \(renders\/reasons/);
+      const refused = await call(asReadonly, 'query_renders', { website: 'demo', filters: [{ field: 'outcome_class', val: 'broken' }] });
+      expect(refusalOf(refused)).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', field: 'filters[0].val' });
+    });
+
     it('recaches and invalidates as a manager; a readonly token is refused FORBIDDEN', async () => {
       const recache = await call(asManager, 'recache_urls', { website: 'demo', urls: ['https://www.example.com/p1', 'https://www.example.com/p1'], priority: 'high' });
       expect(recache.structuredContent).toEqual({ urlsAccepted: 1, entriesEnqueued: expect.any(Number) });
@@ -194,6 +232,51 @@ describe('agent connector (MCP)', () => {
       expect(refusalOf(refused)).toMatchObject({ status: 403, code: 'FORBIDDEN' });
       expect(refused.content[0].text).toMatch(/^Refused: HTTP 403 FORBIDDEN/);
       expect(refusalOf(await call(asManager, 'invalidate_urls', { website: 'demo', urls: ['https://elsewhere.example.org/'] }))).toMatchObject({ code: 'VALIDATION_FAILED', field: expect.stringMatching(/^urls/) });
+    });
+
+    it('looks cache entries up (one URL, or by prefix and pattern, paged) and invalidates matching ones after a dry run', async () => {
+      const site = (p: string) => `https://www.example.com/mcp-${kind.replace(/\W/g, '')}/${p}`;
+      const now = Date.now();
+      for (const p of ['a', 'b', 'c']) {
+        await running.runtime.ports.cacheStore!.put(
+          { hostId: 1, url: site(p), dimensionId: 1, kind: 'render', statusCode: 200, headers: { 'content-type': 'text/html' }, durationMs: 420, createdAt: now, expiresAt: now + HOUR },
+          Buffer.from(`<html>${p}</html>`),
+        );
+      }
+      const one = await call(asReadonly, 'lookup_cache', { website: 'demo', url: site('a') });
+      expect(one.structuredContent).toMatchObject({ url: site('a'), entries: [{ dimension: 'desktop', cached: true, status: 'fresh', renderMs: 420, hits: 0 }, { dimension: 'mobile', cached: false }] });
+      expect(one.content[0].text).toMatch(/desktop: fresh 200, rendered .* mobile: not cached/);
+      const listed = await call(asReadonly, 'lookup_cache', { website: 'demo', prefix: site(''), perPage: 2 });
+      expect(listed.structuredContent).toMatchObject({ meta: { total: 3, totalPages: 2 } });
+      expect(listed.content[0].text).toContain('page=2');
+      expect((await call(asReadonly, 'lookup_cache', { website: 'demo', pattern: `${site('')}[bc]$` })).structuredContent).toMatchObject({ meta: { total: 2 } });
+      expect(refusalOf(await call(asReadonly, 'lookup_cache', { website: 'demo', pattern: '(?!a)' }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'pattern' });
+      expect(refusalOf(await call(asReadonly, 'lookup_cache', { website: 'demo', url: site('a'), prefix: site('') }))).toMatchObject({ field: 'prefix' });
+      expect(refusalOf(await call(asReadonly, 'lookup_cache', { website: 'demo', url: 'https://elsewhere.example.org/' }))).toMatchObject({ status: 404, field: 'url' });
+
+      expect(refusalOf(await call(asReadonly, 'invalidate_matching', { website: 'demo', prefix: site(''), dryRun: true }))).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+      const dry = await call(asManager, 'invalidate_matching', { website: 'demo', prefix: site(''), dryRun: true });
+      expect(dry.structuredContent).toEqual({ dryRun: true, entriesMatched: 3, urlsMatched: 3, entriesInvalidated: 0 });
+      expect(dry.content[0].text).toMatch(/^Dry run: 3 cache entr\(ies\) on 3 URL\(s\) would be dropped/);
+      expect((await call(asManager, 'invalidate_matching', { website: 'demo', prefix: site('') })).structuredContent).toEqual({ dryRun: false, entriesMatched: 3, urlsMatched: 3, entriesInvalidated: 3 });
+      expect((await call(asReadonly, 'lookup_cache', { website: 'demo', prefix: site('') })).content[0].text).toMatch(/^No cache entries match/);
+    });
+
+    it('recaches a sitemap as a manager, with the counts and a receipt; refusals carry the API envelope naming sitemapUrl', async () => {
+      const done = await call(asManager, 'recache_sitemap', { website: 'demo', sitemapUrl: 'https://www.example.com/sitemap.xml' });
+      expect(done.isError).toBeFalsy();
+      expect(done.structuredContent).toEqual({
+        receiptId: expect.any(String),
+        sitemapsRead: 1,
+        urlsFound: 4,
+        urlsAccepted: 2,
+        entriesEnqueued: 4,
+        skipped: { offHost: 1, invalid: 0, overCap: 0, notModified: 0, duplicate: 1 },
+      });
+      expect(done.content[0].text).toMatch(/^1 sitemap file\(s\) read, 4 URL\(s\) found, 2 accepted, 4 render job\(s\) queued; skipped: 1 offHost, 1 duplicate\. Receipt /);
+      expect(refusalOf(await call(asManager, 'recache_sitemap', { website: 'demo', sitemapUrl: 'https://www.example.com/missing.xml' }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'sitemapUrl', message: expect.stringMatching(/HTTP 404/) });
+      expect(refusalOf(await call(asManager, 'recache_sitemap', { website: 'demo', sitemapUrl: 'https://www.example.com/sitemap.xml', lastmodAfter: 'soon' }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'lastmodAfter' });
+      expect(refusalOf(await call(asReadonly, 'recache_sitemap', { website: 'demo', sitemapUrl: 'https://www.example.com/sitemap.xml' }))).toMatchObject({ status: 403, code: 'FORBIDDEN' });
     });
 
     it('shares the account export slot with the API: 409 names the holder; exports it starts record startedFrom agent', async () => {

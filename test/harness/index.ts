@@ -22,3 +22,4 @@ export * from './test-dns-server';
 export * from './settles-before';
 export * from './gate';
 export * from './nginx';
+export * from './render-outcome-fixture';

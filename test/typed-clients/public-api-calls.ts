@@ -46,6 +46,21 @@ export async function callPublicApi({ baseUrl, token, website, pageUrl }: Public
   const hourly = await client.POST(timeseriesPath, { params: { path: { website } }, body: { metric: 'requests', period: '90d', interval: 'hour' } });
   answers.push(answer('post', timeseriesPath, hourly, hourly.error && `${hourly.error.code} ${hourly.error.field}`));
 
+  // Render history (its export completes within its wait, so the account's slot is free for the explorer export below).
+  const rendersPath = '/api/websites/{website}/renders';
+  const rendersDiscovery = await client.GET(rendersPath, { params: { path: { website } } });
+  answers.push(answer('get', rendersPath, rendersDiscovery, rendersDiscovery.data && rendersDiscovery.data.key !== 'renders' ? `key ${rendersDiscovery.data.key}` : undefined));
+  const rendersQueryPath = '/api/websites/{website}/renders/query';
+  answers.push(answer('post', rendersQueryPath, await client.POST(rendersQueryPath, { params: { path: { website } }, body: { mode: 'reasons', period: '7d', filters: [{ field: 'outcome_class', op: 'ne', val: 'stored' }] } })));
+  const rendersRefused = await client.POST(rendersQueryPath, { params: { path: { website } }, body: { filters: [{ field: 'outcome', val: 'exploded' }] } });
+  answers.push(answer('post', rendersQueryPath, rendersRefused, rendersRefused.error && `${rendersRefused.error.code} ${rendersRefused.error.field}`));
+  const rendersSeriesPath = '/api/websites/{website}/renders/timeseries';
+  const rendersSeries = await client.POST(rendersSeriesPath, { params: { path: { website } }, body: { period: '7d', interval: 'day' } });
+  answers.push(answer('post', rendersSeriesPath, rendersSeries, rendersSeries.data && rendersSeries.data.points.some((p) => p.renders < p.failed) ? 'failed above renders' : undefined));
+  const rendersExportPath = '/api/websites/{website}/renders/export';
+  const rendersExport = await client.POST(rendersExportPath, { params: { path: { website } }, body: { period: '7d', filename: 'typed-renders', waitSeconds: 30 } });
+  answers.push(answer('post', rendersExportPath, rendersExport, rendersExport.data && rendersExport.data.status !== 'completed' ? `export ${rendersExport.data.status}` : undefined));
+
   const importPath = '/api/websites/{website}/search-performance/import';
   const imported = await client.POST(importPath, {
     params: { path: { website } },
@@ -58,8 +73,25 @@ export async function callPublicApi({ baseUrl, token, website, pageUrl }: Public
   const queuePath = '/api/websites/{website}/cache/queue';
   const queue = await client.GET(queuePath, { params: { path: { website } } });
   answers.push(answer('get', queuePath, queue, queue.data && queue.data.queues.high.total < 1 ? `high queue empty after a recache: ${JSON.stringify(queue.data)}` : undefined));
+  const entriesPath = '/api/websites/{website}/cache/entries';
+  const lookup = await client.GET(entriesPath, { params: { path: { website }, query: { url: pageUrl } } });
+  answers.push(answer('get', entriesPath, lookup, lookup.data && lookup.data.entries.some((e) => e.hits < 0 || (e.cached && !e.renderedAt)) ? `odd lookup: ${JSON.stringify(lookup.data)}` : undefined));
+  const elsewhere = await client.GET(entriesPath, { params: { path: { website }, query: { url: 'https://not-this-website.example.net/' } } });
+  answers.push(answer('get', entriesPath, elsewhere, elsewhere.error && `${elsewhere.error.code} ${elsewhere.error.field}`));
+  const entriesQueryPath = '/api/websites/{website}/cache/entries/query';
+  const entryPage = await client.POST(entriesQueryPath, { params: { path: { website } }, body: { prefix: new URL('/', pageUrl).href, perPage: 10 } });
+  answers.push(answer('post', entriesQueryPath, entryPage, entryPage.data && entryPage.data.meta.perPage !== 10 ? `perPage ${entryPage.data.meta.perPage}` : undefined));
+  const badPattern = await client.POST(entriesQueryPath, { params: { path: { website } }, body: { pattern: '(?=x)' } });
+  answers.push(answer('post', entriesQueryPath, badPattern, badPattern.error && `${badPattern.error.code} ${badPattern.error.field}`));
+  const entriesInvalidatePath = '/api/websites/{website}/cache/entries/invalidate';
+  const dryRun = await client.POST(entriesInvalidatePath, { params: { path: { website } }, body: { pattern: '^https?://[^/]+/never-cached-by-the-typed-client$', dryRun: true } });
+  answers.push(answer('post', entriesInvalidatePath, dryRun, dryRun.data && dryRun.data.entriesInvalidated !== 0 ? 'a dry run invalidated entries' : undefined));
   const invalidatePath = '/api/websites/{website}/cache/invalidate';
   answers.push(answer('post', invalidatePath, await client.POST(invalidatePath, { params: { path: { website } }, body: { urls: [pageUrl] } })));
+  // A sitemap the website may not read is refused before anything is fetched (the suite serves no sitemap).
+  const sitemapPath = '/api/websites/{website}/cache/recache-sitemap';
+  const sitemap = await client.POST(sitemapPath, { params: { path: { website } }, body: { sitemapUrl: 'https://elsewhere.example.net/sitemap.xml', lastmodAfter: '2026-11-01', priority: 'normal' } });
+  answers.push(answer('post', sitemapPath, sitemap, sitemap.error ? `${sitemap.error.code} ${sitemap.error.field}` : `receipt ${sitemap.data?.receiptId ?? 'none'}, ${sitemap.data?.skipped.offHost} off host`));
 
   const deliveriesPath = '/api/websites/{website}/alerts/deliveries';
   const deliveries = await client.GET(deliveriesPath, { params: { path: { website }, query: { page: 1, perPage: 20, status: 'failed' } } });

@@ -12,6 +12,8 @@ const ExplorerPage = lazy(() => import('./pages/explorer'));
 const ExportsPage = lazy(() => import('./pages/exports'));
 const CachePage = lazy(() => import('./pages/cache'));
 const SearchPage = lazy(() => import('./pages/search'));
+const RendersPage = lazy(() => import('./pages/renders'));
+const AlertsPage = lazy(() => import('./pages/alerts'));
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -53,6 +55,8 @@ const router = createBrowserRouter([
       { path: '/w/:website/exports', element: <ExportsPage /> },
       { path: '/w/:website/cache', element: <CachePage /> },
       { path: '/w/:website/search', element: <SearchPage /> },
+      { path: '/w/:website/renders', element: <RendersPage /> },
+      { path: '/w/:website/alerts', element: <AlertsPage /> },
       { path: '*', element: <NotFound /> },
     ],
   },

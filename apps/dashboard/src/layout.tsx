@@ -6,6 +6,9 @@ import { setCsrfToken } from './api/client';
 import { ApiDownBanner } from './components/api-down-banner';
 import { SESSION_KEY, useSession } from './session';
 
+/** The pages a website without the platform module has (the others read the Data Explorer's store). */
+const WITHOUT_PLATFORM_MODULE = ['cache', 'alerts'];
+
 /** Header (website switcher, pages, sign-out), the API-down banner, and the page. */
 export function Layout() {
   const session = useSession();
@@ -63,9 +66,12 @@ export function Layout() {
                 <NavLink to={`${base}/explorer`}>Explorer</NavLink>
                 <NavLink to={`${base}/exports`}>Exports</NavLink>
                 <NavLink to={`${base}/search`}>Search</NavLink>
+                <NavLink to={`${base}/renders`}>Renders</NavLink>
               </>
             ) : null}
-            {current && current.role !== 'readonly' ? <NavLink to={`${base}/cache`}>Cache</NavLink> : null}
+            {/* Every role: the queue, entry search and lookup read for anyone; the page hides what needs a manager. */}
+            <NavLink to={`${base}/cache`}>Cache</NavLink>
+            <NavLink to={`${base}/alerts`}>Alerts</NavLink>
           </nav>
         ) : null}
         <div className="account">
@@ -84,17 +90,13 @@ export function Layout() {
           <p className="form-error" role="alert">
             You have no role on website “{website}”. Choose one of your websites above.
           </p>
-        ) : current && !current.platformModule && !location.pathname.endsWith('/cache') ? (
+        ) : current && !current.platformModule && !WITHOUT_PLATFORM_MODULE.some((page) => location.pathname.endsWith(`/${page}`)) ? (
           <section className="card">
             <h1 className="flush">{current.id}</h1>
             <p>
               The Data Explorer, the overview and search performance are part of the platform module, which is not enabled for this website.
-              {current.role !== 'readonly' ? (
-                <>
-                  {' '}
-                  Its cache is yours to operate: <NavLink to={`${base}/cache`}>Cache</NavLink>.
-                </>
-              ) : null}
+              {' '}
+              Its cache and alerts are here: <NavLink to={`${base}/cache`}>Cache</NavLink>, <NavLink to={`${base}/alerts`}>Alerts</NavLink>.
             </p>
           </section>
         ) : (

@@ -23,7 +23,7 @@ export const CONNECTOR_VERSION = '1.0.0';
 const INSTRUCTIONS =
   'Bot pre-rendering cache: what search and AI bots request on your websites (Data Explorer), search clicks, and the render cache. ' +
   'Start with list_websites, then describe_explorers for the columns and filters a query takes. Results are paged (50 rows by default; nextPage says how to go on). ' +
-  'recache_urls and invalidate_urls change the cache and need the manager role: ask the user first.';
+  'recache_urls, recache_sitemap and invalidate_urls change the cache and need the manager role: ask the user first.';
 
 // A Server builds its own Ajv instance unless given one (a millisecond or two of CPU, and `/mcp` makes a
 // server per request); it only compiles elicitation schemas, which the connector never sends, so one is shared.

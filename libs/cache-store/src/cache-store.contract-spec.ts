@@ -225,6 +225,82 @@ export function describeCacheStoreContract(name: string, factory: (options: Cach
       });
     });
 
+    describe('listing entries', () => {
+      const site = (path: string) => `https://a.test/${path}`;
+      const seed = async (paths: readonly string[], dimensionIds: readonly number[] = [1]) => {
+        for (const path of paths) for (const dimensionId of dimensionIds) await store.put(entry({ url: site(path), dimensionId }), html(path));
+      };
+      const keys = (entries: readonly { url: string; dimensionId: number }[]) => entries.map((e) => `${e.url.replace('https://a.test/', '')}#${e.dimensionId}`);
+
+      it('lists the entries under a URL prefix by URL then dimension, with their metadata and the total, page by page', async () => {
+        await seed(['b/2', 'b/1', 'b', 'b?x=1', 'bz', 'a/1', 'c'], [10, 2]);
+        const first = await store.listEntries(1, { urlPrefix: site('b') }, 0, 5);
+        expect(first.total).toBe(10);
+        expect(keys(first.entries)).toEqual(['b#2', 'b#10', 'b/1#2', 'b/1#10', 'b/2#2']);
+        expect(first.entries[0]).toEqual((await store.get(1, site('b'), 2))!.entry);
+        expect(first.entries[0]).toMatchObject({ kind: 'render', statusCode: 200, bytes: html('b').length, createdAt: T, expiresAt: T + HOUR, durationMs: 120 });
+        expect(keys((await store.listEntries(1, { urlPrefix: site('b') }, 5, 5)).entries)).toEqual(['b/2#10', 'b?x=1#2', 'b?x=1#10', 'bz#2', 'bz#10']);
+        expect(await store.listEntries(1, { urlPrefix: site('b') }, 10, 5)).toEqual({ entries: [], total: 10 });
+        expect((await store.listEntries(1, { urlPrefix: site('b/') }, 0, 100)).total).toBe(4);
+        expect((await store.listEntries(1, {}, 0, 0)).total).toBe(14);
+        expect(await store.listEntries(1, { urlPrefix: site('nothing') }, 0, 10)).toEqual({ entries: [], total: 0 });
+      });
+
+      it('keeps a filter to the URLs it accepts, paging and counting only those', async () => {
+        await seed(['p/1', 'p/2', 'p/3', 'p/4', 'q/1'], [1, 2]);
+        const even = (url: string) => /[24]$/.test(url);
+        const page1 = await store.listEntries(1, { urlFilter: even }, 0, 3);
+        expect(page1.total).toBe(4);
+        expect(keys(page1.entries)).toEqual(['p/2#1', 'p/2#2', 'p/4#1']);
+        expect(keys((await store.listEntries(1, { urlFilter: even }, 3, 3)).entries)).toEqual(['p/4#2']);
+        expect((await store.listEntries(1, { urlPrefix: site('q'), urlFilter: (url) => url.endsWith('1') }, 0, 10)).total).toBe(2);
+      });
+
+      it("never lists another host's entries", async () => {
+        await store.put(entry({ hostId: 2, url: site('other') }), html('other'));
+        await seed(['mine']);
+        expect(keys((await store.listEntries(1, { urlPrefix: site('') }, 0, 10)).entries)).toEqual(['mine#1']);
+        expect(await store.listEntries(3, {}, 0, 10)).toEqual({ entries: [], total: 0 });
+        expect(await store.summarize(3, {}, 10)).toEqual({ entries: 0, urls: 0, firstUrls: [] });
+      });
+
+      it('follows puts and invalidations: a replaced entry is listed once, with its new metadata; a dropped one goes', async () => {
+        await seed(['r/1', 'r/2'], [1, 2]);
+        await store.put(entry({ url: site('r/1'), createdAt: T + 5, statusCode: 203 }), html('again'));
+        await store.invalidate(1, [site('r/2')], [2]);
+        const listed = await store.listEntries(1, { urlPrefix: site('r/') }, 0, 10);
+        expect(keys(listed.entries)).toEqual(['r/1#1', 'r/1#2', 'r/2#1']);
+        expect(listed.entries[0]).toMatchObject({ statusCode: 203, createdAt: T + 5 });
+        await store.invalidate(1, [site('r/1'), site('r/2')], [1, 2]);
+        expect(await store.listEntries(1, {}, 0, 10)).toEqual({ entries: [], total: 0 });
+        await seed(['r/1']);
+        expect((await store.listEntries(1, {}, 0, 10)).total).toBe(1);
+      });
+
+      it('summarizes a selection: entries, distinct URLs and its first URLs', async () => {
+        await seed(['s/1', 's/2', 's/3', 't/1'], [1, 2]);
+        await store.invalidate(1, [site('s/3')], [2]);
+        expect(await store.summarize(1, { urlPrefix: site('s/') }, 2)).toEqual({ entries: 5, urls: 3, firstUrls: [site('s/1'), site('s/2')] });
+        expect(await store.summarize(1, { urlFilter: (url) => url.endsWith('/1') }, 10)).toEqual({ entries: 4, urls: 2, firstUrls: [site('s/1'), site('t/1')] });
+        expect(await store.summarize(1, { urlPrefix: site('s/'), urlFilter: () => false }, 10)).toEqual({ entries: 0, urls: 0, firstUrls: [] });
+      });
+
+      it('walks thousands of keys of a host, filtered, in order', async () => {
+        const many = Array.from({ length: 2_500 }, (_, i) => `m/${String(i).padStart(5, '0')}`);
+        await Promise.all(many.map((path) => store.put(entry({ url: site(path) }), html('m'))));
+        const sevens = (url: string) => url.endsWith('7');
+        expect(await store.summarize(1, { urlFilter: sevens }, 1)).toEqual({ entries: 250, urls: 250, firstUrls: [site('m/00007')] });
+        const last = await store.listEntries(1, { urlPrefix: site('m/'), urlFilter: sevens }, 249, 10);
+        expect({ total: last.total, keys: keys(last.entries) }).toEqual({ total: 250, keys: ['m/02497#1'] });
+        expect(keys((await store.listEntries(1, { urlPrefix: site('m/01') }, 998, 5)).entries)).toEqual(['m/01998#1', 'm/01999#1']);
+      });
+
+      it('refuses a malformed page', async () => {
+        await expect(store.listEntries(1, {}, -1, 10)).rejects.toThrow(/invalid cache store call/);
+        await expect(store.listEntries(1, {}, 0, 1.5)).rejects.toThrow(/invalid cache store call/);
+      });
+    });
+
     describe('projection positions', () => {
       it('applies a position once and answers the recorded count on redelivery', async () => {
         await store.put(entry({ dimensionId: 1 }), html('1'));

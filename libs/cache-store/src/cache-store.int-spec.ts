@@ -31,6 +31,43 @@ describeCacheStoreContract('redis', async ({ bodyRemovalDelayMs }) => {
   return { store: new RedisCacheStore({ url: testEngines().redisUrl, keyPrefix: `test-${randomUUID()}`, directory, bodyRemovalDelayMs }), directory };
 });
 
+describe('RedisCacheStore entry index', () => {
+  const t = Date.now();
+  const page = (path: string, dimensionId = 1) => ({ hostId: 1, url: `https://www.example.com/${path}`, dimensionId, kind: 'render' as const, statusCode: 200, headers: {}, createdAt: t, expiresAt: t + 60_000, durationMs: 5 });
+  let admin: Redis;
+  let store: RedisCacheStore;
+  let keyPrefix: string;
+  beforeEach(() => {
+    admin = new Redis(testEngines().redisUrl);
+    keyPrefix = `test-${randomUUID()}`;
+    store = new RedisCacheStore({ url: testEngines().redisUrl, keyPrefix, directory: tempDirectory(), walkChunk: 3 });
+  });
+  afterEach(async () => {
+    await store.close();
+    admin.disconnect();
+  });
+
+  it('walks a filtered selection over several round trips without losing or repeating a key', async () => {
+    for (const path of ['a', 'b', 'c', 'd', 'e', 'f', 'g']) for (const dimensionId of [1, 2]) await store.put(page(path, dimensionId), Buffer.from('<p>x</p>'));
+    const notC = (url: string) => !url.endsWith('/c');
+    expect(await store.summarize(1, { urlFilter: notC }, 100)).toMatchObject({ entries: 12, urls: 6 });
+    const listed = await store.listEntries(1, { urlFilter: notC }, 1, 11);
+    expect(listed.entries.map((e) => `${e.url.slice(-1)}${e.dimensionId}`)).toEqual(['a2', 'b1', 'b2', 'd1', 'd2', 'e1', 'e2', 'f1', 'f2', 'g1', 'g2']);
+  });
+
+  it('brings an index that disagrees with the entries in line when a listing finds the counts differ (entries from before the index, members of gone entries)', async () => {
+    await store.put(page('x'), Buffer.from('<p>x</p>'));
+    await store.put(page('y'), Buffer.from('<p>y</p>'));
+    await store.put(page('z'), Buffer.from('<p>z</p>'));
+    const index = `{${keyPrefix}}:cache:u:1`;
+    expect(await admin.zrem(index, `${page('x').url}\u00000000000001`, `${page('z').url}\u00000000000001`)).toBe(2);
+    await admin.zadd(index, 0, `${page('gone').url}\u00000000000001`);
+    expect((await store.listEntries(1, {}, 0, 10)).entries.map((e) => e.url)).toEqual([page('x').url, page('y').url, page('z').url]);
+    expect(await admin.zcard(index)).toBe(3);
+    expect(await store.summarize(1, { urlPrefix: page('y').url }, 10)).toEqual({ entries: 1, urls: 1, firstUrls: [page('y').url] });
+  });
+});
+
 describe('RedisCacheStore reads (auto-pipelined)', () => {
   it('answers concurrent reads, fails them fast while Redis is down, and reads again once it is back', async () => {
     const redis = await startRedis();

@@ -77,6 +77,36 @@ export interface ProjectionPosition {
 
 export type StoreResult<T> = { readonly applied: true; readonly value: T } | { readonly applied: false; readonly value: T | undefined };
 
+/** Which of a host's entries a listing covers. */
+export interface CacheEntrySelection {
+  /** Only URLs starting with this text (as stored: normalised URLs); absent or '': every URL of the host. */
+  readonly urlPrefix?: string;
+  /**
+   * Further keeps only the URLs this accepts (an RE2 pattern's test, say).
+   * It runs on every URL within the prefix, in the caller's process: narrow
+   * the prefix where the filter allows it.
+   */
+  readonly urlFilter?: (url: string) => boolean;
+}
+
+/** One page of a selection. */
+export interface CacheEntryPage {
+  /** The selection's entries from `offset` on, at most `limit`, by URL then dimension id. */
+  readonly entries: CacheEntry[];
+  /** Entries in the whole selection. */
+  readonly total: number;
+}
+
+/** The size of a selection, and its URLs up to a bound. */
+export interface CacheSelectionSummary {
+  /** Entries (URL × dimension) selected. */
+  readonly entries: number;
+  /** Distinct URLs selected. */
+  readonly urls: number;
+  /** The first `urlLimit` distinct URLs, in listing order. */
+  readonly firstUrls: string[];
+}
+
 /** A body file vanished between `get` and the read: the entry was replaced or invalidated. */
 export class CacheBodyGoneError extends Error {
   override readonly name = 'CacheBodyGoneError';
@@ -119,12 +149,25 @@ export interface CacheStore {
    * many existed. Repeats count once.
    */
   invalidate(hostId: number, urls: readonly string[], dimensionIds: readonly number[], position?: ProjectionPosition): Promise<StoreResult<number>>;
-  /** Result recorded by a positioned mutation, while kept (at least an hour). */
+  /**
+   * A page of a host's entries whose URL starts with the selection's prefix
+   * and passes its filter, ordered by URL (code units / bytes) then
+   * dimension id, with the selection's total. Efficient for hundreds of
+   * thousands of entries per host: a prefix is found through a sorted index
+   * of the host's keys (not a scan of every entry), and only the page's
+   * metadata is read; a `urlFilter` walks the URLs within the prefix. Not a
+   * snapshot: entries stored or dropped while a filtered walk runs may or
+   * may not be seen (never twice).
+   */
+  listEntries(hostId: number, selection: CacheEntrySelection, offset: number, limit: number): Promise<CacheEntryPage>;
+  /** How many entries and distinct URLs a selection holds, and its first `urlLimit` URLs (what a bulk invalidation needs). */
+  summarize(hostId: number, selection: CacheEntrySelection, urlLimit: number): Promise<CacheSelectionSummary>;
   /**
    * Marks a stream as applied up to `offset` when the events up to it changed
    * nothing here, so a restart does not replay them; never moves back.
    */
   advance(stream: string, offset: string): Promise<void>;
+  /** Result recorded by a positioned mutation, while kept (at least an hour). */
   resultOf(eventId: string): Promise<unknown | undefined>;
   /** Next offset to read for a stream (one past the last applied), undefined when nothing was applied. */
   nextOffset(stream: string): Promise<string | undefined>;

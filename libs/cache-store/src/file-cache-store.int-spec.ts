@@ -43,6 +43,11 @@ describe('FileCacheStore across a restart', () => {
     expect(await second.nextOffset('s:0')).toBe('8');
     expect(await second.resultOf('e7')).toBe(1);
     expect(await second.invalidate(1, [entry().url], [1], { stream: 's:0', offset: '7', eventId: 'e7' })).toEqual({ applied: false, value: 1 });
+    // The listing order is rebuilt from the sidecars too.
+    expect((await second.listEntries(1, { urlPrefix: 'https://www.example.com/' }, 0, 10)).entries.map((e) => `${e.url}#${e.dimensionId}`)).toEqual([
+      `${entry().url}#1`,
+      `${entry().url}#2`,
+    ]);
     await second.close();
   });
 

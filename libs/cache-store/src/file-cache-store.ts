@@ -4,7 +4,8 @@ import { silentLog, type LogSink } from '@bpc/support';
 import { removeAtomicWriteLeftovers, writeFileAtomic } from '@bpc/durable-fs';
 import { BodyFiles, DEFAULT_BODY_REMOVAL_DELAY_MS } from './body-files';
 import { assertKey, assertStorable, entryField, invalidationFields, newBodyBase, putDecision } from './cache-entry-rules';
-import type { CacheEntry, CacheHit, CacheStore, NewCacheEntry, ProjectionPosition, PutResult, StoreResult } from './cache-store.port';
+import type { CacheEntry, CacheEntryPage, CacheEntrySelection, CacheHit, CacheSelectionSummary, CacheStore, NewCacheEntry, ProjectionPosition, PutResult, StoreResult } from './cache-store.port';
+import { assertPage, indexMember, parseIndexMember, prefixEnd, SelectionTally, SortedStrings } from './entry-index';
 import { DEFAULT_RESULT_TTL_MS, ProjectionLedger, type LedgerState } from '@bpc/projection-state';
 
 /** Checkpoints and recorded results of the file adapter, at the root of its directory. */
@@ -45,6 +46,8 @@ const sidecarOf = (bodyPath: string): string => `${bodyPath.slice(0, -BODY.lengt
  */
 export class FileCacheStore implements CacheStore {
   private readonly entries = new Map<number, Map<string, CacheEntry>>();
+  /** Per host, its keys in listing order (`indexMember`), changed with `entries` in the same synchronous step. */
+  private readonly index = new Map<number, SortedStrings>();
   private readonly ledger: ProjectionLedger;
   private readonly files: BodyFiles;
   private readonly log: LogSink;
@@ -101,6 +104,7 @@ export class FileCacheStore implements CacheStore {
     }
     host.set(field, entry);
     if (current) this.retire([current]);
+    else this.hostIndex(incoming.hostId).add(indexMember(incoming.url, incoming.dimensionId));
     return { stored: true, entry };
   }
 
@@ -116,15 +120,57 @@ export class FileCacheStore implements CacheStore {
       const entry = host?.get(field);
       if (!entry) continue;
       host!.delete(field);
+      this.index.get(hostId)?.delete(indexMember(entry.url, entry.dimensionId));
       dropped.push(entry);
     }
-    if (host && host.size === 0) this.entries.delete(hostId);
+    if (host && host.size === 0) {
+      this.entries.delete(hostId);
+      this.index.delete(hostId);
+    }
     if (position) this.ledger.record(position, dropped.length, now);
     // Sidecars are the metadata: they go before the answer (and before the checkpoint is saved) so a restart cannot bring entries back.
     await Promise.all(dropped.map((entry) => this.unlinkIfPresent(sidecarOf(entry.bodyPath))));
     this.files.removeLater(dropped.map((entry) => entry.bodyPath));
     if (position) await this.saveState();
     return { applied: true, value: dropped.length };
+  }
+
+  async listEntries(hostId: number, selection: CacheEntrySelection, offset: number, limit: number): Promise<CacheEntryPage> {
+    this.assertOpen();
+    assertPage(offset, limit);
+    const host = this.entries.get(hostId);
+    const index = this.index.get(hostId);
+    if (!host || !index) return { entries: [], total: 0 };
+    const toEntries = (members: readonly string[]) =>
+      members.map((member) => {
+        const { url, dimensionId } = parseIndexMember(member);
+        return host.get(entryField(dimensionId, url))!;
+      });
+    const [start, stop] = this.prefixRange(index, selection.urlPrefix);
+    if (!selection.urlFilter) {
+      // No filter: the page and the total come from positions in the index, nothing is walked.
+      const count = Math.max(0, Math.min(limit, stop - start - offset));
+      const members: string[] = [];
+      if (count > 0) {
+        for (const member of index.from(start + offset)) {
+          members.push(member);
+          if (members.length === count) break;
+        }
+      }
+      return { entries: toEntries(members), total: stop - start };
+    }
+    const tally = new SelectionTally(selection.urlFilter, { offset, limit });
+    this.walk(index, start, stop, tally);
+    return { entries: toEntries(tally.pageMembers), total: tally.entries };
+  }
+
+  async summarize(hostId: number, selection: CacheEntrySelection, urlLimit: number): Promise<CacheSelectionSummary> {
+    this.assertOpen();
+    assertPage(0, urlLimit);
+    const tally = new SelectionTally(selection.urlFilter, undefined, urlLimit);
+    const index = this.index.get(hostId);
+    if (index) this.walk(index, ...this.prefixRange(index, selection.urlPrefix), tally);
+    return { entries: tally.entries, urls: tally.urls, firstUrls: tally.firstUrls };
   }
 
   async resultOf(eventId: string): Promise<unknown | undefined> {
@@ -158,6 +204,26 @@ export class FileCacheStore implements CacheStore {
 
   private assertOpen(): void {
     if (this.closed) throw new Error('file cache store is closed');
+  }
+
+  private hostIndex(hostId: number): SortedStrings {
+    let index = this.index.get(hostId);
+    if (!index) this.index.set(hostId, (index = new SortedStrings()));
+    return index;
+  }
+
+  /** Positions [start, stop) of the members whose URL starts with `prefix`. */
+  private prefixRange(index: SortedStrings, prefix = ''): [number, number] {
+    const end = prefixEnd(prefix);
+    return [index.rank(prefix), end === undefined ? index.size : index.rank(end)];
+  }
+
+  private walk(index: SortedStrings, start: number, stop: number, tally: SelectionTally): void {
+    let position = start;
+    for (const member of index.from(start)) {
+      if (position++ >= stop) break;
+      tally.add(member);
+    }
   }
 
   private hostEntries(hostId: number): Map<string, CacheEntry> {
@@ -246,6 +312,7 @@ export class FileCacheStore implements CacheStore {
       }
       host.set(field, entry);
       if (current) losers.push(current);
+      else this.hostIndex(entry.hostId).add(indexMember(entry.url, entry.dimensionId));
     }
     const live = new Set<string>();
     for (const host of this.entries.values()) for (const entry of host.values()) live.add(entry.bodyPath);

@@ -9,6 +9,9 @@ import { POSITIONED_MUTATION_LUA } from '@bpc/redis-support';
  * single cluster slot; `cache:` keeps these keys apart from the queue store's
  * under the same prefix, notably the checkpoints):
  *   P..'cache:e:<host>'        HASH   '<dimensionId>|<url>' -> '<kind>|<expiresAt>|<entry JSON>'
+ *   P..'cache:u:<host>'        ZSET   score 0, '<url>\0<dimensionId, 10 digits>' per entry (see
+ *                                     `indexMember`): the host's keys in listing order, changed with
+ *                                     the hash by the same script so both always hold the same keys
  *   P..'cache:checkpoints'     HASH   stream -> last applied offset
  *   P..'cache:r:<eventId>'     STRING result of a positioned invalidation, with a TTL
  *
@@ -16,11 +19,21 @@ import { POSITIONED_MUTATION_LUA } from '@bpc/redis-support';
  * string matching, without decoding JSON (cjson would round 13-digit times).
  */
 
+/** Lua: the index member of a hash field (`indexMember` in entry-index.ts). */
+const MEMBER_OF_FIELD_LUA = `
+local function memberOf(field)
+  local bar = string.find(field, '|', 1, true)
+  local dim = string.sub(field, 1, bar - 1)
+  return string.sub(field, bar + 1) .. string.char(0) .. string.rep('0', 10 - #dim) .. dim
+end
+`;
+
 export const CACHE_SCRIPTS = {
   /**
    * KEYS[1] host hash; ARGV[1] field, ARGV[2] incoming kind, ARGV[3] incoming
-   * createdAt, ARGV[4] new value. Answers {1, replaced value or ''} when
-   * stored, {0, ''} when a fresh render wins over a bypass.
+   * createdAt, ARGV[4] new value, ARGV[5] host index, ARGV[6] index member.
+   * Answers {1, replaced value or ''} when stored, {0, ''} when a fresh
+   * render wins over a bypass.
    */
   bpcCachePut: `
 local current = redis.call('HGET', KEYS[1], ARGV[1])
@@ -29,30 +42,80 @@ if current and ARGV[2] == 'bypass' then
   if kind == 'render' and tonumber(expiresAt) > tonumber(ARGV[3]) then return { 0, '' } end
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[4])
+if not current then redis.call('ZADD', ARGV[5], 0, ARGV[6]) end
 return { 1, current or '' }
 `,
   /**
    * KEYS[1] host hash; ARGV[1] P, ARGV[2] stream ('' when unpositioned),
-   * ARGV[3] offset, ARGV[4] result key, ARGV[5] result TTL (ms), ARGV[6..]
-   * fields. Answers {1, count, dropped values...} when applied and
-   * {0, recorded count or nil} when the position was already applied.
+   * ARGV[3] offset, ARGV[4] result key, ARGV[5] result TTL (ms), ARGV[6]
+   * host index, ARGV[7..] fields. Answers {1, count, dropped values...} when
+   * applied and {0, recorded count or nil} when the position was already
+   * applied.
    */
   bpcCacheInvalidate: `
 local CHECKPOINTS = ARGV[1] .. 'cache:checkpoints'
 ${POSITIONED_MUTATION_LUA}
+${MEMBER_OF_FIELD_LUA}
 local replay = alreadyApplied()
 if replay then return replay end
 local dropped = { 1, 0 }
-for i = 6, #ARGV do
+for i = 7, #ARGV do
   local value = redis.call('HGET', KEYS[1], ARGV[i])
   if value then
     redis.call('HDEL', KEYS[1], ARGV[i])
+    redis.call('ZREM', ARGV[6], memberOf(ARGV[i]))
     dropped[#dropped + 1] = value
   end
 end
 dropped[2] = #dropped - 2
 appliedWith(tostring(dropped[2]))
 return dropped
+`,
+  /**
+   * KEYS[1] host hash; ARGV[1] host index, ARGV[2] and ARGV[3] the lex range
+   * (ZRANGEBYLEX bounds), ARGV[4] offset, ARGV[5] count, ARGV[6] '1' to skip
+   * the index check. Answers {total in range, values of the page's
+   * entries...}, read in one step, or {-1} when the index does not hold as
+   * many keys as the hash (entries written before the index existed, or by a
+   * replica of an older version): then re-index (bpcCacheIndexFields,
+   * bpcCacheUnindexGone) and ask again.
+   */
+  bpcCacheList: `
+if ARGV[6] ~= '1' and redis.call('HLEN', KEYS[1]) ~= redis.call('ZCARD', ARGV[1]) then return { -1 } end
+local reply = { redis.call('ZLEXCOUNT', ARGV[1], ARGV[2], ARGV[3]) }
+if tonumber(ARGV[5]) > 0 then
+  for _, member in ipairs(redis.call('ZRANGEBYLEX', ARGV[1], ARGV[2], ARGV[3], 'LIMIT', ARGV[4], ARGV[5])) do
+    local url, dim = string.match(member, '^(.*)%z(%d+)$')
+    reply[#reply + 1] = redis.call('HGET', KEYS[1], tostring(tonumber(dim)) .. '|' .. url)
+  end
+end
+return reply
+`,
+  /**
+   * KEYS[1] host hash; ARGV[1] host index, ARGV[2..] hash fields (a batch
+   * of an HSCAN). Indexes those still in the hash, each checked and added in
+   * this one step, so an invalidation running meanwhile is never undone.
+   * Answers how many members were added.
+   */
+  bpcCacheIndexFields: `
+${MEMBER_OF_FIELD_LUA}
+local added = 0
+for i = 2, #ARGV do
+  if redis.call('HEXISTS', KEYS[1], ARGV[i]) == 1 then added = added + redis.call('ZADD', ARGV[1], 0, memberOf(ARGV[i])) end
+end
+return added
+`,
+  /**
+   * KEYS[1] host hash; ARGV[1] host index, ARGV[2..] index members. Removes
+   * the members whose entry is no longer in the hash. Answers how many.
+   */
+  bpcCacheUnindexGone: `
+local removed = 0
+for i = 2, #ARGV do
+  local url, dim = string.match(ARGV[i], '^(.*)%z(%d+)$')
+  if not url or redis.call('HEXISTS', KEYS[1], tostring(tonumber(dim)) .. '|' .. url) == 0 then removed = removed + redis.call('ZREM', ARGV[1], ARGV[i]) end
+end
+return removed
 `,
   /**
    * KEYS[1] checkpoints hash; ARGV[1] stream, ARGV[2] offset. Moves the

@@ -1,7 +1,8 @@
 import { BoundedMemo, silentLog, type LogSink } from '@bpc/support';
 import { BodyFiles, DEFAULT_BODY_REMOVAL_DELAY_MS } from './body-files';
 import { assertKey, assertStorable, entryField, invalidationFields, newBodyBase, putDecision } from './cache-entry-rules';
-import type { CacheEntry, CacheHit, CacheStore, NewCacheEntry, ProjectionPosition, PutResult, StoreResult } from './cache-store.port';
+import type { CacheEntry, CacheEntryPage, CacheEntrySelection, CacheHit, CacheSelectionSummary, CacheStore, NewCacheEntry, ProjectionPosition, PutResult, StoreResult } from './cache-store.port';
+import { assertPage, indexMember, parseIndexMember, prefixEnd, SelectionTally } from './entry-index';
 import { DEFAULT_RESULT_TTL_MS, assertOffset, offsetAfter } from '@bpc/projection-state';
 import { CACHE_SCRIPTS, type CacheScriptName } from './redis-cache-scripts';
 import { FailFastRedis, RedisKeyTracking } from '@bpc/redis-support';
@@ -27,10 +28,21 @@ export interface RedisCacheStoreOptions {
   readonly bodyRemovalDelayMs?: number;
   /** Entries kept in this process while Redis reports their changes (default 10,000; 0: every read asks Redis). */
   readonly localEntries?: number;
+  /** Index members read per round trip when a filter walks a host's keys (default 10,000, about 1 MB of URLs). */
+  readonly walkChunk?: number;
 }
 
 /** Redis is unreachable or did not answer in time; the message names the URL and the cause. */
 export { RedisUnavailableError as CacheStoreUnavailableError } from '@bpc/redis-support';
+
+/** ZRANGEBYLEX bounds of a URL prefix. */
+type LexRange = [min: string, max: string];
+
+function lexRange(prefix = ''): LexRange {
+  if (prefix === '') return ['-', '+'];
+  const end = prefixEnd(prefix);
+  return [`[${prefix}`, end === undefined ? '+' : `(${end}`];
+}
 
 /** `<kind>|<expiresAt>|<entry JSON>`: the scripts read kind and expiry without decoding JSON. */
 function encodeEntry(entry: CacheEntry): string {
@@ -49,6 +61,9 @@ const DECODED_MAX_VALUE = 16 * 1024;
 const DEFAULT_LOCAL_ENTRIES = 10_000;
 /** Larger stored values are read from Redis each time, which bounds what the kept entries hold (10,000 values of up to 4 KB, decoded). */
 const LOCAL_MAX_VALUE = 4 * 1024;
+const DEFAULT_WALK_CHUNK = 10_000;
+/** Keys checked per script while re-indexing: a few ms of Redis each. */
+const REINDEX_BATCH = 1_000;
 
 /**
  * Cache store for cluster mode: metadata in Redis (atomic Lua for
@@ -88,12 +103,15 @@ export class RedisCacheStore implements CacheStore {
   /** Hits by entry key and field, kept while their changes are followed. */
   private readonly local: LocalEntries<CacheHit>;
   private readonly tracking?: RedisKeyTracking;
+  private readonly walkChunk: number;
+  private readonly reindexing = new Map<number, Promise<void>>();
 
   constructor(options: RedisCacheStoreOptions) {
     this.prefix = `{${options.keyPrefix ?? 'bpc'}}:`;
     this.entryKeys = `${this.prefix}cache:e:`;
     this.log = options.log ?? silentLog;
     this.resultTtlMs = options.resultTtlMs ?? DEFAULT_RESULT_TTL_MS;
+    this.walkChunk = Math.max(1, options.walkChunk ?? DEFAULT_WALK_CHUNK);
     this.files = new BodyFiles(options.directory, this.log, options.bodyRemovalDelayMs ?? DEFAULT_BODY_REMOVAL_DELAY_MS);
     // Every bot request reads an entry: concurrent reads share one round trip.
     this.redis = new FailFastRedis({ ...options, label: 'cache store', scripts: CACHE_SCRIPTS, autoPipelining: true });
@@ -134,7 +152,14 @@ export class RedisCacheStore implements CacheStore {
     const bodyPath = await this.files.write(newBodyBase(incoming, incoming.createdAt), body);
     const entry: CacheEntry = { ...incoming, headers: { ...incoming.headers }, bytes: body.length, bodyPath };
     // If the script fails, whether the switch happened is unknown (e.g. a timeout after Redis ran it): the file is kept, removing it could break a live entry.
-    const reply = (await this.writeEntries('bpcCachePut', this.hostKey(incoming.hostId), [field, incoming.kind, incoming.createdAt, encodeEntry(entry)])) as [number, string];
+    const reply = (await this.writeEntries('bpcCachePut', this.hostKey(incoming.hostId), [
+      field,
+      incoming.kind,
+      incoming.createdAt,
+      encodeEntry(entry),
+      this.indexKey(incoming.hostId),
+      indexMember(incoming.url, incoming.dimensionId),
+    ])) as [number, string];
     const [stored, replaced] = reply;
     if (Number(stored) !== 1) {
       void this.files.removeNow([bodyPath]);
@@ -151,6 +176,7 @@ export class RedisCacheStore implements CacheStore {
     const reply = (await this.writeEntries('bpcCacheInvalidate', this.hostKey(hostId), [
       this.prefix,
       ...positionArgs,
+      this.indexKey(hostId),
       ...invalidationFields(urls, dimensionIds),
     ])) as [number, ...(string | number | null)[]];
     if (Number(reply[0]) !== 1) {
@@ -160,6 +186,34 @@ export class RedisCacheStore implements CacheStore {
     const dropped = reply.slice(2) as string[];
     this.files.removeLater(dropped.map((value) => decodeEntry(value).bodyPath));
     return { applied: true, value: Number(reply[1]) };
+  }
+
+  async listEntries(hostId: number, selection: CacheEntrySelection, offset: number, limit: number): Promise<CacheEntryPage> {
+    assertPage(offset, limit);
+    const range = lexRange(selection.urlPrefix);
+    if (!selection.urlFilter) {
+      // No filter: the total and the page come from the sorted index in one script.
+      const [total, ...values] = await this.list(hostId, range, offset, limit);
+      // Decoded here, not through the memo of served entries: a listing must not push hot pages out of it.
+      return { entries: (values as (string | null)[]).flatMap((value) => (value === null ? [] : [decodeEntry(value)])), total: Number(total) };
+    }
+    const tally = new SelectionTally(selection.urlFilter, { offset, limit });
+    await this.walk(hostId, range, tally);
+    if (tally.pageMembers.length === 0) return { entries: [], total: tally.entries };
+    const fields = tally.pageMembers.map((member) => {
+      const { url, dimensionId } = parseIndexMember(member);
+      return entryField(dimensionId, url);
+    });
+    // Read after the walk: an entry dropped meanwhile is left out of the page.
+    const values = await this.redis.call((r) => r.hmget(this.hostKey(hostId), ...fields));
+    return { entries: values.flatMap((value) => (value === null ? [] : [decodeEntry(value)])), total: tally.entries };
+  }
+
+  async summarize(hostId: number, selection: CacheEntrySelection, urlLimit: number): Promise<CacheSelectionSummary> {
+    assertPage(0, urlLimit);
+    const tally = new SelectionTally(selection.urlFilter, undefined, urlLimit);
+    await this.walk(hostId, lexRange(selection.urlPrefix), tally);
+    return { entries: tally.entries, urls: tally.urls, firstUrls: tally.firstUrls };
   }
 
   async resultOf(eventId: string): Promise<unknown | undefined> {
@@ -190,6 +244,72 @@ export class RedisCacheStore implements CacheStore {
 
   private hostKey(hostId: number): string {
     return `${this.entryKeys}${hostId}`;
+  }
+
+  private indexKey(hostId: number): string {
+    return `${this.prefix}cache:u:${hostId}`;
+  }
+
+  /** The list script's answer; an index that disagrees with its hash is brought in line first (once per call). */
+  private async list(hostId: number, [min, max]: LexRange, offset: number, limit: number): Promise<unknown[]> {
+    const args = [this.indexKey(hostId), min, max, offset, limit];
+    const reply = (await this.runScript('bpcCacheList', this.hostKey(hostId), args)) as unknown[];
+    if (Number(reply[0]) !== -1) return reply;
+    await this.reindex(hostId);
+    // Trusted now even if the counts still differ (a replica of an older version writing meanwhile): the next listing checks again.
+    return (await this.runScript('bpcCacheList', this.hostKey(hostId), [...args, '1'])) as unknown[];
+  }
+
+  /** One re-indexing per host at a time in this process; concurrent listings wait for it. */
+  private reindex(hostId: number): Promise<void> {
+    let running = this.reindexing.get(hostId);
+    if (!running) {
+      running = this.rebuildIndex(hostId).finally(() => this.reindexing.delete(hostId));
+      this.reindexing.set(hostId, running);
+    }
+    return running;
+  }
+
+  /**
+   * Adds the keys the index misses (walking the hash with HSCAN) and removes
+   * members whose entry is gone (walking the index), a batch per script, so
+   * Redis is never held for long however big the host: each batch checks and
+   * changes in one step, and puts and invalidations keep the index meanwhile.
+   */
+  private async rebuildIndex(hostId: number): Promise<void> {
+    const [hash, index] = [this.hostKey(hostId), this.indexKey(hostId)];
+    let added = 0;
+    let cursor = '0';
+    do {
+      const from = cursor;
+      const [next, pairs] = await this.redis.call((r) => r.hscan(hash, from, 'COUNT', REINDEX_BATCH));
+      const fields = pairs.filter((_, i) => i % 2 === 0);
+      if (fields.length > 0) added += Number(await this.runScript('bpcCacheIndexFields', hash, [index, ...fields]));
+      cursor = next;
+    } while (cursor !== '0');
+    let removed = 0;
+    let min = '-';
+    for (;;) {
+      const from = min;
+      const members = await this.redis.call((r) => r.zrangebylex(index, from, '+', 'LIMIT', 0, REINDEX_BATCH));
+      if (members.length > 0) removed += Number(await this.runScript('bpcCacheUnindexGone', hash, [index, ...members]));
+      if (members.length < REINDEX_BATCH) break;
+      min = `(${members[members.length - 1]}`;
+    }
+    this.log.info({ hostId, added, removed }, 'cache entry index brought in line with the entries');
+  }
+
+  /** Feeds the index members within the range to the tally, a chunk per round trip, so Redis is never held for long. */
+  private async walk(hostId: number, range: LexRange, tally: SelectionTally): Promise<void> {
+    await this.list(hostId, range, 0, 0);
+    let [min] = range;
+    for (;;) {
+      const from = min;
+      const members = await this.redis.call((r) => r.zrangebylex(this.indexKey(hostId), from, range[1], 'LIMIT', 0, this.walkChunk));
+      for (const member of members) tally.add(member);
+      if (members.length < this.walkChunk) return;
+      min = `(${members[members.length - 1]}`;
+    }
   }
 
   private resultKey(eventId: string): string {

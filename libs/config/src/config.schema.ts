@@ -84,6 +84,14 @@ export class HostConfig {
   @ValidateNested() @Type(() => HostRenderConfig) render: HostRenderConfig = new HostRenderConfig();
 }
 
+/** A sitemap the daemon recaches on an interval to keep the website's cache warm (docs/sitemaps.md). */
+export class WebsiteSitemapConfig {
+  /** Absolute http(s) URL of a sitemap or sitemap index on one of the website's hostnames (or its host's origin). */
+  @IsString() @Matches(/^https?:\/\/\S+$/, { message: 'must be an absolute http(s) URL' }) url!: string;
+  /** Minutes between two recaches of it, in windows aligned on the clock (60: once each hour, on the hour); at least 5. */
+  @IsInt() @Min(5) @Max(10_080) every_minutes!: number;
+}
+
 /** Alert when render failures of the website's host in a window reach a threshold. */
 export class RenderFailureAlertConfig {
   /** Failed renders (outcomes retry_scheduled, gave_up, failed) in the window that raise the alert. */
@@ -138,6 +146,8 @@ export class WebsiteConfig {
    * its middleware sends to the edge; absent = the edge serves nothing for it.
    */
   @IsOptional() @Matches(/^[0-9a-f]{64}$/, { message: 'must be 64 lower-case hex digits (SHA-256)' }) prerender_token_sha256?: string;
+  /** Sitemaps the daemon recaches on an interval (warm-up), at normal priority; one daemon of a cluster runs each interval. */
+  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => WebsiteSitemapConfig) sitemaps: WebsiteSitemapConfig[] = [];
   /** The website's alert webhook; absent = no alerts. */
   @IsOptional() @ValidateNested() @Type(() => WebsiteAlertsConfig) alerts?: WebsiteAlertsConfig;
 }

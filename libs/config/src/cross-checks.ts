@@ -49,6 +49,8 @@ function checkWebsites(config: AppConfigSchema): ConfigIssue[] {
   if (duplicates(tokens).length > 0) issues.push({ key: 'websites', reason: 'two websites have the same prerender_token_sha256 (each website needs its own token)' });
   config.websites.forEach((w, i) => {
     if (!hostIds.has(w.host_id)) issues.push({ key: `websites[${i}].host_id`, reason: `no host with host_id ${w.host_id}` });
+    const host = config.hosts.find((h) => h.host_id === w.host_id);
+    if (host) issues.push(...checkWebsiteSitemaps(w.sitemaps, host, `websites[${i}].sitemaps`));
     issues.push(...checkAlerts(w, `websites[${i}].alerts`));
   });
   return issues;
@@ -88,6 +90,22 @@ function checkLinkSigning(config: AppConfigSchema): ConfigIssue[] {
 function checkListen(config: AppConfigSchema): ConfigIssue[] {
   const { public_api, daemon, edge, projector } = config.listen;
   return duplicates([public_api, daemon, edge, projector].filter((p) => p !== 0)).map((p) => ({ key: 'listen', reason: `port ${p} is used by two apps` }));
+}
+
+/** A warm-up sitemap is read under the same rule as the API's: on one of the host's hostnames, or its configured origin; listed once. */
+function checkWebsiteSitemaps(sitemaps: readonly { url: string }[], host: { hostnames: readonly string[]; origin?: string }, at: string): ConfigIssue[] {
+  const issues: ConfigIssue[] = duplicates(sitemaps.map((s) => s.url)).map((url) => ({ key: at, reason: `sitemap ${url} is listed twice` }));
+  sitemaps.forEach((sitemap, i) => {
+    let url: URL;
+    try {
+      url = new URL(sitemap.url);
+    } catch {
+      return;
+    }
+    const onHost = host.hostnames.some((name) => name.toLowerCase() === url.hostname) || (host.origin !== undefined && new URL(host.origin).origin === url.origin);
+    if (!onHost) issues.push({ key: `${at}[${i}].url`, reason: `not on the website's hostnames (${host.hostnames.join(', ')}) or its host's origin` });
+  });
+  return issues;
 }
 
 /** The signing key is given one way; whether the target is internal, and whether `secret_env` is set, is checked at startup (checkAlertTargets in libs/alerts): it takes DNS and the environment. */

@@ -56,6 +56,26 @@ describe('configuration', () => {
     expect(config.data_dir).toBe('/tmp/x');
   });
 
+  it('validates websites[].sitemaps at load: an http(s) URL on the website\'s host (or its origin), an interval of 5 minutes or more, listed once', () => {
+    const withSitemaps = (sitemaps: unknown[], origin?: string) => ({
+      ...minimal,
+      hosts: [{ ...minimal.hosts[0], ...(origin ? { origin } : {}) }],
+      websites: [{ id: 'w', host_id: 1, account_id: 'acme', sitemaps }],
+    });
+    expect(validateConfig(withSitemaps([{ url: 'https://a.example/sitemap.xml', every_minutes: 60 }]), 'test').websites[0].sitemaps).toEqual([{ url: 'https://a.example/sitemap.xml', every_minutes: 60 }]);
+    expect(issuesOf(withSitemaps([{ url: 'http://127.0.0.1:4000/sitemap.xml', every_minutes: 60 }], 'http://127.0.0.1:4000'))).toEqual([]);
+    expect(issuesOf(withSitemaps([{ url: 'https://b.example/sitemap.xml', every_minutes: 60 }]))).toEqual([
+      "websites[0].sitemaps[0].url: not on the website's hostnames (a.example) or its host's origin",
+    ]);
+    expect(issuesOf(withSitemaps([{ url: 'ftp://a.example/s.xml', every_minutes: 1 }]))).toEqual([
+      'websites[0].sitemaps[0].url: must be an absolute http(s) URL',
+      'websites[0].sitemaps[0].every_minutes: must not be less than 5',
+    ]);
+    const twice = { url: 'https://a.example/s.xml', every_minutes: 60 };
+    expect(issuesOf(withSitemaps([twice, twice]))).toEqual(['websites[0].sitemaps: sitemap https://a.example/s.xml is listed twice']);
+    expect(issuesOf(withSitemaps([{ url: 'https://a.example/s.xml', every_minutes: 60, lastmod_after: 'x' }]))).toEqual(['websites[0].sitemaps[0].lastmod_after: unknown key']);
+  });
+
   it('refuses unknown keys, naming them', () => {
     expect(issuesOf({ ...minimal, recache: { max_concurent: 3 } })).toContain('recache.max_concurent: unknown key');
     expect(issuesOf({ ...minimal, colour: 'blue' })).toContain('colour: unknown key');

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { APP_CONFIG, HealthModule, MetricsModule } from '@bpc/platform';
+import { APP_CONFIG, CLOCK, HealthModule, LOGGER, MetricsModule } from '@bpc/platform';
 import { GetStatusHandler } from './get-status/get-status.handler';
 import { SCHEDULER_VIEW } from './get-status/scheduler-view';
 import { RecacheScheduler } from './scheduler/recache-scheduler';
@@ -17,6 +17,9 @@ import { SetSchedulerPausedHandler } from './scheduler-control/scheduler-control
 import { SchedulerSwitch } from './scheduler-control/scheduler-switch';
 import { DAEMON_ID, daemonIdFrom } from './shared/daemon-id';
 import { DaemonCommandsModule } from './daemon-commands.module';
+import { WarmSitemaps } from './warm-sitemaps/warm-sitemaps.service';
+import { openWarmUpTurns } from './warm-sitemaps/warm-up-turns.provider';
+import { WARM_UP_TURNS } from './warm-sitemaps/warm-up-turns.port';
 
 /** The internal cache daemon API (spec/daemon-api.md), the scheduler and its metrics. */
 @Module({
@@ -35,6 +38,8 @@ import { DaemonCommandsModule } from './daemon-commands.module';
     RecacheScheduler,
     SchedulerMetrics,
     { provide: SCHEDULER_VIEW, useExisting: RecacheScheduler },
+    { provide: WARM_UP_TURNS, useFactory: openWarmUpTurns, inject: [APP_CONFIG, CLOCK, LOGGER] },
+    WarmSitemaps,
   ],
 })
 export class DaemonModule {}

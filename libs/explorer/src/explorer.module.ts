@@ -8,10 +8,13 @@ import { GetInsightsSummaryHandler } from './insights/get-insights-summary.handl
 import { GetInsightsTimeseriesHandler } from './insights/get-insights-timeseries.handler';
 import { ImportSearchPerformanceHandler } from './import-search-performance/import-search-performance.handler';
 import { RunExplorerQueryHandler } from './run-explorer-query/run-explorer-query.handler';
+import { DiscoverRendersHandler } from './renders/discover-renders.handler';
+import { GetRendersTimeseriesHandler } from './renders/get-renders-timeseries.handler';
+import { QueryRendersHandler } from './renders/query-renders.handler';
 
-/** Data Explorer query side; the importing module provides CqrsModule. Exports import it for the same admission queue. */
+/** Data Explorer and render history query side; the importing module provides CqrsModule. Exports import it for the same admission queue. */
 @Module({
-  providers: [AccountLimits, explorerAdmissionProvider, DiscoverExplorersHandler, RunExplorerQueryHandler, GenerateDemoDataHandler, ImportSearchPerformanceHandler, GetInsightsSummaryHandler, GetInsightsTimeseriesHandler],
+  providers: [AccountLimits, explorerAdmissionProvider, DiscoverExplorersHandler, RunExplorerQueryHandler, GenerateDemoDataHandler, ImportSearchPerformanceHandler, GetInsightsSummaryHandler, GetInsightsTimeseriesHandler, DiscoverRendersHandler, QueryRendersHandler, GetRendersTimeseriesHandler],
   exports: [AccountLimits, ExplorerAdmission],
 })
 export class ExplorerModule {}

@@ -7,6 +7,7 @@ export * from './auth/admin-authentication.hook';
 export * from './http/public-api-docs';
 export * from './rate-limit/token-rate-limiter';
 export * from './data-explorer/query-explorer.dto';
+export * from './renders/renders-body.dto';
 export * from './dashboard-session/dashboard-session.dto';
 export * from './dashboard-session/public-api-base-url';
 export * from './auth/agent-connector-mark';

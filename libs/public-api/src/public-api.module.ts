@@ -8,6 +8,7 @@ import { HealthModule } from '@bpc/platform';
 import { AdminController } from './admin/admin.controller';
 import { AlertDeliveriesController } from './alert-deliveries/alert-deliveries.controller';
 import { BearerAuthGuard } from './auth/bearer-auth.guard';
+import { CacheEntriesController } from './cache-entries/cache-entries.controller';
 import { CacheOperationsController } from './cache-operations/cache-operations.controller';
 import { QueueStatusController } from './cache-operations/queue-status.controller';
 import { DataExplorerController } from './data-explorer/data-explorer.controller';
@@ -17,18 +18,28 @@ import { SessionViews } from './dashboard-session/session-views';
 import { WebsiteViews } from './dashboard-session/website-views';
 import { InsightsController } from './insights/insights.controller';
 import { PublicExceptionFilter } from './http/public-exception.filter';
+import { InvalidateMatchingEntriesHandler } from './invalidate-matching-entries/invalidate-matching-entries.handler';
 import { InvalidateWebsiteCacheHandler } from './invalidate-website-cache/invalidate-website-cache.handler';
+import { ListCacheEntriesHandler } from './list-cache-entries/list-cache-entries.handler';
+import { LookUpCacheEntryHandler } from './look-up-cache-entry/look-up-cache-entry.handler';
 import { RecacheWebsiteHandler } from './recache-website/recache-website.handler';
+import { RendersController } from './renders/renders.controller';
+import { RecacheWebsiteSitemapController } from './recache-website-sitemap/recache-website-sitemap.controller';
+import { RecacheWebsiteSitemapHandler } from './recache-website-sitemap/recache-website-sitemap.handler';
 import { OperatorSqlConsole } from './run-operator-sql/operator-sql-console';
 import { SearchPerformanceController } from './search-performance/search-performance.controller';
 
 /** The public, token-authenticated API (spec/public-api.md) plus the operator's admin endpoints. */
 @Module({
   imports: [CqrsModule.forRoot(), HealthModule, IdentityModule, ExplorerModule, DaemonCommandsModule],
-  controllers: [DataExplorerController, SearchPerformanceController, CacheOperationsController, QueueStatusController, DashboardSessionController, InsightsController, AdminController, AlertDeliveriesController],
+  controllers: [DataExplorerController, SearchPerformanceController, CacheOperationsController, QueueStatusController, DashboardSessionController, InsightsController, RendersController, AdminController, CacheEntriesController, RecacheWebsiteSitemapController, AlertDeliveriesController],
   providers: [
     RecacheWebsiteHandler,
+    RecacheWebsiteSitemapHandler,
     InvalidateWebsiteCacheHandler,
+    LookUpCacheEntryHandler,
+    ListCacheEntriesHandler,
+    InvalidateMatchingEntriesHandler,
     OperatorSqlConsole,
     PublicApiBaseUrl,
     WebsiteViews,

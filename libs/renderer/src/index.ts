@@ -3,11 +3,6 @@ export { CachingPageRefresher } from './page-refresher';
 export type { CachingPageRefresherOptions } from './page-refresher';
 export { ChromiumTabPool, CHROMIUM_ARGS, HEADLESS_SERVER_ARGS } from './chromium-tab-pool';
 export { AddressPolicy } from './egress/address-policy';
-export { checkedDispatcher } from './egress/checked-dispatcher';
-export { DEFAULT_RESOLVERS, dnsResolve, resolveCheckedAddress, systemResolve } from './egress/checked-address';
-export type { Resolvers } from './egress/checked-address';
-export { EgressRefused, targetOf } from './egress/egress-rules';
-export type { EgressRules } from './egress/egress-rules';
 export type { ChromiumTabPoolOptions, TabPool } from './chromium-tab-pool';
 export { TabSlots, reservedTabs } from './tab-slots';
 export type { TabPurpose } from './tab-slots';
@@ -29,3 +24,9 @@ export {
   unstorableStatus,
 } from './refresh-rules';
 export type { Emulation } from './refresh-rules';
+// Sitemap fetches (libs/sitemaps) and alert webhooks (libs/alerts) connect under the same rules as origin fetches.
+export { checkedDispatcher } from './egress/checked-dispatcher';
+export { EgressRefused, refusalOfUrl, targetOf } from './egress/egress-rules';
+export type { EgressRules } from './egress/egress-rules';
+export { DEFAULT_RESOLVERS, dnsResolve, resolveCheckedAddress, systemResolve } from './egress/checked-address';
+export type { Resolvers } from './egress/checked-address';

@@ -1,18 +1,32 @@
 import { apiRequest } from './client';
 import type {
+  AlertDeliveriesPage,
+  AlertDelivery,
+  CacheEntriesPage,
+  CacheEntriesQueryBody,
+  CacheLookupResult,
   DiscoveryDocument,
   ExportBody,
   ExportRecord,
   ImportBody,
   ImportResult,
   InvalidateAccepted,
+  InvalidateMatchingBody,
+  InvalidateMatchingResult,
   Priority,
   QueryBody,
   QueryResult,
   QueueStatus,
   RecacheAccepted,
+  Receipt,
+  ReceiptState,
+  RendersDiscovery,
+  RendersTimeseriesBody,
+  RendersTimeseriesResult,
   SessionView,
   SignInBody,
+  SitemapRecacheBody,
+  SitemapRecacheResult,
   SummaryBody,
   SummaryResult,
   TimeseriesBody,
@@ -23,6 +37,14 @@ import type {
 /** Every endpoint the dashboard calls: the public API, nothing else. */
 
 const site = (website: string) => `/api/websites/${encodeURIComponent(website)}`;
+
+/** `?a=1&b=x` of the options that are set, or nothing. */
+function searchOf(options: Record<string, string | number | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(options)) if (value !== undefined && value !== '') params.set(key, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
 
 export const api = {
   session: {
@@ -48,6 +70,24 @@ export const api = {
     recache: (website: string, urls: string[], priority: Priority) => apiRequest<RecacheAccepted>('POST', `${site(website)}/cache/recache`, { urls, priority }),
     invalidate: (website: string, urls: string[]) => apiRequest<InvalidateAccepted>('POST', `${site(website)}/cache/invalidate`, { urls }),
     queue: (website: string, signal?: AbortSignal) => apiRequest<QueueStatus>('GET', `${site(website)}/cache/queue`, undefined, { signal }),
+    lookup: (website: string, url: string, signal?: AbortSignal) =>
+      apiRequest<CacheLookupResult>('GET', `${site(website)}/cache/entries?${new URLSearchParams({ url }).toString()}`, undefined, { signal }),
+    entries: (website: string, body: CacheEntriesQueryBody, signal?: AbortSignal) => apiRequest<CacheEntriesPage>('POST', `${site(website)}/cache/entries/query`, body, { signal }),
+    invalidateMatching: (website: string, body: InvalidateMatchingBody) => apiRequest<InvalidateMatchingResult>('POST', `${site(website)}/cache/entries/invalidate`, body),
+    receipt: (website: string, receiptId: string, options: { page?: number; perPage?: number; state?: ReceiptState } = {}, signal?: AbortSignal) =>
+      apiRequest<Receipt>('GET', `${site(website)}/cache/receipts/${encodeURIComponent(receiptId)}${searchOf(options)}`, undefined, { signal }),
+    recacheSitemap: (website: string, body: SitemapRecacheBody) => apiRequest<SitemapRecacheResult>('POST', `${site(website)}/cache/recache-sitemap`, body),
+  },
+  renders: {
+    discover: (website: string, signal?: AbortSignal) => apiRequest<RendersDiscovery>('GET', `${site(website)}/renders`, undefined, { signal }),
+    query: (website: string, body: QueryBody, signal?: AbortSignal) => apiRequest<QueryResult>('POST', `${site(website)}/renders/query`, body, { signal }),
+    timeseries: (website: string, body: RendersTimeseriesBody, signal?: AbortSignal) => apiRequest<RendersTimeseriesResult>('POST', `${site(website)}/renders/timeseries`, body, { signal }),
+    /** Through the account's one export slot, shared with the explorers (409 EXPORT_SLOT_BUSY); status at the explorers' status path. */
+    export: (website: string, body: ExportBody) => apiRequest<ExportRecord>('POST', `${site(website)}/renders/export`, body),
+  },
+  alerts: {
+    deliveries: (website: string, options: { page?: number; perPage?: number; status?: AlertDelivery['status'] } = {}, signal?: AbortSignal) =>
+      apiRequest<AlertDeliveriesPage>('GET', `${site(website)}/alerts/deliveries${searchOf(options)}`, undefined, { signal }),
   },
   insights: {
     summary: (website: string, body: SummaryBody, signal?: AbortSignal) =>

@@ -157,6 +157,8 @@ export type Priority = 'high' | 'normal';
 export interface RecacheAccepted {
   entriesEnqueued: number;
   urlsAccepted: number;
+  /** Follow it at `GET …/cache/receipts/{receiptId}` (issue 32). */
+  receiptId: string;
 }
 
 export interface InvalidateAccepted {
@@ -174,6 +176,8 @@ export interface QueueStatus {
   queues: { high: QueueCounts; normal: QueueCounts };
   paused: boolean;
   pausedUntil: string | null;
+  /** An estimate from the recent completion rate, the pause's remaining time included (issue 32). */
+  drainEstimate: { high: DrainEstimate; normal: DrainEstimate };
 }
 
 // ---- Insights
@@ -245,4 +249,175 @@ export interface ImportBody {
 export interface ImportResult {
   websiteId: string;
   days: { date: string; grain: string; rows: number }[];
+}
+
+// ---- Issue 32: render history, cache entries, receipts, sitemap recache, drain estimate, alerts (ISSUE32-DESIGN.md)
+
+/** Outcome classes of the render history's filters: `stored`; `kept` = kept_*; `failed` = retry_scheduled | gave_up | failed. */
+export type OutcomeClass = 'stored' | 'kept' | 'failed';
+
+export type RenderOutcome = 'stored' | 'kept_blank' | 'kept_timeout' | 'kept_soft_404' | 'kept_smaller' | 'kept_fresher' | 'retry_scheduled' | 'gave_up' | 'failed';
+
+export type RenderTrigger = 'recache_high' | 'recache_normal' | 'autorecache' | 'sitemap' | 'edge_miss';
+
+/** `GET …/renders`: one discovery entry (key `renders`, modes `renders` and `reasons`) with the account's limits. */
+export type RendersDiscovery = DiscoveryEntry;
+
+/** `POST …/renders/timeseries`. */
+export interface RendersTimeseriesBody {
+  period?: string;
+  filters?: FilterBody[];
+  interval?: 'hour' | 'day';
+}
+
+export interface RendersTimeseriesPoint {
+  t: string;
+  renders: number;
+  stored: number;
+  kept: number;
+  failed: number;
+  renderMsP50: number | null;
+  renderMsP95: number | null;
+}
+
+export interface RendersTimeseriesResult {
+  meta: { period: string; window: TimeWindow; interval: 'hour' | 'day' };
+  points: RendersTimeseriesPoint[];
+}
+
+export interface PageMeta {
+  page: number;
+  perPage: number;
+  total: number;
+  totalPages: number;
+}
+
+/** One configured dimension of a URL in `GET …/cache/entries?url=`: what is cached for it, if anything. */
+export interface CacheEntryView {
+  dimensionId: number;
+  dimension: string;
+  cached: boolean;
+  kind?: 'render' | 'bypass';
+  status?: 'fresh' | 'stale';
+  statusCode?: number;
+  renderedAt?: string;
+  expiresAt?: string;
+  bytes?: number;
+  renderMs?: number;
+  lastServedAt: string | null;
+  hits: number;
+}
+
+export interface CacheLookupResult {
+  url: string;
+  entries: CacheEntryView[];
+}
+
+/** A URL prefix or an RE2 pattern: one of the two. */
+export type UrlMatcher = { prefix: string; pattern?: never } | { pattern: string; prefix?: never };
+
+export type CacheEntriesQueryBody = UrlMatcher & { page?: number; perPage?: number };
+
+export interface CacheEntryRow {
+  url: string;
+  dimensionId: number;
+  /** null for an entry of a dimension no longer configured. */
+  dimension: string | null;
+  kind: 'render' | 'bypass';
+  status: 'fresh' | 'stale';
+  statusCode: number;
+  renderedAt: string;
+  expiresAt: string;
+  bytes: number;
+  renderMs: number;
+}
+
+export interface CacheEntriesPage {
+  data: CacheEntryRow[];
+  meta: PageMeta;
+}
+
+export type InvalidateMatchingBody = UrlMatcher & { dryRun?: boolean };
+
+export interface InvalidateMatchingResult {
+  dryRun: boolean;
+  entriesMatched: number;
+  urlsMatched: number;
+  entriesInvalidated: number;
+}
+
+export type ReceiptState = 'queued' | 'rendering' | 'stored' | 'kept' | 'failed';
+
+export interface ReceiptTotals {
+  entries: number;
+  queued: number;
+  rendering: number;
+  stored: number;
+  kept: number;
+  failed: number;
+}
+
+export interface ReceiptEntry {
+  url: string;
+  dimensionId: number;
+  dimension: string;
+  state: ReceiptState;
+  outcome?: RenderOutcome | string;
+  reason?: string;
+  attempt?: number;
+  updatedAt?: string;
+}
+
+/** `GET …/cache/receipts/{receiptId}`: where each URL × dimension of one recache (or sitemap recache) stands. */
+export interface Receipt {
+  receiptId: string;
+  createdAt: string;
+  source: 'api' | 'sitemap' | 'daemon';
+  totals: ReceiptTotals;
+  /** No entry queued or rendering any more. */
+  done: boolean;
+  data: ReceiptEntry[];
+  meta: PageMeta;
+}
+
+export interface SitemapRecacheBody {
+  sitemapUrl: string;
+  /** `YYYY-MM-DD` or an ISO instant: only URLs whose `lastmod` is newer. */
+  lastmodAfter?: string;
+  priority?: Priority;
+}
+
+export interface SitemapRecacheResult {
+  /** null when no URL was taken and nothing was queued. */
+  receiptId: string | null;
+  sitemapsRead: number;
+  urlsFound: number;
+  urlsAccepted: number;
+  entriesEnqueued: number;
+  skipped: { offHost: number; invalid: number; overCap: number; notModified: number; duplicate: number };
+}
+
+/** Per priority: the estimated time to drain the queue from the recent completion rate (null: no rate to go by). */
+export interface DrainEstimate {
+  seconds: number | null;
+  completedPerMinute: number;
+}
+
+export type AlertType = 'render_failures' | 'page_errors' | 'export_finished';
+
+export interface AlertDelivery {
+  alertId: string;
+  type: AlertType | (string & {});
+  attempt: number;
+  status: 'delivered' | 'retrying' | 'failed';
+  /** The receiver's answer; null when none came (timeout, refused connection). */
+  httpStatus: number | null;
+  /** Why the try failed; empty when delivered. */
+  error: string;
+  at: string;
+}
+
+export interface AlertDeliveriesPage {
+  data: AlertDelivery[];
+  meta: PageMeta;
 }

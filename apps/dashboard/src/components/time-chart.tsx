@@ -17,10 +17,15 @@ interface TimeChartProps {
   height?: number;
   /** Smaller is better and drawn higher (search position). */
   invert?: boolean;
+  /** Counts: whole-number ticks only (no 0.5 request drawn as "1"). */
+  integer?: boolean;
 }
 
+/** Tick steps for counts: uPlot picks the smallest that keeps the labels apart. */
+const INTEGER_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000, 2_000_000, 5_000_000, 10_000_000];
+
 /** Series over time, drawn by uPlot (the viewer's time zone on the axis); the figure says in words what it shows. */
-export function TimeChart({ title, series, format, height = 240, invert = false }: TimeChartProps) {
+export function TimeChart({ title, series, format, height = 240, invert = false, integer = false }: TimeChartProps) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = box.current;
@@ -37,7 +42,7 @@ export function TimeChart({ title, series, format, height = 240, invert = false 
       ],
       axes: [
         { stroke: axisColor, grid: { stroke: gridColor, width: 1 }, ticks: { stroke: gridColor } },
-        { stroke: axisColor, grid: { stroke: gridColor, width: 1 }, ticks: { stroke: gridColor }, size: 60, values: (_u, splits) => splits.map((v) => (format ? format(v) : String(v))) },
+        { stroke: axisColor, grid: { stroke: gridColor, width: 1 }, ticks: { stroke: gridColor }, size: 60, values: (_u, splits) => splits.map((v) => (format ? format(v) : String(v))), ...(integer ? { incrs: INTEGER_STEPS } : {}) },
       ],
       scales: { x: { time: true }, ...(invert ? { y: { dir: -1 } } : {}) },
       legend: { live: true },
@@ -50,7 +55,7 @@ export function TimeChart({ title, series, format, height = 240, invert = false 
       resize.disconnect();
       chart.destroy();
     };
-  }, [series, format, height, invert]);
+  }, [series, format, height, invert, integer]);
 
   const totals = series.map((s) => `${s.key}: ${s.points.length} points`).join(', ');
   return (

@@ -50,3 +50,8 @@ export function formatBytes(value: number): string {
 export function formatMs(value: number | null | undefined): string {
   return value === null || value === undefined ? '–' : `${decimal.format(value)} ms`;
 }
+
+/** A duration for a chart's narrow axis: `850 ms`, `2.5 s`. */
+export function formatDurationShort(ms: number): string {
+  return ms < 1000 ? `${integer.format(ms)} ms` : `${decimal.format(Math.round(ms / 100) / 10)} s`;
+}

@@ -1,35 +1,74 @@
 import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import type { ApiError } from '../api/api-error';
 import { api, CACHE_LIMITS } from '../api/endpoints';
 import type { Priority, QueueStatus } from '../api/types';
 import { FieldError, FormError } from '../components/field-error';
+import { ReceiptView } from '../components/receipt-view';
 import { Time } from '../components/time';
+import { drainEstimateText, drainRateText } from '../lib/drain';
 import { indexOf, withoutFieldName } from '../lib/error-fields';
 import { formatInteger } from '../lib/format';
 import { parseUrlList, type ListedUrl } from '../lib/url-list';
+import type { MatcherKind } from '../lib/url-matcher';
 import { useWebsite } from '../session';
+import { EntryLookup } from './cache-parts/entry-lookup';
+import { EntrySearch } from './cache-parts/entry-search';
+import { InvalidateMatching, type InvalidateSeed } from './cache-parts/invalidate-matching';
+import { SitemapRecache } from './cache-parts/sitemap-recache';
 
 export const QUEUE_POLL_MS = 3000;
 
-/** Recache and invalidate (manager and above; the API refuses readonly anyway), and the website host's queues, live. */
+/**
+ * The website host's queues, live; search the cache entries and look up one
+ * URL (any role); recache (URL lists or a sitemap, followed on their receipt)
+ * and invalidate (URL lists or every entry matching, after a dry run) for
+ * managers and above (the API refuses readonly anyway).
+ */
 export default function CachePage() {
   const { website = '' } = useParams();
   const view = useWebsite();
   const canOperate = !!view && view.role !== 'readonly';
+  const [lookup, setLookup] = useState<{ url: string; at: number }>();
+  const [invalidateSeed, setInvalidateSeed] = useState<InvalidateSeed>();
+  // The receipt followed is in the URL (`?receipt=`): it survives a reload and can be shared, one started by the API too.
+  const [params, setParams] = useSearchParams();
+  const receiptId = params.get('receipt') || undefined;
+  const [startedHere, setStartedHere] = useState<string>();
+  const setReceiptId = (id: string) => {
+    setStartedHere(id);
+    setParams({ receipt: id }, { replace: true });
+  };
+  // Each section takes the focus (and so the view) when it is handed a URL or a matcher.
+  const lookUp = (url: string) => setLookup({ url, at: Date.now() });
+  const invalidateFrom = (kind: MatcherKind, text: string) => setInvalidateSeed({ kind, text, at: Date.now() });
   return (
     <>
       <h1>Cache</h1>
       <QueuePanel website={website} />
+      <EntrySearch website={website} onLookup={lookUp} onInvalidate={canOperate ? invalidateFrom : undefined} />
+      <EntryLookup website={website} requested={lookup} />
       {canOperate ? (
-        <div className="grid-2">
-          <UrlOperation website={website} kind="recache" />
-          <UrlOperation website={website} kind="invalidate" />
-        </div>
+        <>
+          <div className="grid-2">
+            <UrlOperation website={website} kind="recache" onReceipt={setReceiptId} />
+            <UrlOperation website={website} kind="invalidate" />
+          </div>
+          <div className="grid-2">
+            <SitemapRecache website={website} onReceipt={setReceiptId} />
+            <InvalidateMatching website={website} seed={invalidateSeed} />
+          </div>
+        </>
       ) : (
         <p className="muted">Your role on this website is read-only: recaching and invalidating pages need the manager role.</p>
       )}
+      {receiptId ? (
+        <section aria-labelledby="receipt-title">
+          <h2 id="receipt-title">Recache receipt</h2>
+          <ReceiptView key={receiptId} website={website} receiptId={receiptId} justStarted={receiptId === startedHere} />
+        </section>
+      ) : null}
     </>
   );
 }
@@ -78,6 +117,9 @@ function QueueTable({ status }: { status: QueueStatus }) {
             <th scope="col" className="num">
               Due now
             </th>
+            <th scope="col" className="num">
+              Drain estimate
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -90,10 +132,16 @@ function QueueTable({ status }: { status: QueueStatus }) {
               <td className="num" data-testid={`queue-${p}-due`}>
                 {formatInteger(status.queues[p].due)}
               </td>
+              <td className="num" data-testid={`queue-${p}-drain`} title={drainRateText(status.drainEstimate?.[p])}>
+                {drainEstimateText(status.drainEstimate?.[p], status.queues[p].total)}
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
+      <p className="muted small">
+        Drain estimates are estimates: the time to render what waits at the rate entries were completed recently (a pause's remaining time included). They change as the queue and the rate do.
+      </p>
     </>
   );
 }
@@ -107,7 +155,7 @@ function lineProblem(line: ListedUrl, error: ApiError): string {
   return `Line ${line.line} (${line.url})${sentence}${/[.!?]$/.test(sentence) ? '' : '.'}`;
 }
 
-function UrlOperation({ website, kind }: { website: string; kind: 'recache' | 'invalidate' }) {
+function UrlOperation({ website, kind, onReceipt }: { website: string; kind: 'recache' | 'invalidate'; onReceipt?: (receiptId: string) => void }) {
   const id = useId();
   const client = useQueryClient();
   const [text, setText] = useState('');
@@ -121,7 +169,8 @@ function UrlOperation({ website, kind }: { website: string; kind: 'recache' | 'i
       const plain = urls.map((u) => u.url);
       if (kind === 'recache') {
         const r = await api.cache.recache(website, plain, priority);
-        return `${formatInteger(r.urlsAccepted)} URLs accepted, ${formatInteger(r.entriesEnqueued)} cache entries queued for re-rendering (the current pages stay served until then).`;
+        if (r.receiptId) onReceipt?.(r.receiptId);
+        return `${formatInteger(r.urlsAccepted)} URLs accepted, ${formatInteger(r.entriesEnqueued)} cache entries queued for re-rendering (the current pages stay served until then).${r.receiptId ? ' Their receipt follows below.' : ''}`;
       }
       const r = await api.cache.invalidate(website, plain);
       return `${formatInteger(r.urlsAccepted)} URLs accepted, ${formatInteger(r.entriesInvalidated)} cache entries dropped: the next bot request renders them afresh.`;

@@ -22,7 +22,7 @@ export default function ExportsPage() {
     <>
       <h1>Exports</h1>
       <p className="muted">
-        CSV exports you started on this website, from the <Link to={`/w/${encodeURIComponent(website)}/explorer`}>Data Explorer</Link>, the API or an agent connector. Your account runs one export at a time. Download links are signed afresh each time this page reads them.
+        CSV exports you started on this website, from the <Link to={`/w/${encodeURIComponent(website)}/explorer`}>Data Explorer</Link>, the <Link to={`/w/${encodeURIComponent(website)}/renders`}>Renders</Link> page, the API or an agent connector. Your account runs one export at a time. Download links are signed afresh each time this page reads them.
       </p>
       {open ? (
         <section aria-label={`Export ${open}`}>

@@ -111,6 +111,11 @@ export default function OverviewPage() {
                 <div className="muted small">{kpi.label}</div>
                 <div className="kpi-value">{kpi.format(summary.data.data.current[kpi.key])}</div>
                 <DeltaText kpi={kpi} current={summary.data.data.current[kpi.key]} previous={summary.data.data.previous[kpi.key]} />
+                {kpi.key === 'rendersFailed' && summary.data.data.current.rendersFailed ? (
+                  <Link className="small block" to={`/w/${encodeURIComponent(website)}/renders?${new URLSearchParams({ period }).toString()}`}>
+                    Why: failures by reason
+                  </Link>
+                ) : null}
               </div>
             ))}
             <div className="card">
@@ -129,8 +134,8 @@ export default function OverviewPage() {
           </section>
           <h2>Requests over time{interval ? (interval === 'hour' ? ', per hour' : ', per day') : ''}</h2>
           <div className="grid-2">
-            {byBot.error ? <p className="form-error">{byBot.error.message}</p> : <TimeChart title="By bot family" series={byBot.data?.data.series ?? []} format={countFormat} />}
-            {byCache.error ? <p className="form-error">{byCache.error.message}</p> : <TimeChart title="By cache status" series={byCache.data?.data.series ?? []} format={countFormat} />}
+            {byBot.error ? <p className="form-error">{byBot.error.message}</p> : <TimeChart title="By bot family" series={byBot.data?.data.series ?? []} format={countFormat} integer />}
+            {byCache.error ? <p className="form-error">{byCache.error.message}</p> : <TimeChart title="By cache status" series={byCache.data?.data.series ?? []} format={countFormat} integer />}
           </div>
           <h2>Top pages</h2>
           {topPages.error ? <p className="form-error">{topPages.error.message}</p> : null}

@@ -15,9 +15,9 @@ import { useWebsite } from '../session';
 
 const PER_PAGE = 25;
 
-const METRICS: { metric: TimeseriesMetric; title: string; format: (v: number) => string; invert?: boolean }[] = [
-  { metric: 'clicks', title: 'Clicks', format: (v) => formatInteger(v) },
-  { metric: 'impressions', title: 'Impressions', format: (v) => formatInteger(v) },
+const METRICS: { metric: TimeseriesMetric; title: string; format: (v: number) => string; invert?: boolean; integer?: boolean }[] = [
+  { metric: 'clicks', title: 'Clicks', format: (v) => formatInteger(v), integer: true },
+  { metric: 'impressions', title: 'Impressions', format: (v) => formatInteger(v), integer: true },
   { metric: 'ctr', title: 'Click-through rate', format: (v) => formatPercent(v) },
   { metric: 'position', title: 'Average position (1 is the top)', format: (v) => formatNumber(v), invert: true },
 ];
@@ -66,13 +66,13 @@ export default function SearchPage() {
   );
 }
 
-function MetricChart({ website, period, metric, title, format, invert }: { website: string; period: string; metric: TimeseriesMetric; title: string; format: (v: number) => string; invert?: boolean }) {
+function MetricChart({ website, period, metric, title, format, invert, integer }: { website: string; period: string; metric: TimeseriesMetric; title: string; format: (v: number) => string; invert?: boolean; integer?: boolean }) {
   const series = useQuery({
     queryKey: ['timeseries', website, period, metric],
     queryFn: ({ signal }) => api.insights.timeseries(website, { metric, period }, signal),
   });
   if (series.error) return <p className="form-error">{title}: {series.error.message}</p>;
-  return <TimeChart title={title} series={series.data?.data.series ?? []} format={format} height={180} invert={invert} />;
+  return <TimeChart title={title} series={series.data?.data.series ?? []} format={format} height={180} invert={invert} integer={integer} />;
 }
 
 interface SearchTableProps {

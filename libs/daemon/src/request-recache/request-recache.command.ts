@@ -6,6 +6,8 @@ export class RequestRecache {
   constructor(
     readonly input: RecacheRequestInput,
     readonly source: RecacheRequestedPayload['source'],
+    /** The recache receipt the request belongs to (one receipt may span several requests, as a sitemap's chunks do). */
+    readonly receiptId?: string,
   ) {}
 }
 

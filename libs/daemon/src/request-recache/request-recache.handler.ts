@@ -20,11 +20,11 @@ export class RequestRecacheHandler implements ICommandHandler<RequestRecache, Re
     private readonly activity: QueueActivity,
   ) {}
 
-  async execute({ input, source }: RequestRecache): Promise<RecacheAccepted> {
+  async execute({ input, source, receiptId }: RequestRecache): Promise<RecacheAccepted> {
     const decision = decideRecache(input, this.hosts);
     // Read before recording: a failure here must not answer 500 for work already queued.
     const paused = (await this.pausedHosts()).has(decision.hostId);
-    const enqueued = decision.urls.length === 0 ? 0 : await this.record(decision, source);
+    const enqueued = decision.urls.length === 0 ? 0 : await this.record(decision, source, receiptId);
     return {
       host_id: decision.hostId,
       urls_count: input.urls.length,
@@ -45,8 +45,8 @@ export class RequestRecacheHandler implements ICommandHandler<RequestRecache, Re
   }
 
   /** URL rules may have left nothing to record. */
-  private async record(decision: RecacheDecision, source: RequestRecache['source']): Promise<number> {
-    const event = newQueueEvent(RECACHE_REQUESTED, { ...decision, source }, String(decision.hostId), this.clock.now());
+  private async record(decision: RecacheDecision, source: RequestRecache['source'], receiptId: string | undefined): Promise<number> {
+    const event = newQueueEvent(RECACHE_REQUESTED, { ...decision, source, ...(receiptId ? { receiptId } : {}) }, String(decision.hostId), this.clock.now());
     const applied = await recordAndProject<EnqueueResult>(this.log, this.store, TOPICS.queue, event);
     this.activity.workQueued();
     return applied.enqueued;

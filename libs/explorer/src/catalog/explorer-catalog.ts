@@ -7,9 +7,22 @@
 
 export const EXPLORER_KEYS = ['events', 'search-pages', 'search-keywords'] as const;
 export type ExplorerKey = (typeof EXPLORER_KEYS)[number];
+/**
+ * Render history: a catalog read by the same rules (validation, SQL, paging,
+ * exports) but served on its own endpoints (`…/renders`), never listed by
+ * Data Explorer discovery nor accepted as an explorer key there.
+ */
+export const RENDERS_KEY = 'renders';
+/** Every catalog the query machinery runs: the Data Explorer's explorers and render history. */
+export type CatalogKey = ExplorerKey | typeof RENDERS_KEY;
 
+/** The Data Explorer's modes (what discovery and `…/data-explorer/{explorerKey}/query` know). */
 export const MODE_KEYS = ['requests', 'unique_pages', 'comparison', 'search_pages', 'search_keywords'] as const;
-export type ModeKey = (typeof MODE_KEYS)[number];
+export type ExplorerModeKey = (typeof MODE_KEYS)[number];
+/** Render history's modes: one row per render, or grouped by outcome and reason. */
+export const RENDER_MODE_KEYS = ['renders', 'reasons'] as const;
+export type RenderModeKey = (typeof RENDER_MODE_KEYS)[number];
+export type ModeKey = ExplorerModeKey | RenderModeKey;
 
 export const TEXT_OPERATORS = ['contains', 'not_contains', 'equals', 'not_equals', 'regex', 'not_regex', 'empty', 'not_empty'] as const;
 export const NUMBER_OPERATORS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'between'] as const;
@@ -81,7 +94,7 @@ export interface PeriodRules {
 }
 
 export interface ExplorerDef {
-  readonly key: ExplorerKey;
+  readonly key: CatalogKey;
   readonly features: { readonly comparePeriod: boolean; readonly comparisonCategories: boolean };
   readonly modes: readonly ModeDef[];
   readonly columns: readonly ColumnDef[];
@@ -198,6 +211,12 @@ export const COMPANIONS: Readonly<Record<string, readonly string[]>> = {
   page: ['_title', '_status_code'],
 };
 
+/** The extra values `column` brings into rows of `explorer`: bot-request pages only (render history rows carry their own status). */
+export function companionsOf(explorer: ExplorerDef, column: string): readonly string[] {
+  return explorer.key === RENDERS_KEY ? [] : (COMPANIONS[column] ?? []);
+}
+
+/** A Data Explorer explorer by key (render history is not one: see RENDERS_KEY). */
 export function findExplorer(key: string): ExplorerDef | undefined {
   return EXPLORER_CATALOG.find((e) => e.key === key);
 }

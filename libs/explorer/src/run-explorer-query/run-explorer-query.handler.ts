@@ -7,8 +7,9 @@ import { APP_CONFIG, CLOCK } from '@bpc/platform';
 import { AccountLimits } from '../account-limits';
 import { findExplorer } from '../catalog/explorer-catalog';
 import { assertPageInRange, ResolvedQuery, resolveQuery } from '../resolve-query/resolve-query';
-import { buildExplorerSql, ExplorerSql } from '../sql/explorer-sql';
-import { runAdmittedStatement } from './run-admitted-statement';
+import type { ExplorerSql } from '../sql/explorer-sql';
+import { buildQuerySql } from '../sql/query-sql';
+import { runAdmittedStatement, StatementRunner } from './run-admitted-statement';
 import { ExplorerQueryResult, RunExplorerQuery } from './run-explorer-query.query';
 import { queryMeta, shapeRow } from './shape-rows';
 
@@ -33,34 +34,26 @@ export class RunExplorerQueryHandler implements IQueryHandler<RunExplorerQuery, 
     const explorer = findExplorer(explorerKey);
     if (!explorer) throw new AppError('NOT_FOUND', `unknown explorer ${explorerKey}`);
     const query = resolveQuery(explorer, body, this.clock.now(), this.limits.of(accountId));
-    const sql = buildExplorerSql(query, websiteId);
-    const statement = { query, accountId, deadlineMs: receivedAtMs + this.config.explorer.query_timeout_ms };
-    // Count and page run side by side; a page past the last is refused once the count is known.
-    const [counted, raw] = await Promise.all([this.run<{ total: number }>(statement, sql.countSql, sql.params), this.run(statement, sql.pageSql, sql.params)]);
-    const total = Number(counted[0]?.total ?? 0);
-    const totalPages = assertPageInRange(query, total);
-    const extras = await this.pageCompanions(statement, sql, raw);
-    return { data: raw.map((r) => shapeRow(query, r, extras.get(String(r._rowId)))), meta: queryMeta(query, total, totalPages) };
-  }
-
-  private async pageCompanions(statement: Statement, sql: ExplorerSql, raw: Record<string, unknown>[]): Promise<Map<string, Record<string, unknown>>> {
-    const out = new Map<string, Record<string, unknown>>();
-    if (!sql.companionSql || raw.length === 0) return out;
-    const params = { ...sql.params, urls: raw.map((r) => String(r._rowId)) };
-    const rows = await this.run<{ url: string; _title: string; _status_code: number }>(statement, sql.companionSql, params);
-    for (const r of rows) out.set(r.url, { _title: r._title, _status_code: r._status_code });
-    return out;
-  }
-
-  /** One statement through the admission queue, with the errors every explorer statement answers (runAdmittedStatement). */
-  private run<T = Record<string, unknown>>({ query, accountId, deadlineMs }: Statement, sql: string, params: QueryParams): Promise<T[]> {
-    return runAdmittedStatement<T>({ store: this.store, admission: this.admission, config: this.config }, { filters: query.filters, accountId, deadlineMs }, sql, params);
+    const runner = { store: this.store, admission: this.admission, config: this.config };
+    return runResolvedQuery(runner, query, buildQuerySql(query, websiteId), { accountId, deadlineMs: receivedAtMs + this.config.explorer.query_timeout_ms });
   }
 }
 
-/** What every statement of one query shares: its filters (to name a bad pattern), its account and its deadline. */
-interface Statement {
-  readonly query: ResolvedQuery;
-  readonly accountId: string;
-  readonly deadlineMs: number;
+/**
+ * Counts and reads one page of a resolved query (count and page side by
+ * side), checks the page against the total, adds the page's companions, and
+ * shapes rows and meta. Shared by the Data Explorer and render history.
+ */
+export async function runResolvedQuery(runner: StatementRunner, query: ResolvedQuery, sql: ExplorerSql, { accountId, deadlineMs }: { accountId: string; deadlineMs: number }): Promise<ExplorerQueryResult> {
+  const run = <T = Record<string, unknown>>(statement: string, params: QueryParams) => runAdmittedStatement<T>(runner, { filters: query.filters, accountId, deadlineMs }, statement, params);
+  const [counted, raw] = await Promise.all([run<{ total: number }>(sql.countSql, sql.params), run(sql.pageSql, sql.params)]);
+  const total = Number(counted[0]?.total ?? 0);
+  const totalPages = assertPageInRange(query, total);
+  const extras = new Map<string, Record<string, unknown>>();
+  // Search rows carry no title or status: they come from the latest bot request of each URL of the page.
+  if (sql.companionSql && raw.length > 0) {
+    const rows = await run<{ url: string; _title: string; _status_code: number }>(sql.companionSql, { ...sql.params, urls: raw.map((r) => String(r._rowId)) });
+    for (const r of rows) extras.set(r.url, { _title: r._title, _status_code: r._status_code });
+  }
+  return { data: raw.map((r) => shapeRow(query, r, extras.get(String(r._rowId)))), meta: queryMeta(query, total, totalPages) };
 }

@@ -1,4 +1,4 @@
-import { columnsOf, COMPANIONS } from '../catalog/explorer-catalog';
+import { columnsOf, companionsOf } from '../catalog/explorer-catalog';
 import type { ResolvedQuery } from '../resolve-query/resolve-query';
 import type { ExplorerQueryMeta, ExplorerRow } from './run-explorer-query.query';
 
@@ -9,7 +9,7 @@ export function shapeRow(query: ResolvedQuery, raw: Record<string, unknown>, ext
   for (const column of query.columns) {
     const value = raw[column];
     row[column] = types.get(column) === 'datetime' && typeof value === 'number' ? new Date(value).toISOString() : (value ?? null);
-    for (const companion of COMPANIONS[column] ?? []) row[companion] = raw[companion] ?? extras?.[companion] ?? null;
+    for (const companion of companionsOf(query.explorer, column)) row[companion] = raw[companion] ?? extras?.[companion] ?? null;
   }
   row._rowId = String(raw._rowId);
   return row;

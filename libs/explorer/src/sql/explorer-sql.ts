@@ -1,5 +1,5 @@
 import { assertNever } from '@bpc/domain';
-import { COMPANIONS, ModeKey, Operator } from '../catalog/explorer-catalog';
+import { companionsOf, ModeKey, Operator } from '../catalog/explorer-catalog';
 import type { ResolvedFilter, ResolvedQuery } from '../resolve-query/resolve-query';
 
 /**
@@ -8,6 +8,9 @@ import type { ResolvedFilter, ResolvedQuery } from '../resolve-query/resolve-que
  * bound `{name:Type}` parameters. Output aliases are the column keys; none
  * shadows a table column with a different meaning.
  */
+/** A dimension id as the host's dimension name (an id the configuration no longer has shows as its number). */
+export const DIMENSION_NAME_SQL = 'transform(dimension_id, {dimIds:Array(UInt16)}, {dimNames:Array(String)}, toString(dimension_id))';
+
 export const COLUMN_SQL: Readonly<Record<ModeKey, Readonly<Record<string, string>>>> = {
   requests: {
     page: 'url',
@@ -59,11 +62,35 @@ export const COLUMN_SQL: Readonly<Record<ModeKey, Readonly<Record<string, string
     ctr: 'if(sum(s_impressions) = 0, 0, round(sum(s_clicks) / sum(s_impressions), 4))',
     position: 'if(sum(s_impressions) = 0, NULL, round(sum(s_position * s_impressions) / sum(s_impressions), 2))',
   },
+  // Render history (render_outcomes, buildRendersSql). LowCardinality columns are output as they are: an alias
+  // `toString(mode) AS mode` would be cyclic. `{dimIds}`/`{dimNames}` are the host's dimensions.
+  renders: {
+    page: 'url',
+    rendered_at: 'toUnixTimestamp64Milli(ts)',
+    dimension: DIMENSION_NAME_SQL,
+    mode: 'mode',
+    trigger: 'trigger',
+    outcome: 'outcome',
+    reason: 'reason',
+    status_code: 'status_code',
+    render_ms: 'render_ms',
+    bytes: 'bytes',
+    attempt: 'attempt',
+  },
+  reasons: {
+    outcome: 'outcome',
+    reason: 'reason',
+    renders: 'count()',
+    pages: 'uniqExact(url)',
+    avg_render_ms: 'round(avg(render_ms))',
+    last_rendered_at: 'toUnixTimestamp64Milli(max(ts))',
+  },
 };
 
 /** Sorting by the stored timestamp rather than its millisecond rendering lets ClickHouse read in key order. */
-const SORT_SQL: Partial<Record<ModeKey, Readonly<Record<string, string>>>> = {
+export const SORT_SQL: Partial<Record<ModeKey, Readonly<Record<string, string>>>> = {
   requests: { event_date_time: 'ts' },
+  renders: { rendered_at: 'ts' },
 };
 
 /** Table column each filter field reads, per explorer family. */
@@ -75,6 +102,17 @@ export const EVENT_FILTER_SQL: Readonly<Record<string, string>> = {
   cache_status: 'toString(cache_status)',
 };
 export const SEARCH_FILTER_SQL: Readonly<Record<string, string>> = { url: 'url', keyword: 'query' };
+export const RENDER_FILTER_SQL: Readonly<Record<string, string>> = {
+  url: 'url',
+  outcome: 'outcome',
+  outcome_class: "multiIf(outcome = 'stored', 'stored', outcome IN ('retry_scheduled', 'gave_up', 'failed'), 'failed', 'kept')",
+  trigger: 'trigger',
+  mode: 'mode',
+  reason: 'reason',
+  status_code: 'status_code',
+  render_ms: 'render_ms',
+  dimension: DIMENSION_NAME_SQL,
+};
 
 export interface ExplorerSql {
   readonly countSql: string;
@@ -89,22 +127,12 @@ export interface ExplorerSql {
 }
 
 export function buildExplorerSql(query: ResolvedQuery, websiteId: string): ExplorerSql {
-  const params: Record<string, unknown> = {
-    website: websiteId,
-    limit: query.perPage,
-    offset: (query.page - 1) * query.perPage,
-  };
+  const params: Record<string, unknown> = { website: websiteId };
   const mode = query.mode.key;
-  const exprs = COLUMN_SQL[mode];
-  const selected = [...new Set([...query.columns, ...query.columns.flatMap((c) => COMPANIONS[c] ?? [])])].filter((c) => exprs[c] !== undefined);
   const rowId = mode === 'requests' ? 'request_id' : mode === 'search_pages' || mode === 'search_keywords' ? 's_key' : 'url';
   // Aggregates referenced by other expressions (requests_change, avg_serve_time) must be selected too.
-  const helpers = mode === 'comparison' ? ['requests', 'comp_requests'] : [];
-  const select = [`${rowId} AS _rowId`, ...[...new Set([...helpers, ...selected])].map((c) => `${exprs[c]} AS ${c}`)];
-  const sortKey = SORT_SQL[mode]?.[query.sort] ?? (exprs[query.sort] ? query.sort : undefined);
-  if (sortKey === undefined) throw new Error(`no SQL for sort column ${query.sort} in mode ${mode}`);
-  if (!select.some((s) => s.endsWith(` AS ${query.sort}`)) && !SORT_SQL[mode]?.[query.sort]) select.push(`${exprs[query.sort]} AS ${query.sort}`);
-  const order = `ORDER BY ${sortKey} ${query.sortDir === 'asc' ? 'ASC' : 'DESC'}, _rowId ASC LIMIT {limit:UInt32} OFFSET {offset:UInt64}`;
+  const { select, order } = selectAndOrder(query, rowId, mode === 'comparison' ? ['requests', 'comp_requests'] : [], params);
+  const exprs = COLUMN_SQL[mode];
 
   switch (mode) {
     case 'requests': {
@@ -155,9 +183,31 @@ export function buildExplorerSql(query: ResolvedQuery, websiteId: string): Explo
         companionSql,
       };
     }
+    case 'renders':
+    case 'reasons':
+      throw new Error('render history reads render_outcomes of a host: buildRendersSql (or buildQuerySql) builds it');
     default:
       return assertNever(mode);
   }
+}
+
+/**
+ * The SELECT list (row id, requested columns with their companions, helper
+ * aggregates, the sort column) and the ORDER BY … LIMIT of a page; binds
+ * `{limit}` and `{offset}`.
+ */
+export function selectAndOrder(query: ResolvedQuery, rowId: string, helpers: readonly string[], params: Record<string, unknown>): { select: string[]; order: string } {
+  params.limit = query.perPage;
+  params.offset = (query.page - 1) * query.perPage;
+  const mode = query.mode.key;
+  const exprs = COLUMN_SQL[mode];
+  const selected = [...new Set([...query.columns, ...query.columns.flatMap((c) => companionsOf(query.explorer, c))])].filter((c) => exprs[c] !== undefined);
+  const select = [`${rowId} AS _rowId`, ...[...new Set([...helpers, ...selected])].map((c) => `${exprs[c]} AS ${c}`)];
+  const sortKey = SORT_SQL[mode]?.[query.sort] ?? (exprs[query.sort] ? query.sort : undefined);
+  if (sortKey === undefined) throw new Error(`no SQL for sort column ${query.sort} in mode ${mode}`);
+  if (!select.some((s) => s.endsWith(` AS ${query.sort}`)) && !SORT_SQL[mode]?.[query.sort]) select.push(`${exprs[query.sort]} AS ${query.sort}`);
+  const order = `ORDER BY ${sortKey} ${query.sortDir === 'asc' ? 'ASC' : 'DESC'}, _rowId ASC LIMIT {limit:UInt32} OFFSET {offset:UInt64}`;
+  return { select, order };
 }
 
 /**

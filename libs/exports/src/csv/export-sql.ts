@@ -1,5 +1,5 @@
 import type { AppConfig } from '@bpc/config';
-import { buildExplorerSql, columnsOf, ResolvedQuery } from '@bpc/explorer';
+import { buildQuerySql, columnsOf, ResolvedQuery } from '@bpc/explorer';
 import { EXPORT_TIME_LIMIT_S, settingsClause } from '@bpc/explorer-store';
 
 /**
@@ -52,7 +52,7 @@ export function exportResourceSettings(explorerStore: AppConfig['adapters']['exp
 const FORMULA_STARTS = "('=', '+', '-', '@', '\\t', '\\r')";
 
 /**
- * The unpaged export query: the explorer's own query (same validation, same
+ * The unpaged export query: the explorer's (or render history's) own query (same validation, same
  * filters, same order, `_rowId` tie-break) with `LIMIT maxRows`, wrapped in a
  * projection that keeps only the requested columns, in their order, named by
  * their keys (the CSV header), datetimes as ISO 8601 UTC and string cells
@@ -65,7 +65,7 @@ export function buildExportSql(
   /** `exportResourceSettings(adapter)`: the bounds apply to chDB only. */
   resources: Readonly<Record<string, number>>,
 ): { sql: string; params: Record<string, unknown> } {
-  const inner = buildExplorerSql({ ...query, page: 1, perPage: query.perPage }, websiteId);
+  const inner = buildQuerySql({ ...query, page: 1, perPage: query.perPage }, websiteId);
   const types = new Map(columnsOf(query.explorer, query.mode.key).map((c) => [c.key, c.dataType]));
   const renamed = query.columns.map((column, i) => `${column} AS c${i}`).join(', ');
   const projected = query.columns

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req } from '@nest
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { AppConfig } from '@bpc/config';
 import { AppError, type Clock } from '@bpc/domain';
-import { EXPLORER_KEYS } from '@bpc/explorer';
+import { EXPLORER_KEYS, findExplorer } from '@bpc/explorer';
 import { APP_CONFIG, BodyPipe, CLOCK } from '@bpc/platform';
 import { ApiExplorerBusy, ApiPublicEndpoint, ApiPublicError, ApiRefusesBadBodies, ApiUnknownExplorer, AuthorizedRequest, ExportSlotBusyErrorDto, PublicApiBaseUrl, RequiresWebsite } from '@bpc/public-api';
 import type { ExportState } from '../domain/export-record';
@@ -49,8 +49,11 @@ export class ExportsController {
     @Body(new BodyPipe(StartExportDto, { forbidUnknownKeys: true })) body: StartExportDto,
   ): Promise<ExportRecordView> {
     const access = request.access!;
+    // Render history is exported by POST …/renders/export: it is no explorer here.
+    const explorer = findExplorer(explorerKey);
+    if (!explorer) throw new AppError('NOT_FOUND', `unknown explorer ${explorerKey}`);
     const caller = { userId: access.userId, websiteId: access.website.id, accountId: access.website.accountId, startedFrom: access.via ?? 'api' };
-    return this.view(await this.runner.start(caller, explorerKey, body));
+    return this.view(await this.runner.start(caller, explorer, body));
   }
 
   // One static segment: it cannot be taken for `:explorerKey/export` or `export/:exportId/status`.

@@ -1,5 +1,5 @@
 import { AppError, systemClock } from '@bpc/domain';
-import { AccountLimits } from '@bpc/explorer';
+import { AccountLimits, findExplorer } from '@bpc/explorer';
 import { ExplorerAdmission } from '@bpc/explorer-store';
 import { MemoryExportSlots } from '@bpc/export-slots';
 import { createLogger } from '@bpc/platform';
@@ -26,14 +26,14 @@ describe('ExportRunner behind the explorer admission queue (file log, chDB)', ()
     await runner.ready();
     const held = [admission.enter('acme', Date.now() + 10_000), admission.enter('acme', Date.now() + 30_000)];
 
-    const refusal = await runner.start(caller, 'events', body).then(() => undefined, (error: unknown) => error);
+    const refusal = await runner.start(caller, findExplorer('events')!, body).then(() => undefined, (error: unknown) => error);
     expect(refusal).toBeInstanceOf(AppError);
     expect(refusal).toMatchObject({ code: 'EXPLORER_BUSY', retryAfterS: 1, message: expect.stringMatching(/already has 2 Data Explorer statements waiting or running/) });
     expect([...index.all()]).toEqual([]);
     expect(admission.load).toEqual({ running: 2, waiting: 0 });
 
     for (const ticket of held) ticket.leave();
-    await expect(runner.start(caller, 'events', body)).resolves.toMatchObject({ status: 'completed', rowCount: 0 });
+    await expect(runner.start(caller, findExplorer('events')!, body)).resolves.toMatchObject({ status: 'completed', rowCount: 0 });
     expect(admission.load).toEqual({ running: 0, waiting: 0 });
     await runner.onApplicationShutdown();
   }, 30_000);

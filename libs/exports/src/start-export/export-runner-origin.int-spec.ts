@@ -1,5 +1,5 @@
 import { systemClock } from '@bpc/domain';
-import { AccountLimits } from '@bpc/explorer';
+import { AccountLimits, findExplorer } from '@bpc/explorer';
 import { ExplorerAdmission } from '@bpc/explorer-store';
 import { MemoryExportSlots } from '@bpc/export-slots';
 import { createLogger } from '@bpc/platform';
@@ -23,11 +23,11 @@ describe('ExportRunner: where an export was started (file log, chDB)', () => {
     const runner = new ExportRunner(new ExportIndex(log, slots, config, systemClock), slots, new AccountLimits(config), store, admission, config, systemClock, createLogger('silent', 'exports'));
     runner.onApplicationBootstrap();
 
-    const fromDashboard = await runner.start({ ...ann, startedFrom: 'dashboard' }, 'events', body);
+    const fromDashboard = await runner.start({ ...ann, startedFrom: 'dashboard' }, findExplorer('events')!, body);
     expect(fromDashboard).toMatchObject({ status: 'completed', startedFrom: 'dashboard' });
-    const fromApi = await runner.start({ ...ann, startedFrom: 'api' }, 'events', body);
+    const fromApi = await runner.start({ ...ann, startedFrom: 'api' }, findExplorer('events')!, body);
     expect(fromApi).toMatchObject({ exportId: fromDashboard.exportId, startedFrom: 'dashboard' });
-    const other = await runner.start({ ...ann, startedFrom: 'agent' }, 'events', { ...body, filename: 'other' } as StartExportDto);
+    const other = await runner.start({ ...ann, startedFrom: 'agent' }, findExplorer('events')!, { ...body, filename: 'other' } as StartExportDto);
     expect(other).toMatchObject({ status: 'completed', startedFrom: 'agent' });
     await runner.onApplicationShutdown();
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { systemClock } from '@bpc/domain';
 import { FileEventLog } from '@bpc/event-log';
-import { AccountLimits } from '@bpc/explorer';
+import { AccountLimits, findExplorer } from '@bpc/explorer';
 import { ExplorerAdmission, ExplorerStore } from '@bpc/explorer-store';
 import { MemoryExportSlots } from '@bpc/export-slots';
 import { createLogger } from '@bpc/platform';
@@ -52,7 +52,7 @@ describe('ExportRunner shutdown with an export still running (file log, chDB)', 
     runner.onApplicationBootstrap();
     await runner.ready();
 
-    const started = await runner.start(caller, 'events', { period: '30d', waitSeconds: 0 } as StartExportDto);
+    const started = await runner.start(caller, findExplorer('events')!, { period: '30d', waitSeconds: 0 } as StartExportDto);
     expect(started.status).toBe('running');
     await until(() => Boolean(held.writing), { intervalMs: 10, what: 'the export writing its file' });
 

@@ -4,7 +4,7 @@ import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown, Opti
 import type { Logger } from 'pino';
 import type { AppConfig } from '@bpc/config';
 import { AppError, Clock, validationError } from '@bpc/domain';
-import { AccountLimits, explorerBusyError, findExplorer, ResolvedQuery, resolveQuery } from '@bpc/explorer';
+import { AccountLimits, ExplorerDef, explorerBusyError, ResolvedQuery, resolveQuery } from '@bpc/explorer';
 import { Admission, admittedSettings, AdmissionRefusedError, EXPLORER_STORE, EXPORT_TIME_LIMIT_S, ExplorerAdmission, ExplorerStore, ExplorerStoreError, QueryParams, StatementTicket } from '@bpc/explorer-store';
 import type { ExportOrigin } from '@bpc/events';
 import { EXPORT_SLOTS, ExportSlots } from '@bpc/export-slots';
@@ -140,12 +140,12 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
 
   /**
    * The export call: validates, rejoins the same question, or claims the
-   * account's slot; then waits up to `waitSeconds` for the file.
+   * account's slot; then waits up to `waitSeconds` for the file. `explorer`
+   * is a Data Explorer explorer or the website's render history: one slot
+   * per account for both.
    */
-  async start(caller: ExportCaller, explorerKey: string, body: StartExportDto): Promise<ExportState> {
+  async start(caller: ExportCaller, explorer: ExplorerDef, body: StartExportDto): Promise<ExportState> {
     await this.ready();
-    const explorer = findExplorer(explorerKey);
-    if (!explorer) throw new AppError('NOT_FOUND', `unknown explorer ${explorerKey}`);
     const { filename: requestedName, maxRows: requestedRows, waitSeconds, ...queryBody } = body;
     const cap = this.limits.of(caller.accountId).exportRowCap;
     const maxRows = requestedRows ?? cap;

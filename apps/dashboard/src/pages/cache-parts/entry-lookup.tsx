@@ -1,0 +1,116 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../../api/endpoints';
+import type { CacheEntryView } from '../../api/types';
+import { FieldError, FormError } from '../../components/field-error';
+import { Time } from '../../components/time';
+import { formatBytes, formatInteger, formatMs } from '../../lib/format';
+
+const CONTROLS = ['url'] as const;
+
+/** What is cached for one URL, every configured dimension: status, rendered and expiry times, size, render time, last served to a bot, hits. */
+export function EntryLookup({ website, requested }: { website: string; requested?: { url: string; at: number } }) {
+  const id = useId();
+  const [text, setText] = useState('');
+  const [url, setUrl] = useState<string>();
+  // A URL picked in the search results: looked up at once.
+  useEffect(() => {
+    if (!requested) return;
+    setText(requested.url);
+    setUrl(requested.url);
+    document.getElementById(`${id}-url`)?.focus();
+  }, [requested, id]);
+  const lookup = useQuery({
+    queryKey: ['cache-entry', website, url],
+    queryFn: ({ signal }) => api.cache.lookup(website, url!, signal),
+    enabled: !!url,
+    staleTime: 0,
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = text.trim();
+    if (trimmed === url) void lookup.refetch();
+    else setUrl(trimmed || undefined);
+  };
+  const error = url ? lookup.error : null;
+  return (
+    <section aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Look up a URL</h2>
+      <form onSubmit={submit} className="row">
+        <div className="control grow">
+          <label htmlFor={`${id}-url`}>Page URL</label>
+          <input
+            id={`${id}-url`}
+            type="url"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            placeholder="https://www.example.com/page"
+            spellCheck={false}
+            aria-invalid={error?.field === 'url' || undefined}
+            aria-describedby={error?.field === 'url' ? `${id}-error` : undefined}
+          />
+        </div>
+        <button type="submit" disabled={!text.trim() || lookup.isFetching}>
+          {lookup.isFetching ? 'Looking up…' : 'Look up'}
+        </button>
+      </form>
+      <FieldError error={error} control="url" controls={CONTROLS} id={`${id}-error`} />
+      <FormError error={error} controls={CONTROLS} />
+      {url && lookup.data ? <LookupTable url={lookup.data.url} entries={lookup.data.entries} /> : null}
+    </section>
+  );
+}
+
+function LookupTable({ url, entries }: { url: string; entries: CacheEntryView[] }) {
+  const cached = entries.filter((e) => e.cached).length;
+  return (
+    <>
+      <p aria-live="polite">
+        <span className="url">{url}</span>: cached in {formatInteger(cached)} of {formatInteger(entries.length)} dimensions.
+      </p>
+      <div className="table-wrap">
+        <table>
+          <caption className="visually-hidden">Cache entries of {url}, per dimension</caption>
+          <thead>
+            <tr>
+              <th scope="col">Dimension</th>
+              <th scope="col">Cached</th>
+              <th scope="col">Status</th>
+              <th scope="col" className="num">
+                HTTP status
+              </th>
+              <th scope="col">Rendered</th>
+              <th scope="col">Expires</th>
+              <th scope="col" className="num">
+                Size
+              </th>
+              <th scope="col" className="num">
+                Render time
+              </th>
+              <th scope="col">Last served to a bot</th>
+              <th scope="col" className="num">
+                Hits
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((e) => (
+              <tr key={e.dimensionId}>
+                <th scope="row">{e.dimension}</th>
+                <td>{e.cached ? `yes${e.kind ? ` (${e.kind})` : ''}` : 'no'}</td>
+                <td>{e.status ?? '–'}</td>
+                <td className="num">{e.statusCode ?? '–'}</td>
+                <td>{e.renderedAt ? <Time iso={e.renderedAt} /> : '–'}</td>
+                <td>{e.expiresAt ? <Time iso={e.expiresAt} /> : '–'}</td>
+                <td className="num">{e.bytes !== undefined ? formatBytes(e.bytes) : '–'}</td>
+                <td className="num">{e.renderMs !== undefined ? formatMs(e.renderMs) : '–'}</td>
+                <td>{e.lastServedAt ? <Time iso={e.lastServedAt} /> : 'not since rendered'}</td>
+                <td className="num">{formatInteger(e.hits)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,87 @@
+import { assertNever } from '@bpc/domain';
+import type { TimeWindow } from '../periods/periods';
+import type { Interval } from '../insights/insights-catalog';
+import type { ResolvedFilter, ResolvedQuery } from '../resolve-query/resolve-query';
+import { ExplorerSql, filterSql, RENDER_FILTER_SQL, selectAndOrder } from '../sql/explorer-sql';
+import { FAILED_OUTCOMES, RendersDef } from './renders-catalog';
+
+/**
+ * SQL of render history over `render_outcomes FINAL` (exact counts: a row
+ * the projector delivered twice is read once), always scoped to the
+ * website's host (`host_id = {hostId}`, the table's leading key) and the
+ * window on `ts` (its second key). User values travel as bound parameters.
+ */
+
+/** The host, its window and each filter on its whitelisted column; binds `{hostId}`, `{start}`, `{end}`, the dimension map and `f<i>`. */
+export function renderConditions(explorer: RendersDef, window: TimeWindow, filters: readonly ResolvedFilter[], params: Record<string, unknown>): string {
+  params.hostId = explorer.hostId;
+  params.start = window.start;
+  params.end = window.end;
+  params.dimIds = explorer.dimensions.map((d) => d.id);
+  params.dimNames = explorer.dimensions.map((d) => d.name);
+  return ['host_id = {hostId:UInt32}', 'ts >= {start:DateTime64(3)}', 'ts < {end:DateTime64(3)}', ...filters.map((f, i) => filterSql(f, RENDER_FILTER_SQL[f.field], params, i))].join(' AND ');
+}
+
+/** Count and page statements of a render-history query (`query.explorer` is the website's RendersDef). */
+export function buildRendersSql(query: ResolvedQuery & { readonly explorer: RendersDef }): ExplorerSql {
+  const params: Record<string, unknown> = {};
+  const where = renderConditions(query.explorer, query.window, query.filters, params);
+  const mode = query.mode.key;
+  switch (mode) {
+    case 'renders': {
+      const { select, order } = selectAndOrder(query, 'event_id', [], params);
+      return {
+        countSql: `SELECT count() AS total FROM render_outcomes FINAL WHERE ${where}`,
+        pageSql: `SELECT ${select.join(', ')} FROM render_outcomes FINAL WHERE ${where} ${order}`,
+        params,
+      };
+    }
+    case 'reasons': {
+      const { select, order } = selectAndOrder(query, "concat(outcome, '|', reason)", [], params);
+      return {
+        countSql: `SELECT uniqExact(outcome, reason) AS total FROM render_outcomes FINAL WHERE ${where}`,
+        pageSql: `SELECT ${select.join(', ')} FROM render_outcomes FINAL WHERE ${where} GROUP BY outcome, reason ${order}`,
+        params,
+      };
+    }
+    case 'requests':
+    case 'unique_pages':
+    case 'comparison':
+    case 'search_pages':
+    case 'search_keywords':
+      throw new Error(`${mode} is a Data Explorer mode: buildExplorerSql builds it`);
+    default:
+      return assertNever(mode);
+  }
+}
+
+const BUCKET_SQL: Readonly<Record<Interval, string>> = {
+  hour: 'toStartOfHour(ts)',
+  day: 'toStartOfDay(ts)',
+};
+
+const FAILED_SQL = `outcome IN (${FAILED_OUTCOMES.map((o) => `'${o}'`).join(', ')})`;
+
+/** One row of the timeseries statement: a bucket (`t`, epoch ms of its UTC start) with its counts and render-time percentiles. */
+export interface RenderBucketRow {
+  readonly t: number;
+  readonly renders: number;
+  readonly stored: number;
+  readonly kept: number;
+  readonly failed: number;
+  readonly p50: number;
+  readonly p95: number;
+}
+
+/** Renders per bucket by outcome class, with exact render-time percentiles, over one window. */
+export function rendersTimeseriesSql(explorer: RendersDef, window: TimeWindow, interval: Interval, filters: readonly ResolvedFilter[]): { sql: string; params: Record<string, unknown> } {
+  const params: Record<string, unknown> = {};
+  const where = renderConditions(explorer, window, filters, params);
+  return {
+    sql:
+      `SELECT toUnixTimestamp(${BUCKET_SQL[interval]}) * 1000 AS t, count() AS renders, countIf(outcome = 'stored') AS stored, ` +
+      `countIf(startsWith(outcome, 'kept_')) AS kept, countIf(${FAILED_SQL}) AS failed, ` +
+      `quantileExact(0.5)(render_ms) AS p50, quantileExact(0.95)(render_ms) AS p95 FROM render_outcomes FINAL WHERE ${where} GROUP BY t`,
+    params,
+  };
+}
