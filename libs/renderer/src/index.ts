@@ -24,3 +24,7 @@ export {
   unstorableStatus,
 } from './refresh-rules';
 export type { Emulation } from './refresh-rules';
+export { renderFactOf } from './render-facts';
+export type { AfterFailure, RenderFact } from './render-facts';
+export { DEFAULT_LAST_GOOD_RULES, judgeAgainstLastGood, lastGoodRulesOf } from './last-good/last-good-rules';
+export type { LastGoodReason, LastGoodRules, LastGoodVerdict } from './last-good/last-good-rules';
