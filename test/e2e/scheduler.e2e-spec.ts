@@ -1,5 +1,5 @@
 import { FileEventLog, LogRecord } from '@bpc/event-log';
-import { RECACHE_GAVE_UP, RECACHE_RETRY_SCHEDULED, RECACHE_SUCCEEDED, TOPICS } from '@bpc/events';
+import { RECACHE_GAVE_UP, RECACHE_RETRY_SCHEDULED, RECACHE_SUCCEEDED, RENDER_RECORDED, RenderRecorded, TOPICS } from '@bpc/events';
 import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
 import { DaemonClient, metricValue, OriginAnswer, RuntimeMode, TestClock, testConfig, TestOrigin, until as waitUntil } from '@bpc/testing';
@@ -209,7 +209,7 @@ describe('outcome events', () => {
     }
     const log = await FileEventLog.open({ dir: path.join(h.running.runtime.config.data_dir, 'event-log') });
     const records: LogRecord[] = [];
-    const sub = await log.subscribe({ groupId: 'reader', topics: [TOPICS.queue], handleBatch: async (b) => void records.push(...b.records) });
+    const sub = await log.subscribe({ groupId: 'reader', topics: [TOPICS.queue, TOPICS.renders], handleBatch: async (b) => void records.push(...b.records) });
     await until(async () => (await sub.lag()) === 0);
     await sub.stop();
     await log.close();
@@ -222,6 +222,17 @@ describe('outcome events', () => {
       'RecacheSucceeded m/good #1',
       'RecacheSucceeded m/once #2',
     ]);
+    // The same attempts in the render history, one fact each.
+    const renders = records.map((r) => r.event).filter((e) => e.type === RENDER_RECORDED) as RenderRecorded[];
+    const history = renders.map(({ payload: p }) => `${p.outcome} ${p.url.slice(-6)} #${p.attempt} ${p.trigger} ${p.statusCode} ${p.reason}`).sort();
+    expect(history).toEqual([
+      'gave_up /never #2 recache_high 0 origin answered 503',
+      'retry_scheduled /never #1 recache_high 0 origin answered 503',
+      'retry_scheduled m/once #1 recache_high 0 origin answered 503',
+      'stored m/good #1 recache_high 200 ',
+      'stored m/once #2 recache_high 200 ',
+    ]);
+    expect(renders.every((e) => e.payload.mode === 'bypass' && e.payload.entryId && e.key === '1')).toBe(true);
   });
 });
 
