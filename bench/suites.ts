@@ -9,7 +9,8 @@ import { mcpBench } from './mcp.bench';
 import { exportsBench } from './exports.bench';
 import { queueStoreBench } from './queue-store.bench';
 import { renderBench } from './render.bench';
+import { rendersBench } from './renders.bench';
 import { startupBench } from './startup.bench';
 
 /** Every suite `npm run bench` runs, in order; `npm run bench -- <name>` runs one. */
-export const suites: readonly BenchSuite[] = [eventLogBench, queueStoreBench, startupBench, daemonBench, explorerBench, explorerFairnessBench, edgeBench, exportsBench, renderBench, dashboardBench, mcpBench];
+export const suites: readonly BenchSuite[] = [eventLogBench, queueStoreBench, startupBench, daemonBench, explorerBench, explorerFairnessBench, edgeBench, exportsBench, renderBench, rendersBench, dashboardBench, mcpBench];

@@ -1,15 +1,15 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { AppConfig } from '@bpc/config';
-import { assertNever, type Clock } from '@bpc/domain';
-import { EventEnvelope, newQueueEvent, newRenderRecorded, RECACHE_GAVE_UP, RECACHE_RETRY_SCHEDULED, RECACHE_SUCCEEDED, RecacheAttemptSubject, RenderTrigger, TOPICS, TopicName } from '@bpc/events';
+import type { Clock } from '@bpc/domain';
+import { EventEnvelope, newQueueEvent, newRenderRecorded, RECACHE_GAVE_UP, RECACHE_RETRY_SCHEDULED, RECACHE_SUCCEEDED, RecacheAttemptSubject, TOPICS, TopicName } from '@bpc/events';
 import { EVENT_LOG, EventLog } from '@bpc/event-log';
 import { APP_CONFIG, CLOCK, FailureStreakLog, LOGGER } from '@bpc/platform';
 import { ClaimedEntry, QUEUE_STORE, QueueStore } from '@bpc/queue-store';
 import { AfterFailure, PAGE_REFRESHER, PageRefresher, RefreshOutcome, renderFactOf } from '@bpc/renderer';
 import type { RenderCapacity, SchedulerView } from '../get-status/scheduler-view';
 import { SchedulerSwitch } from '../scheduler-control/scheduler-switch';
-import { afterFailure, claimLeaseMs, internalQueueTarget, SchedulerLimits } from './scheduler-policy';
+import { afterFailure, claimLeaseMs, internalQueueTarget, SchedulerLimits, triggerOf } from './scheduler-policy';
 import { QueueActivity } from './queue-activity';
 import { SchedulerMetrics } from './scheduler-metrics';
 
@@ -278,20 +278,5 @@ export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationSh
   private remove(entry: PulledEntry): void {
     const index = this.pulled.indexOf(entry);
     if (index >= 0) this.pulled.splice(index, 1);
-  }
-}
-
-/** What asked for the render: the claim's priority, or a sitemap recache (queued at `normal` or `high`). */
-export function triggerOf(claim: Pick<ClaimedEntry, 'priority' | 'trigger'>): RenderTrigger {
-  if (claim.trigger === 'sitemap') return 'sitemap';
-  switch (claim.priority) {
-    case 'high':
-      return 'recache_high';
-    case 'normal':
-      return 'recache_normal';
-    case 'autorecache':
-      return 'autorecache';
-    default:
-      return assertNever(claim.priority);
   }
 }
