@@ -6,6 +6,7 @@ import { newRenderRecorded, RENDER_RECORDED, RenderRecorded, RenderRecordedPaylo
 import { APP_CONFIG, CLOCK, LOGGER, METRICS_REGISTRY, settlesWithin } from '@bpc/platform';
 import type { Logger } from 'pino';
 import { Counter, Registry } from 'prom-client';
+import { RECORDER_SHUTDOWN_FLUSH_MS } from '../record-bot-request/bot-request-recorder';
 import { EventSpill, SpillKind } from '../record-bot-request/bot-request-spill';
 
 /** Longest the shutdown flush keeps trying an unreachable log (as the bot request recorder's). */
@@ -54,6 +55,7 @@ export class RenderFactRecorder implements OnModuleInit, OnApplicationShutdown {
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(METRICS_REGISTRY) registry: Registry,
     @Optional() @Inject(RenderFactSpill) private readonly spill?: RenderFactSpill,
+    @Optional() @Inject(RECORDER_SHUTDOWN_FLUSH_MS) private readonly shutdownFlushMs: number = SHUTDOWN_FLUSH_MS,
   ) {
     this.dropped = new Counter({ name: 'bpc_edge_render_facts_dropped_total', help: 'Edge render facts (RenderRecorded) dropped unrecorded because the buffer was full', registers: [registry] });
     this.appended = new Counter({ name: 'bpc_edge_render_facts_total', help: 'Edge render facts (RenderRecorded) appended to the event log', registers: [registry] });
@@ -90,7 +92,7 @@ export class RenderFactRecorder implements OnModuleInit, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     this.stopReplay.abort();
-    const deadline = Date.now() + SHUTDOWN_FLUSH_MS;
+    const deadline = Date.now() + this.shutdownFlushMs;
     if (this.replaying) await settlesWithin(this.replaying, deadline - Date.now());
     this.retryAt = 0;
     while (Date.now() < deadline && this.pending() > 0) {
