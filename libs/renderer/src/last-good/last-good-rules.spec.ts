@@ -107,6 +107,8 @@ describe('last-good rules', () => {
       ['<!-- a comment --> ', false],
       ['<head><title>Only a title</title></head><body></body>', false],
       ['<p>&nbsp;&#160;</p>', false],
+      ['<p>İİİİ</p><script>x</script>', true],
+      ['<div title="İİİİ"></div><script>İ</script>', false],
       ['<script src="app.js"/><p>after a self-closed script</p>', true],
       ['<p', false],
       ['<script>never closed', false],

@@ -117,7 +117,7 @@ function isHtml(contentType: string | undefined): boolean {
 }
 
 /** Elements whose content is never shown as text (or is not the page's text: the head, its title). */
-const HIDDEN_ELEMENTS = ['script', 'style', 'noscript', 'template', 'head', 'title', 'svg', 'iframe', 'object', 'textarea'];
+const HIDDEN_ELEMENTS = ['script', 'style', 'noscript', 'template', 'head', 'title', 'svg', 'iframe', 'object'];
 /** Elements that are visible content without any text: an image-only page is not blank. */
 const MEDIA_ELEMENTS = new Set(['img', 'picture', 'video']);
 const NON_SPACE_TEXT = /[^\s\u00a0]/;
@@ -131,28 +131,28 @@ const NON_SPACE_TEXT = /[^\s\u00a0]/;
  * counts as visible (only a browser could tell).
  */
 export function hasVisibleText(body: Buffer): boolean {
-  const html = body.toString('utf8');
-  const lower = html.toLowerCase();
+  // Lower-cased once, and only that string is scanned: lower-casing may change the length (İ), so indexes must not cross strings.
+  const html = body.toString('utf8').toLowerCase();
   let at = 0;
   while (at < html.length) {
     const open = html.indexOf('<', at);
     const text = html.slice(at, open < 0 ? html.length : open);
-    if (NON_SPACE_TEXT.test(text.replace(/&nbsp;|&#160;|&#xa0;/gi, ''))) return true;
+    if (NON_SPACE_TEXT.test(text.replace(/&nbsp;|&#160;|&#xa0;/g, ''))) return true;
     if (open < 0) return false;
-    if (lower.startsWith('<!--', open)) {
-      const end = lower.indexOf('-->', open + 4);
+    if (html.startsWith('<!--', open)) {
+      const end = html.indexOf('-->', open + 4);
       if (end < 0) return false;
       at = end + 3;
       continue;
     }
-    const name = /^<([a-z][a-z0-9-]*)/.exec(lower.slice(open, open + 40))?.[1];
+    const name = /^<([a-z][a-z0-9-]*)/.exec(html.slice(open, open + 40))?.[1];
     const close = html.indexOf('>', open);
     if (close < 0) return false;
     if (name && MEDIA_ELEMENTS.has(name)) return true;
-    if (name && HIDDEN_ELEMENTS.includes(name) && lower[close - 1] !== '/') {
-      const end = lower.indexOf(`</${name}`, close);
+    if (name && HIDDEN_ELEMENTS.includes(name) && html[close - 1] !== '/') {
+      const end = html.indexOf(`</${name}`, close);
       if (end < 0) return false;
-      at = lower.indexOf('>', end);
+      at = html.indexOf('>', end);
       if (at < 0) return false;
       at += 1;
       continue;
