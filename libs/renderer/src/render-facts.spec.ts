@@ -35,6 +35,6 @@ describe('renderFactOf: a refresh as one row of the render history', () => {
     expect(renderFactOf({ kind: 'failed', reason: 'unknown host 9', durationMs: 0 }, 'edge', 'bypass')).toMatchObject({ mode: 'bypass', outcome: 'failed' });
     expect(renderFactOf({ kind: 'failed', reason: 'unknown host 9', durationMs: 0 }, 'edge', undefined).mode).toBe('render');
     const unstored: RefreshOutcome = { kind: 'failed', reason: 'the page could not be stored: ENOSPC', durationMs: 9, mode: 'render', unstored: { cacheKind: 'render', page: { statusCode: 200, headers: {}, body: Buffer.alloc(42) } } };
-    expect(renderFactOf(unstored, 'edge', undefined)).toMatchObject({ outcome: 'failed', statusCode: 200, bytes: 42 });
+    expect(renderFactOf(unstored, 'edge', undefined)).toEqual({ mode: 'render', outcome: 'failed', reason: 'the page could not be stored (cache store error)', statusCode: 200, renderMs: 9, bytes: 42 });
   });
 });

@@ -12,6 +12,8 @@ const KEPT_OUTCOMES: Readonly<Record<KeptReason, RenderOutcome>> = {
   smaller: 'kept_smaller',
 };
 
+const UNSTORED_REASON = 'the page could not be stored (cache store error)';
+
 /** The render history's view of one refresh (`RenderRecorded`'s outcome, reason, status, time, bytes and mode). */
 export type RenderFact = Pick<RenderRecordedPayload, 'mode' | 'outcome' | 'reason' | 'statusCode' | 'renderMs' | 'bytes'>;
 
@@ -35,7 +37,8 @@ export function renderFactOf(outcome: RefreshOutcome, after: AfterFailure, jobMo
       return {
         mode: outcome.mode ?? jobMode ?? 'render',
         outcome: failed,
-        reason: outcome.reason,
+        // The store's own error names server paths and engines: it stays in the logs, the history (customer-facing) says what happened.
+        reason: page ? UNSTORED_REASON : outcome.reason,
         statusCode: page?.statusCode ?? 0,
         renderMs: outcome.durationMs,
         bytes: page?.body.length ?? 0,
