@@ -236,6 +236,29 @@ describe('outcome events', () => {
   });
 });
 
+describe('render history of a timeout', () => {
+  it('records the last attempt that timed out on a cached page as kept_timeout, the entry left as it was', async () => {
+    const h = await startWithOrigin('standalone', (_p, hit) => (hit === 1 ? ok() : ok(3_000)), { internal_queue: { max_retries: 1 } });
+    const cache = h.running.runtime.ports.cacheStore!;
+    const outcomes = () =>
+      h.running.runtime.ports.explorerStore!.query<{ outcome: string; reason: string }>("SELECT outcome, reason FROM render_outcomes FINAL WHERE url = {url:String} ORDER BY outcome", { url: page('/slow') });
+    try {
+      await h.daemon.post('/internal/cache/recache', { host_id: 1, urls: [page('/slow')], priority: 'normal' });
+      await until(async () => (await cache.get(1, page('/slow'), 1)) !== undefined);
+      const stored = (await cache.get(1, page('/slow'), 1))!.entry;
+      await h.daemon.post('/internal/cache/recache', { host_id: 1, urls: [page('/slow')], priority: 'normal' });
+      await until(async () => (await outcomes()).length === 2, 15_000);
+      expect(await outcomes()).toEqual([
+        { outcome: 'kept_timeout', reason: expect.stringMatching(/^timed out/) },
+        { outcome: 'stored', reason: '' },
+      ]);
+      expect((await cache.get(1, page('/slow'), 1))!.entry.bodyPath).toBe(stored.bodyPath);
+    } finally {
+      await stop(h);
+    }
+  });
+});
+
 describe('render mode through the daemon (headless Chromium)', () => {
   it('renders the page with its JavaScript, and a later bypass recache keeps the fresh render (render-wins)', async () => {
     const script = "<script>document.getElementById('out').textContent = 'rendered by ' + 'js';</script>";
