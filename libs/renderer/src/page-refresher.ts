@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { putDecision, type CacheStore, type PutResult } from '@bpc/cache-store';
-import { systemClock, type Clock, type HostCatalog, type RecacheMode } from '@bpc/domain';
+import { systemClock, type Clock, type HostCatalog, type HostDefinition, type RecacheMode } from '@bpc/domain';
 import { silentLog, type LogSink } from '@bpc/support';
 import { AddressPolicy } from './egress/address-policy';
 import type { Resolvers } from './egress/checked-address';
@@ -59,6 +59,8 @@ export class CachingPageRefresher implements PageRefresher {
   /** Origin-fetch clients by trusted origin ('' for none), kept for their connection pools. */
   private readonly dispatchers = new Map<string, Dispatcher>();
   private readonly addresses: AddressPolicy;
+  /** Each host's last-good rules, its title pattern compiled once. */
+  private readonly lastGoodRules = new Map<number, LastGoodRules>();
 
   constructor(private readonly options: CachingPageRefresherOptions) {
     this.clock = options.clock ?? systemClock;
@@ -172,9 +174,18 @@ export class CachingPageRefresher implements PageRefresher {
       emulation: emulationFor(dimension),
       egress,
       settle: settleRulesOf(host),
-      lastGood: lastGoodRulesOf(host),
+      lastGood: this.lastGoodOf(host),
       affinity: `host:${host.host_id}`,
     };
+  }
+
+  private lastGoodOf(host: HostDefinition): LastGoodRules {
+    let rules = this.lastGoodRules.get(host.host_id);
+    if (!rules) {
+      rules = lastGoodRulesOf(host);
+      this.lastGoodRules.set(host.host_id, rules);
+    }
+    return rules;
   }
 
   private produce(job: ResolvedJob, options: RefreshOptions): Promise<FetchedPage> {
