@@ -29,3 +29,7 @@ export { checkedDispatcher } from './egress/checked-dispatcher';
 export { EgressRefused, refusalOfUrl } from './egress/egress-rules';
 export type { EgressRules } from './egress/egress-rules';
 export type { Resolvers } from './egress/checked-address';
+export { renderFactOf } from './render-facts';
+export type { AfterFailure, RenderFact } from './render-facts';
+export { DEFAULT_LAST_GOOD_RULES, judgeAgainstLastGood, lastGoodRulesOf } from './last-good/last-good-rules';
+export type { LastGoodReason, LastGoodRules, LastGoodVerdict } from './last-good/last-good-rules';

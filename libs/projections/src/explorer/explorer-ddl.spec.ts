@@ -11,7 +11,7 @@ describe('the explorer tables’ DDL beside their code', () => {
 
   it('creates every table the projection writes', () => {
     const ddl = files.map((name) => readFileSync(path.join(EXPLORER_DDL_DIR, name), 'utf8')).join('\n');
-    for (const table of ['bot_requests', 'search_page_daily', 'search_query_daily', 'search_day_imports', 'explorer_projection_checkpoints']) {
+    for (const table of ['bot_requests', 'search_page_daily', 'search_query_daily', 'search_day_imports', 'explorer_projection_checkpoints', 'render_outcomes', 'render_recorded_events']) {
       expect(ddl).toContain(`CREATE TABLE IF NOT EXISTS ${table}`);
     }
   });
