@@ -34,7 +34,7 @@ const HOSTS = [1, 2];
 
 /** One generated call; times are offsets from the run's clock, claims are picked among those made so far. */
 type Operation =
-  | { readonly op: 'enqueue'; readonly hostId: number; readonly priority: Priority; readonly due: number; readonly items: readonly QueueItem[] }
+  | { readonly op: 'enqueue'; readonly hostId: number; readonly priority: Priority; readonly due: number; readonly items: readonly QueueItem[]; readonly sitemap: boolean }
   | { readonly op: 'purge'; readonly hostId: number; readonly priorities: readonly Priority[] }
   | { readonly op: 'settle'; readonly hostId: number; readonly item: QueueItem; readonly request: number }
   | { readonly op: 'pause'; readonly hostId: number; readonly until: number }
@@ -53,7 +53,7 @@ const item: fc.Arbitrary<QueueItem> = fc.record(
 );
 
 const operation: fc.Arbitrary<Operation> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ op: fc.constant('enqueue' as const), hostId, priority: fc.constantFrom(...PRIORITIES), due: offset, items: fc.array(item, { minLength: 0, maxLength: 4 }) }) },
+  { weight: 5, arbitrary: fc.record({ op: fc.constant('enqueue' as const), hostId, priority: fc.constantFrom(...PRIORITIES), due: offset, items: fc.array(item, { minLength: 0, maxLength: 4 }), sitemap: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('purge' as const), hostId, priorities: fc.subarray([...PRIORITIES]) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('settle' as const), hostId, item, request: fc.nat(20) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('pause' as const), hostId, until: offset }) },
@@ -107,8 +107,8 @@ class ModelQueue {
     const leased: QueueEvent[] = claimed.map((c) => {
       const entry = this.view.queued(c.hostId, queueEntryKey(c.dimensionId, c.url));
       if (!entry) throw new Error(`claimed ${c.url} (${c.dimensionId}) of host ${c.hostId} is not queued in the model`);
-      const { hostId, url, dimensionId, priority, mode, entryId, attempt } = entry;
-      expect(c).toEqual({ hostId, url, dimensionId, priority, ...(mode ? { mode } : {}), entryId, attempt, claimId: c.claimId, leaseUntil: now + LEASE_MS });
+      const { hostId, url, dimensionId, priority, mode, entryId, trigger, attempt } = entry;
+      expect(c).toEqual({ hostId, url, dimensionId, priority, ...(mode ? { mode } : {}), entryId, ...(trigger ? { trigger } : {}), attempt, claimId: c.claimId, leaseUntil: now + LEASE_MS });
       return { type: 'entry-leased', lease: { entry, claimId: c.claimId, leaseUntil: c.leaseUntil } };
     });
     const shape = (e: QueueEvent) => (e.type === 'entry-leased' ? [e.lease.entry.hostId, e.lease.entry.priority, e.lease.entry.dueAt] : []);
@@ -128,7 +128,7 @@ async function runAgainstModel(store: QueueStore, operations: readonly Operation
   for (const o of operations) {
     switch (o.op) {
       case 'enqueue': {
-        const request = { hostId: o.hostId, priority: o.priority, dueAt: now + o.due, items: o.items, entryId: `request-${++requests}` };
+        const request = { hostId: o.hostId, priority: o.priority, dueAt: now + o.due, items: o.items, entryId: `request-${++requests}`, ...(o.sitemap ? { trigger: 'sitemap' as const } : {}) };
         expect((await store.enqueue(request)).value).toEqual(model.apply(decideEnqueue(model.view, request)));
         break;
       }
@@ -171,7 +171,7 @@ async function runAgainstModel(store: QueueStore, operations: readonly Operation
           await store.retryLater(claimed, now + o.due, o.attemptsMade);
           model.apply(decideRetry(model.view, claimed.claimId, now + o.due, o.attemptsMade));
         } else {
-          await store[o.outcome](claimed);
+          await store[o.outcome](claimed, now);
           model.apply(decideRelease(model.view, claimed.claimId));
         }
         break;

@@ -222,7 +222,7 @@ export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationSh
           ? { ...subject, outcome: outcome.cacheKind === 'render' ? ('rendered' as const) : ('fetched' as const), mode: outcome.cacheKind, statusCode: outcome.statusCode }
           : { ...subject, outcome: 'kept' as const, mode: 'bypass' as const };
       await this.record(newQueueEvent(RECACHE_SUCCEEDED, result, key, this.clock.now()));
-      await this.store.complete(claim);
+      await this.store.complete(claim, this.clock.now());
       return;
     }
     const next = afterFailure(attemptNumber, this.limits, this.clock.now());
@@ -237,7 +237,7 @@ export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationSh
     this.remove(entry);
     this.refill();
     await this.record(newQueueEvent(RECACHE_GAVE_UP, { ...subject, reason: outcome.reason }, key, this.clock.now()));
-    await this.store.giveUp(claim);
+    await this.store.giveUp(claim, this.clock.now());
   }
 
   /** After a slot frees: start the next ready entry, and pull more when the internal queue runs low. */
