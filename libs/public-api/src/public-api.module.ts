@@ -18,15 +18,18 @@ import { InsightsController } from './insights/insights.controller';
 import { PublicExceptionFilter } from './http/public-exception.filter';
 import { InvalidateWebsiteCacheHandler } from './invalidate-website-cache/invalidate-website-cache.handler';
 import { RecacheWebsiteHandler } from './recache-website/recache-website.handler';
+import { GetRecacheReceiptHandler } from './recache-receipts/get-recache-receipt.handler';
+import { RecacheReceiptsController } from './recache-receipts/recache-receipts.controller';
 import { OperatorSqlConsole } from './run-operator-sql/operator-sql-console';
 import { SearchPerformanceController } from './search-performance/search-performance.controller';
 
 /** The public, token-authenticated API (spec/public-api.md) plus the operator's admin endpoints. */
 @Module({
   imports: [CqrsModule.forRoot(), HealthModule, IdentityModule, ExplorerModule, DaemonCommandsModule],
-  controllers: [DataExplorerController, SearchPerformanceController, CacheOperationsController, QueueStatusController, DashboardSessionController, InsightsController, AdminController],
+  controllers: [DataExplorerController, SearchPerformanceController, CacheOperationsController, QueueStatusController, RecacheReceiptsController, DashboardSessionController, InsightsController, AdminController],
   providers: [
     RecacheWebsiteHandler,
+    GetRecacheReceiptHandler,
     InvalidateWebsiteCacheHandler,
     OperatorSqlConsole,
     PublicApiBaseUrl,

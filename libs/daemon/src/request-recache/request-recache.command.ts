@@ -6,6 +6,8 @@ export class RequestRecache {
   constructor(
     readonly input: RecacheRequestInput,
     readonly source: RecacheRequestedPayload['source'],
+    /** The receipt this request belongs to: a sitemap recache passes one for all its chunks; absent, a fresh one is minted. */
+    readonly receiptId?: string,
   ) {}
 }
 
@@ -19,4 +21,6 @@ export interface RecacheAccepted {
   readonly paused: boolean;
   /** Later envelope form only; present when the request named one. */
   readonly mode?: string;
+  /** The recache receipt (`GET /api/websites/{website}/cache/receipts/{receiptId}` reports it); added field. */
+  readonly receipt_id: string;
 }
