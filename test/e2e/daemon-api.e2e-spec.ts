@@ -37,7 +37,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('daemon API contract (%s m
       const answer = await daemon.post('/internal/cache/recache', { host_id: 1, urls: [url('a'), url('b')], priority: 'normal' });
       expect(answer).toEqual({
         status: 200,
-        body: { success: true, data: { host_id: 1, urls_count: 2, dimension_ids_count: 2, entries_enqueued: 4, priority: 'normal', paused: false } },
+        body: { success: true, data: { host_id: 1, urls_count: 2, dimension_ids_count: 2, entries_enqueued: 4, priority: 'normal', paused: false, receipt_id: expect.any(String) } },
       });
       expect(await daemon.queues()).toEqual({ high: zero, normal: { total: 4, due_now: 4 }, autorecache: zero, paused: false });
     });
@@ -55,7 +55,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('daemon API contract (%s m
     it('counts only the named dimensions, reports mode, and stores entries while paused', async () => {
       await daemon.post('/internal/cache/recache/pause', { host_id: 1 });
       const answer = await daemon.post('/internal/cache/recache', { host_id: 1, urls: [url('p')], dimension_ids: [2], priority: 'high', mode: 'bypass' });
-      expect(answer.body.data).toEqual({ host_id: 1, urls_count: 1, dimension_ids_count: 1, entries_enqueued: 1, priority: 'high', paused: true, mode: 'bypass' });
+      expect(answer.body.data).toEqual({ host_id: 1, urls_count: 1, dimension_ids_count: 1, entries_enqueued: 1, priority: 'high', paused: true, mode: 'bypass', receipt_id: expect.any(String) });
       expect((await daemon.queues()).high.total).toBe(1);
     });
 

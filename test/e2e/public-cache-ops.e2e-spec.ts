@@ -49,31 +49,31 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('public cache operations (
 
   describe('POST /api/websites/{website}/cache/recache', () => {
     it('queues URLs × dimensions at normal priority by default and counts entries and URLs', async () => {
-      expect(await call('recache', { urls: [page('a'), page('b')] })).toEqual({ status: 200, body: { entriesEnqueued: 4, urlsAccepted: 2 } });
+      expect(await call('recache', { urls: [page('a'), page('b')] })).toEqual({ status: 200, body: { entriesEnqueued: 4, urlsAccepted: 2, receiptId: expect.any(String) } });
       expect(await daemon.queues()).toEqual({ high: zero, normal: { total: 4, due_now: 4 }, autorecache: zero, paused: false });
     });
 
     it('queues at high priority ahead of the queue', async () => {
-      expect(await call('recache', { urls: [page('h')], priority: 'high' })).toEqual({ status: 200, body: { entriesEnqueued: 2, urlsAccepted: 1 } });
+      expect(await call('recache', { urls: [page('h')], priority: 'high' })).toEqual({ status: 200, body: { entriesEnqueued: 2, urlsAccepted: 1, receiptId: expect.any(String) } });
       expect((await daemon.queues()).high.total).toBe(2);
     });
 
     it('removes duplicates (after normalisation) silently', async () => {
       const answer = await call('recache', { urls: [page('d'), page('d'), 'HTTPS://WWW.EXAMPLE.COM:443/d#top', page('e')] });
-      expect(answer).toEqual({ status: 200, body: { entriesEnqueued: 4, urlsAccepted: 2 } });
+      expect(answer).toEqual({ status: 200, body: { entriesEnqueued: 4, urlsAccepted: 2, receiptId: expect.any(String) } });
     });
 
     it('accepts URLs that a rule ignores but queues nothing for them', async () => {
-      expect(await call('recache', { urls: [page('admin/x'), page('f')] })).toEqual({ status: 200, body: { entriesEnqueued: 2, urlsAccepted: 2 } });
+      expect(await call('recache', { urls: [page('admin/x'), page('f')] })).toEqual({ status: 200, body: { entriesEnqueued: 2, urlsAccepted: 2, receiptId: expect.any(String) } });
     });
 
     it('takes up to 100 URLs at high and 1,000 at normal priority, and refuses more', async () => {
-      expect((await call('recache', { urls: urls(100), priority: 'high' })).body).toEqual({ entriesEnqueued: 200, urlsAccepted: 100 });
+      expect((await call('recache', { urls: urls(100), priority: 'high' })).body).toEqual({ entriesEnqueued: 200, urlsAccepted: 100, receiptId: expect.any(String) });
       expect(await call('recache', { urls: urls(101), priority: 'high' })).toEqual({
         status: 400,
         body: { code: 'VALIDATION_FAILED', message: 'urls must hold 1 to 100 entries when priority is "high", got 101', field: 'urls' },
       });
-      expect((await call('recache', { urls: urls(1000) })).body).toEqual({ entriesEnqueued: 2000, urlsAccepted: 1000 });
+      expect((await call('recache', { urls: urls(1000) })).body).toEqual({ entriesEnqueued: 2000, urlsAccepted: 1000, receiptId: expect.any(String) });
       expect(await call('recache', { urls: urls(1001) })).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', field: 'urls' } });
     });
 
@@ -108,15 +108,15 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('public cache operations (
       await cached('i1', 2);
       await cached('i2', 1);
       const answer = await call('invalidate', { urls: [page('i1'), page('i2'), page('i1'), page('never-cached')] });
-      expect(answer).toEqual({ status: 200, body: { entriesInvalidated: 3, urlsAccepted: 3 } });
+      expect(answer).toEqual({ status: 200, body: { entriesInvalidated: 3, urlsAccepted: 3, receiptId: expect.any(String) } });
       expect(await cache().get(1, page('i1'), 1)).toBeUndefined();
       expect(await cache().get(1, page('i1'), 2)).toBeUndefined();
       expect(await cache().get(1, page('i2'), 1)).toBeUndefined();
-      expect((await call('invalidate', { urls: [page('i1')] })).body).toEqual({ entriesInvalidated: 0, urlsAccepted: 1 });
+      expect((await call('invalidate', { urls: [page('i1')] })).body).toEqual({ entriesInvalidated: 0, urlsAccepted: 1, receiptId: expect.any(String) });
     });
 
     it('takes 1 to 1,000 URLs', async () => {
-      expect((await call('invalidate', { urls: urls(1000) })).body).toEqual({ entriesInvalidated: 0, urlsAccepted: 1000 });
+      expect((await call('invalidate', { urls: urls(1000) })).body).toEqual({ entriesInvalidated: 0, urlsAccepted: 1000, receiptId: expect.any(String) });
       expect(await call('invalidate', { urls: urls(1001) })).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', field: 'urls' } });
       expect(await call('invalidate', { urls: [] })).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', field: 'urls' } });
     });
@@ -202,7 +202,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('public cache operations (
     it('refuses another website and does not need the platform module', async () => {
       expect((await call('recache', { urls: [page('a')] }, manager, 'shop')).status).toBe(403);
       const { token } = await issueToken(api, { user: 'sam', website: 'shop', role: 'manager' });
-      expect(await call('recache', { urls: ['https://shop.example.org/a'] }, token, 'shop')).toEqual({ status: 200, body: { entriesEnqueued: 1, urlsAccepted: 1 } });
+      expect(await call('recache', { urls: ['https://shop.example.org/a'] }, token, 'shop')).toEqual({ status: 200, body: { entriesEnqueued: 1, urlsAccepted: 1, receiptId: expect.any(String) } });
       expect(await call('recache', { urls: [page('a')] }, token, 'shop')).toMatchObject({ status: 400, body: { field: 'urls[0]' } });
     });
 

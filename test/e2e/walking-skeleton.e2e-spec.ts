@@ -28,7 +28,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('walking skeleton (%s mode
     expect(response.status).toBe(200);
     expect(await jsonOf(response)).toEqual({
       success: true,
-      data: { host_id: 1, urls_count: 2, dimension_ids_count: 2, entries_enqueued: 4, priority: 'high', paused: false },
+      data: { host_id: 1, urls_count: 2, dimension_ids_count: 2, entries_enqueued: 4, priority: 'high', paused: false, receipt_id: expect.any(String) },
     });
 
     const status = await jsonOf(await fetch(`${daemon}/status`, { headers: auth }));
