@@ -65,6 +65,21 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('daemon API contract (%s m
       const status = await daemon.get('/status', { 'x-response-envelope': 'status' });
       expect(status.body.status).toBe('ok');
       expect(status.body.data.queues['1']).not.toHaveProperty('paused');
+      expect(status.body.data.queues['1']).not.toHaveProperty('drain_estimate');
+    });
+
+    it('gives each host a drain estimate per queue in /status: seconds (null without a recent rate) and the completion rate', async () => {
+      await daemon.post('/internal/cache/recache', { host_id: 1, urls: [url('de')], priority: 'normal' });
+      const { body } = await daemon.get('/status');
+      for (const host of Object.values<Record<string, unknown>>(body.data.queues)) {
+        expect(Object.keys(host.drain_estimate as object).sort()).toEqual(['autorecache', 'high', 'normal']);
+      }
+      // No scheduler runs here: entries wait, nothing completed, so the normal queue has no estimate yet; empty queues drain in 0 s.
+      expect(body.data.queues['1'].drain_estimate).toEqual({
+        high: { seconds: 0, completed_per_minute: 0 },
+        normal: { seconds: null, completed_per_minute: 0 },
+        autorecache: { seconds: 0, completed_per_minute: 0 },
+      });
     });
 
     it.each([
