@@ -131,6 +131,8 @@ describe('OpenAPI documents', () => {
         called('post', '/api/websites/{website}/search-performance/import', 200),
         called('post', '/api/websites/{website}/cache/recache', 200),
         called('get', '/api/websites/{website}/cache/queue', 200),
+        called('get', '/api/websites/{website}/cache/receipts/{receiptId}', 200),
+        called('get', '/api/websites/{website}/cache/receipts/{receiptId}', 404, 'RECEIPT_NOT_FOUND'),
         called('post', '/api/websites/{website}/cache/invalidate', 200),
         called('post', '/api/session', 200),
         called('post', '/api/session', 400, 'VALIDATION_FAILED token'),
