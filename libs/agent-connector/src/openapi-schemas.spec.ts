@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { componentSchema, OpenApiDocument, withoutExamples, withoutProperties, withProperties } from './openapi-schemas';
 import { toolList } from './connector-server';
+import { CONNECTOR_TOOLS } from './connector-tools';
 
 const PUBLISHED = JSON.parse(readFileSync(path.resolve(__dirname, '../../../deploy/openapi/public-api.json'), 'utf8')) as OpenApiDocument;
 
@@ -48,7 +49,7 @@ describe('component schemas as self-contained JSON Schemas', () => {
 
   it("builds every tool's schemas from the published public API document, with no reference left", () => {
     const tools = toolList(PUBLISHED);
-    expect(tools).toHaveLength(9);
+    expect(tools).toHaveLength(CONNECTOR_TOOLS.length);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');
       expect(JSON.stringify(tool)).not.toContain('$ref');
