@@ -14,6 +14,9 @@ import {
   decideSettle,
   emptyHostQueueCounts,
   emptyQueueModel,
+  completionBucket,
+  completionsInWindow,
+  noRecentCompletions,
   evolveQueueAll,
   modelCounts,
   queueEntryKey,
@@ -41,6 +44,7 @@ type Operation =
   | { readonly op: 'resume'; readonly hostId: number }
   | { readonly op: 'pausedHosts' }
   | { readonly op: 'counts' }
+  | { readonly op: 'recentCompletions' }
   | { readonly op: 'claim'; readonly limit: number }
   | { readonly op: 'outcome'; readonly claim: number; readonly outcome: 'complete' | 'giveUp' | 'retryLater'; readonly due: number; readonly attemptsMade: number }
   | { readonly op: 'wait'; readonly ms: number };
@@ -60,6 +64,7 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ op: fc.constant('resume' as const), hostId }) },
   { weight: 1, arbitrary: fc.constant({ op: 'pausedHosts' as const }) },
   { weight: 1, arbitrary: fc.constant({ op: 'counts' as const }) },
+  { weight: 1, arbitrary: fc.constant({ op: 'recentCompletions' as const }) },
   { weight: 4, arbitrary: fc.record({ op: fc.constant('claim' as const), limit: fc.integer({ min: 0, max: 4 }) }) },
   {
     weight: 3,
@@ -71,12 +76,28 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
       attemptsMade: fc.integer({ min: 0, max: 2 }),
     }),
   },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('wait' as const), ms: fc.integer({ min: 0, max: 3_000 }) }) },
+  // Now and then a wait long enough to move completions out of their window.
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('wait' as const), ms: fc.oneof(fc.integer({ min: 0, max: 3_000 }), fc.constant(5 * 60_000)) }) },
 );
 
 /** The domain model driven like a store: decide, then evolve. */
 class ModelQueue {
   state: QueueModel = emptyQueueModel();
+  /** Claims completed or given up while held, with when: what `recentCompletions` counts. */
+  readonly completions: { readonly hostId: number; readonly priority: Priority; readonly at: number }[] = [];
+
+  recentCompletions(now: number): Map<number, Record<Priority, number>> {
+    const recent = new Map<number, Record<Priority, number>>();
+    for (const hostId of HOSTS) {
+      const counts = noRecentCompletions();
+      for (const priority of PRIORITIES) {
+        const mine = this.completions.filter((c) => c.hostId === hostId && c.priority === priority);
+        counts[priority] = completionsInWindow(mine.map((c) => [completionBucket(c.at), 1] as const), now);
+      }
+      recent.set(hostId, counts);
+    }
+    return recent;
+  }
 
   apply<T>(decision: QueueDecision<T>): T {
     this.state = evolveQueueAll(this.state, decision.events);
@@ -155,6 +176,9 @@ async function runAgainstModel(store: QueueStore, operations: readonly Operation
       case 'counts':
         expect(sorted(await store.counts(now, HOSTS))).toEqual(sorted(model.counts(now)));
         break;
+      case 'recentCompletions':
+        expect(sorted(await store.recentCompletions(now, HOSTS))).toEqual(sorted(model.recentCompletions(now)));
+        break;
       case 'claim': {
         const claimed = await store.claim({ now, limit: o.limit, leaseMs: LEASE_MS });
         model.acceptClaim(now, o.limit, claimed);
@@ -172,6 +196,8 @@ async function runAgainstModel(store: QueueStore, operations: readonly Operation
           model.apply(decideRetry(model.view, claimed.claimId, now + o.due, o.attemptsMade));
         } else {
           await store[o.outcome](claimed, now);
+          const held = model.view.lease(claimed.claimId);
+          if (held) model.completions.push({ hostId: held.entry.hostId, priority: held.entry.priority, at: now });
           model.apply(decideRelease(model.view, claimed.claimId));
         }
         break;
