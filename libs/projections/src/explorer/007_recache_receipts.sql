@@ -25,3 +25,19 @@ PARTITION BY toYYYYMM(requested_at)
 ORDER BY (receipt_id, url, dimension_id, event_id)
 TTL toDateTime(requested_at) + INTERVAL 30 DAY
 SETTINGS non_replicated_deduplication_window = 1000;
+
+-- Queue purges (QueuePurged), so a receipt can tell an entry a purge removed
+-- from one still waiting: without them a purged entry would read `queued`
+-- forever. One row per purge, kept as long as the receipts it may concern.
+CREATE TABLE IF NOT EXISTS recache_purges
+(
+    host_id    UInt32                         COMMENT 'host whose queues were purged',
+    priorities Array(LowCardinality(String))  COMMENT 'priorities purged (high, normal, autorecache)',
+    purged_at  DateTime64(3, 'UTC')           COMMENT 'when the purge was recorded (QueuePurged.occurredAt)',
+    event_id   String                         COMMENT 'id of the QueuePurged event'
+)
+ENGINE = ReplacingMergeTree
+PARTITION BY toYYYYMM(purged_at)
+ORDER BY (host_id, purged_at, event_id)
+TTL toDateTime(purged_at) + INTERVAL 31 DAY
+SETTINGS non_replicated_deduplication_window = 1000;

@@ -5,7 +5,7 @@ import { EVENT_LOG, EventLog, LogBatch, retryInBackground, Subscription } from '
 import { encodeRows, EXPLORER_STORE, ExplorerStore } from '@bpc/explorer-store';
 import { FailureStreakLog, LOGGER, ReadinessRegistry } from '@bpc/platform';
 import { BufferedExplorerWriter, checkpointOf } from '../explorer/buffered-explorer-writer';
-import { mayCarryReceipt, RECACHE_RECEIPTS_TABLE, receiptRows } from './receipt-projection';
+import { mayCarryReceipt, receiptRows } from './receipt-projection';
 
 export const RECEIPT_PROJECTOR_GROUP = 'receipt-projector';
 /**
@@ -15,8 +15,9 @@ export const RECEIPT_PROJECTOR_GROUP = 'receipt-projector';
 export const RECEIPT_FLUSH = { maxRows: 100_000, maxDelayMs: 500 } as const;
 
 /**
- * Receipted recache requests from the queue topic into ClickHouse
- * (`recache_receipts`), beside the render history they are read with. Same
+ * Receipted recache requests and queue purges from the queue topic into
+ * ClickHouse (`recache_receipts`, `recache_purges`), beside the render
+ * history they are read with. Same
  * exactly-once scheme as the explorer projector: its own checkpoint per
  * partition in ClickHouse, written after the rows it covers, insert tokens
  * from log positions, a ReplacingMergeTree table. A failed write holds up
@@ -93,10 +94,14 @@ export class ReceiptProjector implements OnApplicationBootstrap, OnApplicationSh
 
   private async apply(batch: LogBatch): Promise<void> {
     if (batch.records.length === 0) return;
-    const rows = batch.records.filter((record) => mayCarryReceipt(record.payload)).flatMap((record) => receiptRows(record.event));
+    const byTable = new Map<string, Record<string, unknown>[]>();
+    for (const record of batch.records) {
+      const found = mayCarryReceipt(record.payload) ? receiptRows(record.event) : undefined;
+      if (found) byTable.set(found.table, [...(byTable.get(found.table) ?? []), ...found.rows]);
+    }
     const last = batch.records[batch.records.length - 1].offset;
     // A batch without receipts still moves the checkpoint (an empty table map), so a restart does not read it again.
-    const tables = rows.length > 0 ? new Map([[RECACHE_RECEIPTS_TABLE, encodeRows(rows)]]) : new Map();
+    const tables = new Map([...byTable].map(([table, rows]) => [table, encodeRows(rows)]));
     await this.writer.add(`${batch.topic}:${batch.partition}`, batch.records[0].offset, (BigInt(last) + 1n).toString(), tables);
   }
 }

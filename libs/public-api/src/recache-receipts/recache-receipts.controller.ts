@@ -24,7 +24,7 @@ class ReceiptEntryDto {
   @ApiProperty({ type: 'integer', example: 1 }) dimensionId!: number;
   @ApiProperty({ example: 'desktop', description: "The dimension's configured name" }) dimension!: string;
   @ApiProperty({ enum: RECEIPT_STATES, description: 'queued → rendering → stored | kept (the old entry stayed; `reason` says why) | failed (`reason` says why)' }) state!: ReceiptState;
-  @ApiPropertyOptional({ example: 'kept_smaller', description: 'The render outcome that ended the entry (render history outcome), or `retry_scheduled` while it waits for another attempt' }) outcome?: string;
+  @ApiPropertyOptional({ example: 'kept_smaller', description: 'The render outcome that ended the entry (render history outcome), `purged` when a purge removed it from the queue, or `retry_scheduled` while it waits for another attempt' }) outcome?: string;
   @ApiPropertyOptional({ example: 'render is 12% of the last good render (min_size_ratio 0.3)' }) reason?: string;
   @ApiPropertyOptional({ type: 'integer', example: 1 }) attempt?: number;
   @ApiPropertyOptional({ type: String, format: 'date-time', description: 'When that outcome was recorded' }) updatedAt?: string;
@@ -76,7 +76,7 @@ export class RecacheReceiptsController {
   @ApiOperation({
     summary: 'How a recache went, per URL and dimension: queued → rendering → stored | kept | failed (any role)',
     description:
-      'The receipt of a recache (its `receiptId`), paged. An entry is `queued` until the scheduler claims it (`rendering`), and ends with the first render that began after the request: `stored`, `kept` (the old entry stayed: blank, timed out, soft 404, much smaller, render-wins) or `failed` (gave up), with the render outcome and its reason. `done` is true once no entry is queued or rendering. Receipts are kept 30 days.',
+      'The receipt of a recache (its `receiptId`), paged. An entry is `queued` until the scheduler claims it (`rendering`), and ends with the first render that began after the request: `stored`, `kept` (the old entry stayed: blank, timed out, soft 404, much smaller, render-wins) or `failed` (gave up, or removed by a purge: outcome `purged`), with the render outcome and its reason. `done` is true once no entry is queued or rendering. Receipts are kept 30 days.',
   })
   @ApiParam({ name: 'receiptId', type: String, description: 'The `receiptId` of a recache answer' })
   @ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1, default: 1 } })

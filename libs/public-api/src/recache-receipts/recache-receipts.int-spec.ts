@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { newReceiptId } from '@bpc/daemon';
 import { AppError, HostCatalog } from '@bpc/domain';
-import { newQueueEvent, RECACHE_REQUESTED, type RecacheRequestedPayload, type RenderOutcome } from '@bpc/events';
+import { newQueueEvent, QUEUE_PURGED, RECACHE_REQUESTED, type RecacheRequestedPayload, type RenderOutcome } from '@bpc/events';
 import { ChdbExecutor, encodeRows } from '@bpc/explorer-store';
 import { applyQueueEvent, EXPLORER_DDL_DIR, RECACHE_RECEIPTS_TABLE, receiptRows } from '@bpc/projections';
 import { MemoryQueueStore } from '@bpc/queue-store';
@@ -52,7 +52,7 @@ describe('recache receipts (chDB, memory queue store)', () => {
     const receiptId = over.receiptId ?? newReceiptId(at);
     const event = newQueueEvent(RECACHE_REQUESTED, { hostId: 1, urls, dimensionIds: [1, 2], priority: 'normal', source: 'public-api', receiptId, ...over }, String(over.hostId ?? 1), at);
     await applyQueueEvent(queue, event, { stream: 'q:0', offset: String(offset++), eventId: event.id });
-    await explorer.insert({ table: RECACHE_RECEIPTS_TABLE, rows: encodeRows(receiptRows(event)), token: `r-${token++}` });
+    await explorer.insert({ table: RECACHE_RECEIPTS_TABLE, rows: encodeRows(receiptRows(event)?.rows ?? []), token: `r-${token++}` });
     return { receiptId, entryId: event.id };
   }
 
@@ -62,6 +62,14 @@ describe('recache receipts (chDB, memory queue store)', () => {
       status_code: outcome === 'stored' ? 200 : 0, render_ms: renderMs, bytes: 1000, attempt: extra.attempt ?? 1, entry_id: '', ts: new Date(endedAt).toISOString(), event_id: `ev-${token}`,
     };
     await explorer.insert({ table: 'render_outcomes', rows: encodeRows([row]), token: `o-${token++}` });
+  }
+
+  /** A purge as recorded: applied to the queue store (unless it is one from before the requests), its row in ClickHouse. */
+  async function purged(at: number, priorities: ('high' | 'normal' | 'autorecache')[], { earlier = false } = {}) {
+    const event = newQueueEvent(QUEUE_PURGED, { hostId: 1, priorities }, '1', at);
+    if (!earlier) await applyQueueEvent(queue, event, { stream: 'q:0', offset: String(offset++), eventId: event.id });
+    const { table, rows } = receiptRows(event)!;
+    await explorer.insert({ table, rows: encodeRows(rows), token: `p-${token++}` });
   }
 
   const read = (receiptId: string, state?: ReceiptState, pageNo = 1, perPage = 100, website = 'demo') => handler.execute(new GetRecacheReceipt(website, receiptId, pageNo, perPage, state));
@@ -147,6 +155,25 @@ describe('recache receipts (chDB, memory queue store)', () => {
     expect(stored.meta).toEqual({ page: 1, perPage: 1, total: 2, totalPages: 2 });
     expect(stored.data.map((e) => e.url)).toEqual([urls[1]]);
     await expect(read(receiptId, undefined, 4, 2)).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: 'page' });
+  }, 60_000);
+
+  it('ends entries a purge of their priority removed: failed, outcome purged; a render already running still counts', async () => {
+    const at = T + 350_000;
+    const { receiptId } = await request(at, [page('g1'), page('g2')], { dimensionIds: [1], priority: 'high' });
+    // A purge before the request, or of another priority, changes nothing.
+    await purged(at - 1_000, ['high'], { earlier: true });
+    await purged(at + 1_000, ['normal']);
+    expect((await read(receiptId)).totals).toMatchObject({ queued: 2, failed: 0 });
+    await queue.claim({ now: at + 1_500, limit: 1, leaseMs: 60_000 });
+    await purged(at + 2_000, ['high', 'normal']);
+    const receipt = await read(receiptId);
+    // g1 was claimed before the purge: it renders on (purges leave claims alone); g2 left the queue.
+    expect(receipt.data).toEqual([
+      { url: page('g1'), dimensionId: 1, dimension: 'desktop', state: 'rendering' },
+      { url: page('g2'), dimensionId: 1, dimension: 'desktop', state: 'failed', outcome: 'purged', reason: 'removed from the queue by a purge', attempt: 0, updatedAt: new Date(at + 2_000).toISOString() },
+    ]);
+    await rendered(page('g1'), 1, 'stored', at + 4_000, 1_000, { trigger: 'recache_high' });
+    expect(await read(receiptId)).toMatchObject({ done: true, totals: { stored: 1, failed: 1 } });
   }, 60_000);
 
   it('answers RECEIPT_NOT_FOUND for an unknown id and for another host’s receipt', async () => {

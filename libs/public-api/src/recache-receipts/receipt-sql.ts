@@ -36,13 +36,16 @@ export interface ReceiptTotalsRow {
  *   once it renders;
  * - edge-miss renders do not count: the receipt follows its queue entries;
  * - without one, `rendering` while the queue store holds a live claim of the
- *   key (`claimed`: `<dimension>|<url>`), else `queued`.
+ *   key (`claimed`: `<dimension>|<url>`);
+ * - else `failed` (outcome `purged`) when a purge of its host named its
+ *   priority after the request (the entry left the queue without a render),
+ *   else `queued`.
  * Bound parameters only (receipt id, host, claimed keys).
  */
 function entriesSql(): string {
   return `
     SELECT
-      url, dimension_id, requested_at, source,
+      url, dimension_id, requested_at, source, priority,
       countIf(final) > 0 AS has_final,
       argMinIf(outcome, ts, final) AS final_outcome,
       argMinIf(reason, ts, final) AS final_reason,
@@ -56,14 +59,14 @@ function entriesSql(): string {
     FROM
     (
       SELECT
-        e.url AS url, e.dimension_id AS dimension_id, e.first_requested_at AS requested_at, e.first_source AS source,
+        e.url AS url, e.dimension_id AS dimension_id, e.first_requested_at AS requested_at, e.first_source AS source, e.first_priority AS priority,
         o.outcome AS outcome, o.reason AS reason, o.attempt AS attempt, o.ts AS ts,
         o.matched = 1 AND o.ts - toIntervalMillisecond(o.render_ms) >= e.first_requested_at AS after_request,
         after_request AND o.outcome != 'retry_scheduled' AS final,
         after_request AND o.outcome = 'retry_scheduled' AS retry
       FROM
       (
-        SELECT url, dimension_id, min(requested_at) AS first_requested_at, argMin(source, requested_at) AS first_source
+        SELECT url, dimension_id, min(requested_at) AS first_requested_at, argMin(source, requested_at) AS first_source, argMin(priority, requested_at) AS first_priority
         FROM recache_receipts FINAL
         WHERE receipt_id = {receiptId:String} AND host_id = {hostId:UInt32}
         GROUP BY url, dimension_id
@@ -79,8 +82,16 @@ function entriesSql(): string {
       ) AS o
       ON o.url = e.url AND o.dimension_id = e.dimension_id
     )
-    GROUP BY url, dimension_id, requested_at, source`;
+    GROUP BY url, dimension_id, requested_at, source, priority`;
 }
+
+/** The host's purges since the receipt began, as (time, priorities) pairs: few, read once per statement. */
+const PURGES = `(
+  SELECT groupArray((purged_at, priorities))
+  FROM recache_purges FINAL
+  WHERE host_id = {hostId:UInt32}
+    AND purged_at > (SELECT min(requested_at) FROM recache_receipts WHERE receipt_id = {receiptId:String} AND host_id = {hostId:UInt32})
+)`;
 
 function statesSql(): string {
   return `
@@ -91,12 +102,20 @@ function statesSql(): string {
         has_final AND startsWith(final_outcome, 'kept_'), 'kept',
         has_final, 'failed',
         has({claimed:Array(String)}, concat(toString(dimension_id), '|', url)), 'rendering',
+        purged_at > toDateTime64(0, 3, 'UTC'), 'failed',
         'queued') AS state,
-      if(has_final, final_outcome, if(has_retry, retry_outcome, '')) AS outcome,
-      if(has_final, final_reason, if(has_retry, retry_reason, '')) AS reason,
-      if(has_final, final_attempt, if(has_retry, retry_attempt, 0)) AS attempt,
-      if(has_final, toUnixTimestamp64Milli(final_at), if(has_retry, toUnixTimestamp64Milli(retry_at), 0)) AS updated_at_ms
-    FROM (${entriesSql()})`;
+      state = 'failed' AND NOT has_final AS purged,
+      multiIf(has_final, final_outcome, purged, 'purged', has_retry, retry_outcome, '') AS outcome,
+      multiIf(has_final, final_reason, purged, 'removed from the queue by a purge', has_retry, retry_reason, '') AS reason,
+      multiIf(has_final, final_attempt, has_retry, retry_attempt, 0) AS attempt,
+      multiIf(has_final, toUnixTimestamp64Milli(final_at), purged, toUnixTimestamp64Milli(purged_at), has_retry, toUnixTimestamp64Milli(retry_at), 0) AS updated_at_ms
+    FROM
+    (
+      SELECT *,
+        -- The first purge after the request that named the entry's priority (the priority it was requested at).
+        arrayFirst(p -> p.1 > requested_at AND has(p.2, priority), ${PURGES}).1 AS purged_at
+      FROM (${entriesSql()})
+    )`;
 }
 
 export interface ReceiptSqlInput {
