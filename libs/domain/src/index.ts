@@ -14,3 +14,4 @@ export * from './queue/host-pause';
 export * from './hosts/resolve-targets';
 export * from './queue/decide-invalidate';
 export * from './queue/rules';
+export * from './queue/drain-estimate';

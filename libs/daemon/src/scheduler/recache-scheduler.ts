@@ -223,7 +223,7 @@ export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationSh
           ? { ...subject, outcome: outcome.cacheKind === 'render' ? ('rendered' as const) : ('fetched' as const), mode: outcome.cacheKind, statusCode: outcome.statusCode }
           : { ...subject, outcome: 'kept' as const, mode: outcome.mode };
       await Promise.all([this.record(TOPICS.queue, newQueueEvent(RECACHE_SUCCEEDED, result, key, this.clock.now())), this.recordRender(claim, attemptNumber, outcome, 'give-up')]);
-      await this.store.complete(claim);
+      await this.store.complete(claim, this.clock.now());
       return;
     }
     const next = afterFailure(attemptNumber, this.limits, this.clock.now());
@@ -241,7 +241,7 @@ export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationSh
     this.remove(entry);
     this.refill();
     await Promise.all([this.record(TOPICS.queue, newQueueEvent(RECACHE_GAVE_UP, { ...subject, reason: outcome.reason }, key, this.clock.now())), this.recordRender(claim, attemptNumber, outcome, 'give-up')]);
-    await this.store.giveUp(claim);
+    await this.store.giveUp(claim, this.clock.now());
   }
 
   /** The attempt in the render history (`RenderRecorded`), beside the queue's own event. */
