@@ -9,9 +9,10 @@ import { mcpBench } from './mcp.bench';
 import { exportsBench } from './exports.bench';
 import { queueStoreBench } from './queue-store.bench';
 import { renderBench } from './render.bench';
+import { rendersBench } from './renders.bench';
 import { rendersQueryBench } from './renders-query.bench';
 import { sitemapsBench } from './sitemaps.bench';
 import { startupBench } from './startup.bench';
 
 /** Every suite `npm run bench` runs, in order; `npm run bench -- <name>` runs one. */
-export const suites: readonly BenchSuite[] = [eventLogBench, queueStoreBench, startupBench, daemonBench, explorerBench, explorerFairnessBench, edgeBench, exportsBench, renderBench, dashboardBench, mcpBench, rendersQueryBench, sitemapsBench];
+export const suites: readonly BenchSuite[] = [eventLogBench, queueStoreBench, startupBench, daemonBench, explorerBench, explorerFairnessBench, edgeBench, exportsBench, renderBench, rendersBench, dashboardBench, mcpBench, rendersQueryBench, sitemapsBench];

@@ -107,7 +107,7 @@ function field(member: ts.PropertyDeclaration, source: ts.SourceFile, constants:
   const nested = nestedClass && has('ValidateNested') ? { className: nestedClass, list } : undefined;
   const rule = nested ? (list ? 'list of objects' : 'object') : ruleOf(decorators, constants);
   const required = !initializer && !optional;
-  const defaultValue = required ? '**required**' : initializer && !ts.isNewExpression(initializer) ? `\`${literal(initializer, source)}\`` : '—';
+  const defaultValue = required ? '**required**' : initializer && !ts.isNewExpression(initializer) ? `\`${literal(initializer, source).replace(/\|/g, '\\|')}\`` : '—';
   return { name, doc: docOf(member, source), rule: optional && !nested ? `${rule}, optional` : rule, defaultValue, nested };
 }
 
@@ -137,6 +137,9 @@ function ruleOf(decorators: readonly DecoratorCall[], constants: ReadonlyMap<str
   else if (find('IsInt')) {
     const [min, max] = [number('Min'), number('Max')];
     parts.push(min !== undefined && max !== undefined ? `integer ${min} to ${max}` : min !== undefined ? `integer ≥ ${min}` : 'integer');
+  } else if (find('IsNumber')) {
+    const [min, max] = [number('Min'), number('Max')];
+    parts.push(min !== undefined && max !== undefined ? `number ${min} to ${max}` : min !== undefined ? `number ≥ ${min}` : 'number');
   } else if (find('IsBoolean')) parts.push('boolean');
   else if (matches) parts.push(messageOf(matches) ?? `matching \`${matches.args[0]}\``);
   else if (custom) parts.push(mustBe(/defaultMessage:\s*\(\)\s*=>\s*'([^']*)'/.exec(custom.args[0] ?? '')?.[1]) ?? 'checked');

@@ -116,7 +116,7 @@ describe('agent connector (MCP)', () => {
 
     it('lists tools with schemas from the API and truthful annotations, resources of each Data Explorer website, templates and prompts', async () => {
       const { tools } = await asManager.listTools();
-      expect(tools.map((t) => t.name)).toEqual(['list_websites', 'describe_explorers', 'query_explorer', 'get_insights', 'start_export', 'get_export_status', 'recache_urls', 'invalidate_urls', 'get_queue_status', 'query_renders', 'lookup_cache', 'invalidate_matching', 'recache_sitemap', 'list_alert_deliveries']);
+      expect(tools.map((t) => t.name)).toEqual(['list_websites', 'describe_explorers', 'query_explorer', 'get_insights', 'start_export', 'get_export_status', 'recache_urls', 'invalidate_urls', 'get_queue_status', 'query_renders', 'lookup_cache', 'invalidate_matching', 'recache_sitemap', 'get_recache_receipt', 'list_alert_deliveries']);
       const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
       expect(byName.lookup_cache.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
       expect(byName.invalidate_matching.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
@@ -174,7 +174,8 @@ describe('agent connector (MCP)', () => {
       expect(insights.content[0].text).toContain(`${PAGES} requests on ${PAGES} pages`);
 
       const queue = await call(asReadonly, 'get_queue_status', { website: 'demo' });
-      expect(queue.structuredContent).toMatchObject({ hostId: 1, paused: false, queues: { high: { total: expect.any(Number) } } });
+      expect(queue.structuredContent).toMatchObject({ hostId: 1, paused: false, queues: { high: { total: expect.any(Number) } }, drainEstimate: { high: { completedPerMinute: 0 } } });
+      expect(queue.content[0].text).toContain('Estimated drain: high ');
     });
 
     it('pages query_explorer: 50 rows by default, nextPage until the last page', async () => {
@@ -225,7 +226,21 @@ describe('agent connector (MCP)', () => {
 
     it('recaches and invalidates as a manager; a readonly token is refused FORBIDDEN', async () => {
       const recache = await call(asManager, 'recache_urls', { website: 'demo', urls: ['https://www.example.com/p1', 'https://www.example.com/p1'], priority: 'high' });
-      expect(recache.structuredContent).toEqual({ urlsAccepted: 1, entriesEnqueued: expect.any(Number) });
+      expect(recache.structuredContent).toEqual({ urlsAccepted: 1, entriesEnqueued: expect.any(Number), receiptId: expect.any(String) });
+      const receiptId = recache.structuredContent!.receiptId as string;
+      expect(recache.content[0].text).toContain(`receipt ${receiptId}`);
+
+      // The receipt follows the recache: the scheduler is off here, so every entry waits queued.
+      const receipt = await call(asReadonly, 'get_recache_receipt', { website: 'demo', receiptId });
+      expect(receipt.isError).toBeFalsy();
+      expect(receipt.structuredContent).toMatchObject({ receiptId, source: 'api', done: false, totals: { entries: 2, queued: 2 }, meta: { perPage: 50 } });
+      expect(receipt.content[0].text).toMatch(new RegExp(`^Receipt ${receiptId} \\(in progress\\): 2 entr\\(ies\\): 2 queued`));
+      const onePage = await call(asReadonly, 'get_recache_receipt', { website: 'demo', receiptId, perPage: 1 });
+      expect(onePage.content[0].text).toContain('call again with page 2');
+      expect(refusalOf(await call(asReadonly, 'get_recache_receipt', { website: 'demo', receiptId, state: 'done' }))).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', field: 'state' });
+      const unknown = await call(asReadonly, 'get_recache_receipt', { website: 'demo', receiptId: '00000000-0000-4000-8000-000000000000' });
+      expect(refusalOf(unknown)).toMatchObject({ status: 404, code: 'RECEIPT_NOT_FOUND' });
+      expect(unknown.content[0].text).toContain('pass the receiptId recache_urls returned');
       const invalidate = await call(asManager, 'invalidate_urls', { website: 'demo', urls: ['https://www.example.com/p2'] });
       expect(invalidate.structuredContent).toMatchObject({ urlsAccepted: 1, entriesInvalidated: expect.any(Number) });
       const refused = await call(asReadonly, 'recache_urls', { website: 'demo', urls: ['https://www.example.com/p1'] });

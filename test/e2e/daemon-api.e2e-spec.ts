@@ -37,7 +37,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('daemon API contract (%s m
       const answer = await daemon.post('/internal/cache/recache', { host_id: 1, urls: [url('a'), url('b')], priority: 'normal' });
       expect(answer).toEqual({
         status: 200,
-        body: { success: true, data: { host_id: 1, urls_count: 2, dimension_ids_count: 2, entries_enqueued: 4, priority: 'normal', paused: false } },
+        body: { success: true, data: { host_id: 1, urls_count: 2, dimension_ids_count: 2, entries_enqueued: 4, priority: 'normal', paused: false, receipt_id: expect.any(String) } },
       });
       expect(await daemon.queues()).toEqual({ high: zero, normal: { total: 4, due_now: 4 }, autorecache: zero, paused: false });
     });
@@ -55,7 +55,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('daemon API contract (%s m
     it('counts only the named dimensions, reports mode, and stores entries while paused', async () => {
       await daemon.post('/internal/cache/recache/pause', { host_id: 1 });
       const answer = await daemon.post('/internal/cache/recache', { host_id: 1, urls: [url('p')], dimension_ids: [2], priority: 'high', mode: 'bypass' });
-      expect(answer.body.data).toEqual({ host_id: 1, urls_count: 1, dimension_ids_count: 1, entries_enqueued: 1, priority: 'high', paused: true, mode: 'bypass' });
+      expect(answer.body.data).toEqual({ host_id: 1, urls_count: 1, dimension_ids_count: 1, entries_enqueued: 1, priority: 'high', paused: true, mode: 'bypass', receipt_id: expect.any(String) });
       expect((await daemon.queues()).high.total).toBe(1);
     });
 
@@ -65,6 +65,21 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('daemon API contract (%s m
       const status = await daemon.get('/status', { 'x-response-envelope': 'status' });
       expect(status.body.status).toBe('ok');
       expect(status.body.data.queues['1']).not.toHaveProperty('paused');
+      expect(status.body.data.queues['1']).not.toHaveProperty('drain_estimate');
+    });
+
+    it('gives each host a drain estimate per queue in /status: seconds (null without a recent rate) and the completion rate', async () => {
+      await daemon.post('/internal/cache/recache', { host_id: 1, urls: [url('de')], priority: 'normal' });
+      const { body } = await daemon.get('/status');
+      for (const host of Object.values<Record<string, unknown>>(body.data.queues)) {
+        expect(Object.keys(host.drain_estimate as object).sort()).toEqual(['autorecache', 'high', 'normal']);
+      }
+      // No scheduler runs here: entries wait, nothing completed, so the normal queue has no estimate yet; empty queues drain in 0 s.
+      expect(body.data.queues['1'].drain_estimate).toEqual({
+        high: { seconds: 0, completed_per_minute: 0 },
+        normal: { seconds: null, completed_per_minute: 0 },
+        autorecache: { seconds: 0, completed_per_minute: 0 },
+      });
     });
 
     it.each([

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { AppConfig } from '@bpc/config';
 import { sha256Hex } from '@bpc/domain';
 import type { LogBatch } from '@bpc/event-log';
-import { BotRequestRecordedPayload, TOPICS } from '@bpc/events';
+import { BotRequestRecordedPayload, RENDER_RECORDED, RenderRecordedPayload, TOPICS } from '@bpc/events';
 import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
 import { rawRequest, RunningEngine, startKafkaMock, testConfig, testEngines, TestOrigin, until } from '@bpc/testing';
@@ -61,7 +61,7 @@ describe('bot requests the event log cannot take at shutdown (cluster mode, the 
     await running.close();
     running = undefined;
     const spillDir = path.join(config.data_dir, 'edge-spill');
-    expect(readdirSync(spillDir).filter((name) => name.endsWith('.ndjson'))).toHaveLength(1);
+    expect(readdirSync(spillDir).filter((name) => name.startsWith('bot-requests-') && name.endsWith('.ndjson'))).toHaveLength(1);
 
     process.kill(kafka.pid, 'SIGCONT');
     running = await startApps([edgeApp], config, createLogger('silent', 'edge-spill'));
@@ -69,11 +69,17 @@ describe('bot requests the event log cannot take at shutdown (cluster mode, the 
 
     // Every served request is in the log; a request appended twice (the append in flight at the freeze may have gone through after the thaw) carries one event id.
     const eventIdsByRequest = new Map<string, Set<string>>();
+    // The misses' render facts take the same way (spilled with the requests when their append did not go through).
+    const renderedUrls = new Set<string>();
     const subscription = await running.runtime.ports.eventLog!.subscribe({
       groupId: `edge-spill-check-${Date.now()}`,
-      topics: [TOPICS.botRequests],
+      topics: [TOPICS.botRequests, TOPICS.renders],
       handleBatch: async (batch: LogBatch) => {
         for (const record of batch.records) {
+          if (record.event.type === RENDER_RECORDED) {
+            renderedUrls.add((record.event.payload as RenderRecordedPayload).url);
+            continue;
+          }
           const requestId = (record.event.payload as BotRequestRecordedPayload).requestId;
           eventIdsByRequest.set(requestId, (eventIdsByRequest.get(requestId) ?? new Set()).add(record.event.id));
         }
@@ -81,6 +87,7 @@ describe('bot requests the event log cannot take at shutdown (cluster mode, the 
     });
     try {
       await until(() => served.every((id) => eventIdsByRequest.has(id)), { timeoutMs: 30_000, what: () => `${served.length} requests in the log (${eventIdsByRequest.size} so far)` });
+      await until(() => renderedUrls.size === 5, { timeoutMs: 30_000, what: () => `5 miss render facts in the log (${renderedUrls.size} so far)` });
     } finally {
       await subscription.stop();
     }

@@ -141,6 +141,8 @@ describe('OpenAPI documents', () => {
         called('post', '/api/websites/{website}/cache/entries/query', 200),
         called('post', '/api/websites/{website}/cache/entries/query', 400, 'VALIDATION_FAILED pattern'),
         called('post', '/api/websites/{website}/cache/entries/invalidate', 200),
+        called('get', '/api/websites/{website}/cache/receipts/{receiptId}', 200),
+        called('get', '/api/websites/{website}/cache/receipts/{receiptId}', 404, 'RECEIPT_NOT_FOUND'),
         called('post', '/api/websites/{website}/cache/invalidate', 200),
         called('post', '/api/websites/{website}/cache/recache-sitemap', 400, 'VALIDATION_FAILED sitemapUrl'),
         called('get', '/api/websites/{website}/alerts/deliveries', 200),

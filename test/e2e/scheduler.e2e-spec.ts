@@ -1,5 +1,5 @@
 import { FileEventLog, LogRecord } from '@bpc/event-log';
-import { RECACHE_GAVE_UP, RECACHE_RETRY_SCHEDULED, RECACHE_SUCCEEDED, TOPICS } from '@bpc/events';
+import { RECACHE_GAVE_UP, RECACHE_RETRY_SCHEDULED, RECACHE_SUCCEEDED, RENDER_RECORDED, RenderRecorded, TOPICS } from '@bpc/events';
 import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
 import { DaemonClient, metricValue, OriginAnswer, RuntimeMode, TestClock, testConfig, TestOrigin, until as waitUntil } from '@bpc/testing';
@@ -209,7 +209,7 @@ describe('outcome events', () => {
     }
     const log = await FileEventLog.open({ dir: path.join(h.running.runtime.config.data_dir, 'event-log') });
     const records: LogRecord[] = [];
-    const sub = await log.subscribe({ groupId: 'reader', topics: [TOPICS.queue], handleBatch: async (b) => void records.push(...b.records) });
+    const sub = await log.subscribe({ groupId: 'reader', topics: [TOPICS.queue, TOPICS.renders], handleBatch: async (b) => void records.push(...b.records) });
     await until(async () => (await sub.lag()) === 0);
     await sub.stop();
     await log.close();
@@ -222,6 +222,40 @@ describe('outcome events', () => {
       'RecacheSucceeded m/good #1',
       'RecacheSucceeded m/once #2',
     ]);
+    // The same attempts in the render history, one fact each.
+    const renders = records.map((r) => r.event).filter((e) => e.type === RENDER_RECORDED) as RenderRecorded[];
+    const history = renders.map(({ payload: p }) => `${p.outcome} ${p.url.slice(-6)} #${p.attempt} ${p.trigger} ${p.statusCode} ${p.reason}`).sort();
+    expect(history).toEqual([
+      'gave_up /never #2 recache_high 0 origin answered 503',
+      'retry_scheduled /never #1 recache_high 0 origin answered 503',
+      'retry_scheduled m/once #1 recache_high 0 origin answered 503',
+      'stored m/good #1 recache_high 200 ',
+      'stored m/once #2 recache_high 200 ',
+    ]);
+    expect(renders.every((e) => e.payload.mode === 'bypass' && e.payload.entryId && e.key === '1')).toBe(true);
+  });
+});
+
+describe('render history of a timeout', () => {
+  it('records the last attempt that timed out on a cached page as kept_timeout, the entry left as it was', async () => {
+    const h = await startWithOrigin('standalone', (_p, hit) => (hit === 1 ? ok() : ok(3_000)), { internal_queue: { max_retries: 1 } });
+    const cache = h.running.runtime.ports.cacheStore!;
+    const outcomes = () =>
+      h.running.runtime.ports.explorerStore!.query<{ outcome: string; reason: string }>("SELECT outcome, reason FROM render_outcomes FINAL WHERE url = {url:String} ORDER BY outcome", { url: page('/slow') });
+    try {
+      await h.daemon.post('/internal/cache/recache', { host_id: 1, urls: [page('/slow')], priority: 'normal' });
+      await until(async () => (await cache.get(1, page('/slow'), 1)) !== undefined);
+      const stored = (await cache.get(1, page('/slow'), 1))!.entry;
+      await h.daemon.post('/internal/cache/recache', { host_id: 1, urls: [page('/slow')], priority: 'normal' });
+      await until(async () => (await outcomes()).length === 2, 15_000);
+      expect(await outcomes()).toEqual([
+        { outcome: 'kept_timeout', reason: expect.stringMatching(/^timed out/) },
+        { outcome: 'stored', reason: '' },
+      ]);
+      expect((await cache.get(1, page('/slow'), 1))!.entry.bodyPath).toBe(stored.bodyPath);
+    } finally {
+      await stop(h);
+    }
   });
 });
 

@@ -28,7 +28,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('walking skeleton (%s mode
     expect(response.status).toBe(200);
     expect(await jsonOf(response)).toEqual({
       success: true,
-      data: { host_id: 1, urls_count: 2, dimension_ids_count: 2, entries_enqueued: 4, priority: 'high', paused: false },
+      data: { host_id: 1, urls_count: 2, dimension_ids_count: 2, entries_enqueued: 4, priority: 'high', paused: false, receipt_id: expect.any(String) },
     });
 
     const status = await jsonOf(await fetch(`${daemon}/status`, { headers: auth }));
@@ -38,6 +38,11 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('walking skeleton (%s mode
       normal: { total: 0, due_now: 0 },
       autorecache: { total: 0, due_now: 0 },
       paused: false,
+      drain_estimate: {
+        high: expect.objectContaining({ completed_per_minute: expect.any(Number) }),
+        normal: { seconds: 0, completed_per_minute: expect.any(Number) },
+        autorecache: { seconds: 0, completed_per_minute: expect.any(Number) },
+      },
     });
     expect(status.data.queues['2'].high.total).toBe(0);
   });
@@ -76,7 +81,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('walking skeleton (%s mode
       expect({ name, ...ready }).toEqual({ name, status: 200, health: 'ok' });
     }
     const projectorReady = await jsonOf(await fetch(`${running.urls.projector}/health/ready`));
-    for (const projection of ['projection (queue)', 'projection (cache)', 'projection (explorer)']) {
+    for (const projection of ['projection (queue)', 'projection (cache)', 'projection (explorer)', 'projection (recache receipts)']) {
       expect(projectorReady.details[projection]).toEqual({ status: 'up', lag: expect.any(Number) });
     }
     const daemonReady = await jsonOf(await fetch(`${daemon}/health/ready`));

@@ -52,6 +52,10 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('the whole story (%s mode)
     const response = await fetch(`${edge}/${page(path)}`, { headers: { 'x-prerender-token': PRERENDER_TOKEN, 'user-agent': ua } });
     return { status: response.status, body: await response.text() };
   };
+  const publicGet = async (route: string) => {
+    const response = await fetch(`${api}/api/websites/demo/${route}`, { headers: { authorization: `Bearer ${token}` } });
+    return { status: response.status, body: await jsonOf(response) };
+  };
   const publicPost = async (route: string, body: unknown) => {
     const response = await fetch(`${api}/api/websites/demo/${route}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     return { status: response.status, body: await jsonOf(response) };
@@ -79,13 +83,27 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('the whole story (%s mode)
     originHeldUntil = render.opened;
     const hitsBefore = origin.hits.get('/pricing') ?? 0;
     const recache = await publicPost('cache/recache', { urls: [page('/pricing')], priority: 'high' });
-    expect(recache).toEqual({ status: 200, body: { entriesEnqueued: 1, urlsAccepted: 1 } });
+    expect(recache).toEqual({ status: 200, body: { entriesEnqueued: 1, urlsAccepted: 1, receiptId: expect.any(String) } });
+    const receipt = () => publicGet(`cache/receipts/${recache.body.receiptId}`);
     await until(async () => origin.hits.get('/pricing') ?? 0, (hits) => hits > hitsBefore, { what: 'the render started' });
-    // The render is under way, held at the origin: bots still get the old page.
+    // The render is under way, held at the origin: bots still get the old page, and the receipt says it is rendering.
     expect((await botGet('/pricing')).body).toContain('/pricing v1');
+    const rendering = await until(receipt, (r) => r.body.data?.[0]?.state === 'rendering', { what: 'the receipt reporting the render under way' });
+    expect(rendering.body).toMatchObject({ source: 'api', done: false, totals: { entries: 1, queued: 0, rendering: 1 }, data: [{ url: page('/pricing'), dimensionId: 1, dimension: 'desktop' }] });
     originHeldUntil = undefined;
     render.open();
     await until(() => botGet('/pricing'), (r) => r.body.includes('/pricing v2'), { what: 'the new version served' });
+    // The render history row the render projection writes from the scheduler's RenderRecorded (written here as it would be).
+    await running.runtime.ports.explorerStore!.insert({
+      table: 'render_outcomes',
+      rows: [{ host_id: 1, url: page('/pricing'), dimension_id: 1, mode: 'bypass', trigger: 'recache_high', outcome: 'stored', reason: '', status_code: 200, render_ms: 1, bytes: 100, attempt: 1, entry_id: '', ts: new Date().toISOString(), event_id: `story-${mode}-pricing` }],
+      token: `story-${mode}-pricing`,
+    });
+    const stored = await until(receipt, (r) => r.body.done === true, { what: 'the receipt done' });
+    expect(stored.body).toMatchObject({ totals: { entries: 1, queued: 0, rendering: 0, stored: 1 }, data: [{ state: 'stored', outcome: 'stored' }] });
+    // The completed render counts in the high queue's rate; the queue is empty, so it drains in no time.
+    expect(await daemon.drainEstimate()).toMatchObject({ high: { seconds: 0, completed_per_minute: expect.any(Number) } });
+    expect((await daemon.drainEstimate()).high.completed_per_minute).toBeGreaterThan(0);
   });
 
   it('a public invalidate makes the next bot request render and wait for it', async () => {

@@ -29,8 +29,15 @@ export class DaemonClient {
     return { status: response.status, body: await jsonOf(response) };
   }
 
+  /** A host's queue counts and pause from `/status` (its `drain_estimate`, an estimate that moves with time, left out: see `drainEstimate`). */
   async queues(hostId = 1): Promise<Json> {
-    return (await this.get('/status')).body.data.queues[String(hostId)];
+    const { drain_estimate: _estimate, ...counts } = (await this.get('/status')).body.data.queues[String(hostId)];
+    return counts;
+  }
+
+  /** A host's `drain_estimate` from `/status`. */
+  async drainEstimate(hostId = 1): Promise<Json> {
+    return (await this.get('/status')).body.data.queues[String(hostId)].drain_estimate;
   }
 
   /**

@@ -69,10 +69,13 @@ export async function callPublicApi({ baseUrl, token, website, pageUrl }: Public
   answers.push(answer('post', importPath, imported));
 
   const recachePath = '/api/websites/{website}/cache/recache';
-  answers.push(answer('post', recachePath, await client.POST(recachePath, { params: { path: { website } }, body: { urls: [pageUrl], priority: 'high' } })));
+  const recache = await client.POST(recachePath, { params: { path: { website } }, body: { urls: [pageUrl], priority: 'high' } });
+  answers.push(answer('post', recachePath, recache));
   const queuePath = '/api/websites/{website}/cache/queue';
   const queue = await client.GET(queuePath, { params: { path: { website } } });
-  answers.push(answer('get', queuePath, queue, queue.data && queue.data.queues.high.total < 1 ? `high queue empty after a recache: ${JSON.stringify(queue.data)}` : undefined));
+  const drain = queue.data?.drainEstimate.high;
+  const queueProblem = queue.data && queue.data.queues.high.total < 1 ? `high queue empty after a recache: ${JSON.stringify(queue.data)}` : drain && drain.seconds !== null && drain.seconds < 0 ? `negative drain estimate ${drain.seconds}` : undefined;
+  answers.push(answer('get', queuePath, queue, queueProblem));
   const entriesPath = '/api/websites/{website}/cache/entries';
   const lookup = await client.GET(entriesPath, { params: { path: { website }, query: { url: pageUrl } } });
   answers.push(answer('get', entriesPath, lookup, lookup.data && lookup.data.entries.some((e) => e.hits < 0 || (e.cached && !e.renderedAt)) ? `odd lookup: ${JSON.stringify(lookup.data)}` : undefined));
@@ -86,6 +89,12 @@ export async function callPublicApi({ baseUrl, token, website, pageUrl }: Public
   const entriesInvalidatePath = '/api/websites/{website}/cache/entries/invalidate';
   const dryRun = await client.POST(entriesInvalidatePath, { params: { path: { website } }, body: { pattern: '^https?://[^/]+/never-cached-by-the-typed-client$', dryRun: true } });
   answers.push(answer('post', entriesInvalidatePath, dryRun, dryRun.data && dryRun.data.entriesInvalidated !== 0 ? 'a dry run invalidated entries' : undefined));
+  const receiptPath = '/api/websites/{website}/cache/receipts/{receiptId}';
+  const receiptId = recache.data?.receiptId ?? 'missing';
+  const receipt = await client.GET(receiptPath, { params: { path: { website, receiptId }, query: { perPage: 10, state: 'queued' } } });
+  answers.push(answer('get', receiptPath, receipt, receipt.data && receipt.data.totals.entries < 1 ? `receipt without entries: ${JSON.stringify(receipt.data)}` : undefined));
+  const unknownReceipt = await client.GET(receiptPath, { params: { path: { website, receiptId: '00000000-0000-4000-8000-000000000000' } } });
+  answers.push(answer('get', receiptPath, unknownReceipt, unknownReceipt.error?.code));
   const invalidatePath = '/api/websites/{website}/cache/invalidate';
   answers.push(answer('post', invalidatePath, await client.POST(invalidatePath, { params: { path: { website } }, body: { urls: [pageUrl] } })));
   // A sitemap the website may not read is refused before anything is fetched (the suite serves no sitemap).

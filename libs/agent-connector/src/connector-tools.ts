@@ -9,6 +9,7 @@ import { queryRenders } from './render-tools';
 import { invalidateMatching, lookupCache } from './cache-entry-tools';
 import { call, ConnectorTool, DEFAULT_TOOL_ROWS, guarded, hintFor, object, ok, readOnly, websiteOnly, websitePath } from './tool-kit';
 import { recacheSitemap } from './sitemap-tools';
+import { getRecacheReceipt } from './receipt-tools';
 
 export { DEFAULT_TOOL_ROWS, type ConnectorTool, type ToolAnnotations } from './tool-kit';
 
@@ -185,13 +186,13 @@ const getExportStatus: ConnectorTool = {
 const recacheUrls: ConnectorTool = {
   name: 'recache_urls',
   description:
-    "Queues pages for re-rendering so bots get fresh snapshots (manager role). Absolute URLs on the website's host; up to 100 with priority `high` (rendered ahead of the queue), 1000 with `normal` (default). Returns the distinct URLs taken and the render jobs queued (URLs × cache dimensions). Repeating it queues nothing new for URLs still queued.",
+    "Queues pages for re-rendering so bots get fresh snapshots (manager role). Absolute URLs on the website's host; up to 100 with priority `high` (rendered ahead of the queue), 1000 with `normal` (default). Returns the distinct URLs taken, the render jobs queued (URLs × cache dimensions) and a `receiptId`: get_recache_receipt follows each job to stored, kept or failed. Repeating it queues nothing new for URLs still queued.",
   annotations: { title: 'Recache URLs', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   inputSchema: (document) => withProperties(componentSchema(document, 'RecacheWebsiteDto'), { website: WEBSITE_ARGUMENT }, ['website']),
   outputSchema: (document) => componentSchema(document, 'RecacheWebsiteResponseDto'),
   run: guarded((api, args) =>
     call(api, { method: 'POST', path: `${websitePath(args)}/cache/recache`, body: bodyOf(args, ['website']) }, (body) =>
-      toolSuccess(`${body.urlsAccepted} URL(s) accepted, ${body.entriesEnqueued} render job(s) queued.`, body),
+      toolSuccess(`${body.urlsAccepted} URL(s) accepted, ${body.entriesEnqueued} render job(s) queued; receipt ${body.receiptId} (get_recache_receipt follows it).`, body),
     ),
   ),
 };
@@ -213,7 +214,7 @@ const invalidateUrls: ConnectorTool = {
 const getQueueStatus: ConnectorTool = {
   name: 'get_queue_status',
   description:
-    "The render queues of the website's host (shared by every website on that host): jobs queued and due now, high and normal priority, and whether the operator paused draining (until when, UTC). Use it after recache_urls to see the work waiting.",
+    "The render queues of the website's host (shared by every website on that host): jobs queued and due now, high and normal priority, whether the operator paused draining (until when, UTC), and an estimate of the time each queue takes to drain (seconds, from the last ten minutes' completion rate plus any pause left; null while nothing completed recently). Use it after recache_urls to see the work waiting.",
   annotations: readOnly('Get render queue status'),
   inputSchema: websiteOnly,
   outputSchema: (document) => componentSchema(document, 'QueueStatusDto'),
@@ -223,10 +224,18 @@ const getQueueStatus: ConnectorTool = {
       const high = object(queues.high);
       const normal = object(queues.normal);
       const pause = body.paused ? `paused until ${body.pausedUntil}` : 'draining';
-      return toolSuccess(`Host ${body.hostId}: high ${high.total} queued (${high.due} due), normal ${normal.total} queued (${normal.due} due); ${pause}.`, body);
+      const estimate = object(body.drainEstimate);
+      const drain = (queue: unknown) => {
+        const { seconds, completedPerMinute } = object(queue);
+        return seconds === null || seconds === undefined ? 'no estimate yet (nothing completed in the last 10 minutes)' : `about ${seconds} s at ${completedPerMinute}/min`;
+      };
+      return toolSuccess(
+        `Host ${body.hostId}: high ${high.total} queued (${high.due} due), normal ${normal.total} queued (${normal.due} due); ${pause}. Estimated drain: high ${drain(estimate.high)}, normal ${drain(estimate.normal)}.`,
+        body,
+      );
     }),
   ),
 };
 
 /** Every tool, in the order clients list them. */
-export const CONNECTOR_TOOLS: readonly ConnectorTool[] = [listWebsites, describeExplorers, queryExplorer, getInsights, startExport, getExportStatus, recacheUrls, invalidateUrls, getQueueStatus, queryRenders, lookupCache, invalidateMatching, recacheSitemap, listAlertDeliveries];
+export const CONNECTOR_TOOLS: readonly ConnectorTool[] = [listWebsites, describeExplorers, queryExplorer, getInsights, startExport, getExportStatus, recacheUrls, invalidateUrls, getQueueStatus, queryRenders, lookupCache, invalidateMatching, recacheSitemap, getRecacheReceipt, listAlertDeliveries];

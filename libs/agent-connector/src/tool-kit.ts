@@ -49,6 +49,8 @@ export function hintFor(code: string, extra: Record<string, unknown>): string | 
       return "The token's role on this website does not allow it (list_websites shows the roles): say so to the user.";
     case 'FEATURE_DISABLED':
       return 'The website has no Data Explorer (platform module off).';
+    case 'RECEIPT_NOT_FOUND':
+      return "No receipt of that id on this website: pass the receiptId recache_urls returned for this same website.";
     case 'VALIDATION_FAILED':
       return 'Fix the argument named by field (describe_explorers lists columns, filters, operators and periods) and call again.';
     default:

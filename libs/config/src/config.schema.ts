@@ -8,6 +8,7 @@ import {
   IsIn,
   IsInt,
   IsNotEmpty,
+  IsNumber,
   IsOptional,
   IsString,
   Matches,
@@ -67,6 +68,21 @@ export class HostRenderConfig {
   @IsBoolean() prerender_ready: boolean = true;
 }
 
+/**
+ * Last-good protection (docs/rendering.md): a new render or origin fetch
+ * that looks broken next to the page's good (2xx) entry keeps that entry.
+ */
+export class HostLastGoodConfig {
+  /** false: every produced page is stored as it comes, blank or not. */
+  @IsBoolean() enabled: boolean = true;
+  /** A page smaller than this × the last good page's bytes keeps the old entry (0 = off). */
+  @IsNumber() @Min(0) @Max(1) min_size_ratio: number = 0.3;
+  /** A page below this many bytes whose `<title>` matches `soft_404_title_pattern` is a soft 404. */
+  @IsInt() @Min(0) @Max(1_048_576) soft_404_size_floor_bytes: number = 2048;
+  /** Regular expression (case-insensitive) on the `<title>` of a "not found" page. */
+  @IsString() @IsNotEmpty() soft_404_title_pattern: string = "\\b404\\b|not found|does(?: not|n't) exist|no longer (?:exists|available)";
+}
+
 export class HostConfig {
   /** Host id, as the daemon API names the host (`host_id`). */
   @IsInt() @Min(1) host_id!: number;
@@ -82,6 +98,8 @@ export class HostConfig {
   @IsInt() @Min(1) cache_ttl: number = 86_400;
   /** When a rendered page counts as done. */
   @ValidateNested() @Type(() => HostRenderConfig) render: HostRenderConfig = new HostRenderConfig();
+  /** When a new render keeps the page's last good entry instead (blank, soft 404, much smaller). */
+  @ValidateNested() @Type(() => HostLastGoodConfig) last_good: HostLastGoodConfig = new HostLastGoodConfig();
 }
 
 /** A sitemap the daemon recaches on an interval to keep the website's cache warm (docs/sitemaps.md). */

@@ -37,6 +37,7 @@ function checkHosts(config: AppConfigSchema): ConfigIssue[] {
     }
     host.dimensions.forEach((d, i) => d.match.user_agent && issues.push(...regexIssue(`${at}.dimensions[${i}].match.user_agent`, d.match.user_agent, 'i')));
     host.url_rules.forEach((r, i) => issues.push(...regexIssue(`${at}.url_rules[${i}].pattern`, r.pattern)));
+    issues.push(...regexIssue(`${at}.last_good.soft_404_title_pattern`, host.last_good.soft_404_title_pattern, 'i'));
   });
   return issues;
 }

@@ -120,6 +120,14 @@ describe('configuration', () => {
     expect(issuesOf(host({ long_request_ms: 'soon' }))).toEqual(expect.arrayContaining([expect.stringMatching(/^hosts\[0\]\.render\.long_request_ms: /)]));
   });
 
+  it("takes a host's last-good rules with documented defaults, and names a bad one", () => {
+    expect(validateConfig(minimal, 'test').hosts[0].last_good).toMatchObject({ enabled: true, min_size_ratio: 0.3, soft_404_size_floor_bytes: 2048 });
+    const host = (last_good: Record<string, unknown>) => ({ ...minimal, hosts: [{ ...minimal.hosts[0], last_good }] });
+    expect(issuesOf(host({ enabled: false, min_size_ratio: 0, soft_404_size_floor_bytes: 0, soft_404_title_pattern: 'introuvable' }))).toEqual([]);
+    expect(issuesOf(host({ min_size_ratio: 1.5 }))).toEqual(['hosts[0].last_good.min_size_ratio: must not be greater than 1']);
+    expect(issuesOf(host({ soft_404_title_pattern: '(' }))[0]).toMatch(/^hosts\[0\]\.last_good\.soft_404_title_pattern: not a valid regular expression/);
+  });
+
   it('refuses rules that span keys', () => {
     expect(issuesOf({ ...minimal, websites: [{ id: 'w', host_id: 7, account_id: 'a' }] })).toEqual(['websites[0].host_id: no host with host_id 7']);
     expect(issuesOf({ ...minimal, adapters: { queue_store: 'redis' } })).toEqual(['redis: required when adapters.queue_store is redis']);

@@ -6,6 +6,7 @@ export * from './http/daemon-error-body';
 export * from './http/response-envelope';
 export * from './request-recache/request-recache.command';
 export * from './recache-sitemap/recache-sitemap.command';
+export * from './request-recache/receipt-id';
 export * from './get-status/get-status.query';
 export * from './get-status/scheduler-view';
 export * from './http/empty-json-body';

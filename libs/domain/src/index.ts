@@ -14,5 +14,6 @@ export * from './queue/host-pause';
 export * from './hosts/resolve-targets';
 export * from './queue/decide-invalidate';
 export * from './queue/rules';
+export * from './queue/drain-estimate';
 export * from './alerts/alert-rules';
 export * from './alerts/alert-delivery';

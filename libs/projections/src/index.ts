@@ -6,3 +6,5 @@ export * from './explorer/explorer-projection';
 export * from './cache/cache-projector';
 export * from './explorer/buffered-explorer-writer';
 export * from './explorer/explorer-ddl';
+export * from './receipts/receipt-projector';
+export * from './receipts/receipt-projection';

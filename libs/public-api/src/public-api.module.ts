@@ -26,16 +26,19 @@ import { RecacheWebsiteHandler } from './recache-website/recache-website.handler
 import { RendersController } from './renders/renders.controller';
 import { RecacheWebsiteSitemapController } from './recache-website-sitemap/recache-website-sitemap.controller';
 import { RecacheWebsiteSitemapHandler } from './recache-website-sitemap/recache-website-sitemap.handler';
+import { GetRecacheReceiptHandler } from './recache-receipts/get-recache-receipt.handler';
+import { RecacheReceiptsController } from './recache-receipts/recache-receipts.controller';
 import { OperatorSqlConsole } from './run-operator-sql/operator-sql-console';
 import { SearchPerformanceController } from './search-performance/search-performance.controller';
 
 /** The public, token-authenticated API (spec/public-api.md) plus the operator's admin endpoints. */
 @Module({
   imports: [CqrsModule.forRoot(), HealthModule, IdentityModule, ExplorerModule, DaemonCommandsModule],
-  controllers: [DataExplorerController, SearchPerformanceController, CacheOperationsController, QueueStatusController, DashboardSessionController, InsightsController, RendersController, AdminController, CacheEntriesController, RecacheWebsiteSitemapController, AlertDeliveriesController],
+  controllers: [DataExplorerController, SearchPerformanceController, CacheOperationsController, QueueStatusController, RecacheReceiptsController, DashboardSessionController, InsightsController, RendersController, AdminController, CacheEntriesController, RecacheWebsiteSitemapController, AlertDeliveriesController],
   providers: [
     RecacheWebsiteHandler,
     RecacheWebsiteSitemapHandler,
+    GetRecacheReceiptHandler,
     InvalidateWebsiteCacheHandler,
     LookUpCacheEntryHandler,
     ListCacheEntriesHandler,

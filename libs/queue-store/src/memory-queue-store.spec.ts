@@ -64,6 +64,15 @@ describe('MemoryQueueStore snapshots', () => {
     expect((await restored.claim({ now: T, limit: 50, leaseMs: 1_000 })).map((c) => c.url)).toEqual(urls);
   });
 
+  it('keeps the sitemap trigger of queued and claimed entries across a round trip', async () => {
+    const store = new MemoryQueueStore({ clock });
+    await store.enqueue({ hostId: 1, priority: 'normal', dueAt: T, entryId: 's1', trigger: 'sitemap', items: [{ url: 'q', dimensionId: 1 }, { url: 'c', dimensionId: 1 }] });
+    await store.claim({ now: T, limit: 1, leaseMs: 30_000 });
+    const restored = MemoryQueueStore.fromSnapshot(JSON.parse(JSON.stringify(store.snapshot())), { clock });
+    const claimed = await restored.claim({ now: T, limit: 5, leaseMs: 30_000 });
+    expect(claimed.map((c) => [c.url, c.trigger]).sort()).toEqual([['c', 'sitemap'], ['q', 'sitemap']]);
+  });
+
   it('refuses a snapshot of another version', () => {
     const snapshot = { ...new MemoryQueueStore().snapshot(), version: 2 } as unknown as QueueStoreSnapshot;
     expect(() => MemoryQueueStore.fromSnapshot(snapshot)).toThrow(/unsupported queue store snapshot version 2/);

@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import {
+  bucketInWindow,
+  completionBucket,
+  completionsInWindow,
+  noRecentCompletions,
   decideClaim,
   decideEnqueue,
   decideLeaseExpiry,
@@ -11,17 +15,19 @@ import {
   decideRetry,
   decideSettle,
   emptyHostQueueCounts,
+  PRIORITIES,
   queueEntryKey,
   returnToQueue,
   type HostQueueCounts,
   type Priority,
   type QueueDecision,
   type QueuedEntry,
+  type RecentCompletions,
 } from '@bpc/domain';
 import { silentLog, type LogSink } from '@bpc/support';
 import { DEFAULT_RESULT_TTL_MS, ProjectionLedger, type RecordedResult } from '@bpc/projection-state';
 import { assertAttemptsMade, assertClaimRequest, assertEnqueueRequest, assertFiniteTime, assertHostId, assertPriorities } from './queue-call-checks';
-import type { ClaimRequest, ClaimedEntry, EnqueueRequest, EnqueueResult, ProjectionPosition, QueueStore, StoreResult } from './queue-store.port';
+import type { ClaimRequest, ClaimedEntry, ClaimedKey, EnqueueRequest, EnqueueResult, ProjectionPosition, QueueStore, StoreResult } from './queue-store.port';
 import { MemoryQueueIndexes } from './memory-queue-indexes';
 
 const DEFAULT_MAX_RESULTS = 100_000;
@@ -59,8 +65,8 @@ export interface QueueStoreSnapshot {
 }
 
 function toSnapshotEntry(entry: QueuedEntry): SnapshotEntry {
-  const { hostId, url, dimensionId, mode, priority, dueAt, entryId, attempt } = entry;
-  return { hostId, url, dimensionId, ...(mode ? { mode } : {}), priority, dueAt, entryId, attempt };
+  const { hostId, url, dimensionId, mode, priority, dueAt, entryId, trigger, attempt } = entry;
+  return { hostId, url, dimensionId, ...(mode ? { mode } : {}), priority, dueAt, entryId, ...(trigger ? { trigger } : {}), attempt };
 }
 
 const fromSnapshotEntry = (entry: SnapshotEntry): QueuedEntry => ({ ...entry, key: queueEntryKey(entry.dimensionId, entry.url) });
@@ -77,6 +83,8 @@ export class MemoryQueueStore implements QueueStore {
   private readonly ledger: ProjectionLedger;
   private readonly clock: () => number;
   private readonly log: LogSink;
+  /** `host|priority` → completion bucket start → count; buckets out of the window are dropped on the way. */
+  private readonly completions = new Map<string, Map<number, number>>();
   private closed = false;
 
   constructor(options: MemoryQueueStoreOptions = {}) {
@@ -166,9 +174,9 @@ export class MemoryQueueStore implements QueueStore {
     return this.apply(decideClaim(this.state, request, randomUUID));
   }
 
-  async complete(entry: ClaimedEntry): Promise<void> {
+  async complete(entry: ClaimedEntry, now = this.clock()): Promise<void> {
     this.assertOpen();
-    this.apply(decideRelease(this.state, entry.claimId));
+    this.release(entry, now);
   }
 
   async retryLater(entry: ClaimedEntry, dueAt: number, attemptsMade = 1): Promise<void> {
@@ -178,9 +186,45 @@ export class MemoryQueueStore implements QueueStore {
     this.apply(decideRetry(this.state, entry.claimId, dueAt, attemptsMade));
   }
 
-  async giveUp(entry: ClaimedEntry): Promise<void> {
+  async giveUp(entry: ClaimedEntry, now = this.clock()): Promise<void> {
     this.assertOpen();
+    this.release(entry, now);
+  }
+
+  async recentCompletions(now: number, hostIds: readonly number[]): Promise<ReadonlyMap<number, RecentCompletions>> {
+    assertFiniteTime('now', now);
+    hostIds.forEach(assertHostId);
+    this.assertOpen();
+    const recent = new Map<number, RecentCompletions>();
+    for (const hostId of hostIds) {
+      const counts = noRecentCompletions();
+      for (const priority of PRIORITIES) counts[priority] = completionsInWindow(this.completions.get(`${hostId}|${priority}`) ?? [], now);
+      recent.set(hostId, counts);
+    }
+    return recent;
+  }
+
+  async claimedKeys(hostId: number, now: number): Promise<readonly ClaimedKey[]> {
+    assertHostId(hostId);
+    assertFiniteTime('now', now);
+    this.assertOpen();
+    const keys: ClaimedKey[] = [];
+    for (const { entry, leaseUntil } of this.state.leases()) if (entry.hostId === hostId && leaseUntil > now) keys.push({ url: entry.url, dimensionId: entry.dimensionId });
+    return keys;
+  }
+
+  /** Completed or given up: the lease ends and, when it was still held, counts in its host's recent completions. */
+  private release(entry: ClaimedEntry, now: number): void {
+    assertFiniteTime('now', now);
+    const lease = this.state.lease(entry.claimId);
     this.apply(decideRelease(this.state, entry.claimId));
+    if (!lease) return;
+    const key = `${lease.entry.hostId}|${lease.entry.priority}`;
+    let buckets = this.completions.get(key);
+    if (!buckets) this.completions.set(key, (buckets = new Map()));
+    const bucket = completionBucket(now);
+    buckets.set(bucket, (buckets.get(bucket) ?? 0) + 1);
+    for (const start of buckets.keys()) if (!bucketInWindow(start, now)) buckets.delete(start);
   }
 
   async resultOf(eventId: string): Promise<unknown | undefined> {

@@ -34,6 +34,7 @@ export function assertEnqueueRequest(request: EnqueueRequestShape): void {
   if (!isPriority(request.priority)) fail(`unknown priority ${JSON.stringify(request.priority)}`);
   assertFiniteTime('dueAt', request.dueAt);
   if (typeof request.entryId !== 'string' || request.entryId === '') fail('entryId must be a non-empty string');
+  if (request.trigger !== undefined && request.trigger !== 'sitemap') fail(`unknown trigger ${JSON.stringify(request.trigger)}`);
   for (const item of request.items) {
     if (typeof item.url !== 'string' || item.url === '') fail('every item needs a non-empty url');
     if (!Number.isSafeInteger(item.dimensionId)) fail(`dimensionId must be an integer, got ${String(item.dimensionId)}`);
@@ -57,6 +58,7 @@ interface EnqueueRequestShape {
   readonly priority: Priority;
   readonly dueAt: number;
   readonly entryId: string;
+  readonly trigger?: string;
   readonly items: readonly QueueItem[];
 }
 

@@ -14,6 +14,9 @@ import {
   decideSettle,
   emptyHostQueueCounts,
   emptyQueueModel,
+  completionBucket,
+  completionsInWindow,
+  noRecentCompletions,
   evolveQueueAll,
   modelCounts,
   queueEntryKey,
@@ -34,13 +37,14 @@ const HOSTS = [1, 2];
 
 /** One generated call; times are offsets from the run's clock, claims are picked among those made so far. */
 type Operation =
-  | { readonly op: 'enqueue'; readonly hostId: number; readonly priority: Priority; readonly due: number; readonly items: readonly QueueItem[] }
+  | { readonly op: 'enqueue'; readonly hostId: number; readonly priority: Priority; readonly due: number; readonly items: readonly QueueItem[]; readonly sitemap: boolean }
   | { readonly op: 'purge'; readonly hostId: number; readonly priorities: readonly Priority[] }
   | { readonly op: 'settle'; readonly hostId: number; readonly item: QueueItem; readonly request: number }
   | { readonly op: 'pause'; readonly hostId: number; readonly until: number }
   | { readonly op: 'resume'; readonly hostId: number }
   | { readonly op: 'pausedHosts' }
   | { readonly op: 'counts' }
+  | { readonly op: 'recentCompletions' }
   | { readonly op: 'claim'; readonly limit: number }
   | { readonly op: 'outcome'; readonly claim: number; readonly outcome: 'complete' | 'giveUp' | 'retryLater'; readonly due: number; readonly attemptsMade: number }
   | { readonly op: 'wait'; readonly ms: number };
@@ -53,13 +57,14 @@ const item: fc.Arbitrary<QueueItem> = fc.record(
 );
 
 const operation: fc.Arbitrary<Operation> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ op: fc.constant('enqueue' as const), hostId, priority: fc.constantFrom(...PRIORITIES), due: offset, items: fc.array(item, { minLength: 0, maxLength: 4 }) }) },
+  { weight: 5, arbitrary: fc.record({ op: fc.constant('enqueue' as const), hostId, priority: fc.constantFrom(...PRIORITIES), due: offset, items: fc.array(item, { minLength: 0, maxLength: 4 }), sitemap: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('purge' as const), hostId, priorities: fc.subarray([...PRIORITIES]) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('settle' as const), hostId, item, request: fc.nat(20) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('pause' as const), hostId, until: offset }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('resume' as const), hostId }) },
   { weight: 1, arbitrary: fc.constant({ op: 'pausedHosts' as const }) },
   { weight: 1, arbitrary: fc.constant({ op: 'counts' as const }) },
+  { weight: 1, arbitrary: fc.constant({ op: 'recentCompletions' as const }) },
   { weight: 4, arbitrary: fc.record({ op: fc.constant('claim' as const), limit: fc.integer({ min: 0, max: 4 }) }) },
   {
     weight: 3,
@@ -71,12 +76,28 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
       attemptsMade: fc.integer({ min: 0, max: 2 }),
     }),
   },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('wait' as const), ms: fc.integer({ min: 0, max: 3_000 }) }) },
+  // Now and then a wait long enough to move completions out of their window.
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('wait' as const), ms: fc.oneof(fc.integer({ min: 0, max: 3_000 }), fc.constant(5 * 60_000)) }) },
 );
 
 /** The domain model driven like a store: decide, then evolve. */
 class ModelQueue {
   state: QueueModel = emptyQueueModel();
+  /** Claims completed or given up while held, with when: what `recentCompletions` counts. */
+  readonly completions: { readonly hostId: number; readonly priority: Priority; readonly at: number }[] = [];
+
+  recentCompletions(now: number): Map<number, Record<Priority, number>> {
+    const recent = new Map<number, Record<Priority, number>>();
+    for (const hostId of HOSTS) {
+      const counts = noRecentCompletions();
+      for (const priority of PRIORITIES) {
+        const mine = this.completions.filter((c) => c.hostId === hostId && c.priority === priority);
+        counts[priority] = completionsInWindow(mine.map((c) => [completionBucket(c.at), 1] as const), now);
+      }
+      recent.set(hostId, counts);
+    }
+    return recent;
+  }
 
   apply<T>(decision: QueueDecision<T>): T {
     this.state = evolveQueueAll(this.state, decision.events);
@@ -107,8 +128,8 @@ class ModelQueue {
     const leased: QueueEvent[] = claimed.map((c) => {
       const entry = this.view.queued(c.hostId, queueEntryKey(c.dimensionId, c.url));
       if (!entry) throw new Error(`claimed ${c.url} (${c.dimensionId}) of host ${c.hostId} is not queued in the model`);
-      const { hostId, url, dimensionId, priority, mode, entryId, attempt } = entry;
-      expect(c).toEqual({ hostId, url, dimensionId, priority, ...(mode ? { mode } : {}), entryId, attempt, claimId: c.claimId, leaseUntil: now + LEASE_MS });
+      const { hostId, url, dimensionId, priority, mode, entryId, trigger, attempt } = entry;
+      expect(c).toEqual({ hostId, url, dimensionId, priority, ...(mode ? { mode } : {}), entryId, ...(trigger ? { trigger } : {}), attempt, claimId: c.claimId, leaseUntil: now + LEASE_MS });
       return { type: 'entry-leased', lease: { entry, claimId: c.claimId, leaseUntil: c.leaseUntil } };
     });
     const shape = (e: QueueEvent) => (e.type === 'entry-leased' ? [e.lease.entry.hostId, e.lease.entry.priority, e.lease.entry.dueAt] : []);
@@ -128,7 +149,7 @@ async function runAgainstModel(store: QueueStore, operations: readonly Operation
   for (const o of operations) {
     switch (o.op) {
       case 'enqueue': {
-        const request = { hostId: o.hostId, priority: o.priority, dueAt: now + o.due, items: o.items, entryId: `request-${++requests}` };
+        const request = { hostId: o.hostId, priority: o.priority, dueAt: now + o.due, items: o.items, entryId: `request-${++requests}`, ...(o.sitemap ? { trigger: 'sitemap' as const } : {}) };
         expect((await store.enqueue(request)).value).toEqual(model.apply(decideEnqueue(model.view, request)));
         break;
       }
@@ -155,6 +176,9 @@ async function runAgainstModel(store: QueueStore, operations: readonly Operation
       case 'counts':
         expect(sorted(await store.counts(now, HOSTS))).toEqual(sorted(model.counts(now)));
         break;
+      case 'recentCompletions':
+        expect(sorted(await store.recentCompletions(now, HOSTS))).toEqual(sorted(model.recentCompletions(now)));
+        break;
       case 'claim': {
         const claimed = await store.claim({ now, limit: o.limit, leaseMs: LEASE_MS });
         model.acceptClaim(now, o.limit, claimed);
@@ -171,7 +195,9 @@ async function runAgainstModel(store: QueueStore, operations: readonly Operation
           await store.retryLater(claimed, now + o.due, o.attemptsMade);
           model.apply(decideRetry(model.view, claimed.claimId, now + o.due, o.attemptsMade));
         } else {
-          await store[o.outcome](claimed);
+          await store[o.outcome](claimed, now);
+          const held = model.view.lease(claimed.claimId);
+          if (held) model.completions.push({ hostId: held.entry.hostId, priority: held.entry.priority, at: now });
           model.apply(decideRelease(model.view, claimed.claimId));
         }
         break;

@@ -467,6 +467,93 @@ export function describeQueueStoreContract(name: string, factory: () => Promise<
       });
     });
 
+    describe('sitemap trigger', () => {
+      it('claims an entry with the trigger of the request that last queued it', async () => {
+        await enqueue({ items: itemsOf(['s', 'both', 'plain']), trigger: 'sitemap', entryId: 'sitemap-1' });
+        await enqueue({ items: itemsOf(['both']), entryId: 'api-1' });
+        await enqueue({ items: itemsOf(['plain', 'late']), entryId: 'api-2' });
+        await enqueue({ items: itemsOf(['late']), priority: 'high', trigger: 'sitemap', entryId: 'sitemap-2' });
+        const claimed = await claim();
+        const triggers = Object.fromEntries(claimed.map((c) => [c.url, c.trigger ?? 'none']));
+        expect(triggers).toEqual({ s: 'sitemap', both: 'none', plain: 'none', late: 'sitemap' });
+      });
+
+      it('keeps the trigger when the claim returns to its queue, and a newer request’s when one queued the key meanwhile', async () => {
+        await enqueue({ items: itemsOf(['a', 'b']), trigger: 'sitemap', entryId: 'sitemap-1' });
+        const first = await claim();
+        await enqueue({ items: itemsOf(['b']), entryId: 'api-1' });
+        for (const c of first) await store.retryLater(c, T);
+        const again = await claim(T + 1);
+        expect(again.map((c) => [c.url, c.trigger, c.entryId]).sort()).toEqual([
+          ['b', undefined, 'api-1'],
+          ['a', 'sitemap', 'sitemap-1'],
+        ].sort());
+      });
+
+      it('rejects an unknown trigger', async () => {
+        await expect(enqueue({ items: itemsOf(['u']), trigger: 'crawler' as never })).rejects.toThrow(/invalid queue store call: unknown trigger/);
+      });
+    });
+
+    describe('claimed keys', () => {
+      it('lists the keys of a host held by a live claim, not queued ones, other hosts’ or expired leases', async () => {
+        await enqueue({ items: itemsOf(['a', 'b'], [1, 2]) });
+        await enqueue({ hostId: 2, items: itemsOf(['c']) });
+        // One round of the rotation: one entry of each host.
+        const claimed = await store.claim({ now: T, limit: 2, leaseMs: 1_000 });
+        const ofHost1 = claimed.find((c) => c.hostId === 1)!;
+        expect(await store.claimedKeys(1, T)).toEqual([{ url: ofHost1.url, dimensionId: ofHost1.dimensionId }]);
+        expect(await store.claimedKeys(2, T)).toEqual([{ url: 'c', dimensionId: 1 }]);
+        expect(await store.claimedKeys(1, T + 1_000)).toEqual([]);
+        expect(await store.claimedKeys(3, T)).toEqual([]);
+      });
+
+      it('drops a key once its claim completes, gives up or goes back to its queue', async () => {
+        await enqueue({ items: itemsOf(['a', 'b', 'c']) });
+        const [a, b, c] = (await claim()).sort((x, y) => x.url.localeCompare(y.url));
+        expect((await store.claimedKeys(1, T)).map((k) => [k.url, k.dimensionId]).sort()).toEqual([[a.url, 1], [b.url, 1], [c.url, 1]]);
+        await store.complete(a, T);
+        await store.giveUp(b, T);
+        await store.retryLater(c, T + 5_000);
+        expect(await store.claimedKeys(1, T)).toEqual([]);
+      });
+    });
+
+    describe('recent completions', () => {
+      const MINUTE = 60_000;
+
+      it('counts completed and given-up claims per host and priority within the last ten minutes', async () => {
+        await enqueue({ items: itemsOf(urls(3)), priority: 'high' });
+        await enqueue({ items: itemsOf(urls(2, 'https://example.com/n')) });
+        await enqueue({ hostId: 2, items: itemsOf(urls(1, 'https://example.com/o')) });
+        const claimed = await claim(T, 10);
+        for (const c of claimed.filter((c) => c.hostId === 1)) await (c.priority === 'high' ? store.complete(c, T) : store.giveUp(c, T + 3 * MINUTE));
+        const retried = claimed.find((c) => c.hostId === 2)!;
+        await store.retryLater(retried, T);
+        const recent = await store.recentCompletions(T + 5 * MINUTE, [1, 2, 3]);
+        expect(recent.get(1)).toEqual({ high: 3, normal: 2, autorecache: 0 });
+        expect(recent.get(2)).toEqual({ high: 0, normal: 0, autorecache: 0 });
+        expect(recent.get(3)).toEqual({ high: 0, normal: 0, autorecache: 0 });
+        // Ten minutes on, the high completions have left the window; the normal ones (3 minutes later) are still in it.
+        expect((await store.recentCompletions(T + 10 * MINUTE, [1])).get(1)).toEqual({ high: 0, normal: 2, autorecache: 0 });
+        expect((await store.recentCompletions(T + 14 * MINUTE, [1])).get(1)).toEqual({ high: 0, normal: 0, autorecache: 0 });
+      });
+
+      it('counts a claim once: outcomes of an unknown or already released claim count nothing', async () => {
+        await enqueue({ items: itemsOf(['u']) });
+        const [c] = await claim();
+        await store.complete(c, T);
+        await store.complete(c, T);
+        await store.giveUp(c, T);
+        await store.complete({ ...c, claimId: 'unknown' }, T);
+        expect((await store.recentCompletions(T, [1])).get(1)?.normal).toBe(1);
+      });
+
+      it('answers nothing for no hosts', async () => {
+        expect((await store.recentCompletions(T, [])).size).toBe(0);
+      });
+    });
+
     it('rejects malformed calls before changing anything', async () => {
       const bad: EnqueueRequest[] = [
         { hostId: 1, priority: 'urgent' as Priority, dueAt: T, entryId: 'e', items: itemsOf(['u']) },

@@ -1,9 +1,15 @@
-import type { ClaimedEntry, ClaimRequest, EnqueueRequest, EnqueueResult, HostQueueCounts, Priority } from '@bpc/domain';
+import type { ClaimedEntry, ClaimRequest, EnqueueRequest, EnqueueResult, HostQueueCounts, Priority, RecentCompletions } from '@bpc/domain';
 
 /** The queue's commands and answers are the domain's (its rules decide them). */
 export type { ClaimedEntry, ClaimRequest, EnqueueRequest, EnqueueResult };
 
 export const QUEUE_STORE = Symbol('QUEUE_STORE');
+
+/** An entry's identity within its host. */
+export interface ClaimedKey {
+  readonly url: string;
+  readonly dimensionId: number;
+}
 
 /**
  * Where a mutation comes from in the event log. Projections pass it so that a
@@ -71,16 +77,29 @@ export interface QueueStore {
    * creates a new queued entry.
    */
   claim(request: ClaimRequest): Promise<ClaimedEntry[]>;
-  /** The attempt succeeded: the claim is released. No-op for an unknown or expired-and-requeued claim. */
-  complete(entry: ClaimedEntry): Promise<void>;
+  /**
+   * The attempt succeeded: the claim is released and counted, at `now`
+   * (default: the wall clock), among the host's recent completions of its
+   * priority. No-op for an unknown or expired-and-requeued claim.
+   */
+  complete(entry: ClaimedEntry, now?: number): Promise<void>;
   /**
    * Back to its queue, due at `dueAt`, with `attemptsMade` (default 1) added
    * to its attempt count: 0 returns an entry that was pulled but never tried
    * (a daemon shutting down). No-op for an unknown or expired-and-requeued claim.
    */
   retryLater(entry: ClaimedEntry, dueAt: number, attemptsMade?: number): Promise<void>;
-  /** No more attempts: the claim is released and the entry dropped. No-op for an unknown or expired-and-requeued claim. */
-  giveUp(entry: ClaimedEntry): Promise<void>;
+  /** No more attempts: the claim is released, the entry dropped, and counted as `complete` counts. No-op for an unknown or expired-and-requeued claim. */
+  giveUp(entry: ClaimedEntry, now?: number): Promise<void>;
+  /**
+   * Per host of `hostIds`, the claims completed or given up per priority
+   * within the completion window ending at `now` (`COMPLETION_WINDOW`: per
+   * minute buckets, so memory stays bounded; shared by every daemon on the
+   * same store). A drain estimate divides queue sizes by it.
+   */
+  recentCompletions(now: number, hostIds: readonly number[]): Promise<ReadonlyMap<number, RecentCompletions>>;
+  /** The keys of a host held by a live claim at `now` (being rendered): a recache receipt reports them `rendering`. */
+  claimedKeys(hostId: number, now: number): Promise<readonly ClaimedKey[]>;
   /**
    * Result recorded by a positioned mutation, while kept (at least an hour):
    * `null` for a mutation without a value (pause, resume), undefined when

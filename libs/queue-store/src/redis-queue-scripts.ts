@@ -15,13 +15,16 @@ import { POSITIONED_MUTATION_LUA } from '@bpc/redis-support';
  * Key layout (P = `{<keyPrefix>}:`, one hash tag so every script touches a
  * single cluster slot):
  *   P..'q:<host>:<priority>'  ZSET  member = queueEntryKey, score = dueAt (ms)
- *   P..'e:<host>'             HASH  queueEntryKey -> '<priority>|<attempt>|<mode>|<entryId>'
+ *   P..'e:<host>'             HASH  queueEntryKey -> '<priority>|<attempt>|<mode>|<trigger>|<entryId>'
+ *                                   (values written before triggers existed lack '<trigger>|' and read as none)
  *   P..'hosts'                SET   hosts having queued entries
  *   P..'pauses'               HASH  host -> pause deadline (ms)
  *   P..'leases'               ZSET  claimId, score = leaseUntil (ms)
  *   P..'claims'               HASH  claimId -> JSON of the claimed entry
  *   P..'cursor'               STRING host served last by claim (rotation start)
  *   P..'checkpoints'          HASH  stream -> last applied offset
+ *   P..'done:<host>:<priority>' HASH completion bucket start (ms) -> claims completed or given up
+ *                                   in it; buckets out of the window are deleted as new ones count
  *   P..'r:<eventId>'          STRING JSON result of a positioned mutation, with a TTL
  *
  * Every script receives KEYS[1] = P..'hosts' (so a cluster client routes it
@@ -48,12 +51,16 @@ local RANK = { high = 1, normal = 2, autorecache = 3 }
 local function qkey(host, priority) return P .. 'q:' .. host .. ':' .. priority end
 local function ekey(host) return P .. 'e:' .. host end
 
-local function encode(priority, attempt, mode, entryId)
-  return priority .. '|' .. attempt .. '|' .. mode .. '|' .. entryId
+local function encode(priority, attempt, mode, trigger, entryId)
+  return priority .. '|' .. attempt .. '|' .. mode .. '|' .. trigger .. '|' .. entryId
 end
 local function decode(value)
-  local priority, attempt, mode, entryId = string.match(value, '^([^|]*)|([^|]*)|([^|]*)|(.*)$')
-  return priority, tonumber(attempt), mode, entryId
+  local priority, attempt, mode, trigger, entryId = string.match(value, '^([^|]*)|([^|]*)|([^|]*)|([^|]*)|(.*)$')
+  if not priority then
+    priority, attempt, mode, entryId = string.match(value, '^([^|]*)|([^|]*)|([^|]*)|(.*)$')
+    trigger = ''
+  end
+  return priority, tonumber(attempt), mode, entryId, trigger
 end
 
 -- A pause ends at its deadline (the domain's pausedAt); no deadline, or an unreadable one (nil, false), is no pause.
@@ -71,16 +78,16 @@ end
  * its own explicit mode (else the returning one). The domain's `returnToQueue`.
  */
 const REQUEUE = `
-local function requeue(host, key, priority, dueAt, attempt, mode, entryId)
+local function requeue(host, key, priority, dueAt, attempt, mode, entryId, trigger)
   local ek = ekey(host)
   local value = redis.call('HGET', ek, key)
   if not value then
     redis.call('ZADD', qkey(host, priority), dueAt, key)
-    redis.call('HSET', ek, key, encode(priority, attempt, mode, entryId))
+    redis.call('HSET', ek, key, encode(priority, attempt, mode, trigger or '', entryId))
     redis.call('SADD', HOSTS, host)
     return
   end
-  local queuedPriority, queuedAttempt, queuedMode, queuedId = decode(value)
+  local queuedPriority, queuedAttempt, queuedMode, queuedId, queuedTrigger = decode(value)
   local target = queuedPriority
   if RANK[priority] < RANK[queuedPriority] then target = priority end
   local score = tonumber(redis.call('ZSCORE', qkey(host, queuedPriority), key)) or tonumber(dueAt)
@@ -88,14 +95,14 @@ local function requeue(host, key, priority, dueAt, attempt, mode, entryId)
   if target ~= queuedPriority then redis.call('ZREM', qkey(host, queuedPriority), key) end
   redis.call('ZADD', qkey(host, target), score, key)
   if queuedMode == '' then queuedMode = mode end
-  redis.call('HSET', ek, key, encode(target, queuedAttempt, queuedMode, queuedId))
+  redis.call('HSET', ek, key, encode(target, queuedAttempt, queuedMode, queuedTrigger, queuedId))
 end
 `;
 
 /**
  * The domain's `decideEnqueue`.
- * ARGV[6] host, [7] priority, [8] dueAt, [9] entryId, [10..] one per distinct
- * item: a mode letter ('-' none, 'r' render, 'b' bypass) followed by the key.
+ * ARGV[6] host, [7] priority, [8] dueAt, [9] entryId, [10] trigger ('' none),
+ * [11..] one per distinct item: a mode letter ('-' none, 'r' render, 'b' bypass) followed by the key.
  * Work goes in chunks of CHUNK keys: one HMGET to read, then one ZADD / ZREM /
  * HSET per chunk and queue, instead of one call per item (unpack is bounded
  * by Lua's C stack, about 8000 values).
@@ -104,15 +111,15 @@ const ENQUEUE = `${PRELUDE}${POSITIONED_MUTATION_LUA}
 local done = alreadyApplied()
 if done then return done end
 
-local host, priority, dueAt, entryId = ARGV[6], ARGV[7], tonumber(ARGV[8]), ARGV[9]
+local host, priority, dueAt, entryId, trigger = ARGV[6], ARGV[7], tonumber(ARGV[8]), ARGV[9], ARGV[10]
 local rank = RANK[priority]
 local ek = ekey(host)
 local MODES = { ['-'] = '', r = 'render', b = 'bypass' }
-local FIRST, CHUNK = 10, 1000
+local FIRST, CHUNK = 11, 1000
 local created, promoted = 0, 0
 -- Every entry this request creates has the same value but for its mode.
 local freshValue = {}
-for _, mode in pairs(MODES) do freshValue[mode] = encode(priority, 0, mode, entryId) end
+for _, mode in pairs(MODES) do freshValue[mode] = encode(priority, 0, mode, trigger, entryId) end
 
 for start = FIRST, #ARGV, CHUNK do
   local stop = math.min(start + CHUNK - 1, #ARGV)
@@ -143,14 +150,14 @@ for start = FIRST, #ARGV, CHUNK do
         zadd[#zadd + 1] = math.min(score, dueAt)
         zadd[#zadd + 1] = key
         hset[#hset + 1] = key
-        hset[#hset + 1] = encode(priority, attempt, newMode, entryId)
+        hset[#hset + 1] = encode(priority, attempt, newMode, trigger, entryId)
       else
         keepEarlier[was] = keepEarlier[was] or {}
         table.insert(keepEarlier[was], dueAt)
         table.insert(keepEarlier[was], key)
-        -- The entry now answers to the latest request that queued it.
+        -- The entry now answers to the latest request that queued it (its id and trigger).
         hset[#hset + 1] = key
-        hset[#hset + 1] = encode(was, attempt, newMode, entryId)
+        hset[#hset + 1] = encode(was, attempt, newMode, trigger, entryId)
       end
     end
   end
@@ -283,8 +290,8 @@ return out
  * 3. Per priority in drain order, each host offers up to the remaining number
  *    of its due entries, earliest first; entries are taken one per host per
  *    round until the limit. Taken entries leave their queue and are leased.
- * Answers the number of expired leases put back, then 8 fields per claim:
- * claimId, host, key, priority, attempt, mode, entryId, leaseUntil.
+ * Answers the number of expired leases put back, then 9 fields per claim:
+ * claimId, host, key, priority, attempt, mode, entryId, leaseUntil, trigger.
  */
 const CLAIM = `${PRELUDE}${REQUEUE}
 local now, limit, leaseUntil, base = ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5]
@@ -294,7 +301,7 @@ for _, claimId in ipairs(expired) do
   local raw = redis.call('HGET', CLAIMS, claimId)
   if raw then
     local c = cjson.decode(raw)
-    requeue(c.h, c.k, c.p, c.d, c.a, c.m, c.i)
+    requeue(c.h, c.k, c.p, c.d, c.a, c.m, c.i, c.t)
     redis.call('HDEL', CLAIMS, claimId)
   end
 end
@@ -328,15 +335,15 @@ local function take(host, priority, key, score)
   redis.call('ZREM', qkey(host, priority), key)
   -- Never expected (both keys change together); if it happens, drop the orphan rather than fail midway.
   if not value then return end
-  local _, attempt, mode, entryId = decode(value)
+  local _, attempt, mode, entryId, trigger = decode(value)
   redis.call('HDEL', ek, key)
   taken = taken + 1
   local claimId = base .. '-' .. taken
-  redis.call('HSET', CLAIMS, claimId, cjson.encode({ h = host, k = key, p = priority, d = score, a = attempt, m = mode, i = entryId }))
+  redis.call('HSET', CLAIMS, claimId, cjson.encode({ h = host, k = key, p = priority, d = score, a = attempt, m = mode, i = entryId, t = trigger }))
   redis.call('ZADD', LEASES, leaseUntil, claimId)
   touched[host] = true
   served = host
-  for _, field in ipairs({ claimId, host, key, priority, attempt, mode, entryId, leaseUntil }) do out[#out + 1] = field end
+  for _, field in ipairs({ claimId, host, key, priority, attempt, mode, entryId, leaseUntil, trigger }) do out[#out + 1] = field end
 end
 
 for _, priority in ipairs(PRIORITIES) do
@@ -368,10 +375,68 @@ if served then redis.call('SET', CURSOR, served) end
 return out
 `;
 
-/** ARGV[2] claimId. Releases the claim if it still exists (complete, giveUp). */
+/**
+ * ARGV[2] claimId, [3] now, [4] bucket length (ms), [5] window (ms).
+ * Releases the claim if it still exists (complete, giveUp) and counts it in
+ * its host and priority's completion bucket of now; buckets that left the
+ * window are deleted, and an idle counter expires with its window.
+ */
 const RELEASE = `${PRELUDE}
-if redis.call('HDEL', CLAIMS, ARGV[2]) == 1 then redis.call('ZREM', LEASES, ARGV[2]) end
-return 0
+local raw = redis.call('HGET', CLAIMS, ARGV[2])
+if not raw then return 0 end
+redis.call('HDEL', CLAIMS, ARGV[2])
+redis.call('ZREM', LEASES, ARGV[2])
+local c = cjson.decode(raw)
+local now, bucketMs, windowMs = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local bucket = math.floor(now / bucketMs) * bucketMs
+local dk = P .. 'done:' .. c.h .. ':' .. c.p
+redis.call('HINCRBY', dk, string.format('%d', bucket), 1)
+for _, field in ipairs(redis.call('HKEYS', dk)) do
+  if tonumber(field) <= bucket - windowMs then redis.call('HDEL', dk, field) end
+end
+redis.call('PEXPIRE', dk, windowMs + bucketMs)
+return 1
+`;
+
+/**
+ * ARGV[2] now, [3] bucket length (ms), [4] window (ms), [5..] hosts.
+ * Answers per host: host, then the completions in the window for each
+ * priority in drain order.
+ */
+const RECENT_COMPLETIONS = `${PRELUDE}
+local now, bucketMs, windowMs = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local current = math.floor(now / bucketMs) * bucketMs
+local out = {}
+for i = 5, #ARGV do
+  out[#out + 1] = ARGV[i]
+  for _, priority in ipairs(PRIORITIES) do
+    local sum = 0
+    local flat = redis.call('HGETALL', P .. 'done:' .. ARGV[i] .. ':' .. priority)
+    for j = 1, #flat, 2 do
+      local bucket = tonumber(flat[j])
+      if bucket > current - windowMs and bucket <= now then sum = sum + tonumber(flat[j + 1]) end
+    end
+    out[#out + 1] = sum
+  end
+end
+return out
+`;
+
+/**
+ * ARGV[2] host, [3] now. Answers the entry keys of the host's live claims
+ * (lease ending after now). Claims are the work in flight, a few per daemon,
+ * so reading them all stays cheap.
+ */
+const CLAIMED_KEYS = `${PRELUDE}
+local out = {}
+for _, claimId in ipairs(redis.call('ZRANGEBYSCORE', LEASES, '(' .. ARGV[3], '+inf')) do
+  local raw = redis.call('HGET', CLAIMS, claimId)
+  if raw then
+    local c = cjson.decode(raw)
+    if tostring(c.h) == ARGV[2] then out[#out + 1] = c.k end
+  end
+end
+return out
 `;
 
 /** ARGV[2] claimId, [3] dueAt, [4] attempts made. Back to the queue with that many more attempts, if the claim still exists. */
@@ -381,7 +446,7 @@ if not raw then return 0 end
 local c = cjson.decode(raw)
 redis.call('HDEL', CLAIMS, ARGV[2])
 redis.call('ZREM', LEASES, ARGV[2])
-requeue(c.h, c.k, c.p, ARGV[3], c.a + tonumber(ARGV[4]), c.m, c.i)
+requeue(c.h, c.k, c.p, ARGV[3], c.a + tonumber(ARGV[4]), c.m, c.i, c.t)
 return 1
 `;
 
@@ -396,6 +461,8 @@ export const QUEUE_SCRIPTS = {
   bpcQueueClaim: CLAIM,
   bpcQueueRelease: RELEASE,
   bpcQueueRetry: RETRY,
+  bpcQueueRecentCompletions: RECENT_COMPLETIONS,
+  bpcQueueClaimedKeys: CLAIMED_KEYS,
 } as const;
 
 export type QueueScriptName = keyof typeof QUEUE_SCRIPTS;

@@ -157,3 +157,24 @@ describe('RedisQueueStore when Redis is unreachable', () => {
     expect((error as Error).message).toContain(`redis unreachable at redis://user:***@127.0.0.1:${free.port}`);
   });
 });
+
+describe('RedisQueueStore with entries written before triggers existed', () => {
+  it('reads a value without its trigger field as an entry without trigger, and keeps its id and attempts', async () => {
+    const T = 1_700_000_000_000;
+    const keyPrefix = `legacy-entries-${Date.now()}`;
+    const store = new RedisQueueStore({ url: testEngines().redisUrl, keyPrefix });
+    const raw = new Redis(testEngines().redisUrl);
+    try {
+      // The layout before triggers: '<priority>|<attempt>|<mode>|<entryId>'.
+      await raw.zadd(`{${keyPrefix}}:q:1:normal`, T, '1|https://a.example/old');
+      await raw.hset(`{${keyPrefix}}:e:1`, '1|https://a.example/old', 'normal|2|render|old-request');
+      await raw.sadd(`{${keyPrefix}}:hosts`, '1');
+      const [claimed] = await store.claim({ now: T, limit: 1, leaseMs: 1_000 });
+      expect(claimed).toMatchObject({ url: 'https://a.example/old', dimensionId: 1, mode: 'render', entryId: 'old-request', attempt: 2 });
+      expect(claimed.trigger).toBeUndefined();
+    } finally {
+      raw.disconnect();
+      await store.close();
+    }
+  });
+});

@@ -1,12 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import {
+  COMPLETION_WINDOW,
+  COMPLETION_WINDOW_MS,
+  noRecentCompletions,
   PRIORITIES,
   distinctItems,
   distinctPriorities,
   emptyHostQueueCounts,
   type HostQueueCounts,
   type Priority,
+  type QueueTrigger,
   type RecacheMode,
+  type RecentCompletions,
 } from '@bpc/domain';
 import { silentLog, type LogSink } from '@bpc/support';
 import { queueEntryKey as entryKeyOf } from '@bpc/domain';
@@ -23,6 +28,7 @@ import {
 import type {
   ClaimRequest,
   ClaimedEntry,
+  ClaimedKey,
   EnqueueRequest,
   EnqueueResult,
   ProjectionPosition,
@@ -53,7 +59,7 @@ export interface RedisQueueStoreOptions {
 export { RedisUnavailableError as QueueStoreUnavailableError } from '@bpc/redis-support';
 
 const MODE_LETTER: Record<RecacheMode, string> = { render: 'r', bypass: 'b' };
-const CLAIM_FIELDS = 8;
+const CLAIM_FIELDS = 9;
 
 type ScriptReply = unknown;
 
@@ -99,6 +105,7 @@ export class RedisQueueStore implements QueueStore {
       request.priority,
       request.dueAt,
       request.entryId,
+      request.trigger ?? '',
       ...items,
     ]);
     return parseStoreResult(reply, asEnqueueResult);
@@ -173,8 +180,8 @@ export class RedisQueueStore implements QueueStore {
     return claimed;
   }
 
-  async complete(entry: ClaimedEntry): Promise<void> {
-    await this.runScript('bpcQueueRelease', [entry.claimId]);
+  async complete(entry: ClaimedEntry, now = Date.now()): Promise<void> {
+    await this.release(entry, now);
   }
 
   /**
@@ -189,8 +196,36 @@ export class RedisQueueStore implements QueueStore {
     await this.runScript('bpcQueueRetry', [entry.claimId, dueAt, attemptsMade]);
   }
 
-  async giveUp(entry: ClaimedEntry): Promise<void> {
-    await this.runScript('bpcQueueRelease', [entry.claimId]);
+  async giveUp(entry: ClaimedEntry, now = Date.now()): Promise<void> {
+    await this.release(entry, now);
+  }
+
+  /** One script call over a few small hashes per host (at most one field per minute of the window). */
+  async recentCompletions(now: number, hostIds: readonly number[]): Promise<ReadonlyMap<number, RecentCompletions>> {
+    assertFiniteTime('now', now);
+    hostIds.forEach(assertHostId);
+    const recent = new Map<number, RecentCompletions>();
+    if (hostIds.length === 0) return recent;
+    const flat = (await this.runScript('bpcQueueRecentCompletions', [now, COMPLETION_WINDOW.bucketMs, COMPLETION_WINDOW_MS, ...hostIds])) as (string | number)[];
+    const stride = 1 + PRIORITIES.length;
+    for (let i = 0; i < flat.length; i += stride) {
+      const counts = noRecentCompletions();
+      PRIORITIES.forEach((priority, p) => (counts[priority] = Number(flat[i + 1 + p])));
+      recent.set(Number(flat[i]), counts);
+    }
+    return recent;
+  }
+
+  async claimedKeys(hostId: number, now: number): Promise<readonly ClaimedKey[]> {
+    assertHostId(hostId);
+    assertFiniteTime('now', now);
+    const keys = (await this.runScript('bpcQueueClaimedKeys', [hostId, now])) as string[];
+    return keys.map((key) => parseQueueEntryKey(key));
+  }
+
+  private async release(entry: ClaimedEntry, now: number): Promise<void> {
+    assertFiniteTime('now', now);
+    await this.runScript('bpcQueueRelease', [entry.claimId, now, COMPLETION_WINDOW.bucketMs, COMPLETION_WINDOW_MS]);
   }
 
   async resultOf(eventId: string): Promise<unknown | undefined> {
@@ -230,7 +265,7 @@ export class RedisQueueStore implements QueueStore {
   }
 
   private toClaimedEntry(fields: (string | number)[]): ClaimedEntry {
-    const [claimId, hostId, key, priority, attempt, mode, entryId, leaseUntil] = fields.map(String);
+    const [claimId, hostId, key, priority, attempt, mode, entryId, leaseUntil, trigger] = fields.map(String);
     const { dimensionId, url } = parseQueueEntryKey(key);
     return {
       hostId: Number(hostId),
@@ -239,6 +274,7 @@ export class RedisQueueStore implements QueueStore {
       priority: priority as Priority,
       ...(mode ? { mode: mode as RecacheMode } : {}),
       entryId,
+      ...(trigger ? { trigger: trigger as QueueTrigger } : {}),
       attempt: Number(attempt),
       claimId,
       leaseUntil: Number(leaseUntil),

@@ -6,6 +6,8 @@ export interface FetchedPage {
   /** Headers to keep; a redirect's `location` already points to the public host. */
   readonly headers: StoredHeaders;
   readonly body: Buffer;
+  /** True when the status is the page's own (`prerender-status-code`), not the origin's answer. */
+  readonly statusSignalled?: boolean;
 }
 
 /**

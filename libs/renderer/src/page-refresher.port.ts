@@ -1,4 +1,5 @@
 import type { FetchedPage } from './fetched-page';
+import type { LastGoodReason } from './last-good/last-good-rules';
 
 export const PAGE_REFRESHER = Symbol('PAGE_REFRESHER');
 
@@ -11,10 +12,34 @@ export interface RefreshJob {
   readonly mode?: 'render' | 'bypass';
 }
 
+/** Why the current entry was kept: render-wins (a bypass never replaces a fresh render), or a last-good rule (see `judgeAgainstLastGood`). */
+export type KeptReason = 'render-wins' | LastGoodReason;
+
 export type RefreshOutcome =
   | { readonly kind: 'stored'; readonly cacheKind: 'render' | 'bypass'; readonly statusCode: number; readonly bytes: number; readonly durationMs: number }
-  | { readonly kind: 'kept'; readonly reason: 'render-wins'; readonly durationMs: number }
-  | { readonly kind: 'failed'; readonly reason: string; readonly durationMs: number; readonly unstored?: UnstoredPage };
+  | {
+      readonly kind: 'kept';
+      readonly reason: KeptReason;
+      /** The rule's reason in words, the same words each time the rule keeps an entry (render history groups by it). */
+      readonly detail: string;
+      readonly mode: 'render' | 'bypass';
+      /** Status and body size of the page produced and not stored; 0 when none was (render-wins decided before fetching). */
+      readonly statusCode: number;
+      readonly bytes: number;
+      readonly durationMs: number;
+    }
+  | {
+      readonly kind: 'failed';
+      readonly reason: string;
+      readonly durationMs: number;
+      /** The job's mode; absent when the job could not be resolved (unknown host or dimension). */
+      readonly mode?: 'render' | 'bypass';
+      /** The render or fetch ran out of time (its signal, or the page never settled). */
+      readonly timedOut?: boolean;
+      /** The page has a cache entry, left as it was (still served): the caller may report it kept. */
+      readonly entryKept?: boolean;
+      readonly unstored?: UnstoredPage;
+    };
 
 /**
  * A page that was produced but that the cache store could not take (a full
@@ -51,6 +76,15 @@ export interface TabCapacity {
  *   for a recache-eligible tab (bounded by `signal`). An online render may
  *   take any free tab.
  * - A bypass never replaces a fresh render (`kept`, render-wins).
+ * - Last-good protection: a produced page that looks broken next to the
+ *   page's good (2xx) entry — blank, a soft 404, much smaller — keeps that
+ *   entry (`kept` with the rule); a blank page with no good entry fails.
+ *   The check reads the entry just before `put`; a render stored by another
+ *   process in between is judged by the next refresh (no lock across the
+ *   two calls).
+ * - A `failed` outcome says whether the page had an entry (`entryKept`) and
+ *   whether it timed out, so the caller can report a timeout that kept the
+ *   old entry.
  * - `signal` bounds the whole call, waiting for a tab included.
  */
 export interface RefreshOptions {

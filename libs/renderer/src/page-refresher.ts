@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { putDecision, type CacheStore, type PutResult } from '@bpc/cache-store';
-import { systemClock, type Clock, type HostCatalog, type RecacheMode } from '@bpc/domain';
+import { systemClock, type Clock, type HostCatalog, type HostDefinition, type RecacheMode } from '@bpc/domain';
 import { silentLog, type LogSink } from '@bpc/support';
 import { AddressPolicy } from './egress/address-policy';
 import type { Resolvers } from './egress/checked-address';
@@ -11,6 +11,7 @@ import { errorSummary, failureReason, type FetchedPage } from './fetched-page';
 import { fetchOrigin } from './fetch-origin';
 import type { PageRefresher, RefreshJob, RefreshOptions, RefreshOutcome, TabCapacity } from './page-refresher.port';
 import { emulationFor, expiresAt, originUrl, resolveMode } from './refresh-rules';
+import { judgeAgainstLastGood, lastGoodRulesOf, type LastGoodRules } from './last-good/last-good-rules';
 import { renderPage } from './render-page';
 import { settleRulesOf, type SettleRules } from './settle/settle-rules';
 import type { TabPool } from './chromium-tab-pool';
@@ -39,7 +40,10 @@ interface ResolvedJob {
   readonly settle: SettleRules;
   /** Renders that may share a kept tab: the same host's. */
   readonly affinity: string;
+  readonly lastGood: LastGoodRules;
 }
+
+const RENDER_WINS_DETAIL = 'a fresh render is cached (render-wins)';
 
 /**
  * Renders (browser) or fetches (origin, `bypass`) one page and stores it in
@@ -55,6 +59,8 @@ export class CachingPageRefresher implements PageRefresher {
   /** Origin-fetch clients by trusted origin ('' for none), kept for their connection pools. */
   private readonly dispatchers = new Map<string, Dispatcher>();
   private readonly addresses: AddressPolicy;
+  /** Each host's last-good rules, its title pattern compiled once. */
+  private readonly lastGoodRules = new Map<number, LastGoodRules>();
 
   constructor(private readonly options: CachingPageRefresherOptions) {
     this.clock = options.clock ?? systemClock;
@@ -66,13 +72,14 @@ export class CachingPageRefresher implements PageRefresher {
     const started = performance.now();
     const elapsed = (): number => Math.round(performance.now() - started);
     const resolved = this.resolve(job);
-    if (typeof resolved === 'string') return { kind: 'failed', reason: resolved, durationMs: elapsed() };
+    if (typeof resolved === 'string') return { kind: 'failed', reason: resolved, durationMs: elapsed(), ...(job.mode ? { mode: job.mode } : {}) };
+    const { mode } = resolved;
 
     // Render-wins, early: no origin request for a bypass the store would refuse anyway.
-    if (resolved.mode === 'bypass') {
+    if (mode === 'bypass') {
       const current = await this.options.store.get(job.hostId, job.url, job.dimensionId);
       if (current && putDecision(current.entry, { kind: 'bypass', createdAt: this.clock.now() }) === 'render-wins') {
-        return { kind: 'kept', reason: 'render-wins', durationMs: elapsed() };
+        return { kind: 'kept', reason: 'render-wins', detail: RENDER_WINS_DETAIL, mode, statusCode: 0, bytes: 0, durationMs: elapsed() };
       }
     }
 
@@ -81,20 +88,34 @@ export class CachingPageRefresher implements PageRefresher {
       page = await this.produce(resolved, options);
     } catch (error) {
       const reason = failureReason(error, options.signal);
-      this.log.warn({ hostId: job.hostId, url: job.url, dimensionId: job.dimensionId, mode: resolved.mode, reason }, 'page refresh failed');
-      return { kind: 'failed', reason, durationMs: elapsed() };
+      this.log.warn({ hostId: job.hostId, url: job.url, dimensionId: job.dimensionId, mode, reason }, 'page refresh failed');
+      return { kind: 'failed', reason, durationMs: elapsed(), mode, timedOut: reason.startsWith('timed out'), entryKept: await this.hasEntry(job) };
     }
 
     const durationMs = elapsed();
     const createdAt = this.clock.now();
     let result: PutResult;
     try {
+      const current = await this.options.store.get(job.hostId, job.url, job.dimensionId);
+      const verdict = judgeAgainstLastGood(
+        { kind: mode, statusCode: page.statusCode, statusSignalled: page.statusSignalled === true, contentType: page.headers['content-type'], body: page.body },
+        current?.entry,
+        resolved.lastGood,
+      );
+      if (verdict.kind === 'keep') {
+        this.log.info({ hostId: job.hostId, url: job.url, dimensionId: job.dimensionId, mode, rule: verdict.reason, bytes: page.body.length, keptBytes: current?.entry.bytes }, 'last good page kept');
+        return { kind: 'kept', reason: verdict.reason, detail: verdict.detail, mode, statusCode: page.statusCode, bytes: page.body.length, durationMs };
+      }
+      if (verdict.kind === 'fail') {
+        this.log.warn({ hostId: job.hostId, url: job.url, dimensionId: job.dimensionId, mode, reason: verdict.reason }, 'page refresh failed');
+        return { kind: 'failed', reason: verdict.reason, durationMs, mode, entryKept: current !== undefined };
+      }
       result = await this.options.store.put(
         {
           hostId: job.hostId,
           url: job.url,
           dimensionId: job.dimensionId,
-          kind: resolved.mode,
+          kind: mode,
           statusCode: page.statusCode,
           headers: page.headers,
           durationMs,
@@ -105,11 +126,20 @@ export class CachingPageRefresher implements PageRefresher {
       );
     } catch (error) {
       const reason = `the page could not be stored: ${errorSummary(error)}`;
-      this.log.error({ hostId: job.hostId, url: job.url, dimensionId: job.dimensionId, mode: resolved.mode, err: error }, 'page produced but not stored');
-      return { kind: 'failed', reason, durationMs, unstored: { cacheKind: resolved.mode, page } };
+      this.log.error({ hostId: job.hostId, url: job.url, dimensionId: job.dimensionId, mode, err: error }, 'page produced but not stored');
+      return { kind: 'failed', reason, durationMs, mode, unstored: { cacheKind: mode, page } };
     }
-    if (!result.stored) return { kind: 'kept', reason: result.reason, durationMs };
-    return { kind: 'stored', cacheKind: resolved.mode, statusCode: page.statusCode, bytes: result.entry.bytes, durationMs };
+    if (!result.stored) return { kind: 'kept', reason: result.reason, detail: RENDER_WINS_DETAIL, mode, statusCode: page.statusCode, bytes: page.body.length, durationMs };
+    return { kind: 'stored', cacheKind: mode, statusCode: page.statusCode, bytes: result.entry.bytes, durationMs };
+  }
+
+  /** Whether the page has an entry now (kept as it was by a failed refresh); false when the store cannot tell. */
+  private async hasEntry(job: RefreshJob): Promise<boolean> {
+    try {
+      return (await this.options.store.get(job.hostId, job.url, job.dimensionId)) !== undefined;
+    } catch {
+      return false;
+    }
   }
 
   capacity(): TabCapacity {
@@ -144,8 +174,18 @@ export class CachingPageRefresher implements PageRefresher {
       emulation: emulationFor(dimension),
       egress,
       settle: settleRulesOf(host),
+      lastGood: this.lastGoodOf(host),
       affinity: `host:${host.host_id}`,
     };
+  }
+
+  private lastGoodOf(host: HostDefinition): LastGoodRules {
+    let rules = this.lastGoodRules.get(host.host_id);
+    if (!rules) {
+      rules = lastGoodRulesOf(host);
+      this.lastGoodRules.set(host.host_id, rules);
+    }
+    return rules;
   }
 
   private produce(job: ResolvedJob, options: RefreshOptions): Promise<FetchedPage> {

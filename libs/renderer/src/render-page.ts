@@ -129,7 +129,7 @@ async function loadAndRead(page: Page, request: PageRender, guard: RequestGuard,
   if (body.length > MAX_PAGE_BYTES) throw renderTooLarge();
   const headers = { ...storedHeaders(response.headers()), 'content-type': 'text/html; charset=utf-8' };
   delete (headers as Record<string, string>).location;
-  return { statusCode, headers, body };
+  return { statusCode, headers, body, statusSignalled: signalled !== undefined };
 }
 
 interface RequestGuard {

@@ -1,11 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import type { AppConfig } from '@bpc/config';
-import { AppError, Clock, emptyHostQueueCounts, HostCatalog } from '@bpc/domain';
+import { AppError, Clock, emptyHostQueueCounts, estimateHostDrain, HostCatalog, noRecentCompletions, PRIORITIES, type Priority } from '@bpc/domain';
 import { APP_CONFIG, CLOCK } from '@bpc/platform';
 import { QUEUE_STORE, QueueStore } from '@bpc/queue-store';
 import { DAEMON_ID } from '../shared/daemon-id';
-import { GetStatus, HostQueueStatus, StatusSnapshot } from './get-status.query';
+import { GetStatus, HostQueueStatus, QueueDrainEstimateView, StatusSnapshot } from './get-status.query';
 import { SCHEDULER_VIEW, SchedulerView } from './scheduler-view';
 
 @QueryHandler(GetStatus)
@@ -29,9 +29,17 @@ export class GetStatusHandler implements IQueryHandler<GetStatus, StatusSnapshot
     const [counts, paused] = await Promise.all([this.store.counts(now, hostIds), this.store.pausedHosts(now)]).catch((error: Error) => {
       throw new AppError('STORE_UNAVAILABLE', `queue store unavailable: ${error.message}`);
     });
+    const shown = [...new Set([...hostIds, ...counts.keys()])];
+    const completions = await this.store.recentCompletions(now, shown).catch((error: Error) => {
+      throw new AppError('STORE_UNAVAILABLE', `queue store unavailable: ${error.message}`);
+    });
     const queues: Record<string, HostQueueStatus> = {};
-    for (const hostId of new Set([...hostIds, ...counts.keys()])) {
-      queues[hostId] = { ...(counts.get(hostId) ?? emptyHostQueueCounts()), paused: paused.has(hostId) };
+    for (const hostId of shown) {
+      const hostCounts = counts.get(hostId) ?? emptyHostQueueCounts();
+      const estimate = estimateHostDrain(hostCounts, completions.get(hostId) ?? noRecentCompletions(), paused.get(hostId), now);
+      const drain_estimate = {} as Record<Priority, QueueDrainEstimateView>;
+      for (const priority of PRIORITIES) drain_estimate[priority] = { seconds: estimate[priority].seconds, completed_per_minute: estimate[priority].completedPerMinute };
+      queues[hostId] = { ...hostCounts, paused: paused.has(hostId), drain_estimate };
     }
     const { max_size } = this.config.internal_queue;
     const size = this.scheduler.internalQueueSize();

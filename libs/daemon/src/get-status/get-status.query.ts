@@ -1,11 +1,21 @@
-import type { HostQueueCounts } from '@bpc/domain';
+import type { HostQueueCounts, Priority } from '@bpc/domain';
 
 /** The status snapshot of the daemon specification, computed from live state. */
 export class GetStatus {}
 
+/** One queue's estimated time to drain (see `estimateQueueDrain`). */
+export interface QueueDrainEstimateView {
+  /** Seconds until empty at the recent completion rate, plus a pause's remaining time; null while no rate is known. */
+  readonly seconds: number | null;
+  /** Claims completed or given up per minute over the last ten minutes. */
+  readonly completed_per_minute: number;
+}
+
 export interface HostQueueStatus extends HostQueueCounts {
   /** Later envelope form only. */
   readonly paused: boolean;
+  /** Later envelope form only (added for issue 32): an estimate, per queue. */
+  readonly drain_estimate: Readonly<Record<Priority, QueueDrainEstimateView>>;
 }
 
 export interface StatusSnapshot {

@@ -31,6 +31,7 @@ export function daemonStatusFor(code: ErrorCode): number {
     case 'EXPLORER_BUSY':
     case 'EXPORT_SLOT_BUSY':
     case 'EXPORT_NOT_FOUND':
+    case 'RECEIPT_NOT_FOUND':
     case 'DOWNLOAD_LINK_INVALID':
     case 'DOWNLOAD_LINK_EXPIRED':
       return 500;

@@ -27,13 +27,23 @@ export class RecacheController {
 
   @Post('recache')
   @ApiOperation({ summary: 'Queue URLs × dimensions of a host for recache' })
-  @ApiDaemonEndpoint({ host_id: int, urls_count: int, dimension_ids_count: int, entries_enqueued: int, priority: str, paused: bool, mode: str })
+  @ApiDaemonEndpoint({
+    host_id: int,
+    urls_count: int,
+    dimension_ids_count: int,
+    entries_enqueued: int,
+    priority: str,
+    paused: bool,
+    mode: str,
+    receipt_id: { type: 'string', description: 'Recache receipt id (later form only): the public API reports per URL and dimension how the recache went, at `GET /api/websites/{website}/cache/receipts/{receipt_id}`' },
+  })
   @HttpCode(200)
   async recache(@Req() request: FastifyRequest, @Body(new BodyPipe(RequestRecacheDto, lenient)) body: RequestRecacheDto) {
     const form = this.envelope.formOf(request);
     const input = { hostId: body.host_id, urls: body.urls, dimensionIds: body.dimension_ids, priority: body.priority, mode: body.mode };
     const accepted = await this.commands.execute<RequestRecache, RecacheAccepted>(new RequestRecache(input, 'daemon-api'));
-    return this.envelope.wrap(form, accepted, without<RecacheAccepted, 'paused' | 'mode'>('paused', 'mode'));
+    // The earlier form stays as it was: no `paused`, `mode` nor the receipt added later.
+    return this.envelope.wrap(form, accepted, without<RecacheAccepted, 'paused' | 'mode' | 'receipt_id'>('paused', 'mode', 'receipt_id'));
   }
 
   @Post('queue/purge')

@@ -13,7 +13,7 @@ export type EarlierForm<T> = { status: 'ok'; data: T };
 /**
  * Wraps daemon answers in the later form `{success: true, data}` or the
  * earlier `{status: "ok", data}`; the earlier form leaves out what the later
- * one added (`paused`, `mode`), given per endpoint by `toEarlier`.
+ * one added (`paused`, `mode`, `receipt_id`, `drain_estimate`), given per endpoint by `toEarlier`.
  */
 @Injectable()
 export class ResponseEnvelope {

@@ -6,9 +6,9 @@ import type { FastifyRequest } from 'fastify';
 import { GetStatus, StatusSnapshot } from '../get-status/get-status.query';
 import { ResponseEnvelope } from './response-envelope';
 
-/** The earlier form has no per-host `paused`. */
+/** The earlier form has no per-host `paused`, nor the later `drain_estimate`. */
 function withoutPaused(snapshot: StatusSnapshot): object {
-  const queues = Object.fromEntries(Object.entries(snapshot.queues).map(([host, { paused: _paused, ...counts }]) => [host, counts]));
+  const queues = Object.fromEntries(Object.entries(snapshot.queues).map(([host, { paused: _paused, drain_estimate: _estimate, ...counts }]) => [host, counts]));
   return { ...snapshot, queues };
 }
 
@@ -22,7 +22,7 @@ export class StatusController {
 
   @Get()
   @ApiOperation({ summary: 'Daemon id, scheduler state and queue counts per host and priority' })
-  @ApiDaemonEndpoint({ daemon: obj, internal_queue: obj, rs_capacity: obj, queues: { type: 'object', description: 'Per host id: `high`, `normal`, `autorecache` as `{total, due_now}`, and `paused`', additionalProperties: obj } })
+  @ApiDaemonEndpoint({ daemon: obj, internal_queue: obj, rs_capacity: obj, queues: { type: 'object', description: 'Per host id: `high`, `normal`, `autorecache` as `{total, due_now}`, `paused`, and `drain_estimate` (later form): per priority `{seconds, completed_per_minute}`, an estimate of the time to empty the queue at the last ten minutes\' completion rate plus a pause\'s remaining time (`seconds` null while nothing completed in that window)', additionalProperties: obj } })
   async status(@Req() request: FastifyRequest) {
     const form = this.envelope.formOf(request);
     return this.envelope.wrap(form, await this.queries.execute<GetStatus, StatusSnapshot>(new GetStatus()), withoutPaused);

@@ -1,7 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { HostCatalog, MAX_RECACHE_URLS, validationError } from '@bpc/domain';
+import { type Clock, HostCatalog, MAX_RECACHE_URLS, validationError } from '@bpc/domain';
+import { CLOCK } from '@bpc/platform';
 import { SitemapRefused, type SitemapReadResult } from '@bpc/sitemaps';
+import { newReceiptId } from '../request-recache/receipt-id';
 import { RecacheAccepted, RequestRecache } from '../request-recache/request-recache.command';
 import { RecacheSitemap, SitemapRecacheAccepted } from './recache-sitemap.command';
 import { SitemapReaderProvider } from './sitemap-reader.provider';
@@ -48,6 +50,7 @@ export class RecacheSitemapHandler implements ICommandHandler<RecacheSitemap, Si
     private readonly commands: CommandBus,
     private readonly hosts: HostCatalog,
     private readonly sitemaps: SitemapReaderProvider,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ hostId, sitemapUrl, priority, lastmodAfter }: RecacheSitemap): Promise<SitemapRecacheAccepted> {
@@ -60,7 +63,7 @@ export class RecacheSitemapHandler implements ICommandHandler<RecacheSitemap, Si
       if (error instanceof SitemapRefused) throw validationError('sitemapUrl', `sitemap refused, nothing was queued: ${error.message}`);
       throw error;
     }
-    const receiptId = read.urls.length > 0 ? randomUUID() : null;
+    const receiptId = read.urls.length > 0 ? newReceiptId(this.clock.now()) : null;
     let entriesEnqueued = 0;
     for (const urls of sitemapChunks(read.urls)) {
       const accepted = await this.commands.execute<RequestRecache, RecacheAccepted>(new RequestRecache({ hostId, urls, priority }, 'sitemap', receiptId ?? undefined));

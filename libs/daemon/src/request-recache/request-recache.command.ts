@@ -6,7 +6,7 @@ export class RequestRecache {
   constructor(
     readonly input: RecacheRequestInput,
     readonly source: RecacheRequestedPayload['source'],
-    /** The recache receipt the request belongs to (one receipt may span several requests, as a sitemap's chunks do). */
+    /** The receipt this request belongs to: a sitemap recache passes one for all its chunks; absent, a fresh one is minted. */
     readonly receiptId?: string,
   ) {}
 }
@@ -21,4 +21,6 @@ export interface RecacheAccepted {
   readonly paused: boolean;
   /** Later envelope form only; present when the request named one. */
   readonly mode?: string;
+  /** The recache receipt (`GET /api/websites/{website}/cache/receipts/{receiptId}` reports it); added field. */
+  readonly receipt_id: string;
 }

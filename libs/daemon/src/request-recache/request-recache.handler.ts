@@ -7,6 +7,7 @@ import { CLOCK } from '@bpc/platform';
 import { EnqueueResult, QUEUE_STORE, QueueStore } from '@bpc/queue-store';
 import { recordAndProject } from '../projection/record-and-project';
 import { QueueActivity } from '../scheduler/queue-activity';
+import { newReceiptId } from './receipt-id';
 import { RecacheAccepted, RequestRecache } from './request-recache.command';
 
 /** Records RecacheRequested, then answers with the count the queue projection applied. */
@@ -20,7 +21,7 @@ export class RequestRecacheHandler implements ICommandHandler<RequestRecache, Re
     private readonly activity: QueueActivity,
   ) {}
 
-  async execute({ input, source, receiptId }: RequestRecache): Promise<RecacheAccepted> {
+  async execute({ input, source, receiptId = newReceiptId(this.clock.now()) }: RequestRecache): Promise<RecacheAccepted> {
     const decision = decideRecache(input, this.hosts);
     // Read before recording: a failure here must not answer 500 for work already queued.
     const paused = (await this.pausedHosts()).has(decision.hostId);
@@ -33,6 +34,7 @@ export class RequestRecacheHandler implements ICommandHandler<RequestRecache, Re
       priority: decision.priority,
       paused,
       ...(decision.mode ? { mode: decision.mode } : {}),
+      receipt_id: receiptId,
     };
   }
 
@@ -45,8 +47,8 @@ export class RequestRecacheHandler implements ICommandHandler<RequestRecache, Re
   }
 
   /** URL rules may have left nothing to record. */
-  private async record(decision: RecacheDecision, source: RequestRecache['source'], receiptId: string | undefined): Promise<number> {
-    const event = newQueueEvent(RECACHE_REQUESTED, { ...decision, source, ...(receiptId ? { receiptId } : {}) }, String(decision.hostId), this.clock.now());
+  private async record(decision: RecacheDecision, source: RequestRecache['source'], receiptId: string): Promise<number> {
+    const event = newQueueEvent(RECACHE_REQUESTED, { ...decision, source, receiptId }, String(decision.hostId), this.clock.now());
     const applied = await recordAndProject<EnqueueResult>(this.log, this.store, TOPICS.queue, event);
     this.activity.workQueued();
     return applied.enqueued;

@@ -2,14 +2,14 @@ import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } fro
 import type { Logger } from 'pino';
 import type { AppConfig } from '@bpc/config';
 import type { Clock } from '@bpc/domain';
-import { newQueueEvent, QueueEvent, RECACHE_GAVE_UP, RECACHE_RETRY_SCHEDULED, RECACHE_SUCCEEDED, RecacheAttemptSubject, TOPICS } from '@bpc/events';
+import { EventEnvelope, newQueueEvent, newRenderRecorded, RECACHE_GAVE_UP, RECACHE_RETRY_SCHEDULED, RECACHE_SUCCEEDED, RecacheAttemptSubject, TOPICS, TopicName } from '@bpc/events';
 import { EVENT_LOG, EventLog } from '@bpc/event-log';
 import { APP_CONFIG, CLOCK, FailureStreakLog, LOGGER } from '@bpc/platform';
 import { ClaimedEntry, QUEUE_STORE, QueueStore } from '@bpc/queue-store';
-import { PAGE_REFRESHER, PageRefresher, RefreshOutcome } from '@bpc/renderer';
+import { AfterFailure, PAGE_REFRESHER, PageRefresher, RefreshOutcome, renderFactOf } from '@bpc/renderer';
 import type { RenderCapacity, SchedulerView } from '../get-status/scheduler-view';
 import { SchedulerSwitch } from '../scheduler-control/scheduler-switch';
-import { afterFailure, claimLeaseMs, internalQueueTarget, SchedulerLimits } from './scheduler-policy';
+import { afterFailure, claimLeaseMs, internalQueueTarget, SchedulerLimits, triggerOf } from './scheduler-policy';
 import { QueueActivity } from './queue-activity';
 import { SchedulerMetrics } from './scheduler-metrics';
 
@@ -35,7 +35,8 @@ interface PulledEntry {
  * once, each bounded by `timeout_per_url`; a failed entry is retried inside
  * the daemon after 5 s, then 10 s, up to `max_retries` attempts (work past the
  * gate finishes even if its host is paused meanwhile). Outcomes are recorded
- * as events.
+ * as events: the queue's `Recache*` (the queue projection and downstream
+ * consumers), and one `RenderRecorded` per attempt (the render history).
  */
 @Injectable()
 export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationShutdown, SchedulerView {
@@ -220,9 +221,9 @@ export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationSh
       const result =
         outcome.kind === 'stored'
           ? { ...subject, outcome: outcome.cacheKind === 'render' ? ('rendered' as const) : ('fetched' as const), mode: outcome.cacheKind, statusCode: outcome.statusCode }
-          : { ...subject, outcome: 'kept' as const, mode: 'bypass' as const };
-      await this.record(newQueueEvent(RECACHE_SUCCEEDED, result, key, this.clock.now()));
-      await this.store.complete(claim);
+          : { ...subject, outcome: 'kept' as const, mode: outcome.mode };
+      await Promise.all([this.record(TOPICS.queue, newQueueEvent(RECACHE_SUCCEEDED, result, key, this.clock.now())), this.recordRender(claim, attemptNumber, outcome, 'give-up')]);
+      await this.store.complete(claim, this.clock.now());
       return;
     }
     const next = afterFailure(attemptNumber, this.limits, this.clock.now());
@@ -230,14 +231,24 @@ export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationSh
       entry.readyAt = next.retryAt;
       entry.running = false;
       this.refill();
-      await this.record(newQueueEvent(RECACHE_RETRY_SCHEDULED, { ...subject, reason: outcome.reason, retryAt: next.retryAt }, key, this.clock.now()));
+      await Promise.all([
+        this.record(TOPICS.queue, newQueueEvent(RECACHE_RETRY_SCHEDULED, { ...subject, reason: outcome.reason, retryAt: next.retryAt }, key, this.clock.now())),
+        this.recordRender(claim, attemptNumber, outcome, 'retry'),
+      ]);
       setTimeout(() => this.dispatch(), next.retryAt - this.clock.now()).unref();
       return;
     }
     this.remove(entry);
     this.refill();
-    await this.record(newQueueEvent(RECACHE_GAVE_UP, { ...subject, reason: outcome.reason }, key, this.clock.now()));
-    await this.store.giveUp(claim);
+    await Promise.all([this.record(TOPICS.queue, newQueueEvent(RECACHE_GAVE_UP, { ...subject, reason: outcome.reason }, key, this.clock.now())), this.recordRender(claim, attemptNumber, outcome, 'give-up')]);
+    await this.store.giveUp(claim, this.clock.now());
+  }
+
+  /** The attempt in the render history (`RenderRecorded`), beside the queue's own event. */
+  private recordRender(claim: ClaimedEntry, attempt: number, outcome: RefreshOutcome, after: AfterFailure): Promise<void> {
+    const fact = renderFactOf(outcome, after, claim.mode);
+    const payload = { hostId: claim.hostId, url: claim.url, dimensionId: claim.dimensionId, trigger: triggerOf(claim), attempt, entryId: claim.entryId, ...fact };
+    return this.record(TOPICS.renders, newRenderRecorded(payload, this.clock.now()));
   }
 
   /** After a slot frees: start the next ready entry, and pull more when the internal queue runs low. */
@@ -256,9 +267,9 @@ export class RecacheScheduler implements OnApplicationBootstrap, OnApplicationSh
   }
 
   /** Outcome events inform consumers; the store change that follows is what keeps the queue right, so a log outage is logged, not fatal. */
-  private async record(event: QueueEvent): Promise<void> {
+  private async record(topic: TopicName, event: EventEnvelope): Promise<void> {
     try {
-      await this.log.append(TOPICS.queue, [event]);
+      await this.log.append(topic, [event]);
     } catch (error) {
       this.logger.error({ err: error, type: event.type }, 'scheduler: outcome event not recorded');
     }

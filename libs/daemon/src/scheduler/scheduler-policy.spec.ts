@@ -1,4 +1,4 @@
-import { afterFailure, claimLeaseMs, internalQueueTarget, retryDelayMs } from './scheduler-policy';
+import { afterFailure, claimLeaseMs, internalQueueTarget, retryDelayMs, triggerOf } from './scheduler-policy';
 
 const limits = { maxConcurrent: 5, maxRetries: 3, internalQueueMax: 100, timeoutPerUrlMs: 60_000 };
 
@@ -21,5 +21,13 @@ describe('scheduler policy', () => {
 
   it('holds a claim longer than every attempt and backoff of the entry', () => {
     expect(claimLeaseMs(limits)).toBeGreaterThan(3 * 60_000 + 15_000);
+  });
+
+  it('names the render trigger after the claim: its priority, or a sitemap recache', () => {
+    expect(triggerOf({ priority: 'high' })).toBe('recache_high');
+    expect(triggerOf({ priority: 'normal' })).toBe('recache_normal');
+    expect(triggerOf({ priority: 'autorecache' })).toBe('autorecache');
+    expect(triggerOf({ priority: 'normal', trigger: 'sitemap' })).toBe('sitemap');
+    expect(triggerOf({ priority: 'high', trigger: 'sitemap' })).toBe('sitemap');
   });
 });

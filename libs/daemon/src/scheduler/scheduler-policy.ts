@@ -1,3 +1,6 @@
+import { assertNever, type Priority } from '@bpc/domain';
+import type { RenderTrigger } from '@bpc/events';
+
 /** Waits before the 2nd and 3rd attempts (spec: 5 s, then 10 s); later attempts keep the last wait. */
 export const RETRY_BACKOFF_MS = [5_000, 10_000] as const;
 
@@ -31,4 +34,19 @@ export function claimLeaseMs(limits: SchedulerLimits): number {
 /** What to do after an attempt failed: another attempt later, or give up. */
 export function afterFailure(attemptNumber: number, limits: SchedulerLimits, now: number): { retryAt: number } | { giveUp: true } {
   return attemptNumber >= limits.maxRetries ? { giveUp: true } : { retryAt: now + retryDelayMs(attemptNumber) };
+}
+
+/** What asked for the render: the claim's priority, or a sitemap recache (queued at `normal` or `high`). */
+export function triggerOf(claim: { readonly priority: Priority; readonly trigger?: 'sitemap' }): RenderTrigger {
+  if (claim.trigger === 'sitemap') return 'sitemap';
+  switch (claim.priority) {
+    case 'high':
+      return 'recache_high';
+    case 'normal':
+      return 'recache_normal';
+    case 'autorecache':
+      return 'autorecache';
+    default:
+      return assertNever(claim.priority);
+  }
 }

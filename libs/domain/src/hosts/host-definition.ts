@@ -22,6 +22,14 @@ export interface HostRenderDefinition {
   readonly prerender_ready: boolean;
 }
 
+/** Last-good protection of the host's pages; absent = the defaults (`DEFAULT_LAST_GOOD_RULES` of the renderer). */
+export interface HostLastGoodDefinition {
+  readonly enabled: boolean;
+  readonly min_size_ratio: number;
+  readonly soft_404_size_floor_bytes: number;
+  readonly soft_404_title_pattern: string;
+}
+
 export interface HostDefinition {
   readonly host_id: number;
   readonly hostnames: readonly string[];
@@ -30,4 +38,5 @@ export interface HostDefinition {
   readonly url_rules: readonly UrlRuleDefinition[];
   readonly cache_ttl: number;
   readonly render?: HostRenderDefinition;
+  readonly last_good?: HostLastGoodDefinition;
 }

@@ -19,6 +19,8 @@ export const ERROR_CODES = [
   'EXPORT_NOT_FOUND',
   'DOWNLOAD_LINK_INVALID',
   'DOWNLOAD_LINK_EXPIRED',
+  // Public API recache receipts.
+  'RECEIPT_NOT_FOUND',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

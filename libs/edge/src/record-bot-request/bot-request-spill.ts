@@ -3,7 +3,7 @@ import { readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { createFileAtomic } from '@bpc/durable-fs';
 import { retryUntilStopped } from '@bpc/event-log';
-import { BOT_REQUEST_RECORDED, BotRequestRecorded } from '@bpc/events';
+import { BOT_REQUEST_RECORDED, BotRequestRecorded, type EventEnvelope } from '@bpc/events';
 import type { Logger } from 'pino';
 import type { BotRequestSink } from './bot-request-sink';
 
@@ -18,16 +18,29 @@ const REPLAY_LOG_EVERY = 20;
 /** A temporary file older than this is a crash's leftover, not another edge's spill in progress (the directory may be a shared volume). */
 const STALE_TEMP_MS = 60 * 60 * 1000;
 
-const SPILL_FILE = /^bot-requests-\d{13}-[0-9a-f]{8}\.ndjson$/;
-const SPILL_TEMP = /^bot-requests-\d{13}-[0-9a-f]{8}\.ndjson\.tmp-[0-9a-f]{8}$/;
 const NEWLINE = Buffer.from('\n');
 
+/** Which events a spill holds: its files' name prefix, their event type, and what log lines call them. */
+export interface SpillKind {
+  readonly prefix: string;
+  readonly type: string;
+  readonly noun: string;
+}
+
+export const BOT_REQUEST_SPILL: SpillKind = { prefix: 'bot-requests', type: BOT_REQUEST_RECORDED, noun: 'bot requests' };
+
+/** Where a spill appends its events on replay. */
+export interface SpillSink<E> {
+  append(events: readonly E[]): Promise<void>;
+}
+
 /**
- * Bot requests the event log could not take at shutdown, kept on local disk
- * for the next start: one file per shutdown, `<data_dir>/edge-spill/
- * bot-requests-<ms>-<random>.ndjson`, each line one event's JSON, written
- * whole or not at all (temporary file, fsync, link). All files together
- * hold at most SPILL_MAX_BYTES.
+ * Events the event log could not take at shutdown (bot requests, render
+ * facts: one `SpillKind` each), kept on local disk for the next start: one
+ * file per shutdown, `<data_dir>/edge-spill/<prefix>-<ms>-<random>.ndjson`
+ * (`bot-requests-…`), each line one event's JSON, written whole or not at
+ * all (temporary file, fsync, link). All files of a kind together hold at
+ * most SPILL_MAX_BYTES.
  *
  * At start the edge appends every file, oldest first, and deletes it once
  * the log took it all (retried with backoff while the log refuses, until
@@ -36,20 +49,27 @@ const NEWLINE = Buffer.from('\n');
  * twice: its events keep the ids they were recorded with, and the
  * projections fold events by id.
  */
-export class BotRequestSpill {
+export class EventSpill<E extends EventEnvelope> {
+  private readonly spillFile: RegExp;
+  private readonly spillTemp: RegExp;
+
   constructor(
     private readonly dir: string,
-    private readonly sink: BotRequestSink,
+    private readonly sink: SpillSink<E>,
     private readonly logger: Logger,
     private readonly maxBytes = SPILL_MAX_BYTES,
-  ) {}
+    private readonly kind: SpillKind = BOT_REQUEST_SPILL,
+  ) {
+    this.spillFile = new RegExp(`^${kind.prefix}-\\d{13}-[0-9a-f]{8}\\.ndjson$`);
+    this.spillTemp = new RegExp(`^${kind.prefix}-\\d{13}-[0-9a-f]{8}\\.ndjson\\.tmp-[0-9a-f]{8}$`);
+  }
 
   /**
    * Writes `events` (oldest first) as one new spill file; answers how many
    * it took: all of them, or the newest that fit in the room left. Throws
    * when the file could not be written (nothing was taken then).
    */
-  async write(events: readonly BotRequestRecorded[]): Promise<number> {
+  async write(events: readonly E[]): Promise<number> {
     const lines = events.map((event) => Buffer.from(`${JSON.stringify(event)}\n`, 'utf8'));
     let room = this.maxBytes - (await this.usedBytes());
     let first = lines.length;
@@ -59,7 +79,7 @@ export class BotRequestSpill {
     }
     if (first === lines.length) return 0;
     const data = Buffer.concat(lines.slice(first));
-    const file = path.join(this.dir, `bot-requests-${String(Date.now()).padStart(13, '0')}-${randomBytes(4).toString('hex')}.ndjson`);
+    const file = path.join(this.dir, `${this.kind.prefix}-${String(Date.now()).padStart(13, '0')}-${randomBytes(4).toString('hex')}.ndjson`);
     if (!(await createFileAtomic(file, data))) throw new Error(`spill file ${file} exists already`);
     return events.length - first;
   }
@@ -72,7 +92,7 @@ export class BotRequestSpill {
         if (signal.aborted || !(await this.replayFile(name, signal))) return;
       }
     } catch (error) {
-      this.logger.error({ err: error, dir: this.dir }, 'spilled bot requests could not be read; they stay for the next start');
+      this.logger.error({ err: error, dir: this.dir }, `spilled ${this.kind.noun} could not be read; they stay for the next start`);
     }
   }
 
@@ -85,7 +105,7 @@ export class BotRequestSpill {
       const chunk = events.slice(start, start + REPLAY_CHUNK);
       const appended = await retryUntilStopped(() => this.sink.append(chunk).then(() => true), signal, {
         failed: (error, attempt) => {
-          if (attempt % REPLAY_LOG_EVERY === 1) this.logger.warn({ err: error, file, attempt }, 'event log refused spilled bot requests; retrying');
+          if (attempt % REPLAY_LOG_EVERY === 1) this.logger.warn({ err: error, file, attempt }, `event log refused spilled ${this.kind.noun}; retrying`);
         },
       });
       if (!appended) return false;
@@ -94,25 +114,25 @@ export class BotRequestSpill {
       // Another edge sharing the directory appended it too.
       if (error.code !== 'ENOENT') throw error;
     });
-    this.logger.info({ file, events: events.length }, 'spilled bot requests appended to the event log');
+    this.logger.info({ file, events: events.length }, `spilled ${this.kind.noun} appended to the event log`);
     return true;
   }
 
   /** The file's events; undefined (the file set aside as `.unreadable`, logged) when a line is not one. */
-  private async eventsOf(file: string): Promise<BotRequestRecorded[] | undefined> {
+  private async eventsOf(file: string): Promise<E[] | undefined> {
     const data = await readFile(file).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined;
       throw error;
     });
     if (!data) return undefined;
-    const events: BotRequestRecorded[] = [];
+    const events: E[] = [];
     for (let start = 0; start < data.length; ) {
       const end = data.indexOf(NEWLINE, start);
-      const event = end < 0 ? undefined : spilledEvent(data.subarray(start, end));
+      const event = end < 0 ? undefined : spilledEvent<E>(data.subarray(start, end), this.kind.type);
       if (!event) {
         const keptAs = `${file}.unreadable`;
         await rename(file, keptAs);
-        this.logger.error({ file: keptAs, atByte: start }, 'a spill file holds something that is not a bot request event: set aside, not appended');
+        this.logger.error({ file: keptAs, atByte: start }, `a spill file holds something that is not a ${this.kind.type} event: set aside, not appended`);
         return undefined;
       }
       events.push(event);
@@ -127,7 +147,7 @@ export class BotRequestSpill {
       if (error.code === 'ENOENT') return [];
       throw error;
     });
-    return names.filter((name) => SPILL_FILE.test(name)).sort();
+    return names.filter((name) => this.spillFile.test(name)).sort();
   }
 
   private async usedBytes(): Promise<number> {
@@ -138,7 +158,7 @@ export class BotRequestSpill {
   private async removeStaleTemps(): Promise<void> {
     const names = await readdir(this.dir).catch(() => [] as string[]);
     const cutoff = Date.now() - STALE_TEMP_MS;
-    for (const name of names.filter((n) => SPILL_TEMP.test(n))) {
+    for (const name of names.filter((n) => this.spillTemp.test(n))) {
       const file = path.join(this.dir, name);
       const info = await stat(file).catch(() => undefined);
       if (info && info.mtimeMs < cutoff) await unlink(file).catch(() => undefined);
@@ -146,8 +166,15 @@ export class BotRequestSpill {
   }
 }
 
-/** One spilled line as the event it holds, or undefined when it is not a `BotRequestRecorded` event's JSON. */
-function spilledEvent(json: Buffer): BotRequestRecorded | undefined {
+/** Bot requests the log could not take at shutdown (see `EventSpill`). */
+export class BotRequestSpill extends EventSpill<BotRequestRecorded> {
+  constructor(dir: string, sink: BotRequestSink, logger: Logger, maxBytes = SPILL_MAX_BYTES) {
+    super(dir, sink, logger, maxBytes, BOT_REQUEST_SPILL);
+  }
+}
+
+/** One spilled line as the event it holds, or undefined when it is not the JSON of a `type` event. */
+function spilledEvent<E>(json: Buffer, expectedType: string): E | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(json.toString('utf8'));
@@ -155,6 +182,6 @@ function spilledEvent(json: Buffer): BotRequestRecorded | undefined {
     return undefined;
   }
   const { type, version, id, key, payload } = (parsed ?? {}) as Record<string, unknown>;
-  if (type !== BOT_REQUEST_RECORDED || typeof version !== 'number' || typeof id !== 'string' || typeof key !== 'string' || typeof payload !== 'object' || payload === null) return undefined;
-  return parsed as BotRequestRecorded;
+  if (type !== expectedType || typeof version !== 'number' || typeof id !== 'string' || typeof key !== 'string' || typeof payload !== 'object' || payload === null) return undefined;
+  return parsed as E;
 }

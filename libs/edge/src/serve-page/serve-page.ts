@@ -6,10 +6,11 @@ import { Clock, DimensionDefinition, digestsEqual, HostCatalog, normalizeHttpUrl
 import { BoundedMemo } from '@bpc/support';
 import type { CacheStatus } from '@bpc/events';
 import { APP_CONFIG, CLOCK, LOGGER } from '@bpc/platform';
-import { PAGE_REFRESHER, PageRefresher, RefreshOutcome, UnstoredPage } from '@bpc/renderer';
+import { PAGE_REFRESHER, PageRefresher, RefreshOutcome, renderFactOf, UnstoredPage } from '@bpc/renderer';
 import type { Logger } from 'pino';
 import { botNameOf } from '../bot-name/bot-name';
 import { BotRequestRecorder } from '../record-bot-request/bot-request-recorder';
+import { RenderFactRecorder } from '../record-render/render-fact-recorder';
 import { ScheduleAutorecacheWhenPageServed } from '../schedule-autorecache/schedule-autorecache-when-page-served';
 import { PageBodies, PageBody, titleOf } from './page-bodies';
 
@@ -81,6 +82,8 @@ const CACHE_RETRY_AFTER_S = '10';
  * single-flight map). A request that started before a render finished uses
  * its result; one that starts after it renders again if the entry is gone
  * (so an invalidate right after a render still makes the next request render).
+ * Each render (not each request sharing it) is one `RenderRecorded` fact,
+ * recorded in the background once it ends (`RenderFactRecorder`).
  */
 @Injectable()
 export class ServePage {
@@ -104,6 +107,7 @@ export class ServePage {
     private readonly hosts: HostCatalog,
     private readonly recorder: BotRequestRecorder,
     private readonly autorecache: ScheduleAutorecacheWhenPageServed,
+    private readonly renderFacts: RenderFactRecorder,
   ) {
     this.websites = config.websites.flatMap((w) => (w.prerender_token_sha256 ? [{ id: w.id, hostId: w.host_id, tokenSha256: Buffer.from(w.prerender_token_sha256, 'hex') }] : []));
     for (const host of config.hosts) {
@@ -199,8 +203,10 @@ export class ServePage {
           (error: unknown): RefreshOutcome => ({ kind: 'failed', reason: error instanceof Error ? error.message : String(error), durationMs: 0 }),
         ),
       };
-      void created.done.then(() => {
+      void created.done.then((outcome) => {
         created.settledAt = performance.now();
+        // Once per render, not per bot waiting on it; buffered, so the answer never waits for the log.
+        this.renderFacts.record({ hostId, url, dimensionId, trigger: 'edge_miss', attempt: 1, ...renderFactOf(outcome, 'edge', undefined) });
         setTimeout(() => this.flights.get(key) === created && this.flights.delete(key), FLIGHT_GRACE_MS).unref();
       });
       this.flights.set(key, created);

@@ -29,3 +29,51 @@ ENGINE = ReplacingMergeTree
 PARTITION BY toYYYYMM(ts)
 ORDER BY (host_id, ts, event_id)
 SETTINGS non_replicated_deduplication_window = 1000;
+
+-- The projector's intake for stored `RenderRecorded` v1 events, as for bot
+-- requests (004_bot_request_events.sql): the events' JSON exactly as the log
+-- holds it, one envelope per line (JSONEachRow), into this Null table; the
+-- view below writes their rows into `render_outcomes`. `entryId` is absent
+-- for an edge miss: it reads as ''. The mapping is the same as
+-- `renderOutcomeRow` in libs/projections (a spec compares the two).
+CREATE TABLE IF NOT EXISTS render_recorded_events
+(
+    type       String,
+    version    UInt16,
+    id         String,
+    occurredAt String,
+    key        String,
+    payload    Tuple(
+        hostId      UInt32,
+        url         String,
+        dimensionId UInt16,
+        mode        String,
+        trigger     String,
+        outcome     String,
+        reason      String,
+        statusCode  UInt16,
+        renderMs    UInt32,
+        bytes       UInt64,
+        attempt     UInt16,
+        entryId     String)
+)
+ENGINE = Null;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS render_recorded_events_mv TO render_outcomes AS
+SELECT
+    payload.hostId                                     AS host_id,
+    payload.url                                        AS url,
+    payload.dimensionId                                AS dimension_id,
+    payload.mode                                       AS mode,
+    payload.trigger                                    AS trigger,
+    payload.outcome                                    AS outcome,
+    payload.reason                                     AS reason,
+    payload.statusCode                                 AS status_code,
+    payload.renderMs                                   AS render_ms,
+    payload.bytes                                      AS bytes,
+    payload.attempt                                    AS attempt,
+    payload.entryId                                    AS entry_id,
+    parseDateTime64BestEffort(occurredAt, 3, 'UTC')    AS ts,
+    id                                                 AS event_id
+FROM render_recorded_events
+WHERE type = 'RenderRecorded' AND version = 1;

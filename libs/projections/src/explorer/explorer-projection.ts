@@ -1,9 +1,13 @@
 import { assertNever } from '@bpc/domain';
-import { BOT_REQUEST_RECORDED, BotRequestRecorded, ExplorerEvent, SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecorded } from '@bpc/events';
+import { BOT_REQUEST_RECORDED, BotRequestRecorded, ExplorerEvent, RENDER_RECORDED, RenderEvent, RenderRecorded, SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecorded } from '@bpc/events';
 
 export const BOT_REQUESTS_TABLE = 'bot_requests';
 /** Intake of stored `BotRequestRecorded` v1 envelopes, written on into `bot_requests` by a view (libs/projections/src/explorer/004_…). */
 export const BOT_REQUEST_EVENTS_TABLE = 'bot_request_events';
+/** Render history (libs/projections/src/explorer/006_render_outcomes.sql). */
+export const RENDER_OUTCOMES_TABLE = 'render_outcomes';
+/** Intake of stored `RenderRecorded` v1 envelopes, written on into `render_outcomes` by a view (006_…). */
+export const RENDER_RECORDED_EVENTS_TABLE = 'render_recorded_events';
 export const SEARCH_TABLES = { page: 'search_page_daily', query: 'search_query_daily' } as const;
 
 export type TableRows = Map<string, Record<string, unknown>[]>;
@@ -11,8 +15,11 @@ export type TableRows = Map<string, Record<string, unknown>[]>;
 export const SEARCH_DAY_IMPORTS_TABLE = 'search_day_imports';
 
 /** The rows one event contributes, per table (pure). */
-export function explorerRows(event: ExplorerEvent, into: TableRows): void {
+export function explorerRows(event: ExplorerEvent | RenderEvent, into: TableRows): void {
   switch (event.type) {
+    case RENDER_RECORDED:
+      push(into, RENDER_OUTCOMES_TABLE, renderOutcomeRow(event));
+      return;
     case BOT_REQUEST_RECORDED:
       push(into, BOT_REQUESTS_TABLE, botRequestRow(event));
       return;
@@ -46,6 +53,26 @@ export function botRequestRow(event: BotRequestRecorded): Record<string, unknown
     bytes: p.bytes,
     ts: p.servedAt,
     request_id: p.requestId,
+    event_id: event.id,
+  };
+}
+
+export function renderOutcomeRow(event: RenderRecorded): Record<string, unknown> {
+  const p = event.payload;
+  return {
+    host_id: p.hostId,
+    url: p.url,
+    dimension_id: p.dimensionId,
+    mode: p.mode,
+    trigger: p.trigger,
+    outcome: p.outcome,
+    reason: p.reason,
+    status_code: p.statusCode,
+    render_ms: p.renderMs,
+    bytes: p.bytes,
+    attempt: p.attempt,
+    entry_id: p.entryId ?? '',
+    ts: event.occurredAt,
     event_id: event.id,
   };
 }

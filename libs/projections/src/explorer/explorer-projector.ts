@@ -7,13 +7,17 @@ import { EXPLORER_STORE, ExplorerStore } from '@bpc/explorer-store';
 import type { AppConfig } from '@bpc/config';
 import { APP_CONFIG, FailureStreakLog, LOGGER, METRICS_REGISTRY, ReadinessRegistry, scrapeSafeCollect, SERVING_LOAD, ServingLoad } from '@bpc/platform';
 import { BufferedExplorerWriter, checkpointOf } from './buffered-explorer-writer';
-import { BOT_REQUEST_EVENTS_TABLE, BOT_REQUESTS_TABLE } from './explorer-projection';
-import { EncodedBatch, encodeExplorerRows, isStoredBotRequest, jsonLines } from './explorer-rows';
+import { BOT_REQUEST_EVENTS_TABLE, BOT_REQUESTS_TABLE, RENDER_OUTCOMES_TABLE, RENDER_RECORDED_EVENTS_TABLE } from './explorer-projection';
+import { EncodedBatch, encodeExplorerRows, isStoredBotRequest, isStoredRenderRecorded, jsonLines } from './explorer-rows';
 import { OffThreadExplorerRows } from './off-thread-explorer-rows';
 import { YieldToServing } from './yield-to-serving';
 
 /** One group per topic, so a slow search import never holds up bot requests (a subscription handles one batch at a time). */
-export const EXPLORER_PROJECTOR_GROUPS = { botRequests: 'explorer-projector-bot-requests', searchPerformance: 'explorer-projector-search-performance' } as const;
+export const EXPLORER_PROJECTOR_GROUPS = {
+  botRequests: 'explorer-projector-bot-requests',
+  searchPerformance: 'explorer-projector-search-performance',
+  renders: 'explorer-projector-renders',
+} as const;
 /** Records per log batch handed over. */
 export const EXPLORER_BATCH_SIZE = 20_000;
 /**
@@ -24,16 +28,21 @@ export const EXPLORER_BATCH_SIZE = 20_000;
  */
 export const EXPLORER_FLUSH = { maxRows: 100_000, maxDelayMs: 1_000 } as const;
 
-type ExplorerTopic = 'botRequests' | 'searchPerformance';
-const EXPLORER_TOPICS: readonly ExplorerTopic[] = ['botRequests', 'searchPerformance'];
+/** Rows inserted through an intake table count as the table they land in. */
+const INTAKE_TARGETS: Readonly<Record<string, string>> = { [BOT_REQUEST_EVENTS_TABLE]: BOT_REQUESTS_TABLE, [RENDER_RECORDED_EVENTS_TABLE]: RENDER_OUTCOMES_TABLE };
+
+type ExplorerTopic = keyof typeof EXPLORER_PROJECTOR_GROUPS;
+const EXPLORER_TOPICS: readonly ExplorerTopic[] = ['botRequests', 'searchPerformance', 'renders'];
 
 /**
- * Bot requests and search performance from the log into ClickHouse.
+ * Bot requests, search performance and the render history (`RenderRecorded`
+ * into `render_outcomes`) from the log into ClickHouse.
  *
  * Stored bot requests (nearly every event) go to the engine as the log holds
  * them, one JSON line each, into `bot_request_events`, whose view writes
  * `bot_requests`: ClickHouse parses each event once, and this process never
  * parses or re-serialises them (in standalone mode it also serves the bots).
+ * Stored render facts go the same way, into `render_recorded_events`.
  * Other events are parsed and their rows serialised in a worker thread
  * (`OffThreadExplorerRows`), fed the records' stored bytes.
  *
@@ -88,7 +97,7 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
       this.projected = new Counter({ name: 'bpc_explorer_projected_rows_total', help: 'Rows the explorer projector inserted into ClickHouse, per table.', labelNames: ['table'], registers: [registry] });
       const lag: Gauge = new Gauge({
         name: 'bpc_explorer_projection_lag_events',
-        help: 'Bot-request and search-performance events in the log not yet in ClickHouse (the last value read; NaN before the first).',
+        help: 'Bot-request, search-performance and render events in the log not yet in ClickHouse (the last value read; NaN before the first).',
         registers: [registry],
         collect: scrapeSafeCollect(
           () => this.lag(),
@@ -103,8 +112,7 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
   /** Joins without holding up startup: joining a Kafka group takes seconds, and nothing waits on this projection to start. */
   onApplicationBootstrap(): void {
     const firstAttempts = EXPLORER_TOPICS.map((topic) => {
-      // Rows inserted through the intake table count as the table they land in.
-      const inserted = (table: string, rows: number) => this.projected?.inc({ table: table === BOT_REQUEST_EVENTS_TABLE ? BOT_REQUESTS_TABLE : table }, rows);
+      const inserted = (table: string, rows: number) => this.projected?.inc({ table: INTAKE_TARGETS[table] ?? table }, rows);
       const writer = new BufferedExplorerWriter(this.store, this.logger, EXPLORER_FLUSH, inserted);
       this.writers.push(writer);
       const { firstAttempt, done } = this.subscribeUntilDone(topic, writer);
@@ -211,11 +219,17 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
   /** A batch's rows per table: stored bot requests as they are, other records as rows (`rowsOf`); skipped records by their index in `records`. */
   private async encode(records: readonly LogRecord[]): Promise<EncodedBatch> {
     const stored: Buffer[] = [];
+    const renders: Buffer[] = [];
     const rest: { readonly record: LogRecord; readonly index: number }[] = [];
-    records.forEach((record, index) => (record.payload && isStoredBotRequest(record.payload) ? stored.push(record.payload) : rest.push({ record, index })));
+    records.forEach((record, index) => {
+      if (record.payload && isStoredBotRequest(record.payload)) stored.push(record.payload);
+      else if (record.payload && isStoredRenderRecorded(record.payload)) renders.push(record.payload);
+      else rest.push({ record, index });
+    });
     const others = rest.length > 0 ? await this.rowsOf(rest.map((r) => r.record)) : { tables: new Map(), skipped: [] };
     const tables = new Map(others.tables);
     if (stored.length > 0) tables.set(BOT_REQUEST_EVENTS_TABLE, jsonLines(stored));
+    if (renders.length > 0) tables.set(RENDER_RECORDED_EVENTS_TABLE, jsonLines(renders));
     return { tables, skipped: others.skipped.map(({ index, type }) => ({ index: rest[index].index, type })) };
   }
 

@@ -1,4 +1,4 @@
-import { asExplorerEvent, BOT_REQUEST_RECORDED, type EventEnvelope } from '@bpc/events';
+import { asExplorerEvent, asRenderEvent, BOT_REQUEST_RECORDED, RENDER_RECORDED, type EventEnvelope } from '@bpc/events';
 import { encodeRows, type EncodedRows } from '@bpc/explorer-store';
 import { explorerRows, type TableRows } from './explorer-projection';
 
@@ -17,7 +17,7 @@ export function encodeExplorerRows(events: Iterable<EventEnvelope>): EncodedBatc
   const skipped: { index: number; type: unknown }[] = [];
   let index = 0;
   for (const envelope of events) {
-    const event = asExplorerEvent(envelope);
+    const event = asExplorerEvent(envelope) ?? asRenderEvent(envelope);
     if (event) explorerRows(event, rows);
     else skipped.push({ index, type: envelope.type });
     index += 1;
@@ -32,6 +32,15 @@ const STORED_BOT_REQUEST_START = Buffer.from(`{"type":"${BOT_REQUEST_RECORDED}",
 export function isStoredBotRequest(payload: Buffer): boolean {
   const length = STORED_BOT_REQUEST_START.length;
   return payload.length > length && payload.compare(STORED_BOT_REQUEST_START, 0, length, 0, length) === 0;
+}
+
+/** How the JSON of every `RenderRecorded` v1 envelope starts. */
+const STORED_RENDER_RECORDED_START = Buffer.from(`{"type":"${RENDER_RECORDED}","version":1,"id":`);
+
+/** True for the stored bytes of a `RenderRecorded` v1 event, which `render_recorded_events` takes as they are. */
+export function isStoredRenderRecorded(payload: Buffer): boolean {
+  const length = STORED_RENDER_RECORDED_START.length;
+  return payload.length > length && payload.compare(STORED_RENDER_RECORDED_START, 0, length, 0, length) === 0;
 }
 
 /**

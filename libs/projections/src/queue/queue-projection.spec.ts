@@ -61,4 +61,13 @@ describe('queue projection: a store rebuilt from the log holds what the live sto
     expect((await fresh.counts(T + 5)).get(1)?.autorecache).toEqual({ total: 1, due_now: 0 });
     expect((await fresh.counts(T + 1_000)).get(1)?.autorecache).toEqual({ total: 1, due_now: 1 });
   });
+
+  it('given a request from a sitemap, the entry is claimed with the sitemap trigger; a later API request for it clears it', async () => {
+    const fromSitemap = newQueueEvent(RECACHE_REQUESTED, { hostId: 1, urls: [url, `${url}/b`], dimensionIds: [1], priority: 'normal', source: 'sitemap', receiptId: 'r-1' }, '1', T);
+    const fromApi = newQueueEvent(RECACHE_REQUESTED, { hostId: 1, urls: [`${url}/b`], dimensionIds: [1], priority: 'normal', source: 'public-api' }, '1', T + 1);
+    const store = new MemoryQueueStore();
+    for (const [i, event] of [fromSitemap, fromApi].entries()) await applyQueueEvent(store, event, pos(i, event.id));
+    const claimed = await store.claim({ now: T + 5, limit: 5, leaseMs: 60_000 });
+    expect(Object.fromEntries(claimed.map((c) => [c.url, c.trigger]))).toEqual({ [url]: 'sitemap', [`${url}/b`]: undefined });
+  });
 });

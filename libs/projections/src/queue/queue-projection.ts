@@ -26,9 +26,11 @@ import type { ProjectionPosition, QueueStore } from '@bpc/queue-store';
 export async function applyQueueEvent(store: QueueStore, event: QueueEvent, position: ProjectionPosition): Promise<void> {
   switch (event.type) {
     case RECACHE_REQUESTED: {
-      const { hostId, urls, dimensionIds, priority, mode } = event.payload;
+      const { hostId, urls, dimensionIds, priority, mode, source } = event.payload;
       const items = urls.flatMap((url) => dimensionIds.map((dimensionId) => (mode ? { url, dimensionId, mode } : { url, dimensionId })));
-      await store.enqueue({ hostId, priority, dueAt: Date.parse(event.occurredAt), items, entryId: event.id }, position);
+      // Render history tells a sitemap's renders from other normal-priority ones by the entry's trigger.
+      const trigger = source === 'sitemap' ? { trigger: 'sitemap' as const } : {};
+      await store.enqueue({ hostId, priority, dueAt: Date.parse(event.occurredAt), items, entryId: event.id, ...trigger }, position);
       return;
     }
     case AUTORECACHE_SCHEDULED: {

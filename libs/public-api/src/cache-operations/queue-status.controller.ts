@@ -18,12 +18,25 @@ class QueuesDto {
   @ApiProperty({ type: QueuedCountDto }) normal!: QueuedCountDto;
 }
 
+class DrainEstimateDto {
+  @ApiProperty({ type: 'integer', nullable: true, example: 540, description: 'Estimated seconds until the queue is empty: its entries at the recent completion rate, plus what is left of a pause. 0 for an empty queue; null while nothing completed in the last ten minutes (no rate yet). An estimate, not a promise.' })
+  seconds!: number | null;
+  @ApiProperty({ example: 12.5, description: 'Entries of this queue completed or given up per minute, averaged over the last ten minutes' }) completedPerMinute!: number;
+}
+
+class DrainEstimatesDto {
+  @ApiProperty({ type: DrainEstimateDto }) high!: DrainEstimateDto;
+  @ApiProperty({ type: DrainEstimateDto }) normal!: DrainEstimateDto;
+}
+
 class QueueStatusDto {
   @ApiProperty({ type: 'integer', example: 1, description: "The website's host (`websites[].host_id`), whose queues every website on it shares" }) hostId!: number;
   @ApiProperty({ type: QueuesDto }) queues!: QueuesDto;
   @ApiProperty({ description: "Whether draining of the host is paused (the operator's daemon pause)" }) paused!: boolean;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: '2026-12-01T10:00:00.000Z', description: 'When the pause ends; null when not paused' })
   pausedUntil!: string | null;
+  @ApiProperty({ type: DrainEstimatesDto, description: 'Estimated time to drain each queue (added field; an estimate from the last ten minutes, see docs/public-api.md)' })
+  drainEstimate!: DrainEstimatesDto;
 }
 
 /** The queues of the website's host, for every role: reading them changes nothing; no platform module needed (as the cache operations). */
@@ -42,7 +55,7 @@ export class QueueStatusController {
   @Get('queue')
   @ApiOperation({
     summary: "The recache queues of the website's host: total and due now per priority, and its pause (any role)",
-    description: "Counts of `high` and `normal` entries queued for the host (claimed entries being rendered are out of the queue); the service's own `autorecache` queue is not shown.",
+    description: "Counts of `high` and `normal` entries queued for the host (claimed entries being rendered are out of the queue), with an estimated time to drain each; the service's own `autorecache` queue is not shown.",
   })
   @ApiOkResponse({ description: "The host's queues and pause", type: QueueStatusDto })
   status(@Req() request: AuthorizedRequest): Promise<QueueStatusView> {

@@ -1,4 +1,4 @@
-import { AppError, emptyHostQueueCounts, type HostQueueCounts } from '@bpc/domain';
+import { AppError, emptyHostQueueCounts, estimateQueueDrain, noRecentCompletions, type HostQueueCounts, type RecentCompletions } from '@bpc/domain';
 import type { QueueStore } from '@bpc/queue-store';
 
 export interface QueuedCount {
@@ -7,12 +7,21 @@ export interface QueuedCount {
   readonly due: number;
 }
 
+/** One queue's estimated time to drain. */
+export interface DrainEstimateView {
+  /** Seconds until the queue is empty at its recent completion rate, plus the pause's remaining time; null while no rate is known. */
+  readonly seconds: number | null;
+  /** Entries completed or given up per minute over the last ten minutes. */
+  readonly completedPerMinute: number;
+}
+
 /** The public view of a website's host queues. */
 export interface QueueStatusView {
   readonly hostId: number;
   readonly queues: { readonly high: QueuedCount; readonly normal: QueuedCount };
   readonly paused: boolean;
   readonly pausedUntil: string | null;
+  readonly drainEstimate: { readonly high: DrainEstimateView; readonly normal: DrainEstimateView };
 }
 
 /**
@@ -20,24 +29,34 @@ export interface QueueStatusView {
  * service's own refresh of served pages and is left out. A pause is shown
  * with its deadline (UTC ISO), absent once it has expired.
  */
-export function queueStatusView(hostId: number, counts: HostQueueCounts | undefined, pausedUntilMs: number | undefined): QueueStatusView {
+export function queueStatusView(
+  hostId: number,
+  counts: HostQueueCounts | undefined,
+  pausedUntilMs: number | undefined,
+  completions: RecentCompletions = noRecentCompletions(),
+  now = Date.now(),
+): QueueStatusView {
   const { high, normal } = counts ?? emptyHostQueueCounts();
   return {
     hostId,
     queues: { high: { total: high.total, due: high.due_now }, normal: { total: normal.total, due: normal.due_now } },
     paused: pausedUntilMs !== undefined,
     pausedUntil: pausedUntilMs === undefined ? null : new Date(pausedUntilMs).toISOString(),
+    drainEstimate: {
+      high: estimateQueueDrain(high.total, completions.high, pausedUntilMs, now),
+      normal: estimateQueueDrain(normal.total, completions.normal, pausedUntilMs, now),
+    },
   };
 }
 
 /**
- * One host's queues as of `now`, through the same two queue-store queries the
- * daemon's `/status` makes (counts per priority, paused hosts); STORE_UNAVAILABLE
- * when the store cannot be reached.
+ * One host's queues as of `now`, through the same queue-store queries the
+ * daemon's `/status` makes (counts per priority, paused hosts, recent
+ * completions); STORE_UNAVAILABLE when the store cannot be reached.
  */
 export async function readQueueStatus(store: QueueStore, hostId: number, now: number): Promise<QueueStatusView> {
-  const [counts, paused] = await Promise.all([store.counts(now, [hostId]), store.pausedHosts(now)]).catch((error: Error) => {
+  const [counts, paused, completions] = await Promise.all([store.counts(now, [hostId]), store.pausedHosts(now), store.recentCompletions(now, [hostId])]).catch((error: Error) => {
     throw new AppError('STORE_UNAVAILABLE', `queue store unavailable: ${error.message}`);
   });
-  return queueStatusView(hostId, counts.get(hostId), paused.get(hostId));
+  return queueStatusView(hostId, counts.get(hostId), paused.get(hostId), completions.get(hostId), now);
 }

@@ -25,6 +25,7 @@ export function publicStatusFor(code: ErrorCode): number {
       return 403;
     case 'NOT_FOUND':
     case 'EXPORT_NOT_FOUND':
+    case 'RECEIPT_NOT_FOUND':
       return 404;
     case 'EXPORT_SLOT_BUSY':
       return 409;

@@ -14,4 +14,6 @@ export interface WebsiteRecacheAccepted {
   readonly entriesEnqueued: number;
   /** Distinct URLs taken from the request. */
   readonly urlsAccepted: number;
+  /** The recache receipt: `GET …/cache/receipts/{receiptId}` follows each entry to its outcome (added field). */
+  readonly receiptId: string;
 }

@@ -20,4 +20,9 @@ export class RecacheWebsiteDto {
 export class RecacheWebsiteResponseDto {
   @ApiProperty({ description: 'Render jobs created or kept in the queue: URLs × cache dimensions (URLs a rule ignores add none)', example: 2 }) entriesEnqueued!: number;
   @ApiProperty({ description: 'Distinct URLs taken from the request', example: 1 }) urlsAccepted!: number;
+  @ApiProperty({
+    description: 'Recache receipt (added field): `GET /api/websites/{website}/cache/receipts/{receiptId}` reports each entry queued → rendering → stored, kept or failed',
+    example: '0193b0f4-6d2a-7c1e-9f3b-2a4c6e8d0f12',
+  })
+  receiptId!: string;
 }

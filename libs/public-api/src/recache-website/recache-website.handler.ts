@@ -21,6 +21,6 @@ export class RecacheWebsiteHandler implements ICommandHandler<RecacheWebsite, We
     const accepted = await this.commands.execute<RequestRecache, RecacheAccepted>(
       new RequestRecache({ hostId: target.hostId, urls: target.urls, priority }, 'public-api'),
     );
-    return { entriesEnqueued: accepted.entries_enqueued, urlsAccepted: target.urls.length };
+    return { entriesEnqueued: accepted.entries_enqueued, urlsAccepted: target.urls.length, receiptId: accepted.receipt_id };
   }
 }

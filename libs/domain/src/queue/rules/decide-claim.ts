@@ -76,8 +76,8 @@ export function decideClaim(view: QueueView, request: ClaimRequest, newClaimId: 
     for (const entry of roundRobin(candidates, remaining)) {
       const claimId = newClaimId();
       events.push({ type: 'entry-leased', lease: { entry, claimId, leaseUntil } });
-      const { hostId, url, dimensionId, mode, entryId, attempt } = entry;
-      claimed.push({ hostId, url, dimensionId, priority, ...(mode ? { mode } : {}), entryId, attempt, claimId, leaseUntil });
+      const { hostId, url, dimensionId, mode, entryId, trigger, attempt } = entry;
+      claimed.push({ hostId, url, dimensionId, priority, ...(mode ? { mode } : {}), entryId, ...(trigger ? { trigger } : {}), attempt, claimId, leaseUntil });
     }
   }
   return { events, result: claimed };

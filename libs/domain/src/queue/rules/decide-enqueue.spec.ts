@@ -30,3 +30,21 @@ describe('decideEnqueue', () => {
     expect(decideEnqueue(view, { ...request, items: [{ url: 'u', dimensionId: 1 }] }).events).toEqual([]);
   });
 });
+
+describe('decideEnqueue and the sitemap trigger', () => {
+  const request = { hostId: 1, priority: 'normal' as const, dueAt: T, entryId: 'e2', items: [{ url: 'u', dimensionId: 1 }] };
+
+  it('given an empty queue, when a sitemap request queues an item, then the entry carries the trigger', () => {
+    expect(decideEnqueue(given().view, { ...request, trigger: 'sitemap' }).events).toEqual([{ type: 'entry-queued', entry: entry('u', { entryId: 'e2', trigger: 'sitemap' }) }]);
+  });
+
+  it('given an entry queued by a sitemap, when a plain request queues it again, then the trigger goes with the request', () => {
+    const { view } = given(...queued(entry('u', { trigger: 'sitemap' })));
+    expect(decideEnqueue(view, request).events).toEqual([{ type: 'entry-replaced', entry: entry('u', { entryId: 'e2' }) }]);
+  });
+
+  it('given a plain entry, when a sitemap request queues it again, then it takes the trigger', () => {
+    const { view } = given(...queued(entry('u')));
+    expect(decideEnqueue(view, { ...request, trigger: 'sitemap' }).events).toEqual([{ type: 'entry-replaced', entry: entry('u', { entryId: 'e2', trigger: 'sitemap' }) }]);
+  });
+});

@@ -1,6 +1,6 @@
 import type { EnqueueRequest, EnqueueResult } from './queue-commands';
 import { distinctItems, mergeEntry, withPlacement } from './entry-placement';
-import type { QueueDecision, QueueEvent, QueueView } from './queue-events';
+import type { QueueDecision, QueueEvent, QueueView, QueuedEntry } from './queue-events';
 
 /**
  * Queues each distinct item of a request: a new key becomes an entry; a
@@ -17,17 +17,23 @@ export function decideEnqueue(view: QueueView, request: EnqueueRequest): QueueDe
     if (!existing) {
       created++;
       const { hostId, priority, dueAt, entryId } = request;
-      events.push({ type: 'entry-queued', entry: { hostId, key, url: item.url, dimensionId: item.dimensionId, ...(item.mode ? { mode: item.mode } : {}), priority, dueAt, entryId, attempt: 0 } });
+      events.push({ type: 'entry-queued', entry: { hostId, key, url: item.url, dimensionId: item.dimensionId, ...(item.mode ? { mode: item.mode } : {}), priority, dueAt, entryId, ...triggerOf(request), attempt: 0 } });
       continue;
     }
     const placement = mergeEntry(existing, { priority: request.priority, dueAt: request.dueAt, ...(item.mode ? { mode: item.mode } : {}) });
     if (placement.priority !== existing.priority) promoted++;
-    const entry = { ...withPlacement(existing, placement), entryId: request.entryId };
+    const { trigger: _previous, ...placed } = withPlacement(existing, placement);
+    const entry = { ...placed, entryId: request.entryId, ...triggerOf(request) };
     if (!sameEntry(entry, existing)) events.push({ type: 'entry-replaced', entry });
   }
   return { events, result: Object.freeze({ enqueued: distinct.size, created, promoted }) };
 }
 
-function sameEntry(a: { priority: string; dueAt: number; mode?: string; entryId: string }, b: typeof a): boolean {
-  return a.priority === b.priority && a.dueAt === b.dueAt && a.mode === b.mode && a.entryId === b.entryId;
+/** The request's trigger as an entry field (absent when it has none). */
+function triggerOf(request: EnqueueRequest): Pick<QueuedEntry, 'trigger'> {
+  return request.trigger ? { trigger: request.trigger } : {};
+}
+
+function sameEntry(a: Pick<QueuedEntry, 'priority' | 'dueAt' | 'mode' | 'entryId' | 'trigger'>, b: typeof a): boolean {
+  return a.priority === b.priority && a.dueAt === b.dueAt && a.mode === b.mode && a.entryId === b.entryId && a.trigger === b.trigger;
 }

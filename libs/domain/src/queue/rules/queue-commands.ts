@@ -14,7 +14,16 @@ export interface EnqueueRequest {
    * requested again after the claim (live or when rebuilt from the log).
    */
   readonly entryId: string;
+  /**
+   * `sitemap` when the request came from a sitemap recache. Like `entryId`,
+   * an entry carries the trigger of the latest request that queued it
+   * (absent clears it).
+   */
+  readonly trigger?: QueueTrigger;
 }
+
+/** What queued an entry, when render history must tell it apart from its priority. */
+export type QueueTrigger = 'sitemap';
 
 /**
  * `enqueued` = created + kept (+ promoted, a kept entry moved up); repeats of a
@@ -43,7 +52,7 @@ export interface ClaimedEntry {
   readonly mode?: QueueItem['mode'];
   readonly entryId: string;
   /** `sitemap` when the request that last queued the entry came from a sitemap recache (render history's trigger); absent otherwise. */
-  readonly trigger?: 'sitemap';
+  readonly trigger?: QueueTrigger;
   /** Attempts already made before this claim (0 on the first). */
   readonly attempt: number;
   readonly claimId: string;

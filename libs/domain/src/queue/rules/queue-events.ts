@@ -1,5 +1,6 @@
 import type { Priority } from '../priority';
 import type { RecacheMode } from '../recache-mode';
+import type { QueueTrigger } from './queue-commands';
 
 /** One queued entry: one per host + URL + dimension (`key` = `queueEntryKey`). */
 export interface QueuedEntry {
@@ -12,6 +13,8 @@ export interface QueuedEntry {
   readonly dueAt: number;
   /** The request the entry answers to (see `EnqueueRequest.entryId`). */
   readonly entryId: string;
+  /** The trigger of the request the entry answers to (see `EnqueueRequest.trigger`). */
+  readonly trigger?: QueueTrigger;
   readonly attempt: number;
 }
 

@@ -1,0 +1,87 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import type { AppConfig } from '@bpc/config';
+import { receiptIdMintedAt } from '@bpc/daemon';
+import { AppError, Clock, HostCatalog, queueEntryKey, validationError } from '@bpc/domain';
+import { EXPLORER_STORE, ExplorerStore, QueryParams } from '@bpc/explorer-store';
+import { APP_CONFIG, CLOCK } from '@bpc/platform';
+import { QUEUE_STORE, QueueStore } from '@bpc/queue-store';
+import { GetRecacheReceipt, RecacheReceiptView } from './get-recache-receipt.query';
+import { ReceiptEntryRow, receiptPageSql, ReceiptSqlInput, receiptTotalsSql, ReceiptTotalsRow } from './receipt-sql';
+import { receiptDone, receiptEntryView, receiptOrigin, receiptTotals } from './receipt-view';
+
+/**
+ * A receipt minted this recently may not be projected yet (the projection
+ * writes within about half a second): the read waits for it this long
+ * before answering 404, instead of a client seeing 404 for the id it was
+ * just given.
+ */
+export const FRESH_RECEIPT = { mintedWithinMs: 15_000, waitMs: 3_000, pollMs: 100 } as const;
+
+/**
+ * A website's recache receipt: the receipted requests (`recache_receipts`)
+ * with the render history (`render_outcomes`) in ClickHouse, and the queue
+ * store's live claims for `rendering`. Receipts are the host's: another
+ * host's receipt, or an unknown id, is 404 RECEIPT_NOT_FOUND.
+ */
+@QueryHandler(GetRecacheReceipt)
+export class GetRecacheReceiptHandler implements IQueryHandler<GetRecacheReceipt, RecacheReceiptView> {
+  constructor(
+    @Inject(EXPLORER_STORE) private readonly explorer: ExplorerStore,
+    @Inject(QUEUE_STORE) private readonly queue: QueueStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly hosts: HostCatalog,
+  ) {}
+
+  async execute({ websiteId, receiptId, page, perPage, state }: GetRecacheReceipt): Promise<RecacheReceiptView> {
+    // The guard has refused unknown websites: one missing here is a configuration bug (500).
+    const hostId = this.config.websites.find((w) => w.id === websiteId)!.host_id;
+    const input = await this.sqlInput(receiptId, hostId);
+    const totalsRows = await this.totalsOf(input);
+    if (totalsRows.length === 0) throw new AppError('RECEIPT_NOT_FOUND', `no recache receipt ${receiptId} on website ${websiteId}`);
+    const totals = receiptTotals(totalsRows);
+    const total = state ? totals[state] : totals.entries;
+    const totalPages = Math.ceil(total / perPage);
+    if (page > 1 && page > totalPages) throw validationError('page', `page ${page} is past the last page (${totalPages})`);
+    const rows = await this.query<ReceiptEntryRow>(receiptPageSql(input, state, page, perPage));
+    const dimensions = this.hosts.host(hostId)?.dimensions ?? [];
+    const dimensionName = (id: number) => dimensions.find((d) => d.id === id)?.name ?? String(id);
+    return {
+      receiptId,
+      ...receiptOrigin(totalsRows),
+      done: receiptDone(totals),
+      totals,
+      data: rows.map((row) => receiptEntryView(row, dimensionName)),
+      meta: { page, perPage, total, totalPages },
+    };
+  }
+
+  private async sqlInput(receiptId: string, hostId: number): Promise<ReceiptSqlInput> {
+    const claimed = await this.queue.claimedKeys(hostId, this.clock.now()).catch((error: Error) => {
+      throw new AppError('STORE_UNAVAILABLE', `queue store unavailable: ${error.message}`);
+    });
+    return { receiptId, hostId, claimed: claimed.map((k) => queueEntryKey(k.dimensionId, k.url)) };
+  }
+
+  /** The receipt's totals; for a receipt minted moments ago and not projected yet, after waiting for it a little. */
+  private async totalsOf(input: ReceiptSqlInput): Promise<ReceiptTotalsRow[]> {
+    const mintedAt = receiptIdMintedAt(input.receiptId);
+    const fresh = mintedAt !== undefined && Math.abs(this.clock.now() - mintedAt) <= FRESH_RECEIPT.mintedWithinMs;
+    const giveUpAt = Date.now() + (fresh ? FRESH_RECEIPT.waitMs : 0);
+    for (;;) {
+      const rows = await this.query<ReceiptTotalsRow>(receiptTotalsSql(input));
+      if (rows.length > 0 || Date.now() >= giveUpAt) return rows;
+      await sleep(FRESH_RECEIPT.pollMs);
+    }
+  }
+
+  private async query<T>({ sql, params }: { sql: string; params: QueryParams }): Promise<T[]> {
+    try {
+      return await this.explorer.query<T>(sql, params);
+    } catch (error) {
+      throw new AppError('STORE_UNAVAILABLE', `explorer store unavailable: ${(error as Error).message}`);
+    }
+  }
+}
