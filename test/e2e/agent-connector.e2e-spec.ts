@@ -116,7 +116,7 @@ describe('agent connector (MCP)', () => {
 
     it('lists tools with schemas from the API and truthful annotations, resources of each Data Explorer website, templates and prompts', async () => {
       const { tools } = await asManager.listTools();
-      expect(tools.map((t) => t.name)).toEqual(['list_websites', 'describe_explorers', 'query_explorer', 'get_insights', 'start_export', 'get_export_status', 'recache_urls', 'invalidate_urls', 'get_queue_status', 'query_renders', 'lookup_cache', 'invalidate_matching', 'recache_sitemap', 'get_recache_receipt']);
+      expect(tools.map((t) => t.name)).toEqual(['list_websites', 'describe_explorers', 'query_explorer', 'get_insights', 'start_export', 'get_export_status', 'recache_urls', 'invalidate_urls', 'get_queue_status', 'query_renders', 'lookup_cache', 'invalidate_matching', 'recache_sitemap', 'get_recache_receipt', 'list_alert_deliveries']);
       const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
       expect(byName.lookup_cache.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
       expect(byName.invalidate_matching.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });

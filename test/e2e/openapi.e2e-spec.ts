@@ -145,6 +145,8 @@ describe('OpenAPI documents', () => {
         called('get', '/api/websites/{website}/cache/receipts/{receiptId}', 404, 'RECEIPT_NOT_FOUND'),
         called('post', '/api/websites/{website}/cache/invalidate', 200),
         called('post', '/api/websites/{website}/cache/recache-sitemap', 400, 'VALIDATION_FAILED sitemapUrl'),
+        called('get', '/api/websites/{website}/alerts/deliveries', 200),
+        called('get', '/api/websites/{website}/alerts/deliveries', 400, 'VALIDATION_FAILED perPage'),
         called('post', '/api/session', 200),
         called('post', '/api/session', 400, 'VALIDATION_FAILED token'),
         called('get', '/api/session', 200),

@@ -102,6 +102,12 @@ export async function callPublicApi({ baseUrl, token, website, pageUrl }: Public
   const sitemap = await client.POST(sitemapPath, { params: { path: { website } }, body: { sitemapUrl: 'https://elsewhere.example.net/sitemap.xml', lastmodAfter: '2026-11-01', priority: 'normal' } });
   answers.push(answer('post', sitemapPath, sitemap, sitemap.error ? `${sitemap.error.code} ${sitemap.error.field}` : `receipt ${sitemap.data?.receiptId ?? 'none'}, ${sitemap.data?.skipped.offHost} off host`));
 
+  const deliveriesPath = '/api/websites/{website}/alerts/deliveries';
+  const deliveries = await client.GET(deliveriesPath, { params: { path: { website }, query: { page: 1, perPage: 20, status: 'failed' } } });
+  answers.push(answer('get', deliveriesPath, deliveries, deliveries.data && deliveries.data.meta.perPage !== 20 ? `unexpected meta: ${JSON.stringify(deliveries.data.meta)}` : undefined));
+  const badDeliveries = await client.GET(deliveriesPath, { params: { path: { website }, query: { perPage: 0 } } });
+  answers.push(answer('get', deliveriesPath, badDeliveries, badDeliveries.error && `${badDeliveries.error.code} ${badDeliveries.error.field}`));
+
   // The dashboard's session: signed in with the token, then by its cookie alone (and its CSRF token to sign out).
   const sessionPath = '/api/session';
   const signedIn = await createClient<paths>({ baseUrl }).POST(sessionPath, { body: { token } });

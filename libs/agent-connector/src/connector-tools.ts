@@ -4,6 +4,7 @@ import { refusalOf, toolRefusal, toolSuccess } from './tool-result';
 import { DISCOVERY_OUTPUT, EXPLORER_ARGUMENT, EXPORT_ID_ARGUMENT, QUERY_OUTPUT, WEBSITE_ARGUMENT } from './tool-schemas';
 import { nextPageOf, querySummary, seriesDigest, withoutRowIds } from './tool-summaries';
 import { COMP_CATEGORY_SCHEMA, COMP_PERIOD_SCHEMA, FILTERS_DESCRIPTION, MODE_SCHEMA, PERIOD_SCHEMA } from './explorer-argument-hints';
+import { listAlertDeliveries } from './alert-tools';
 import { queryRenders } from './render-tools';
 import { invalidateMatching, lookupCache } from './cache-entry-tools';
 import { call, ConnectorTool, DEFAULT_TOOL_ROWS, guarded, hintFor, object, ok, readOnly, websiteOnly, websitePath } from './tool-kit';
@@ -237,4 +238,4 @@ const getQueueStatus: ConnectorTool = {
 };
 
 /** Every tool, in the order clients list them. */
-export const CONNECTOR_TOOLS: readonly ConnectorTool[] = [listWebsites, describeExplorers, queryExplorer, getInsights, startExport, getExportStatus, recacheUrls, invalidateUrls, getQueueStatus, queryRenders, lookupCache, invalidateMatching, recacheSitemap, getRecacheReceipt];
+export const CONNECTOR_TOOLS: readonly ConnectorTool[] = [listWebsites, describeExplorers, queryExplorer, getInsights, startExport, getExportStatus, recacheUrls, invalidateUrls, getQueueStatus, queryRenders, lookupCache, invalidateMatching, recacheSitemap, getRecacheReceipt, listAlertDeliveries];

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
-import { AppConfig, ConfigError } from '@bpc/config';
+import { checkAlertTargets } from '@bpc/alerts';
+import { AppConfig, ConfigError, processEnvironment } from '@bpc/config';
 import type { Clock } from '@bpc/domain';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
@@ -32,6 +33,8 @@ export async function startApps(
   shutdown: ProcessShutdown = new ProcessShutdown(),
 ): Promise<RunningApps> {
   assertProjectionsRunHere(specs, config);
+  // Part of loading the configuration, in every process: it takes DNS, which the synchronous load cannot.
+  await checkAlertTargets(config, processEnvironment());
   const needs = new Set<PortName>(specs.flatMap((s) => s.uses));
   const ports = await openPorts(config, needs, logger);
   const runtime: AppRuntime = { config, logger, ports, clock, signals: new InProcessSignals(), servingLoad: new ServingLoad(), shutdown };

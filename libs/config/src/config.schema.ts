@@ -110,6 +110,46 @@ export class WebsiteSitemapConfig {
   @IsInt() @Min(5) @Max(10_080) every_minutes!: number;
 }
 
+/** Alert when render failures of the website's host in a window reach a threshold. */
+export class RenderFailureAlertConfig {
+  /** Failed renders (outcomes retry_scheduled, gave_up, failed) in the window that raise the alert. */
+  @IsInt() @Min(1) @Max(1_000_000) threshold: number = 20;
+  /** Window length in minutes; at most one alert per window (windows aligned on the clock). */
+  @IsInt() @Min(1) @Max(1440) window_minutes: number = 15;
+}
+
+/** Alert when a page bots request often starts answering 4xx/5xx to bots. */
+export class PageErrorAlertConfig {
+  /** Bot requests the page had in the window before (mostly answered below 400) for it to count as requested often. */
+  @IsInt() @Min(1) @Max(1_000_000) min_requests: number = 10;
+  /** Window length in minutes: the last window is compared with the one before; at most one alert per page per window. */
+  @IsInt() @Min(1) @Max(1440) window_minutes: number = 60;
+}
+
+/** A website's alert webhook (docs/alerts.md). */
+export class WebsiteAlertsConfig {
+  /**
+   * Where alerts are POSTed (http or https). A host that is, or resolves to,
+   * an internal address is refused at startup unless `allow_internal_target`.
+   */
+  @Matches(/^https?:\/\/[^/\s]+(\/\S*)?$/, { message: 'must be an http(s) URL' }) webhook_url!: string;
+  /**
+   * HMAC-SHA256 key of the `X-BPC-Signature` header, in the file (local
+   * development only: production configurations give `secret_env`).
+   */
+  @IsOptional() @IsString() @Matches(/^.{16,}$/s, { message: 'must be at least 16 characters' }) secret?: string;
+  /** Name of the environment variable holding the signing key (16+ characters); read at startup. */
+  @IsOptional() @Matches(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'must be an environment variable name' }) secret_env?: string;
+  /** Lets the webhook target be a loopback or private address (a receiver on the same network); exactly its scheme, host and port. */
+  @IsBoolean() allow_internal_target: boolean = false;
+  /** Render failure alerts; absent = off. */
+  @IsOptional() @ValidateNested() @Type(() => RenderFailureAlertConfig) render_failures?: RenderFailureAlertConfig;
+  /** Page error alerts; absent = off. */
+  @IsOptional() @ValidateNested() @Type(() => PageErrorAlertConfig) error_pages?: PageErrorAlertConfig;
+  /** An alert when an export of the website completes or fails. */
+  @IsBoolean() export_finished: boolean = true;
+}
+
 export class WebsiteConfig {
   /** Identifier in public API paths (`/api/websites/{website}`). */
   @IsString() @Matches(/^[a-z0-9][a-z0-9._-]{0,62}$/, { message: 'must be 1-63 lower-case letters, digits, ., - or _' }) id!: string;
@@ -126,6 +166,8 @@ export class WebsiteConfig {
   @IsOptional() @Matches(/^[0-9a-f]{64}$/, { message: 'must be 64 lower-case hex digits (SHA-256)' }) prerender_token_sha256?: string;
   /** Sitemaps the daemon recaches on an interval (warm-up), at normal priority; one daemon of a cluster runs each interval. */
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => WebsiteSitemapConfig) sitemaps: WebsiteSitemapConfig[] = [];
+  /** The website's alert webhook; absent = no alerts. */
+  @IsOptional() @ValidateNested() @Type(() => WebsiteAlertsConfig) alerts?: WebsiteAlertsConfig;
 }
 
 /** Data Explorer limits of an account; absent values take the specification's defaults (500 / 100 / 1,000,000). */

@@ -52,6 +52,7 @@ function checkWebsites(config: AppConfigSchema): ConfigIssue[] {
     if (!hostIds.has(w.host_id)) issues.push({ key: `websites[${i}].host_id`, reason: `no host with host_id ${w.host_id}` });
     const host = config.hosts.find((h) => h.host_id === w.host_id);
     if (host) issues.push(...checkWebsiteSitemaps(w.sitemaps, host, `websites[${i}].sitemaps`));
+    issues.push(...checkAlerts(w, `websites[${i}].alerts`));
   });
   return issues;
 }
@@ -106,4 +107,13 @@ function checkWebsiteSitemaps(sitemaps: readonly { url: string }[], host: { host
     if (!onHost) issues.push({ key: `${at}[${i}].url`, reason: `not on the website's hostnames (${host.hostnames.join(', ')}) or its host's origin` });
   });
   return issues;
+}
+
+/** The signing key is given one way; whether the target is internal, and whether `secret_env` is set, is checked at startup (checkAlertTargets in libs/alerts): it takes DNS and the environment. */
+function checkAlerts(website: AppConfigSchema['websites'][number], at: string): ConfigIssue[] {
+  const alerts = website.alerts;
+  if (!alerts) return [];
+  const given = [alerts.secret, alerts.secret_env].filter((v) => v !== undefined).length;
+  if (given === 1) return [];
+  return [{ key: `${at}.secret_env`, reason: given === 0 ? 'required (or secret, for local development): the key that signs the webhook bodies' : 'give secret_env or secret, not both' }];
 }

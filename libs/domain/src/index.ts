@@ -15,3 +15,5 @@ export * from './hosts/resolve-targets';
 export * from './queue/decide-invalidate';
 export * from './queue/rules';
 export * from './queue/drain-estimate';
+export * from './alerts/alert-rules';
+export * from './alerts/alert-delivery';

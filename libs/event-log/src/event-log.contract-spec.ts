@@ -176,6 +176,30 @@ export function describeEventLogContract(adapterName: string, factory: EventLogF
     );
 
     it.concurrent(
+      'tells the subscriber the partitions it holds before startAt is asked for them',
+      withLog(factory, async ({ log, name }) => {
+        const topic = name('topic');
+        await log.append(topic, [event('a', 0), event('b', 0), event('c', 0)]);
+        const told: string[] = [];
+        const seen = new Collector();
+        const askedBeforeTold: string[] = [];
+        await seen.subscribe(log, {
+          groupId: name('group'),
+          topics: [topic],
+          assigned: (partitions) => told.push(...partitions.map((p) => `${p.topic}/${p.partition}`)),
+          startAt: async (t, p) => {
+            if (!told.includes(`${t}/${p}`)) askedBeforeTold.push(`${t}/${p}`);
+            return undefined;
+          },
+        });
+        const records = await seen.waitForCount(3);
+        expect(askedBeforeTold).toEqual([]);
+        for (const record of records) expect(told).toContain(`${topic}/${record.partition}`);
+      }),
+      TEST_TIMEOUT_MS,
+    );
+
+    it.concurrent(
       'starts where startAt says, over the committed offset',
       withLog(factory, async ({ log, name }) => {
         const topic = name('topic');

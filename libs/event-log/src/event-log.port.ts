@@ -43,6 +43,14 @@ export interface SubscriptionSpec {
    */
   readonly startAt?: (topic: string, partition: number) => Promise<string | undefined>;
   /**
+   * Told which partitions this subscriber holds, each time that changes: at
+   * `subscribe` (the file log: every partition of the topics), and in cluster
+   * mode at every rebalance, before `startAt` is asked for them. A partition
+   * missing from the latest call is another subscriber's now: a consumer that
+   * acts on per-partition state in memory (timers, retries) stops acting on it.
+   */
+  readonly assigned?: (partitions: readonly { readonly topic: string; readonly partition: number }[]) => void;
+  /**
    * Called with consecutive records of one partition. The next offset is
    * committed only after the returned promise resolves; a rejection stops that
    * partition, which is retried with backoff from the first uncommitted

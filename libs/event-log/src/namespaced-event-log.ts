@@ -24,12 +24,13 @@ export class NamespacedEventLog implements EventLog {
   }
 
   subscribe(spec: SubscriptionSpec): Promise<Subscription> {
-    const startAt = spec.startAt;
+    const { startAt, assigned } = spec;
     return this.inner.subscribe({
       ...spec,
       groupId: this.prefix + spec.groupId,
       topics: spec.topics.map((topic) => this.prefix + topic),
       startAt: startAt && ((topic, partition) => startAt(this.local(topic), partition)),
+      assigned: assigned && ((partitions) => assigned(partitions.map(({ topic, partition }) => ({ topic: this.local(topic), partition })))),
       handleBatch: (batch) => spec.handleBatch(this.localBatch(batch)),
     });
   }

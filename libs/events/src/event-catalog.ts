@@ -4,6 +4,7 @@ import { EXPLORER_EVENT_CATALOG, ExplorerEvent } from './explorer/explorer-event
 import { IDENTITY_EVENT_CATALOG, IdentityEvent } from './identity/identity-events';
 import { EXPORT_EVENT_CATALOG, ExportEvent } from './exports/export-events';
 import { RENDER_EVENT_CATALOG, RenderEvent } from './renders/render-events';
+import { ALERT_EVENT_CATALOG, AlertEvent } from './alerts/alert-events';
 
 /**
  * Every event the service records, one union per topic family: each
@@ -14,7 +15,8 @@ export type DomainEvent = QueueEvent
   | ExplorerEvent
   | IdentityEvent
   | ExportEvent
-  | RenderEvent;
+  | RenderEvent
+  | AlertEvent;
 export type DomainEventType = DomainEvent['type'];
 
 /** The published contract: what downstream consumers of the topics can rely on. */
@@ -24,6 +26,7 @@ export const EVENT_CATALOG: Readonly<Record<string, EventDefinition>> = {
   ...IDENTITY_EVENT_CATALOG,
   ...EXPORT_EVENT_CATALOG,
   ...RENDER_EVENT_CATALOG,
+  ...ALERT_EVENT_CATALOG,
 };
 
 /** Narrows a record read from the log to a known event, or undefined for types or versions this build does not know. */

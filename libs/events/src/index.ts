@@ -19,5 +19,6 @@ export * from './identity/identity-events';
 export * from './exports/export-events';
 export * from './renders/render-events';
 export * from './renders/render-recorded.event';
+export * from './alerts/alert-events';
 export * from './published-event-schemas';
 export * from './page-url-schema';

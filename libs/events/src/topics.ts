@@ -12,6 +12,8 @@ export const TOPICS = {
   exports: 'bpc.exports.v1',
   /** Render history: every render and origin fetch, keyed by host id. */
   renders: 'bpc.renders.v1',
+  /** Website alerts and their webhook deliveries, keyed by website id. */
+  alerts: 'bpc.alerts.v1',
 } as const;
 
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];

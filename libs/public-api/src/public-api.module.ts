@@ -6,6 +6,7 @@ import { ExplorerModule } from '@bpc/explorer';
 import { IdentityModule } from '@bpc/identity';
 import { HealthModule } from '@bpc/platform';
 import { AdminController } from './admin/admin.controller';
+import { AlertDeliveriesController } from './alert-deliveries/alert-deliveries.controller';
 import { BearerAuthGuard } from './auth/bearer-auth.guard';
 import { CacheEntriesController } from './cache-entries/cache-entries.controller';
 import { CacheOperationsController } from './cache-operations/cache-operations.controller';
@@ -33,7 +34,7 @@ import { SearchPerformanceController } from './search-performance/search-perform
 /** The public, token-authenticated API (spec/public-api.md) plus the operator's admin endpoints. */
 @Module({
   imports: [CqrsModule.forRoot(), HealthModule, IdentityModule, ExplorerModule, DaemonCommandsModule],
-  controllers: [DataExplorerController, SearchPerformanceController, CacheOperationsController, QueueStatusController, RecacheReceiptsController, DashboardSessionController, InsightsController, RendersController, AdminController, CacheEntriesController, RecacheWebsiteSitemapController],
+  controllers: [DataExplorerController, SearchPerformanceController, CacheOperationsController, QueueStatusController, RecacheReceiptsController, DashboardSessionController, InsightsController, RendersController, AdminController, CacheEntriesController, RecacheWebsiteSitemapController, AlertDeliveriesController],
   providers: [
     RecacheWebsiteHandler,
     RecacheWebsiteSitemapHandler,

@@ -24,10 +24,11 @@ export {
   unstorableStatus,
 } from './refresh-rules';
 export type { Emulation } from './refresh-rules';
-// Sitemap fetches (libs/sitemaps) connect under the same rules as origin fetches.
+// Sitemap fetches (libs/sitemaps) and alert webhooks (libs/alerts) connect under the same rules as origin fetches.
 export { checkedDispatcher } from './egress/checked-dispatcher';
-export { EgressRefused, refusalOfUrl } from './egress/egress-rules';
+export { EgressRefused, refusalOfUrl, targetOf } from './egress/egress-rules';
 export type { EgressRules } from './egress/egress-rules';
+export { DEFAULT_RESOLVERS, dnsResolve, resolveCheckedAddress, systemResolve } from './egress/checked-address';
 export type { Resolvers } from './egress/checked-address';
 export { renderFactOf } from './render-facts';
 export type { AfterFailure, RenderFact } from './render-facts';

@@ -52,6 +52,8 @@ export class FileSubscription implements Subscription {
 
   /** Resolves every partition's start position (startAt, committed, earliest), then starts the loop. */
   async start(): Promise<void> {
+    // One subscriber per group in the process: it holds every partition, for good.
+    this.options.spec.assigned?.(this.options.partitions.map((log) => ({ topic: log.topic, partition: log.partition })));
     const starts: number[] = [];
     for (const log of this.options.partitions) starts.push(await this.startOffset(log));
     this.options.partitions.forEach((log, i) => {

@@ -126,6 +126,7 @@ export class KafkaSubscription implements Subscription {
    * `eachBatch` always finds the pending positioning of its partition.
    */
   private assigned(assignment: Record<string, number[]>): void {
+    this.options.spec.assigned?.(Object.entries(assignment).flatMap(([topic, partitions]) => partitions.map((partition) => ({ topic, partition }))));
     const startAt = this.options.spec.startAt;
     this.positioning = new Map();
     this.positions.clear();

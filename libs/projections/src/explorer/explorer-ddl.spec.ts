@@ -6,7 +6,7 @@ describe('the explorer tables’ DDL beside their code', () => {
   const files = readdirSync(EXPLORER_DDL_DIR).filter((name) => name.endsWith('.sql')).sort();
 
   it('holds each table’s file, views after the tables they read', () => {
-    expect(files).toEqual(['001_bot_requests.sql', '002_search_performance.sql', '003_projection_checkpoints.sql', '004_bot_request_events.sql', '005_analyst_views.sql', '006_render_outcomes.sql', '007_recache_receipts.sql']);
+    expect(files).toEqual(['001_bot_requests.sql', '002_search_performance.sql', '003_projection_checkpoints.sql', '004_bot_request_events.sql', '005_analyst_views.sql', '006_render_outcomes.sql', '007_recache_receipts.sql', '008_alert_deliveries.sql']);
   });
 
   it('creates every table the projection writes', () => {

@@ -1,0 +1,51 @@
+import type { PageRequestFigures, RenderFailureFigures } from '@bpc/domain';
+import type { ExplorerStore } from '@bpc/explorer-store';
+
+/** Outcomes that count as a failed render (the `failed` outcome class of the render history). */
+const FAILED_OUTCOMES = ['retry_scheduled', 'gave_up', 'failed'];
+
+/** Render failures of a host over [from, to), with the most frequent reasons. FINAL: a projected row written twice counts once. */
+export async function renderFailureFigures(store: ExplorerStore, hostId: number, from: number, to: number): Promise<RenderFailureFigures> {
+  const rows = await store.query<{ reason: string; renders: number }>(
+    `SELECT reason, count() AS renders FROM render_outcomes FINAL
+     WHERE host_id = {hostId:UInt32} AND ts >= {from:DateTime64(3)} AND ts < {to:DateTime64(3)} AND outcome IN {outcomes:Array(String)}
+     GROUP BY reason ORDER BY renders DESC, reason`,
+    { hostId, from: new Date(from), to: new Date(to), outcomes: FAILED_OUTCOMES },
+  );
+  return { failures: rows.reduce((sum, r) => sum + Number(r.renders), 0), topReasons: rows.slice(0, 5).map((r) => ({ reason: r.reason, renders: Number(r.renders) })) };
+}
+
+/**
+ * Per page of the website, bot requests in the window before [from, middle)
+ * and in the last window [middle, to); only pages with at least
+ * `minRequests` before and an error answer in the last window come back (the
+ * rule decides; this only keeps the answer small). Without FINAL: it runs
+ * every minute over two windows of a website's traffic, and a duplicate not
+ * yet folded (a projector batch written twice) only adds a request to a
+ * heuristic, where FINAL would triple the scan.
+ */
+export async function pageRequestFigures(store: ExplorerStore, website: string, from: number, middle: number, to: number, minRequests: number): Promise<PageRequestFigures[]> {
+  const rows = await store.query<Record<keyof PageRequestFigures, string | number>>(
+    `SELECT url,
+            countIf(ts < {middle:DateTime64(3)}) AS beforeRequests,
+            countIf(ts < {middle:DateTime64(3)} AND status_code >= 400) AS beforeErrors,
+            countIf(ts >= {middle:DateTime64(3)}) AS recentRequests,
+            countIf(ts >= {middle:DateTime64(3)} AND status_code >= 400) AS recentErrors,
+            argMaxIf(status_code, ts, ts >= {middle:DateTime64(3)}) AS lastStatus
+     FROM bot_requests
+     WHERE website = {website:String} AND ts >= {from:DateTime64(3)} AND ts < {to:DateTime64(3)}
+     GROUP BY url
+     HAVING beforeRequests >= {minRequests:UInt32} AND recentErrors > 0
+     ORDER BY beforeRequests DESC, url
+     LIMIT 1000`,
+    { website, from: new Date(from), middle: new Date(middle), to: new Date(to), minRequests },
+  );
+  return rows.map((r) => ({
+    url: String(r.url),
+    beforeRequests: Number(r.beforeRequests),
+    beforeErrors: Number(r.beforeErrors),
+    recentRequests: Number(r.recentRequests),
+    recentErrors: Number(r.recentErrors),
+    lastStatus: Number(r.lastStatus),
+  }));
+}

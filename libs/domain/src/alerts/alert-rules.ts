@@ -1,0 +1,144 @@
+import { sha256Hex } from '../shared/secret-hash';
+
+/**
+ * Alert rules of a website's webhook (docs/alerts.md): pure decisions from
+ * figures to alerts. An alert's id is derived from what it is about and the
+ * window it fired in, never from when it was evaluated, so a rule firing
+ * again in the same window (a later evaluation, another replica, a replay)
+ * names the same alert, and the deliverer sends it once.
+ */
+
+export const ALERT_TYPES = ['render_failures', 'page_errors', 'export_finished'] as const;
+export type AlertType = (typeof ALERT_TYPES)[number];
+
+/** What an alert says; the webhook body is this, as JSON. */
+export interface Alert {
+  readonly id: string;
+  readonly type: AlertType;
+  readonly website: string;
+  /** ISO 8601 UTC: the end of the window that fired, or when the export finished. */
+  readonly occurredAt: string;
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+export interface WindowRule {
+  readonly windowMinutes: number;
+}
+
+/**
+ * The window an evaluation at `now` falls in, aligned on the clock (UTC
+ * epoch multiples of its length): the alert of a window is raised once
+ * whatever the evaluation interval.
+ */
+export function alignedWindow(now: number, windowMinutes: number): { readonly start: number; readonly end: number } {
+  const length = windowMinutes * 60_000;
+  const start = Math.floor(now / length) * length;
+  return { start, end: start + length };
+}
+
+/** Render failures (outcomes retry_scheduled, gave_up, failed) of the website's host over the last window. */
+export interface RenderFailureFigures {
+  readonly failures: number;
+  /** The most frequent failure reasons, most frequent first. */
+  readonly topReasons: readonly { readonly reason: string; readonly renders: number }[];
+}
+
+export interface RenderFailureRule extends WindowRule {
+  readonly threshold: number;
+}
+
+/** One alert when the failures of the last `windowMinutes` reach the threshold; at most one per aligned window. */
+export function decideRenderFailureAlert(website: string, rule: RenderFailureRule, figures: RenderFailureFigures, now: number): Alert | undefined {
+  if (figures.failures < rule.threshold) return undefined;
+  const window = alignedWindow(now, rule.windowMinutes);
+  return {
+    id: `render_failures:${website}:${new Date(window.start).toISOString()}`,
+    type: 'render_failures',
+    website,
+    occurredAt: new Date(now).toISOString(),
+    data: {
+      failures: figures.failures,
+      threshold: rule.threshold,
+      windowMinutes: rule.windowMinutes,
+      from: new Date(now - rule.windowMinutes * 60_000).toISOString(),
+      to: new Date(now).toISOString(),
+      topReasons: figures.topReasons,
+    },
+  };
+}
+
+/**
+ * One page's bot requests: in the window before (`before*`, the
+ * `windowMinutes` before the last window) and in the last window (`recent*`).
+ * Errors are answers with status 400 or more.
+ */
+export interface PageRequestFigures {
+  readonly url: string;
+  readonly beforeRequests: number;
+  readonly beforeErrors: number;
+  readonly recentRequests: number;
+  readonly recentErrors: number;
+  /** Status of the last answer in the last window (0 when none). */
+  readonly lastStatus: number;
+}
+
+export interface PageErrorRule extends WindowRule {
+  readonly minRequests: number;
+}
+
+/** Page alerts of one evaluation at most: a site-wide outage is one incident, not thousands of webhooks (the alert says how many more pages there were). */
+export const MAX_PAGE_ALERTS = 20;
+
+/**
+ * A page bots request often starts answering errors: in the window before it
+ * had at least `minRequests` bot requests, mostly answered below 400 (errors
+ * under half), and in the last window its latest answer is 4xx/5xx. One
+ * alert per page per aligned window; the most requested pages first.
+ */
+export function decidePageErrorAlerts(website: string, rule: PageErrorRule, pages: readonly PageRequestFigures[], now: number): Alert[] {
+  const window = alignedWindow(now, rule.windowMinutes);
+  const turned = pages
+    .filter((p) => p.beforeRequests >= rule.minRequests && p.beforeErrors * 2 < p.beforeRequests && p.recentErrors > 0 && p.lastStatus >= 400)
+    .sort((a, b) => b.beforeRequests - a.beforeRequests || (a.url < b.url ? -1 : 1));
+  return turned.slice(0, MAX_PAGE_ALERTS).map((page) => ({
+    id: `page_errors:${website}:${sha256Hex(page.url).slice(0, 16)}:${new Date(window.start).toISOString()}`,
+    type: 'page_errors',
+    website,
+    occurredAt: new Date(now).toISOString(),
+    data: {
+      url: page.url,
+      status: page.lastStatus,
+      requestsBefore: page.beforeRequests,
+      requests: page.recentRequests,
+      errors: page.recentErrors,
+      minRequests: rule.minRequests,
+      windowMinutes: rule.windowMinutes,
+      otherPages: Math.max(0, turned.length - MAX_PAGE_ALERTS),
+    },
+  }));
+}
+
+/** How an export ended, as its events tell. */
+export interface FinishedExport {
+  readonly exportId: number;
+  readonly website: string;
+  readonly explorerKey: string;
+  readonly filename: string;
+  readonly status: 'completed' | 'failed';
+  readonly finishedAt: string;
+  readonly rowCount?: number;
+  readonly sizeBytes?: number;
+  readonly error?: string;
+}
+
+/** One alert per export (its id is the export's): a completion read twice is the same alert. */
+export function decideExportFinishedAlert(finished: FinishedExport): Alert {
+  const { website, exportId, explorerKey, filename, status, rowCount, sizeBytes, error } = finished;
+  return {
+    id: `export_finished:${website}:${exportId}`,
+    type: 'export_finished',
+    website,
+    occurredAt: finished.finishedAt,
+    data: { exportId, explorer: explorerKey, filename, status, ...(rowCount !== undefined && { rowCount }), ...(sizeBytes !== undefined && { sizeBytes }), ...(error !== undefined && { error }) },
+  };
+}
