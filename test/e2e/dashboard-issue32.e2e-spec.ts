@@ -165,7 +165,8 @@ describe('dashboard journeys of issue 32 in Chromium', () => {
 
     await search.getByRole('button', { name: 'Invalidate these…' }).click();
     const invalidate = tab.locator('section', { has: tab.getByRole('heading', { name: 'Invalidate matching entries' }) });
-    expect(await invalidate.getByLabel('URL prefix').inputValue()).toBe(page('/shop/'));
+    // The click fills the form in a React update after it resolves: wait for the value rather than read it once.
+    await until(() => invalidate.getByLabel('URL prefix').inputValue(), (value) => value === page('/shop/'), { timeoutMs: 10_000, intervalMs: 50, what: 'the invalidate form taking the search prefix' });
     await invalidate.getByRole('button', { name: 'Count matching entries (dry run)' }).click();
     await invalidate.getByTestId('dry-run-count').waitFor();
     const dryRun = await post(manager, '/api/websites/demo/cache/entries/invalidate', { prefix: page('/shop/'), dryRun: true });
