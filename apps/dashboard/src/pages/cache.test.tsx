@@ -192,7 +192,7 @@ describe('CachePage', () => {
     refuse = false;
     fireEvent.change(screen.getByLabelText('Only pages modified after (optional)'), { target: { value: '2026-11-01' } });
     fireEvent.click(screen.getByRole('button', { name: 'Recache sitemap' }));
-    expect((await screen.findByTestId('sitemap-counts')).textContent).toContain('7 taken, 14 cache entries queued');
+    expect((await screen.findByTestId('sitemap-counts')).textContent).toContain('2 sitemaps read, 10 URLs found: 7 taken, 14 cache entries queued');
     expect(screen.getByTestId('sitemap-counts').textContent).toContain('1 on other hosts, 1 invalid, 0 over the cap, 1 not modified since the day given, 2 listed twice');
     expect((await screen.findByTestId('receipt-totals')).textContent).toContain('0 of 14 entries done');
   });
