@@ -143,6 +143,8 @@ describe('AlertsPage', () => {
       ['Render failures', '1', 'retrying', '502', 'receiver answered 502'],
       ['Export finished', '3', 'failed', '–', 'connect ECONNREFUSED'],
     ]);
+    // A render-failures alert leads to the failed renders.
+    expect(within(rows[0]!).getByRole('link', { name: 'Render failures' }).getAttribute('href')).toBe('/w/demo/renders?period=24h&show=failed');
     expect(calls[0]!.path).toBe('/api/websites/demo/alerts/deliveries?page=1&perPage=25');
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
     await waitFor(() => expect(router.state.location.search).toBe('?page=2'));
