@@ -188,7 +188,7 @@ describe('dashboard journeys of issue 32 in Chromium', () => {
     await form.getByRole('button', { name: 'Recache sitemap' }).click();
     const counts = form.getByTestId('sitemap-counts');
     await counts.waitFor();
-    expect(await counts.innerText()).toContain('1 sitemaps read, 3 URLs found: 2 taken, 2 cache entries queued. Skipped: 1 on other hosts');
+    expect(await counts.innerText()).toContain('1 sitemap read, 3 URLs found: 2 taken, 2 cache entries queued. Skipped: 1 on other hosts');
     const receipt = tab.getByTestId('receipt');
     await receipt.getByText(/^Done\./).waitFor({ timeout: 60_000 });
     expect(await tab.getByTestId('receipt-totals').innerText()).toContain('2 of 2 entries done: 2 stored');

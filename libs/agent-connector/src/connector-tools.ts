@@ -2,7 +2,7 @@ import { componentSchema, JsonSchema, OpenApiDocument, withoutProperties, withPr
 import { bodyOf, pathInteger, pathSegment } from './tool-arguments';
 import { refusalOf, toolRefusal, toolSuccess } from './tool-result';
 import { DISCOVERY_OUTPUT, EXPLORER_ARGUMENT, EXPORT_ID_ARGUMENT, QUERY_OUTPUT, WEBSITE_ARGUMENT } from './tool-schemas';
-import { nextPageOf, querySummary, seriesDigest, withoutRowIds } from './tool-summaries';
+import { drainPhrase, nextPageOf, querySummary, seriesDigest, withoutRowIds } from './tool-summaries';
 import { COMP_CATEGORY_SCHEMA, COMP_PERIOD_SCHEMA, FILTERS_DESCRIPTION, MODE_SCHEMA, PERIOD_SCHEMA } from './explorer-argument-hints';
 import { listAlertDeliveries } from './alert-tools';
 import { queryRenders } from './render-tools';
@@ -225,10 +225,7 @@ const getQueueStatus: ConnectorTool = {
       const normal = object(queues.normal);
       const pause = body.paused ? `paused until ${body.pausedUntil}` : 'draining';
       const estimate = object(body.drainEstimate);
-      const drain = (queue: unknown) => {
-        const { seconds, completedPerMinute } = object(queue);
-        return seconds === null || seconds === undefined ? 'no estimate yet (nothing completed in the last 10 minutes)' : `about ${seconds} s at ${completedPerMinute}/min`;
-      };
+      const drain = (queue: unknown) => drainPhrase(object(queue));
       return toolSuccess(
         `Host ${body.hostId}: high ${high.total} queued (${high.due} due), normal ${normal.total} queued (${normal.due} due); ${pause}. Estimated drain: high ${drain(estimate.high)}, normal ${drain(estimate.normal)}.`,
         body,

@@ -1,4 +1,4 @@
-import { nextPageOf, querySummary, seriesDigest, withoutRowIds } from './tool-summaries';
+import { drainPhrase, nextPageOf, querySummary, seriesDigest, withoutRowIds } from './tool-summaries';
 
 describe('tool result summaries', () => {
   const meta = { explorerKey: 'events', mode: 'unique_pages', page: 1, totalPages: 3, total: 7, sort: 'requests', sortDir: 'desc', window: { start: 'S', end: 'E' } };
@@ -29,5 +29,11 @@ describe('tool result summaries', () => {
       { key: 'Bingbot', points: [] },
     ];
     expect(seriesDigest(series)).toBe('Googlebot: 10 → 2 (min 2, max 40); Bingbot: no data');
+  });
+
+  it('words a drain estimate: nothing waiting, an estimate, or none yet', () => {
+    expect(drainPhrase({ seconds: 0, completedPerMinute: 0.4 })).toBe('nothing waiting');
+    expect(drainPhrase({ seconds: 1029, completedPerMinute: 0.7 })).toBe('about 1029 s at 0.7/min');
+    expect(drainPhrase({ seconds: null, completedPerMinute: 0 })).toBe('no estimate yet (nothing completed in the last 10 minutes)');
   });
 });

@@ -39,3 +39,10 @@ export function seriesDigest(series: readonly unknown[]): string {
   const more = series.length > SERIES_IN_SUMMARY ? `; ${series.length - SERIES_IN_SUMMARY} more series in the data` : '';
   return parts.join('; ') + more;
 }
+
+/** One queue's drain estimate in words (`GET …/cache/queue` drainEstimate.high|normal). */
+export function drainPhrase({ seconds, completedPerMinute }: Row): string {
+  if (seconds === null || seconds === undefined) return 'no estimate yet (nothing completed in the last 10 minutes)';
+  // An empty queue has nothing to drain: "about 0 s at 0/min" would read like a stalled queue.
+  return seconds === 0 ? 'nothing waiting' : `about ${String(seconds)} s at ${String(completedPerMinute)}/min`;
+}

@@ -1,4 +1,5 @@
 import { memo, useLayoutEffect, useMemo } from 'react';
+import { Link } from 'react-router';
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
 import type { DiscoveryColumn, Row, SortDir } from '../api/types';
 import { formatInteger, formatNumber, formatPercent } from '../lib/format';
@@ -15,11 +16,13 @@ interface DataTableProps {
   caption: string;
   /** Called once the rows are in the DOM (before paint), for the render bench's timing. */
   onRendered?: (rowCount: number) => void;
+  /** Where a page URL leads (the Renders page: the URL's cache lookup); absent, the URL is plain text. */
+  pageHref?: (url: string) => string;
 }
 
 const NUMERIC = new Set(['integer', 'number', 'percent']);
 
-export function Cell({ column, row }: { column: DiscoveryColumn; row: Row }) {
+export function Cell({ column, row, pageHref }: { column: DiscoveryColumn; row: Row; pageHref?: (url: string) => string }) {
   const value = row[column.key];
   if (value === null || value === undefined || value === '') return <span className="muted">–</span>;
   if (column.dataType === 'datetime' && typeof value === 'string') return <Time iso={value} />;
@@ -30,7 +33,13 @@ export function Cell({ column, row }: { column: DiscoveryColumn; row: Row }) {
     const title = typeof row._title === 'string' && row._title ? row._title : undefined;
     return (
       <>
-        <span>{String(value)}</span>
+        {pageHref ? (
+          <Link to={pageHref(String(value))} title={`What is cached for ${String(value)}`}>
+            {String(value)}
+          </Link>
+        ) : (
+          <span>{String(value)}</span>
+        )}
         {title ? <span className="muted small block">{title}</span> : null}
       </>
     );
@@ -39,7 +48,7 @@ export function Cell({ column, row }: { column: DiscoveryColumn; row: Row }) {
 }
 
 /** One page of rows (at most the account's perPageMax, 500): plain rows, no virtualisation needed. Sorting by header, server-side. */
-export const DataTable = memo(function DataTable({ columns, rows, sort, sortDir, onSort, caption, onRendered }: DataTableProps) {
+export const DataTable = memo(function DataTable({ columns, rows, sort, sortDir, onSort, caption, onRendered, pageHref }: DataTableProps) {
   useLayoutEffect(() => onRendered?.(rows.length), [rows, onRendered]);
   const definitions = useMemo<ColumnDef<Row>[]>(
     () =>
@@ -50,10 +59,10 @@ export const DataTable = memo(function DataTable({ columns, rows, sort, sortDir,
         // Times show in the viewer's zone (UTC on hover), whatever the catalog's title says.
         header: column.dataType === 'datetime' ? column.title.replace(/\s*\(UTC\)$/, '') : column.title,
         enableSorting: column.sortable && !!onSort,
-        cell: (context) => <Cell column={column} row={context.row.original} />,
+        cell: (context) => <Cell column={column} row={context.row.original} pageHref={pageHref} />,
         meta: column,
       })),
-    [columns, onSort],
+    [columns, onSort, pageHref],
   );
   const sorting: SortingState = sort ? [{ id: sort, desc: sortDir !== 'asc' }] : [];
   const table = useReactTable({

@@ -5,7 +5,7 @@ import { api } from '../api/endpoints';
 import type { Receipt, ReceiptState } from '../api/types';
 import { formatInteger } from '../lib/format';
 import { RECEIPT_GRACE_MS, RECEIPT_POLL_MS, receiptDone, receiptPollMs, settledCount, totalsSentence } from '../lib/receipts';
-import { rendersSearchParams } from '../lib/renders-state';
+import { OUTCOME_LABELS, renderHistoryPath } from '../lib/renders-state';
 import { useWebsite } from '../session';
 import { Pager } from './pager';
 import { Time } from './time';
@@ -39,7 +39,7 @@ export function ReceiptView({ website, receiptId, justStarted = false }: { websi
   const receipt = query.data;
   const done = receipt ? receiptDone(receipt) : false;
   // Render history needs the platform module: where it is there, a failed or kept entry links to its renders.
-  const history = useWebsite()?.platformModule ? (url: string) => `/w/${encodeURIComponent(website)}/renders?${rendersSearchParams({ show: 'all', url, period: '24h' }).toString()}` : undefined;
+  const history = useWebsite()?.platformModule ? (url: string) => renderHistoryPath(website, url) : undefined;
   return (
     <section className="card stack" aria-labelledby={`${id}-title`} data-testid="receipt">
       <h3 id={`${id}-title`} className="flush">
@@ -110,7 +110,8 @@ export function ReceiptView({ website, receiptId, justStarted = false }: { websi
                       <span className={`state state-${entry.state}`}>{STATE_LABELS[entry.state] ?? entry.state}</span>
                     </td>
                     <td>
-                      {entry.outcome ?? ''}
+                      {/* The Renders page's words for the outcome (its filters and the API keep the value). */}
+                      {entry.outcome ? <span title={entry.outcome}>{OUTCOME_LABELS[entry.outcome] ?? entry.outcome}</span> : null}
                       {entry.reason ? <span className="muted block small">{entry.reason}</span> : null}
                       {!entry.outcome && !entry.reason ? <span className="muted">–</span> : null}
                       {history && (entry.state === 'failed' || entry.state === 'kept') ? (

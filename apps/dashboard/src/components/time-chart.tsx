@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Series } from '../api/types';
-import { seriesToColumns } from '../lib/chart-data';
+import { isolatedIndices, seriesToColumns } from '../lib/chart-data';
 
 // Distinguishable in light and dark (Okabe-Ito, then four more: ten bot families fit).
 const PALETTE = ['#0072b2', '#e69f00', '#009e73', '#cc79a7', '#56b4e9', '#d55e00', '#f0e442', '#999999', '#6a3d9a', '#b15928', '#1b9e77', '#e7298a'];
@@ -38,7 +38,15 @@ export function TimeChart({ title, series, format, height = 240, invert = false,
       height,
       series: [
         { label: 'Time' },
-        ...series.map((s, i) => ({ label: s.key, stroke: PALETTE[i % PALETTE.length], width: 2, spanGaps: false, value: (_u: uPlot, v: number | null) => value(v) })),
+        ...series.map((s, i) => ({
+          label: s.key,
+          stroke: PALETTE[i % PALETTE.length],
+          width: 2,
+          spanGaps: false,
+          // Where points are too dense to show, a value alone between gaps still gets its dot (a line needs two).
+          points: { filter: (u: uPlot, seriesIndex: number, show: boolean) => (show ? null : isolatedIndices(u.data[seriesIndex] ?? [])) },
+          value: (_u: uPlot, v: number | null) => value(v),
+        })),
       ],
       axes: [
         { stroke: axisColor, grid: { stroke: gridColor, width: 1 }, ticks: { stroke: gridColor } },

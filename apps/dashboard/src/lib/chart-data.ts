@@ -28,3 +28,15 @@ export function delta(current: number | null, previous: number | null, kind: 'co
   if (previous === 0) return undefined;
   return (current - previous) / previous;
 }
+
+/**
+ * Indices of values with no value on either side: a line needs two points, so
+ * uPlot draws nothing for them (one busy hour in a week of render times would
+ * leave the chart empty). The chart marks them as dots.
+ */
+export function isolatedIndices(values: ArrayLike<number | null | undefined>): number[] {
+  const present = (i: number) => i >= 0 && i < values.length && values[i] !== null && values[i] !== undefined;
+  const isolated: number[] = [];
+  for (let i = 0; i < values.length; i++) if (present(i) && !present(i - 1) && !present(i + 1)) isolated.push(i);
+  return isolated;
+}

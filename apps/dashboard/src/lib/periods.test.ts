@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isCustomPeriod, isHourly, joinCustom, presetLabel, splitCustom } from './periods';
 import { linkFromHash, safeNextPath, signInPath } from './next-path';
 import { parseUrlList } from './url-list';
-import { delta, seriesToColumns } from './chart-data';
+import { delta, isolatedIndices, seriesToColumns } from './chart-data';
 
 describe('periods', () => {
   it('names presets in words', () => {
@@ -53,6 +53,11 @@ describe('sign-in redirects', () => {
 });
 
 describe('URL lists and chart data', () => {
+  it('finds the values a line cannot draw: alone between gaps', () => {
+    expect(isolatedIndices([null, 900, null, null, 5, 6, null, 7])).toEqual([1, 7]);
+    expect(isolatedIndices([null, null])).toEqual([]);
+  });
+
   it('keeps each URL with its line, skipping blanks and comments', () => {
     expect(parseUrlList('https://a.example/1\r\n\n  # note\n https://a.example/2 ')).toEqual([
       { url: 'https://a.example/1', line: 1 },

@@ -195,3 +195,26 @@ export function rendersErrorControl(body: QueryBody | RendersTimeseriesBody, fie
   if (root === 'sort' || root === 'sortDir') return 'sort';
   return undefined;
 }
+
+/** Outcomes in words: what happened to the cached page. */
+export const OUTCOME_LABELS: Record<string, string> = {
+  stored: 'stored',
+  kept_blank: 'kept the old page: blank render',
+  kept_timeout: 'kept the old page: timed out',
+  kept_soft_404: 'kept the old page: soft 404',
+  kept_smaller: 'kept the old page: much smaller render',
+  kept_fresher: 'kept the old page: a fresher render was stored',
+  retry_scheduled: 'failed, retry scheduled',
+  gave_up: 'failed, gave up',
+  failed: 'failed',
+};
+
+/** The render history of one URL (every outcome, the last 24 hours), from the pages that show a URL. */
+export function renderHistoryPath(website: string, url: string): string {
+  return `/w/${encodeURIComponent(website)}/renders?${rendersSearchParams({ show: 'all', url, period: '24h' }).toString()}`;
+}
+
+/** The Cache page with one URL's lookup open (every dimension), from the pages that show a URL. */
+export function cacheLookupPath(website: string, url: string): string {
+  return `/w/${encodeURIComponent(website)}/cache?${new URLSearchParams({ lookup: url }).toString()}`;
+}

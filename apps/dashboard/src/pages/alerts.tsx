@@ -1,10 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useParams, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { api } from '../api/endpoints';
 import type { AlertDelivery } from '../api/types';
 import { FieldError, FormError } from '../components/field-error';
 import { Pager } from '../components/pager';
 import { Time } from '../components/time';
+import { rendersSearchParams } from '../lib/renders-state';
+import { useWebsite } from '../session';
 
 const PER_PAGE_CHOICES = [25, 50, 100];
 const CONTROLS = ['page', 'perPage', 'status'] as const;
@@ -15,6 +17,8 @@ const STATUSES: Record<AlertDelivery['status'], string> = { delivered: 'delivere
 export default function AlertsPage() {
   const { website = '' } = useParams();
   const [params, setParams] = useSearchParams();
+  // A render-failures alert leads to the failures it counted (the Renders page needs the platform module).
+  const failuresPath = useWebsite()?.platformModule ? `/w/${encodeURIComponent(website)}/renders?${rendersSearchParams({ show: 'failed', period: '24h' }).toString()}` : undefined;
   const page = Number(params.get('page')) || 1;
   const perPage = Number(params.get('perPage')) || PER_PAGE_CHOICES[0]!;
   const rawStatus = params.get('status');
@@ -83,7 +87,7 @@ export default function AlertsPage() {
                     <td>
                       <Time iso={d.at} />
                     </td>
-                    <td title={`Alert ${d.alertId}`}>{TYPES[d.type] ?? d.type}</td>
+                    <td title={`Alert ${d.alertId}`}>{d.type === 'render_failures' && failuresPath ? <Link to={failuresPath}>{TYPES[d.type]}</Link> : (TYPES[d.type] ?? d.type)}</td>
                     <td className="num">{d.attempt}</td>
                     <td>
                       <span className={d.status === 'delivered' ? 'state-stored' : d.status === 'failed' ? 'state-failed' : 'state-kept'}>{STATUSES[d.status] ?? d.status}</span>

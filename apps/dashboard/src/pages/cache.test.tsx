@@ -73,6 +73,19 @@ describe('CachePage', () => {
     expect(rows[2]!.textContent).toContain('not since rendered');
   });
 
+  it('opens the lookup of the URL in ?lookup= (the Renders page links there), with a link to its render history', async () => {
+    const calls = serveApi('readonly', (call) => {
+      if (call.path === '/api/websites/demo/cache/queue') return { body: queue };
+      if (call.path.startsWith('/api/websites/demo/cache/entries?'))
+        return { body: { url: 'https://www.example.com/x', entries: [{ ...entryRow('https://www.example.com/x'), cached: true, lastServedAt: null, hits: 0 }] } };
+      return undefined;
+    });
+    renderPage(route, '/w/demo/cache?lookup=https%3A%2F%2Fwww.example.com%2Fx');
+    expect(await screen.findByText(/cached in 1 of 1 dimensions/)).toBeTruthy();
+    expect(calls.some((c) => c.path === '/api/websites/demo/cache/entries?url=https%3A%2F%2Fwww.example.com%2Fx')).toBe(true);
+    expect(screen.getByRole('link', { name: 'Render history' }).getAttribute('href')).toBe('/w/demo/renders?period=24h&url=https%3A%2F%2Fwww.example.com%2Fx&show=all');
+  });
+
   it('shows a pattern refusal at the pattern input', async () => {
     serveApi('readonly', (call) => {
       if (call.path.endsWith('/cache/queue')) return { body: queue };
@@ -150,6 +163,8 @@ describe('CachePage', () => {
     await vi.advanceTimersByTimeAsync(2000);
     await waitFor(() => expect(screen.getByTestId('receipt-totals').textContent).toContain('Done. 2 of 2 entries done: 1 stored, 0 kept the old page, 1 failed'));
     expect(screen.getByText('origin answered 503')).toBeTruthy();
+    // The outcome in the Renders page's words, not the API value.
+    expect(screen.getByText('failed, gave up').getAttribute('title')).toBe('gave_up');
     expect(screen.getByRole('link', { name: 'Render history' }).getAttribute('href')).toBe('/w/demo/renders?period=24h&url=https%3A%2F%2Fwww.example.com%2Fb&show=all');
     await vi.advanceTimersByTimeAsync(6000);
     // Done: no more reads.
@@ -177,7 +192,7 @@ describe('CachePage', () => {
     refuse = false;
     fireEvent.change(screen.getByLabelText('Only pages modified after (optional)'), { target: { value: '2026-11-01' } });
     fireEvent.click(screen.getByRole('button', { name: 'Recache sitemap' }));
-    expect((await screen.findByTestId('sitemap-counts')).textContent).toContain('7 taken, 14 cache entries queued');
+    expect((await screen.findByTestId('sitemap-counts')).textContent).toContain('2 sitemaps read, 10 URLs found: 7 taken, 14 cache entries queued');
     expect(screen.getByTestId('sitemap-counts').textContent).toContain('1 on other hosts, 1 invalid, 0 over the cap, 1 not modified since the day given, 2 listed twice');
     expect((await screen.findByTestId('receipt-totals')).textContent).toContain('0 of 14 entries done');
   });

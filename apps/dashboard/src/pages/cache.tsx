@@ -30,10 +30,14 @@ export default function CachePage() {
   const { website = '' } = useParams();
   const view = useWebsite();
   const canOperate = !!view && view.role !== 'readonly';
-  const [lookup, setLookup] = useState<{ url: string; at: number }>();
-  const [invalidateSeed, setInvalidateSeed] = useState<InvalidateSeed>();
   // The receipt followed is in the URL (`?receipt=`): it survives a reload and can be shared, one started by the API too.
   const [params, setParams] = useSearchParams();
+  // `?lookup=<url>` opens that URL's lookup (the Renders page links a page here).
+  const [lookup, setLookup] = useState<{ url: string; at: number } | undefined>(() => {
+    const url = params.get('lookup');
+    return url ? { url, at: 0 } : undefined;
+  });
+  const [invalidateSeed, setInvalidateSeed] = useState<InvalidateSeed>();
   const receiptId = params.get('receipt') || undefined;
   const [startedHere, setStartedHere] = useState<string>();
   const setReceiptId = (id: string) => {

@@ -79,7 +79,9 @@ describe('RendersPage', () => {
       'Renders by outcome (failed, kept the old page, stored): failed(1) kept old page(1) stored(1)',
       'Render time, p50 and p95: p50(1) p95(1)',
     ]);
-    await screen.findByRole('table', { name: 'Single renders' });
+    const single = await screen.findByRole('table', { name: 'Single renders' });
+    // A page leads to what is cached for it now.
+    expect(within(single).getByRole('link', { name: 'https://www.example.com/x' }).getAttribute('href')).toBe('/w/demo/cache?lookup=https%3A%2F%2Fwww.example.com%2Fx');
 
     fireEvent.click(within(rows[0]!).getByRole('button', { name: /Show renders: failed, gave up, origin answered 503/ }));
     await waitFor(() => expect(router.state.location.search).toBe('?outcome=gave_up&reason=origin+answered+503'));
@@ -141,6 +143,8 @@ describe('AlertsPage', () => {
       ['Render failures', '1', 'retrying', '502', 'receiver answered 502'],
       ['Export finished', '3', 'failed', '–', 'connect ECONNREFUSED'],
     ]);
+    // A render-failures alert leads to the failed renders.
+    expect(within(rows[0]!).getByRole('link', { name: 'Render failures' }).getAttribute('href')).toBe('/w/demo/renders?period=24h&show=failed');
     expect(calls[0]!.path).toBe('/api/websites/demo/alerts/deliveries?page=1&perPage=25');
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
     await waitFor(() => expect(router.state.location.search).toBe('?page=2'));

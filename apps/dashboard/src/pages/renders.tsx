@@ -11,9 +11,11 @@ import { Time } from '../components/time';
 import { TimeChart } from '../components/time-chart';
 import { formatDurationShort, formatInteger, formatMs } from '../lib/format';
 import {
+  cacheLookupPath,
   nextRendersSort,
   orderReasons,
   OUTCOME_CLASSES,
+  OUTCOME_LABELS,
   outcomeClassOf,
   parseRendersState,
   reasonsBody,
@@ -39,18 +41,6 @@ const TRIGGERS: { value: string; label: string }[] = [
   { value: 'edge_miss', label: 'Edge miss (a bot waited)' },
 ];
 const TRIGGER_LABELS: Record<string, string> = Object.fromEntries(TRIGGERS.map((t) => [t.value, t.label]));
-/** Outcomes in words: what happened to the cached page. */
-export const OUTCOME_LABELS: Record<string, string> = {
-  stored: 'stored',
-  kept_blank: 'kept the old page: blank render',
-  kept_timeout: 'kept the old page: timed out',
-  kept_soft_404: 'kept the old page: soft 404',
-  kept_smaller: 'kept the old page: much smaller render',
-  kept_fresher: 'kept the old page: a fresher render was stored',
-  retry_scheduled: 'failed, retry scheduled',
-  gave_up: 'failed, gave up',
-  failed: 'failed',
-};
 const countFormat = (v: number) => formatInteger(v);
 const msFormat = (v: number) => formatDurationShort(v);
 
@@ -307,10 +297,19 @@ function SingleRenders({ website, state, columns, result, fetching, pending, per
     },
   });
   const meta = result?.meta;
+  // A page leads to what is cached for it now (its lookup on the Cache page).
+  const lookupHref = useCallback((url: string) => cacheLookupPath(website, url), [website]);
   const sortBy = useCallback((column: string) => onUpdate(nextRendersSort(column, { sort: meta?.sort, sortDir: meta?.sortDir })), [onUpdate, meta?.sort, meta?.sortDir]);
   // Outcomes and triggers in words (the API's values stay in the export and the filters).
   const rows = useMemo(
-    () => result?.data.map((row) => ({ ...row, outcome: OUTCOME_LABELS[String(row.outcome)] ?? row.outcome, trigger: TRIGGER_LABELS[String(row.trigger)] ?? row.trigger })) ?? [],
+    () =>
+      result?.data.map((row) => ({
+        ...row,
+        outcome: OUTCOME_LABELS[String(row.outcome)] ?? row.outcome,
+        trigger: TRIGGER_LABELS[String(row.trigger)] ?? row.trigger,
+        // A render that failed before the page answered records status 0: no status, not a status.
+        status_code: row.status_code === 0 ? null : row.status_code,
+      })) ?? [],
     [result?.data],
   );
   const shown = useMemo(() => (meta?.columns ?? []).map((key) => columns.find((c) => c.key === key)).filter((c): c is DiscoveryColumn => !!c), [meta?.columns, columns]);
@@ -346,7 +345,7 @@ function SingleRenders({ website, state, columns, result, fetching, pending, per
       ) : null}
       <ControlError error={errorAt('sort')} />
       {result && shown.length > 0 ? (
-        <DataTable caption="Single renders" columns={shown} rows={rows} sort={meta?.sort} sortDir={meta?.sortDir} onSort={sortBy} />
+        <DataTable caption="Single renders" columns={shown} rows={rows} sort={meta?.sort} sortDir={meta?.sortDir} onSort={sortBy} pageHref={lookupHref} />
       ) : pending ? (
         <p className="page-status" role="status">
           Running the query…

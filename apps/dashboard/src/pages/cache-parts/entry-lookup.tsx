@@ -1,10 +1,13 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { api } from '../../api/endpoints';
 import type { CacheEntryView } from '../../api/types';
 import { FieldError, FormError } from '../../components/field-error';
 import { Time } from '../../components/time';
 import { formatBytes, formatInteger, formatMs } from '../../lib/format';
+import { renderHistoryPath } from '../../lib/renders-state';
+import { useWebsite } from '../../session';
 
 const CONTROLS = ['url'] as const;
 
@@ -13,6 +16,8 @@ export function EntryLookup({ website, requested }: { website: string; requested
   const id = useId();
   const [text, setText] = useState('');
   const [url, setUrl] = useState<string>();
+  // Render history needs the platform module: with it, the looked-up URL links to its renders.
+  const history = useWebsite()?.platformModule ? (page: string) => renderHistoryPath(website, page) : undefined;
   // A URL picked in the search results: looked up at once.
   useEffect(() => {
     if (!requested) return;
@@ -56,17 +61,23 @@ export function EntryLookup({ website, requested }: { website: string; requested
       </form>
       <FieldError error={error} control="url" controls={CONTROLS} id={`${id}-error`} />
       <FormError error={error} controls={CONTROLS} />
-      {url && lookup.data ? <LookupTable url={lookup.data.url} entries={lookup.data.entries} /> : null}
+      {url && lookup.data ? <LookupTable url={lookup.data.url} entries={lookup.data.entries} history={history ? history(lookup.data.url) : undefined} /> : null}
     </section>
   );
 }
 
-function LookupTable({ url, entries }: { url: string; entries: CacheEntryView[] }) {
+function LookupTable({ url, entries, history }: { url: string; entries: CacheEntryView[]; history?: string }) {
   const cached = entries.filter((e) => e.cached).length;
   return (
     <>
       <p aria-live="polite">
         <span className="url">{url}</span>: cached in {formatInteger(cached)} of {formatInteger(entries.length)} dimensions.
+        {history ? (
+          <>
+            {' '}
+            <Link to={history}>Render history</Link>
+          </>
+        ) : null}
       </p>
       <div className="table-wrap">
         <table>

@@ -71,7 +71,7 @@ export function SitemapRecache({ website, onReceipt }: { website: string; onRece
       </form>
       {result ? (
         <p className="notice" role="status" data-testid="sitemap-counts">
-            {formatInteger(result.sitemapsRead)} sitemaps read, {formatInteger(result.urlsFound)} URLs found: {formatInteger(result.urlsAccepted)} taken, {formatInteger(result.entriesEnqueued)} cache entries queued. Skipped:{' '}
+            {formatInteger(result.sitemapsRead)} {result.sitemapsRead === 1 ? 'sitemap' : 'sitemaps'} read, {formatInteger(result.urlsFound)} {result.urlsFound === 1 ? 'URL' : 'URLs'} found: {formatInteger(result.urlsAccepted)} taken, {formatInteger(result.entriesEnqueued)} cache entries queued. Skipped:{' '}
             {formatInteger(result.skipped.offHost)} on other hosts, {formatInteger(result.skipped.invalid)} invalid, {formatInteger(result.skipped.overCap)} over the cap, {formatInteger(result.skipped.notModified)} not modified since the day given, {formatInteger(result.skipped.duplicate ?? 0)} listed twice.{' '}
           {result.receiptId ? 'Its receipt follows below.' : 'Nothing was queued.'}
         </p>
