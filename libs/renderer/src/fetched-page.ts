@@ -22,6 +22,9 @@ export class PageFailure extends Error {
   override readonly name = 'PageFailure';
 }
 
+/** The browser produced a page without content (an empty body): never cached; last-good protection keeps a good entry over it (`blank`). */
+export class BlankRender extends PageFailure {}
+
 /** The reason a render or fetch failed, in a few words for events and logs; a timeout says what the page was doing when known. */
 export function failureReason(error: unknown, signal: AbortSignal): string {
   if (error instanceof PageFailure && error.message.startsWith('timed out')) return error.message;

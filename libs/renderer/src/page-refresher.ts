@@ -7,7 +7,7 @@ import { AddressPolicy } from './egress/address-policy';
 import type { Resolvers } from './egress/checked-address';
 import { checkedDispatcher } from './egress/checked-dispatcher';
 import type { EgressRules } from './egress/egress-rules';
-import { errorSummary, failureReason, type FetchedPage } from './fetched-page';
+import { BlankRender, errorSummary, failureReason, type FetchedPage } from './fetched-page';
 import { fetchOrigin } from './fetch-origin';
 import type { PageRefresher, RefreshJob, RefreshOptions, RefreshOutcome, TabCapacity } from './page-refresher.port';
 import { emulationFor, expiresAt, originUrl, resolveMode } from './refresh-rules';
@@ -88,6 +88,10 @@ export class CachingPageRefresher implements PageRefresher {
       page = await this.produce(resolved, options);
     } catch (error) {
       const reason = failureReason(error, options.signal);
+      if (error instanceof BlankRender && resolved.lastGood.enabled && (await this.hasGoodEntry(job))) {
+        this.log.info({ hostId: job.hostId, url: job.url, dimensionId: job.dimensionId, mode, rule: 'blank', reason }, 'last good page kept');
+        return { kind: 'kept', reason: 'blank', detail: 'no visible text', mode, statusCode: 0, bytes: 0, durationMs: elapsed() };
+      }
       this.log.warn({ hostId: job.hostId, url: job.url, dimensionId: job.dimensionId, mode, reason }, 'page refresh failed');
       return { kind: 'failed', reason, durationMs: elapsed(), mode, timedOut: reason.startsWith('timed out'), entryKept: await this.hasEntry(job) };
     }
@@ -134,6 +138,16 @@ export class CachingPageRefresher implements PageRefresher {
   }
 
   /** Whether the page has an entry now (kept as it was by a failed refresh); false when the store cannot tell. */
+  /** Whether the key holds a 2xx entry, the kind last-good protection keeps (false when the store cannot say). */
+  private async hasGoodEntry(job: RefreshJob): Promise<boolean> {
+    try {
+      const current = await this.options.store.get(job.hostId, job.url, job.dimensionId);
+      return current !== undefined && current.entry.statusCode >= 200 && current.entry.statusCode <= 299;
+    } catch {
+      return false;
+    }
+  }
+
   private async hasEntry(job: RefreshJob): Promise<boolean> {
     try {
       return (await this.options.store.get(job.hostId, job.url, job.dimensionId)) !== undefined;

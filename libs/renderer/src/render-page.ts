@@ -2,7 +2,7 @@ import type { Dialog, HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
 import { assertNever } from '@bpc/domain';
 import { EGRESS_REFUSED_HEADER } from './egress/egress-proxy';
 import type { EgressRules } from './egress/egress-rules';
-import { MAX_PAGE_BYTES, PageFailure, untilAborted, type FetchedPage } from './fetched-page';
+import { BlankRender, MAX_PAGE_BYTES, PageFailure, untilAborted, type FetchedPage } from './fetched-page';
 import { publicLocation, signalledStatus, storedHeaders, unstorableStatus, type Emulation, type PageSignals } from './refresh-rules';
 import { judgeRenderRequest } from './render-request-guard';
 import { watchPageActivity, type PageActivityWatch } from './settle/page-activity';
@@ -123,7 +123,7 @@ async function loadAndRead(page: Page, request: PageRender, guard: RequestGuard,
   // A navigation refused while the page was read: what was read may be the page, but the page wanted to be elsewhere.
   guard.assertStayed();
   if (html === null) throw renderTooLarge();
-  if (!html) throw new PageFailure(`empty render (status ${response.status()})`);
+  if (!html) throw new BlankRender(`empty render (status ${response.status()})`);
   // The HTML is re-serialised by the browser and stored as UTF-8, whatever the origin's charset was.
   const body = Buffer.from(html, 'utf8');
   if (body.length > MAX_PAGE_BYTES) throw renderTooLarge();

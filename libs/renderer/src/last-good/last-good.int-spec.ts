@@ -8,7 +8,7 @@ import { ChromiumTabPool } from '../chromium-tab-pool';
 import { CachingPageRefresher } from '../page-refresher';
 
 /** One version of a page the origin serves; the test moves each path from version to version. */
-type Version = 'good' | 'soft-404' | 'not-found-title' | 'cut-short' | 'shell' | 'slow';
+type Version = 'good' | 'soft-404' | 'not-found-title' | 'cut-short' | 'shell' | 'slow' | 'empty';
 
 const article = `<main><h1>Pricing</h1>${'<p>Plans, prices and everything a bot should index about them.</p>'.repeat(60)}</main>`;
 const pages: Record<Version, string> = {
@@ -21,6 +21,8 @@ const pages: Record<Version, string> = {
   // The app never mounted: nothing visible.
   shell: `<html><head><title>Pricing</title></head><body><div id="root"></div><script>/* bundle failed to load */</script></body></html>`,
   slow: '',
+  // The origin answered an empty document: the browser's body has nothing at all.
+  empty: '',
 };
 
 /** Real Chromium, a real origin and a real file cache store: a good render, then broken ones that must keep it. */
@@ -99,6 +101,15 @@ describe('last-good protection through the real refresher', () => {
     expect(await cachedBody('/pricing')).toContain('Plans, prices');
     current.set('/pricing', 'good');
     expect(await refresh('/pricing')).toMatchObject({ kind: 'stored' });
+  }, 60_000);
+
+  it('keeps the good render over an empty document (blank), and fails an empty first render', async () => {
+    expect(await refresh('/emptied')).toMatchObject({ kind: 'stored' });
+    current.set('/emptied', 'empty');
+    expect(await refresh('/emptied')).toMatchObject({ kind: 'kept', reason: 'blank', detail: 'no visible text', bytes: 0 });
+    expect(await cachedBody('/emptied')).toContain('Plans, prices');
+    current.set('/never-filled', 'empty');
+    expect(await refresh('/never-filled')).toMatchObject({ kind: 'failed', reason: 'empty render (status 200)' });
   }, 60_000);
 
   it('fails a blank first render rather than caching it', async () => {
