@@ -25,7 +25,8 @@ describe('site add (configuration items for one more site)', () => {
     const config = validateConfig(pasted(snippet.hostYaml, snippet.websiteYaml), 'pasted');
 
     expect(config.hosts[1]).toMatchObject({ host_id: 2, hostnames: ['www.shop.test', 'shop.test'], origin: 'https://www.shop.test', dimensions: [{ id: 1, name: 'default', match: { fallback: true } }] });
-    expect(config.websites[1]).toEqual({ id: 'www.shop.test', host_id: 2, account_id: 'www.shop.test', platform_module: true, prerender_token_sha256: sha256Hex('the-token') });
+    expect(config.websites[1]).toMatchObject({ id: 'www.shop.test', host_id: 2, account_id: 'www.shop.test', platform_module: true, prerender_token_sha256: sha256Hex('the-token'), sitemaps: [] });
+    expect(config.websites[1].alerts).toBeUndefined();
     expect(`${snippet.hostYaml}\n${snippet.websiteYaml}`).not.toContain('the-token');
   });
 
