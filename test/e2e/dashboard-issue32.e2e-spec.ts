@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -6,10 +6,9 @@ import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
 import { jsonOf, removeTestDataDir, testConfig, TestOrigin, until } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
-import { buildDashboard, launchChromium } from './dashboard-fixtures';
+import { buildDashboard, launchChromium, seriousViolations, signInWithToken } from './dashboard-fixtures';
 import { issueToken } from './explorer-fixtures';
 
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 /** Where the journeys leave their screenshots: DASHBOARD_SHOTS, else a temporary directory. */
 const SHOTS = process.env.DASHBOARD_SHOTS ?? mkdtempSync(path.join(tmpdir(), 'dashboard-shots-'));
 const page = (p: string) => `https://www.example.com${p}`;
@@ -80,24 +79,9 @@ describe('dashboard journeys of issue 32 in Chromium', () => {
     await p.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   }
 
-  async function signIn(p: Page, token: string, from: string): Promise<void> {
-    await p.goto(`${api}${from}`);
-    await p.waitForURL(/\/sign-in\?next=/);
-    await p.getByLabel('API token').fill(token);
-    await p.getByRole('button', { name: 'Sign in' }).click();
-  }
-
-  async function seriousViolations(p: Page): Promise<string[]> {
-    await p.evaluate(AXE);
-    return p.evaluate(async () => {
-      const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string }[] }> } }).axe;
-      return (await axe.run()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
-    });
-  }
-
   it('recaches two pages and follows the receipt live until one is stored and the other failed; the queue shows a drain estimate', async () => {
     const { context, page: tab } = await freshPage();
-    await signIn(tab, manager, '/w/demo/cache');
+    await signInWithToken(tab, api, manager, '/w/demo/cache');
     await tab.getByTestId('queue-normal-drain').waitFor();
     // Worded as an estimate, or as none.
     expect(await tab.getByTestId('queue-normal-drain').innerText()).toMatch(/^(about [\d.,]+ (min|h)|unknown|nothing waiting)$/);
@@ -127,7 +111,7 @@ describe('dashboard journeys of issue 32 in Chromium', () => {
     );
     const failed = reasons.data![0]!;
     const { context, page: tab } = await freshPage();
-    await signIn(tab, manager, '/w/demo/renders?period=24h');
+    await signInWithToken(tab, api, manager, '/w/demo/renders?period=24h');
     const rows = tab.getByTestId('reason-row');
     await rows.first().waitFor();
     // Failures first: the first row is the failed outcome the API reports, with its reason.
@@ -152,7 +136,7 @@ describe('dashboard journeys of issue 32 in Chromium', () => {
       { timeoutMs: 30_000, what: 'three cached /shop/ entries' },
     );
     const { context, page: tab } = await freshPage();
-    await signIn(tab, manager, '/w/demo/cache');
+    await signInWithToken(tab, api, manager, '/w/demo/cache');
     const search = tab.locator('section', { has: tab.getByRole('heading', { name: 'Search cache entries' }) });
     await search.getByLabel('URL prefix').fill(page('/shop/'));
     await search.getByRole('button', { name: 'Search' }).click();
@@ -182,7 +166,7 @@ describe('dashboard journeys of issue 32 in Chromium', () => {
 
   it('recaches a sitemap: the counts taken and skipped, then its receipt to stored', async () => {
     const { context, page: tab } = await freshPage();
-    await signIn(tab, manager, '/w/demo/cache');
+    await signInWithToken(tab, api, manager, '/w/demo/cache');
     const form = tab.locator('section', { has: tab.getByRole('heading', { name: 'Recache a sitemap' }) });
     await form.getByLabel('Sitemap URL').fill(page('/sitemap.xml'));
     await form.getByRole('button', { name: 'Recache sitemap' }).click();
@@ -198,7 +182,7 @@ describe('dashboard journeys of issue 32 in Chromium', () => {
 
   it('shows the alerts delivery log page', async () => {
     const { context, page: tab } = await freshPage();
-    await signIn(tab, manager, '/w/demo/alerts');
+    await signInWithToken(tab, api, manager, '/w/demo/alerts');
     await tab.getByRole('heading', { name: 'Alerts' }).waitFor();
     await tab.getByRole('table', { name: 'Webhook deliveries' }).waitFor();
     expect(await tab.getByRole('alert').count()).toBe(0);
@@ -209,7 +193,7 @@ describe('dashboard journeys of issue 32 in Chromium', () => {
 
   it('gives a readonly user the Cache page to search, without recache, sitemap or invalidate controls', async () => {
     const { context, page: tab } = await freshPage();
-    await signIn(tab, readonly, '/w/demo/cache');
+    await signInWithToken(tab, api, readonly, '/w/demo/cache');
     await tab.getByRole('heading', { name: 'Search cache entries' }).waitFor();
     expect(await tab.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Cache' }).count()).toBe(1);
     for (const name of ['Recache', 'Recache sitemap', 'Count matching entries (dry run)', 'Invalidate']) expect(await tab.getByRole('button', { name, exact: true }).count()).toBe(0);

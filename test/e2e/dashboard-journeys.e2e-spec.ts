@@ -7,10 +7,9 @@ import { RunningApps, startApps } from '@bpc/composition';
 import { insertBulkBotRequests, jsonOf, removeTestDataDir, TEST_INTERNAL_KEY, testConfig } from '@bpc/testing';
 import { runCli } from '../../apps/cli/src/run-cli';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
-import { buildDashboard, launchChromium } from './dashboard-fixtures';
+import { buildDashboard, launchChromium, seriousViolations, signInWithToken } from './dashboard-fixtures';
 import { botRequest, issueToken, recordAndWait } from './explorer-fixtures';
 
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 /** Enough rows on the `shop` website that an export of them still runs while the dashboard asks for the slot. */
 const BULK_ROWS = 300_000;
 /** Where the journeys leave their screenshots (each page as people see it): DASHBOARD_SHOTS, else a temporary directory. */
@@ -68,24 +67,9 @@ describe('dashboard journeys in Chromium', () => {
     await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   }
 
-  async function signInWithToken(page: Page, token: string, from: string): Promise<void> {
-    await page.goto(`${api}${from}`);
-    await page.waitForURL(/\/sign-in\?next=/);
-    await page.getByLabel('API token').fill(token);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-  }
-
-  async function seriousViolations(page: Page): Promise<string[]> {
-    await page.evaluate(AXE);
-    return page.evaluate(async () => {
-      const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string }[] }> } }).axe;
-      return (await axe.run()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
-    });
-  }
-
   it('signs in with a token and comes back to the view it came from; a query with a filter and a sort; a refusal at its control', async () => {
     const { context, page } = await freshPage();
-    await signInWithToken(page, manager, '/w/demo/explorer?mode=unique_pages&period=7d');
+    await signInWithToken(page, api, manager, '/w/demo/explorer?mode=unique_pages&period=7d');
     await page.waitForURL(/\/w\/demo\/explorer\?mode=unique_pages&period=7d$/);
     await page.getByRole('columnheader', { name: /Requests/ }).waitFor();
     expect(await page.locator('tbody tr').count()).toBe(3);
@@ -129,7 +113,7 @@ describe('dashboard journeys in Chromium', () => {
 
   it('shows the overview figures the API answers for the same window', async () => {
     const { context, page } = await freshPage();
-    await signInWithToken(page, manager, '/w/demo?period=7d');
+    await signInWithToken(page, api, manager, '/w/demo?period=7d');
     await page.getByText('Bot requests').waitFor();
     const summary = await jsonOf(
       await fetch(`${api}/api/websites/demo/insights/summary`, { method: 'POST', headers: { authorization: `Bearer ${manager}`, 'content-type': 'application/json' }, body: JSON.stringify({ period: '7d' }) }),
@@ -145,7 +129,7 @@ describe('dashboard journeys in Chromium', () => {
 
   it('exports from the explorer to a downloaded CSV whose rows match, listed in the history', async () => {
     const { context, page } = await freshPage();
-    await signInWithToken(page, manager, '/w/demo/explorer?period=7d');
+    await signInWithToken(page, api, manager, '/w/demo/explorer?period=7d');
     await page.getByRole('columnheader', { name: /Bot/ }).waitFor();
     await page.getByRole('button', { name: 'Export CSV' }).click();
     const link = page.getByRole('link', { name: /^Download / });
@@ -164,7 +148,7 @@ describe('dashboard journeys in Chromium', () => {
   it('a 409 while an API-started export holds the slot names the holder, shows it running and opens it', async () => {
     const { context, page } = await freshPage();
     // Not the question the export journey asked: the API answers a repeated question with its export, without the slot.
-    await signInWithToken(page, manager, '/w/demo/explorer?period=24h');
+    await signInWithToken(page, api, manager, '/w/demo/explorer?period=24h');
     await page.getByRole('columnheader', { name: /Bot/ }).waitFor();
     // An API export of the account's other website takes the slot; the dashboard asks for it while it runs.
     const held = await jsonOf(
@@ -186,7 +170,7 @@ describe('dashboard journeys in Chromium', () => {
 
   it('recaches with the queue counts moving; a readonly user sees no recache controls and the API refuses the call', async () => {
     const { context, page } = await freshPage();
-    await signInWithToken(page, manager, '/w/demo/cache');
+    await signInWithToken(page, api, manager, '/w/demo/cache');
     const total = page.getByTestId('queue-normal-total');
     await total.waitFor();
     const before = Number((await total.innerText()).replace(/\D/g, ''));
@@ -205,7 +189,7 @@ describe('dashboard journeys in Chromium', () => {
     await context.close();
 
     const reader = await freshPage();
-    await signInWithToken(reader.page, readonly, '/w/demo/cache');
+    await signInWithToken(reader.page, api, readonly, '/w/demo/cache');
     await reader.page.getByRole('heading', { name: 'Render queue' }).waitFor();
     expect(await reader.page.getByRole('button', { name: 'Recache', exact: true }).count()).toBe(0);
     await shot(reader.page, 'cache-readonly');
@@ -224,7 +208,7 @@ describe('dashboard journeys in Chromium', () => {
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await shot(page, 'sign-in');
     expect(await seriousViolations(page)).toEqual([]);
-    await signInWithToken(page, manager, '/w/demo/search');
+    await signInWithToken(page, api, manager, '/w/demo/search');
     await page.getByRole('heading', { name: 'Keywords' }).waitFor();
     await shot(page, 'search');
     expect(await seriousViolations(page)).toEqual([]);

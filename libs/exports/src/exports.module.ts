@@ -4,6 +4,7 @@ import { DownloadController } from './download-export/download.controller';
 import { ExportRendersController } from './export-renders/export-renders.controller';
 import { PublicApiBaseUrl } from '@bpc/public-api';
 import { linkSigningKeyProvider } from './http/link-signing';
+import { ExportRecordViews } from './read-export/export-record-views';
 import { ExportsController } from './read-export/exports.controller';
 import { ExportRunner } from './start-export/export-runner';
 import { ExportIndex } from './state/export-index';
@@ -12,6 +13,6 @@ import { ExportIndex } from './state/export-index';
 @Module({
   imports: [ExplorerModule],
   controllers: [ExportsController, ExportRendersController, DownloadController],
-  providers: [PublicApiBaseUrl, ExportIndex, ExportRunner, linkSigningKeyProvider],
+  providers: [PublicApiBaseUrl, ExportIndex, ExportRunner, ExportRecordViews, linkSigningKeyProvider],
 })
 export class ExportsModule {}

@@ -1,4 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useMutation, useQuery, type UseMutationResult } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { ApiError } from '../api/api-error';
 import { api } from '../api/endpoints';
@@ -110,5 +111,58 @@ export function SlotHolder({ website, exportId }: { website: string; exportId: n
         </>
       ) : null}
     </div>
+  );
+}
+
+/** A CSV export started from a results page: the start, and the export it shows (the one started, or the one holding the account's slot). */
+export interface ExportStart {
+  start: UseMutationResult<ExportRecord, ApiError, void>;
+  shown?: { id: number; initial?: ExportRecord; busy?: boolean };
+}
+
+/** Starts an export with `run`; on 409 EXPORT_SLOT_BUSY it shows the holder of the slot instead. */
+export function useExportStart(run: () => Promise<ExportRecord>): ExportStart {
+  const [shown, setShown] = useState<ExportStart['shown']>();
+  const start = useMutation<ExportRecord, ApiError>({
+    mutationFn: run,
+    onSuccess: (record) => setShown({ id: record.exportId, initial: record }),
+    onError: (error) => {
+      const holder = error.body.exportId;
+      if (error.code === 'EXPORT_SLOT_BUSY' && typeof holder === 'number') setShown({ id: holder, busy: true });
+      else setShown(undefined);
+    },
+  });
+  return { start, shown };
+}
+
+/** "Export CSV" and the link to all exports, for a results toolbar. */
+export function ExportButton({ website, exporting }: { website: string; exporting: ExportStart }) {
+  const { start } = exporting;
+  return (
+    <>
+      <button type="button" onClick={() => start.mutate()} disabled={start.isPending}>
+        {start.isPending ? 'Starting export…' : 'Export CSV'}
+      </button>
+      <ExportsLink website={website} />
+    </>
+  );
+}
+
+/** Under the toolbar: why the export did not start, or its live status (or that of the export holding the slot). */
+export function ExportOutcome({ website, exporting }: { website: string; exporting: ExportStart }) {
+  const { start, shown } = exporting;
+  return (
+    <>
+      {start.error && start.error.code !== 'EXPORT_SLOT_BUSY' ? (
+        <p className="form-error" role="alert">
+          {start.error.message}
+        </p>
+      ) : null}
+      {shown ? (
+        <div className="stack export-panel">
+          {shown.busy ? <SlotHolder key={shown.id} website={website} exportId={shown.id} /> : <ExportStatus key={shown.id} website={website} exportId={shown.id} initial={shown.initial} />}
+        </div>
+      ) : null}
+    </>
   );
 }

@@ -1,13 +1,14 @@
-import { useCallback, useMemo, useState } from 'react';
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../api/api-error';
 import { api } from '../api/endpoints';
 import { useDiscovery } from '../api/use-discovery';
-import type { DiscoveryColumn, ExportRecord } from '../api/types';
+import type { DiscoveryColumn } from '../api/types';
 import { DataTable } from '../components/data-table';
-import { ExportsLink, ExportStatus, SlotHolder } from '../components/export-status';
+import { ExportButton, ExportOutcome, useExportStart } from '../components/export-status';
 import { FieldError, FormError } from '../components/field-error';
+import { Pager, PerPageSelect } from '../components/pager';
 import { PeriodPicker } from '../components/period-picker';
 import { Time } from '../components/time';
 import { errorTarget } from '../lib/error-fields';
@@ -69,16 +70,7 @@ export default function ExplorerPage() {
     placeholderData: keepPreviousData,
     retry: false,
   });
-  const [exportRecord, setExportRecord] = useState<{ id: number; initial?: ExportRecord; busy?: boolean } | undefined>();
-  const startExport = useMutation<ExportRecord, ApiError>({
-    mutationFn: () => api.exports.start(website, explorer!.key, exportBody(state, mode)),
-    onSuccess: (record) => setExportRecord({ id: record.exportId, initial: record }),
-    onError: (error) => {
-      const holder = error.body.exportId;
-      if (error.code === 'EXPORT_SLOT_BUSY' && typeof holder === 'number') setExportRecord({ id: holder, busy: true });
-      else setExportRecord(undefined);
-    },
-  });
+  const exporting = useExportStart(() => api.exports.start(website, explorer!.key, exportBody(state, mode)));
 
   const update = useCallback(
     (change: Partial<ExplorerState>) => {
@@ -208,25 +200,9 @@ export default function ExplorerPage() {
             </span>
           ) : null}
           <span className="spacer" />
-          <button type="button" onClick={() => startExport.mutate()} disabled={startExport.isPending}>
-            {startExport.isPending ? 'Starting export…' : 'Export CSV'}
-          </button>
-          <ExportsLink website={website} />
+          <ExportButton website={website} exporting={exporting} />
         </div>
-        {startExport.error && startExport.error.code !== 'EXPORT_SLOT_BUSY' ? (
-          <p className="form-error" role="alert">
-            {startExport.error.message}
-          </p>
-        ) : null}
-        {exportRecord ? (
-          <div className="stack export-panel">
-            {exportRecord.busy ? (
-              <SlotHolder key={exportRecord.id} website={website} exportId={exportRecord.id} />
-            ) : (
-              <ExportStatus key={exportRecord.id} website={website} exportId={exportRecord.id} initial={exportRecord.initial} />
-            )}
-          </div>
-        ) : null}
+        <ExportOutcome website={website} exporting={exporting} />
         {results.data ? (
           <DataTable
             caption={`${titleOf(explorer.key)} rows`}
@@ -243,25 +219,9 @@ export default function ExplorerPage() {
           </p>
         ) : null}
         {meta ? (
-          <nav className="pager" aria-label="Pages of rows">
-            <button type="button" disabled={meta.page <= 1} onClick={() => update({ page: meta.page - 1 })}>
-              Previous
-            </button>
-            <span>
-              Page {formatInteger(meta.page)} of {formatInteger(Math.max(meta.totalPages, 1))}
-            </span>
-            <button type="button" disabled={meta.page >= meta.totalPages} onClick={() => update({ page: meta.page + 1 })}>
-              Next
-            </button>
-            <label htmlFor="perPage">Rows per page</label>
-            <select id="perPage" value={state.perPage ?? meta.perPage} aria-invalid={invalid('perPage')} onChange={(e) => update({ perPage: Number(e.target.value) })}>
-              {[...new Set([...perPageChoices, meta.perPage])].sort((a, b) => a - b).map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
-            </select>
-          </nav>
+          <Pager label="Pages of rows" meta={meta} onPage={(page) => update({ page })} withTotal={false}>
+            <PerPageSelect value={state.perPage ?? meta.perPage} choices={perPageChoices} current={meta.perPage} invalid={invalid('perPage')} onChange={(perPage) => update({ perPage })} />
+          </Pager>
         ) : null}
         <FieldError error={error} control="perPage" controls={controls} />
         <FieldError error={error} control="page" controls={controls} />

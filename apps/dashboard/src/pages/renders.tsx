@@ -1,11 +1,12 @@
 import { useCallback, useMemo, useState, type FormEvent } from 'react';
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useParams, useSearchParams } from 'react-router';
 import type { ApiError } from '../api/api-error';
 import { api } from '../api/endpoints';
-import type { DiscoveryColumn, DiscoveryMode, ExportRecord, QueryBody, RendersTimeseriesBody, Row } from '../api/types';
+import type { DiscoveryColumn, DiscoveryMode, QueryBody, RendersTimeseriesBody, Row } from '../api/types';
 import { DataTable } from '../components/data-table';
-import { ExportsLink, ExportStatus, SlotHolder } from '../components/export-status';
+import { ExportButton, ExportOutcome, useExportStart } from '../components/export-status';
+import { Pager, PerPageSelect } from '../components/pager';
 import { PeriodPicker } from '../components/period-picker';
 import { Time } from '../components/time';
 import { TimeChart } from '../components/time-chart';
@@ -286,16 +287,7 @@ interface SingleRendersProps {
 }
 
 function SingleRenders({ website, state, columns, result, fetching, pending, perPageMax, onUpdate, errorAt }: SingleRendersProps) {
-  const [exportRecord, setExportRecord] = useState<{ id: number; initial?: ExportRecord; busy?: boolean } | undefined>();
-  const startExport = useMutation<ExportRecord, ApiError>({
-    mutationFn: () => api.renders.export(website, rendersExportBody(state)),
-    onSuccess: (record) => setExportRecord({ id: record.exportId, initial: record }),
-    onError: (error) => {
-      const holder = error.body.exportId;
-      if (error.code === 'EXPORT_SLOT_BUSY' && typeof holder === 'number') setExportRecord({ id: holder, busy: true });
-      else setExportRecord(undefined);
-    },
-  });
+  const exporting = useExportStart(() => api.renders.export(website, rendersExportBody(state)));
   const meta = result?.meta;
   // A page leads to what is cached for it now (its lookup on the Cache page).
   const lookupHref = useCallback((url: string) => cacheLookupPath(website, url), [website]);
@@ -324,25 +316,9 @@ function SingleRenders({ website, state, columns, result, fetching, pending, per
           </span>
         ) : null}
         <span className="spacer" />
-        <button type="button" onClick={() => startExport.mutate()} disabled={startExport.isPending}>
-          {startExport.isPending ? 'Starting export…' : 'Export CSV'}
-        </button>
-        <ExportsLink website={website} />
+        <ExportButton website={website} exporting={exporting} />
       </div>
-      {startExport.error && startExport.error.code !== 'EXPORT_SLOT_BUSY' ? (
-        <p className="form-error" role="alert">
-          {startExport.error.message}
-        </p>
-      ) : null}
-      {exportRecord ? (
-        <div className="stack export-panel">
-          {exportRecord.busy ? (
-            <SlotHolder key={exportRecord.id} website={website} exportId={exportRecord.id} />
-          ) : (
-            <ExportStatus key={exportRecord.id} website={website} exportId={exportRecord.id} initial={exportRecord.initial} />
-          )}
-        </div>
-      ) : null}
+      <ExportOutcome website={website} exporting={exporting} />
       <ControlError error={errorAt('sort')} />
       {result && shown.length > 0 ? (
         <DataTable caption="Single renders" columns={shown} rows={rows} sort={meta?.sort} sortDir={meta?.sortDir} onSort={sortBy} pageHref={lookupHref} />
@@ -352,25 +328,9 @@ function SingleRenders({ website, state, columns, result, fetching, pending, per
         </p>
       ) : null}
       {meta ? (
-        <nav className="pager" aria-label="Pages of renders">
-          <button type="button" disabled={meta.page <= 1} onClick={() => onUpdate({ page: meta.page - 1 })}>
-            Previous
-          </button>
-          <span>
-            Page {formatInteger(meta.page)} of {formatInteger(Math.max(meta.totalPages, 1))}
-          </span>
-          <button type="button" disabled={meta.page >= meta.totalPages} onClick={() => onUpdate({ page: meta.page + 1 })}>
-            Next
-          </button>
-          <label htmlFor="perPage">Rows per page</label>
-          <select id="perPage" value={state.perPage ?? meta.perPage} aria-invalid={!!errorAt('perPage') || undefined} onChange={(e) => onUpdate({ perPage: Number(e.target.value) })}>
-            {[...new Set([...perPageChoices, meta.perPage])].sort((a, b) => a - b).map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
-          </select>
-        </nav>
+        <Pager label="Pages of renders" meta={meta} onPage={(page) => onUpdate({ page })} withTotal={false}>
+          <PerPageSelect value={state.perPage ?? meta.perPage} choices={perPageChoices} current={meta.perPage} invalid={!!errorAt('perPage')} onChange={(perPage) => onUpdate({ perPage })} />
+        </Pager>
       ) : null}
       <ControlError error={errorAt('perPage')} />
       <ControlError error={errorAt('page')} />

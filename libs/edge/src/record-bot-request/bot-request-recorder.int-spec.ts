@@ -1,44 +1,16 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { EventLog, FileEventLog, LogRecord, SubscriptionSpec } from '@bpc/event-log';
+import { FileEventLog, LogRecord } from '@bpc/event-log';
 import { BotRequestRecorded, BotRequestRecordedPayload, RecordedBotRequest, TOPICS } from '@bpc/events';
 import { createLogger } from '@bpc/platform';
 import { testConfig, until } from '@bpc/testing';
 import pino from 'pino';
 import { Registry } from 'prom-client';
+import { SwappableLog } from '../swappable-log.fixture';
 import { BotRequestRecorder } from './bot-request-recorder';
 import type { BotRequestSink } from './bot-request-sink';
 import { fileLogBotRequestSink } from './bot-request-sinks';
-
-/**
- * The log the recorder talks to, swappable: a closed file log (it refuses
- * every append, as an unreachable log does), then a file log reopened on the
- * same directory (the log is back). Both are the real adapter.
- */
-class SwappableLog implements EventLog {
-  /** Appends the current log refused. */
-  refused = 0;
-  constructor(public current: FileEventLog) {}
-  append(topic: string, events: Parameters<EventLog['append']>[1]): Promise<void> {
-    return this.counted(this.current.append(topic, events));
-  }
-  private counted<T>(call: Promise<T>): Promise<T> {
-    return call.catch((error: unknown) => {
-      this.refused += 1;
-      throw error;
-    });
-  }
-  subscribe(spec: SubscriptionSpec): ReturnType<EventLog['subscribe']> {
-    return this.current.subscribe(spec);
-  }
-  check(): Promise<void> {
-    return this.current.check();
-  }
-  close(): Promise<void> {
-    return this.current.close();
-  }
-}
 
 const payload = (n: number): RecordedBotRequest => ({
   websiteId: 'demo',

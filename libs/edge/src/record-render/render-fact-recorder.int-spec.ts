@@ -1,33 +1,13 @@
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { EventLog, FileEventLog, LogRecord, SubscriptionSpec } from '@bpc/event-log';
+import { EventLog, FileEventLog, LogRecord } from '@bpc/event-log';
 import { RenderRecordedPayload, TOPICS } from '@bpc/events';
 import { createLogger } from '@bpc/platform';
 import { testConfig, until } from '@bpc/testing';
 import { Registry } from 'prom-client';
+import { SwappableLog } from '../swappable-log.fixture';
 import { RENDER_FACT_SPILL, RenderFactRecorder, RenderFactSpill } from './render-fact-recorder';
-
-/** The log the recorder talks to: a closed file log (it refuses every append, as an unreachable log does), then one reopened on the same directory. */
-class SwappableLog implements EventLog {
-  refused = 0;
-  constructor(public current: FileEventLog) {}
-  append(topic: string, events: Parameters<EventLog['append']>[1]): Promise<void> {
-    return this.current.append(topic, events).catch((error: unknown) => {
-      this.refused += 1;
-      throw error;
-    });
-  }
-  subscribe(spec: SubscriptionSpec): ReturnType<EventLog['subscribe']> {
-    return this.current.subscribe(spec);
-  }
-  check(): Promise<void> {
-    return this.current.check();
-  }
-  close(): Promise<void> {
-    return this.current.close();
-  }
-}
 
 const fact = (n: number): RenderRecordedPayload => ({
   hostId: 1,

@@ -1,13 +1,12 @@
 import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { AppConfig } from '@bpc/config';
-import type { Clock } from '@bpc/domain';
 import { rendersCatalogOf } from '@bpc/explorer';
-import { APP_CONFIG, BodyPipe, CLOCK } from '@bpc/platform';
-import { ApiExplorerBusy, ApiPublicEndpoint, ApiPublicError, ApiRefusesBadBodies, AuthorizedRequest, ExportSlotBusyErrorDto, PublicApiBaseUrl, RequiresWebsite } from '@bpc/public-api';
-import { LINK_SIGNING_KEY } from '../http/link-signing';
+import { APP_CONFIG, BodyPipe } from '@bpc/platform';
+import { ApiExplorerBusy, ApiPublicEndpoint, ApiPublicError, ApiRefusesBadBodies, AuthorizedRequest, ExportSlotBusyErrorDto, RequiresWebsite } from '@bpc/public-api';
 import { EXPORT_RECORD_MODELS, EXPORT_RECORD_SCHEMA } from '../read-export/export-record.dto';
-import { exportRecordView, ExportRecordView } from '../read-export/export-record.view';
+import type { ExportRecordView } from '../read-export/export-record.view';
+import { exportCaller, ExportRecordViews } from '../read-export/export-record-views';
 import { ExportRunner } from '../start-export/export-runner';
 import { ExportRendersDto } from './export-renders.dto';
 
@@ -25,11 +24,9 @@ import { ExportRendersDto } from './export-renders.dto';
 @RequiresWebsite({ role: 'readonly', platformModule: true })
 export class ExportRendersController {
   constructor(
-    @Inject(LINK_SIGNING_KEY) private readonly key: Buffer,
     private readonly runner: ExportRunner,
+    private readonly views: ExportRecordViews,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(CLOCK) private readonly clock: Clock,
-    private readonly linkBase: PublicApiBaseUrl,
   ) {}
 
   @Post('export')
@@ -44,14 +41,6 @@ export class ExportRendersController {
   @HttpCode(200)
   async export(@Req() request: AuthorizedRequest, @Body(new BodyPipe(ExportRendersDto, { forbidUnknownKeys: true })) body: ExportRendersDto): Promise<ExportRecordView> {
     const access = request.access!;
-    const caller = { userId: access.userId, websiteId: access.website.id, accountId: access.website.accountId, startedFrom: access.via ?? 'api' };
-    const record = await this.runner.start(caller, rendersCatalogOf(this.config, access.website.id), body);
-    return exportRecordView(record, {
-      key: this.key,
-      baseUrl: this.linkBase.url(),
-      nowMs: this.clock.now(),
-      ttlSeconds: this.config.exports.link_ttl_seconds,
-      retainedUntilMs: this.runner.retainedUntil(record),
-    });
+    return this.views.of(await this.runner.start(exportCaller(access), rendersCatalogOf(this.config, access.website.id), body));
   }
 }

@@ -1,18 +1,16 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import type { AppConfig } from '@bpc/config';
-import { AppError, type Clock } from '@bpc/domain';
+import { AppError } from '@bpc/domain';
 import { EXPLORER_KEYS, findExplorer } from '@bpc/explorer';
-import { APP_CONFIG, BodyPipe, CLOCK } from '@bpc/platform';
-import { ApiExplorerBusy, ApiPublicEndpoint, ApiPublicError, ApiRefusesBadBodies, ApiUnknownExplorer, AuthorizedRequest, ExportSlotBusyErrorDto, PublicApiBaseUrl, RequiresWebsite } from '@bpc/public-api';
-import type { ExportState } from '../domain/export-record';
-import { LINK_SIGNING_KEY } from '../http/link-signing';
+import { BodyPipe } from '@bpc/platform';
+import { ApiExplorerBusy, ApiPublicEndpoint, ApiPublicError, ApiRefusesBadBodies, ApiUnknownExplorer, AuthorizedRequest, ExportSlotBusyErrorDto, RequiresWebsite } from '@bpc/public-api';
 import { ExportRunner } from '../start-export/export-runner';
 import { StartExportDto } from '../start-export/start-export.dto';
 import { ExportIndex } from '../state/export-index';
 import { EXPORT_LIST_LIMIT, userExports } from '../list-exports/user-exports';
 import { EXPORT_LIST_SCHEMA, EXPORT_RECORD_MODELS, EXPORT_RECORD_SCHEMA } from './export-record.dto';
-import { exportRecordView, ExportRecordView } from './export-record.view';
+import type { ExportRecordView } from './export-record.view';
+import { exportCaller, ExportRecordViews } from './export-record-views';
 
 /** Export, export status and the caller's exports: any role on the website, and the platform module (as every Data Explorer endpoint). */
 @Controller('api/websites/:website/data-explorer')
@@ -23,12 +21,9 @@ import { exportRecordView, ExportRecordView } from './export-record.view';
 @RequiresWebsite({ role: 'readonly', platformModule: true })
 export class ExportsController {
   constructor(
-    @Inject(LINK_SIGNING_KEY) private readonly key: Buffer,
     private readonly runner: ExportRunner,
     private readonly index: ExportIndex,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(CLOCK) private readonly clock: Clock,
-    private readonly linkBase: PublicApiBaseUrl,
+    private readonly views: ExportRecordViews,
   ) {}
 
   @Post(':explorerKey/export')
@@ -52,8 +47,7 @@ export class ExportsController {
     // Render history is exported by POST …/renders/export: it is no explorer here.
     const explorer = findExplorer(explorerKey);
     if (!explorer) throw new AppError('NOT_FOUND', `unknown explorer ${explorerKey}`);
-    const caller = { userId: access.userId, websiteId: access.website.id, accountId: access.website.accountId, startedFrom: access.via ?? 'api' };
-    return this.view(await this.runner.start(caller, explorer, body));
+    return this.views.of(await this.runner.start(exportCaller(access), explorer, body));
   }
 
   // One static segment: it cannot be taken for `:explorerKey/export` or `export/:exportId/status`.
@@ -66,7 +60,7 @@ export class ExportsController {
   async list(@Req() request: AuthorizedRequest): Promise<{ exports: ExportRecordView[] }> {
     await this.runner.ready();
     const access = request.access!;
-    return { exports: userExports(this.index.all(), access.userId, access.website.id).map((record) => this.view(record)) };
+    return { exports: userExports(this.index.all(), access.userId, access.website.id).map((record) => this.views.of(record)) };
   }
 
   @Get('export/:exportId/status')
@@ -81,16 +75,6 @@ export class ExportsController {
     if (!record || record.userId !== access.userId || record.websiteId !== access.website.id) {
       throw new AppError('EXPORT_NOT_FOUND', `no export ${exportId} of yours on website ${access.website.id}`);
     }
-    return this.view(record);
-  }
-
-  private view(record: ExportState): ExportRecordView {
-    return exportRecordView(record, {
-      key: this.key,
-      baseUrl: this.linkBase.url(),
-      nowMs: this.clock.now(),
-      ttlSeconds: this.config.exports.link_ttl_seconds,
-      retainedUntilMs: this.runner.retainedUntil(record),
-    });
+    return this.views.of(record);
   }
 }

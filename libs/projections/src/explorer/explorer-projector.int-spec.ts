@@ -1,18 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import { BOT_REQUEST_RECORDED, BotRequestRecorded, envelope, SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecorded, SearchPerformanceRow, TOPICS } from '@bpc/events';
-import { FileEventLog } from '@bpc/event-log';
-import { ChdbExecutor, ExplorerStore, InsertBatch } from '@bpc/explorer-store';
+import type { ExplorerStore } from '@bpc/explorer-store';
 import { buildExplorerSql, DEFAULT_LIMITS, findExplorer, resolveQuery } from '@bpc/explorer';
 import type { AppConfig } from '@bpc/config';
 import { ReadinessRegistry, ServingLoad } from '@bpc/platform';
 import { until } from '@bpc/testing';
 import { botRequestRow } from './explorer-projection';
 import { EXPLORER_FLUSH, ExplorerProjector } from './explorer-projector';
-import { EXPLORER_DDL_DIR } from './explorer-ddl';
+import { CrashAfterInsert, explorerProjectorEngines } from './explorer-projector.fixture';
 
 const logger = pino({ level: 'silent' });
 const t0 = Date.parse('2026-11-01T00:00:00Z');
@@ -34,84 +30,58 @@ function searchDay(date: string, rows: SearchPerformanceRow[], importedAt: strin
   return envelope(SEARCH_PERFORMANCE_RECORDED, 1, { websiteId: 'demo', date, grain: 'page', rows, source: 'search-console-csv' }, { id: `s-${date}-${importedAt}`, occurredAt: new Date(importedAt), key: 'demo' });
 }
 
-/** Inserts for real, then fails the first `failures` calls: the write landed, the offset commit never happened. */
-class CrashAfterInsert implements Partial<ExplorerStore> {
-  constructor(private readonly inner: ExplorerStore, private failures: number) {}
-  query<T>(sql: string, params?: Record<string, unknown>): Promise<T[]> {
-    return this.inner.query<T>(sql, params);
-  }
-  async insert(batch: InsertBatch): Promise<void> {
-    await this.inner.insert(batch);
-    if (this.failures-- > 0) throw new Error('crash between insert and offset commit');
-  }
-}
-
 describe('explorer projector (file log → chDB)', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'bpc-explorer-projector-'));
-  let store: ChdbExecutor;
-  let log: FileEventLog;
+  const engines = explorerProjectorEngines('bpc-explorer-projector-');
 
-  beforeAll(async () => {
-    store = new ChdbExecutor({ path: path.join(dir, 'chdb'), ddlDir: EXPLORER_DDL_DIR });
-    await store.migrate();
-    log = await FileEventLog.open({ dir: path.join(dir, 'log'), partitions: 2, handlerBackoff: { initialMs: 5, maxMs: 20 } });
-  });
-
-  afterAll(async () => {
-    await log?.close();
-    await store?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  const count = async (website = 'demo') => Number((await store.query<{ n: number }>('SELECT count() AS n FROM bot_requests FINAL WHERE website = {w:String}', { w: website }))[0].n);
+  const count = async (website = 'demo') => Number((await engines.store.query<{ n: number }>('SELECT count() AS n FROM bot_requests FINAL WHERE website = {w:String}', { w: website }))[0].n);
   it('projects every event exactly once, even when inserts land and the commit does not, and when batches re-form', async () => {
     const events = Array.from({ length: 3000 }, (_, i) => request(i));
     // A batch "from an earlier run" with other boundaries (so another dedup token) already holds part of the events.
-    await store.insert({ table: 'bot_requests', rows: events.slice(100, 600).map(botRequestRow), token: 'earlier-run-with-other-boundaries' });
-    await log.append(TOPICS.botRequests, events.slice(0, 1500));
-    await log.append(TOPICS.botRequests, events.slice(1500));
+    await engines.store.insert({ table: 'bot_requests', rows: events.slice(100, 600).map(botRequestRow), token: 'earlier-run-with-other-boundaries' });
+    await engines.log.append(TOPICS.botRequests, events.slice(0, 1500));
+    await engines.log.append(TOPICS.botRequests, events.slice(1500));
 
-    const flaky = new CrashAfterInsert(store, 3) as unknown as ExplorerStore;
-    const first = new ExplorerProjector(log, flaky, logger, new ReadinessRegistry());
+    const flaky = new CrashAfterInsert(engines.store, 3) as unknown as ExplorerStore;
+    const first = new ExplorerProjector(engines.log, flaky, logger, new ReadinessRegistry());
     first.onApplicationBootstrap();
     await until(async () => (await count()) === 3000 && (await first.lag()) === 0);
     await first.onApplicationShutdown();
 
     // A restart resumes from the checkpoint and changes nothing.
-    const second = new ExplorerProjector(log, store, logger, new ReadinessRegistry());
+    const second = new ExplorerProjector(engines.log, engines.store, logger, new ReadinessRegistry());
     second.onApplicationBootstrap();
-    await log.append(TOPICS.botRequests, [request(5000, 'other')]);
+    await engines.log.append(TOPICS.botRequests, [request(5000, 'other')]);
     await until(async () => (await count('other')) === 1);
     await second.onApplicationShutdown();
     expect(await count()).toBe(3000);
     // An emptied store rebuilds from the log: no checkpoint, so the projector starts at the beginning.
-    await store.command('TRUNCATE TABLE bot_requests');
-    await store.command('TRUNCATE TABLE explorer_projection_checkpoints');
-    const third = new ExplorerProjector(log, store, logger, new ReadinessRegistry());
+    await engines.store.command('TRUNCATE TABLE bot_requests');
+    await engines.store.command('TRUNCATE TABLE explorer_projection_checkpoints');
+    const third = new ExplorerProjector(engines.log, engines.store, logger, new ReadinessRegistry());
     third.onApplicationBootstrap();
     await until(async () => (await count()) === 3000 && (await count('other')) === 1);
     await third.onApplicationShutdown();
-    const [{ n, sum }] = await store.query<{ n: number; sum: number }>("SELECT count() AS n, sum(serve_time_ms) AS sum FROM bot_requests FINAL WHERE website = 'demo'");
+    const [{ n, sum }] = await engines.store.query<{ n: number; sum: number }>("SELECT count() AS n, sum(serve_time_ms) AS sum FROM bot_requests FINAL WHERE website = 'demo'");
     expect([Number(n), Number(sum)]).toEqual([3000, 30000]);
   }, 30_000);
 
   it('lets a re-imported search day replace the earlier import, also dropping keys it no longer lists', async () => {
     const registry = new Registry();
-    const projector = new ExplorerProjector(log, store, logger, new ReadinessRegistry(), registry);
+    const projector = new ExplorerProjector(engines.log, engines.store, logger, new ReadinessRegistry(), registry);
     projector.onApplicationBootstrap();
-    await log.append(TOPICS.searchPerformance, [
+    await engines.log.append(TOPICS.searchPerformance, [
       searchDay('2026-11-10', [{ key: 'https://www.example.com/a', clicks: 5, impressions: 50, position: 3 }, { key: 'https://www.example.com/gone', clicks: 1, impressions: 10, position: 9 }], '2026-11-12T00:00:00Z'),
       searchDay('2026-11-11', [{ key: 'https://www.example.com/a', clicks: 1, impressions: 10, position: 1 }], '2026-11-12T00:00:00Z'),
       searchDay('2026-11-10', [{ key: 'https://www.example.com/a', clicks: 7, impressions: 70, position: 2 }], '2026-11-13T00:00:00Z'),
     ]);
-    await until(async () => (await projector.lag()) === 0 && Number((await store.query<{ n: number }>('SELECT count() AS n FROM search_day_imports FINAL'))[0].n) === 2);
+    await until(async () => (await projector.lag()) === 0 && Number((await engines.store.query<{ n: number }>('SELECT count() AS n FROM search_day_imports FINAL'))[0].n) === 2);
     const metrics = await registry.metrics();
     expect(metrics).toContain('bpc_explorer_projected_rows_total{table="search_page_daily"} 4');
     expect(metrics).toContain('bpc_explorer_projection_lag_events 0');
     await projector.onApplicationShutdown();
     const query = resolveQuery(findExplorer('search-pages')!, { period: '2026-11-10,2026-11-11' }, Date.parse('2026-11-20T00:00:00Z'), DEFAULT_LIMITS);
     const sql = buildExplorerSql(query, 'demo');
-    const rows = await store.query(sql.pageSql, sql.params);
+    const rows = await engines.store.query(sql.pageSql, sql.params);
     expect(rows).toEqual([{ _rowId: 'https://www.example.com/a', page: 'https://www.example.com/a', clicks: 8, impressions: 80, ctr: 0.1, position: 1.88 }]);
   }, 30_000);
 
@@ -120,9 +90,9 @@ describe('explorer projector (file log → chDB)', () => {
     let lifted = false;
     const serving = new ServingLoadProbe(() => !lifted);
     const config = { edge: { projection_pause_max_ms: 60_000 } } as AppConfig;
-    const projector = new ExplorerProjector(log, store, logger, new ReadinessRegistry(), registry, serving.load, config);
+    const projector = new ExplorerProjector(engines.log, engines.store, logger, new ReadinessRegistry(), registry, serving.load, config);
     projector.onApplicationBootstrap();
-    await log.append(TOPICS.botRequests, Array.from({ length: 50 }, (_, i) => request(i, 'paused')));
+    await engines.log.append(TOPICS.botRequests, Array.from({ length: 50 }, (_, i) => request(i, 'paused')));
     // Asked once before the batch, then again and again while it pauses.
     await until(() => serving.asked.length >= 2);
     const pauseBegan = serving.asked[1];
@@ -145,13 +115,13 @@ describe('explorer projector (file log → chDB)', () => {
     // Not saturated when the batch comes (it is read and gathered), saturated from the question right after it.
     const serving = new ServingLoadProbe((asked) => asked >= 2 && !lifted);
     const config = { edge: { projection_pause_max_ms: 60_000 } } as AppConfig;
-    const projector = new ExplorerProjector(log, store, logger, new ReadinessRegistry(), new Registry(), serving.load, config);
+    const projector = new ExplorerProjector(engines.log, engines.store, logger, new ReadinessRegistry(), new Registry(), serving.load, config);
     projector.onApplicationBootstrap();
-    await log.append(TOPICS.botRequests, Array.from({ length: 30 }, (_, i) => request(i, 'gathered')));
+    await engines.log.append(TOPICS.botRequests, Array.from({ length: 30 }, (_, i) => request(i, 'gathered')));
     await until(() => serving.asked.length >= 2);
     // Gathered before the second question, so the writer's time bound was armed before it too.
     const gatheredBy = serving.asked[1];
-    await log.append(TOPICS.botRequests, Array.from({ length: 30 }, (_, i) => request(i, 'later')));
+    await engines.log.append(TOPICS.botRequests, Array.from({ length: 30 }, (_, i) => request(i, 'later')));
     await serving.askedAgainAfter(gatheredBy + EXPLORER_FLUSH.maxDelayMs);
     // The time bound has fired by now, and found the writer held.
     expect(await count('gathered')).toBe(0);

@@ -1,17 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import { envelope, newRenderRecorded, RENDER_OUTCOMES, RENDER_RECORDED, RenderRecorded, RenderRecordedPayload, TOPICS } from '@bpc/events';
-import { FileEventLog } from '@bpc/event-log';
-import { ChdbExecutor, encodeRows, ExplorerStore, InsertBatch } from '@bpc/explorer-store';
+import { encodeRows, ExplorerStore } from '@bpc/explorer-store';
 import { ReadinessRegistry } from '@bpc/platform';
 import { until } from '@bpc/testing';
 import { RENDER_OUTCOMES_TABLE, RENDER_RECORDED_EVENTS_TABLE, renderOutcomeRow } from './explorer-projection';
 import { isStoredRenderRecorded, jsonLines } from './explorer-rows';
 import { ExplorerProjector } from './explorer-projector';
-import { EXPLORER_DDL_DIR } from './explorer-ddl';
+import { CrashAfterInsert, explorerProjectorEngines } from './explorer-projector.fixture';
 
 const logger = pino({ level: 'silent' });
 const t0 = Date.parse('2026-11-01T00:00:00Z');
@@ -35,48 +31,19 @@ function payload(i: number, hostId = 1): RenderRecordedPayload {
 }
 const fact = (i: number, hostId = 1): RenderRecorded => ({ ...newRenderRecorded(payload(i, hostId), t0 + i * 1000), id: `render-${hostId}-${i}` });
 
-/** Inserts for real, then fails the first `failures` calls: the write landed, the checkpoint did not. */
-class CrashAfterInsert implements Partial<ExplorerStore> {
-  constructor(
-    private readonly inner: ExplorerStore,
-    private failures: number,
-  ) {}
-  query<T>(sql: string, params?: Record<string, unknown>): Promise<T[]> {
-    return this.inner.query<T>(sql, params);
-  }
-  async insert(batch: InsertBatch): Promise<void> {
-    await this.inner.insert(batch);
-    if (this.failures-- > 0) throw new Error('crash between insert and checkpoint');
-  }
-}
-
 describe('render history: RenderRecorded (bpc.renders.v1) into render_outcomes', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'bpc-render-outcomes-'));
-  let store: ChdbExecutor;
-  let log: FileEventLog;
+  const engines = explorerProjectorEngines('bpc-render-outcomes-');
 
-  beforeAll(async () => {
-    store = new ChdbExecutor({ path: path.join(dir, 'chdb'), ddlDir: EXPLORER_DDL_DIR });
-    await store.migrate();
-    log = await FileEventLog.open({ dir: path.join(dir, 'log'), partitions: 2, handlerBackoff: { initialMs: 5, maxMs: 20 } });
-  });
-
-  afterAll(async () => {
-    await log?.close();
-    await store?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  const count = async (hostId = 1) => Number((await store.query<{ n: number }>(`SELECT count() AS n FROM ${RENDER_OUTCOMES_TABLE} FINAL WHERE host_id = {h:UInt32}`, { h: hostId }))[0].n);
+  const count = async (hostId = 1) => Number((await engines.store.query<{ n: number }>(`SELECT count() AS n FROM ${RENDER_OUTCOMES_TABLE} FINAL WHERE host_id = {h:UInt32}`, { h: hostId }))[0].n);
   const rowsOf = (prefix: string) =>
-    store.query<Record<string, unknown>>(`SELECT * EXCEPT event_id, toString(ts) AS ts FROM ${RENDER_OUTCOMES_TABLE} WHERE startsWith(event_id, {prefix:String}) ORDER BY ts, url`, { prefix });
+    engines.store.query<Record<string, unknown>>(`SELECT * EXCEPT event_id, toString(ts) AS ts FROM ${RENDER_OUTCOMES_TABLE} WHERE startsWith(event_id, {prefix:String}) ORDER BY ts, url`, { prefix });
 
   it('the intake view writes exactly the rows renderOutcomeRow gives, entry id absent for an edge miss', async () => {
     const events = Array.from({ length: 30 }, (_, i) => fact(i, 7));
-    await store.insert({ table: RENDER_OUTCOMES_TABLE, rows: encodeRows(events.map((e) => renderOutcomeRow({ ...e, id: `rows-${e.id}` }))), token: 'rows' });
+    await engines.store.insert({ table: RENDER_OUTCOMES_TABLE, rows: encodeRows(events.map((e) => renderOutcomeRow({ ...e, id: `rows-${e.id}` }))), token: 'rows' });
     const payloads = events.map((e) => Buffer.from(JSON.stringify({ ...e, id: `json-${e.id}` })));
     expect(payloads.every(isStoredRenderRecorded)).toBe(true);
-    await store.insert({ table: RENDER_RECORDED_EVENTS_TABLE, rows: jsonLines(payloads), token: 'json' });
+    await engines.store.insert({ table: RENDER_RECORDED_EVENTS_TABLE, rows: jsonLines(payloads), token: 'json' });
     const expected = await rowsOf('rows-');
     expect(expected).toHaveLength(30);
     expect(await rowsOf('json-')).toEqual(expected);
@@ -94,31 +61,31 @@ describe('render history: RenderRecorded (bpc.renders.v1) into render_outcomes',
   it('projects every fact once, through a write that landed but was not checkpointed, a restart and a rebuild', async () => {
     const events = Array.from({ length: 2000 }, (_, i) => fact(i));
     // Rows "from an earlier run" in other batch boundaries: ReplacingMergeTree folds them by event id.
-    await store.insert({ table: RENDER_OUTCOMES_TABLE, rows: encodeRows(events.slice(100, 400).map(renderOutcomeRow)), token: 'earlier-run' });
-    await log.append(TOPICS.renders, events.slice(0, 1200));
-    await log.append(TOPICS.renders, events.slice(1200));
+    await engines.store.insert({ table: RENDER_OUTCOMES_TABLE, rows: encodeRows(events.slice(100, 400).map(renderOutcomeRow)), token: 'earlier-run' });
+    await engines.log.append(TOPICS.renders, events.slice(0, 1200));
+    await engines.log.append(TOPICS.renders, events.slice(1200));
 
     const registry = new Registry();
-    const first = new ExplorerProjector(log, new CrashAfterInsert(store, 2) as unknown as ExplorerStore, logger, new ReadinessRegistry(), registry);
+    const first = new ExplorerProjector(engines.log, new CrashAfterInsert(engines.store, 2) as unknown as ExplorerStore, logger, new ReadinessRegistry(), registry);
     first.onApplicationBootstrap();
     await until(async () => (await count()) === 2000 && (await first.lag()) === 0);
     expect(await registry.metrics()).toMatch(/bpc_explorer_projected_rows_total\{table="render_outcomes"\} [1-9]/);
     await first.onApplicationShutdown();
 
-    const second = new ExplorerProjector(log, store, logger, new ReadinessRegistry());
+    const second = new ExplorerProjector(engines.log, engines.store, logger, new ReadinessRegistry());
     second.onApplicationBootstrap();
-    await log.append(TOPICS.renders, [fact(1, 2), fact(1, 2)]);
+    await engines.log.append(TOPICS.renders, [fact(1, 2), fact(1, 2)]);
     await until(async () => (await count(2)) === 1 && (await second.lag()) === 0);
     await second.onApplicationShutdown();
     expect(await count()).toBe(2000);
 
-    await store.command(`TRUNCATE TABLE ${RENDER_OUTCOMES_TABLE}`);
-    await store.command('TRUNCATE TABLE explorer_projection_checkpoints');
-    const third = new ExplorerProjector(log, store, logger, new ReadinessRegistry());
+    await engines.store.command(`TRUNCATE TABLE ${RENDER_OUTCOMES_TABLE}`);
+    await engines.store.command('TRUNCATE TABLE explorer_projection_checkpoints');
+    const third = new ExplorerProjector(engines.log, engines.store, logger, new ReadinessRegistry());
     third.onApplicationBootstrap();
     await until(async () => (await count()) === 2000 && (await count(2)) === 1);
     await third.onApplicationShutdown();
-    const [{ n, ms }] = await store.query<{ n: number; ms: number }>(`SELECT count() AS n, sum(render_ms) AS ms FROM ${RENDER_OUTCOMES_TABLE} FINAL WHERE host_id = 1`);
+    const [{ n, ms }] = await engines.store.query<{ n: number; ms: number }>(`SELECT count() AS n, sum(render_ms) AS ms FROM ${RENDER_OUTCOMES_TABLE} FINAL WHERE host_id = 1`);
     expect([Number(n), Number(ms)]).toEqual([2000, events.reduce((sum, e) => sum + e.payload.renderMs, 0)]);
     expect(events.every((e) => e.type === RENDER_RECORDED)).toBe(true);
   }, 60_000);

@@ -1,5 +1,6 @@
 import { validationError } from '@bpc/domain';
 import type { ExplorerStore } from '@bpc/explorer-store';
+import { pagingParams } from '../http/paging-params';
 
 export const DELIVERY_STATUSES = ['delivered', 'retrying', 'failed'] as const;
 export const ALERT_TYPES_SHOWN = ['render_failures', 'page_errors', 'export_finished'] as const;
@@ -32,21 +33,11 @@ const KNOWN_PARAMS = new Set(['page', 'perPage', 'status']);
 export function alertDeliveriesQuery(params: Readonly<Record<string, unknown>>): AlertDeliveriesQuery {
   const unknown = Object.keys(params).find((key) => !KNOWN_PARAMS.has(key));
   if (unknown !== undefined) throw validationError(unknown, `unknown query parameter ${unknown} (page, perPage, status)`);
-  const page = integerParam(params, 'page', 1, 1, 1_000_000);
-  const perPage = integerParam(params, 'perPage', DELIVERIES_PER_PAGE.default, 1, DELIVERIES_PER_PAGE.max);
+  const { page, perPage } = pagingParams(params, DELIVERIES_PER_PAGE);
   const status = params.status;
   if (status === undefined) return { page, perPage };
   if (typeof status !== 'string' || !(DELIVERY_STATUSES as readonly string[]).includes(status)) throw validationError('status', `status must be one of ${DELIVERY_STATUSES.join(', ')}`);
   return { page, perPage, status: status as AlertDeliveriesQuery['status'] };
-}
-
-function integerParam(params: Readonly<Record<string, unknown>>, name: string, fallback: number, min: number, max: number): number {
-  const raw = params[name];
-  if (raw === undefined) return fallback;
-  if (typeof raw !== 'string' || !/^\d{1,7}$/.test(raw)) throw validationError(name, `${name} must be an integer from ${min} to ${max}`);
-  const value = Number(raw);
-  if (value < min || value > max) throw validationError(name, `${name} must be an integer from ${min} to ${max}`);
-  return value;
 }
 
 /** One page of the website's delivery log, newest try first. A page past the last is empty. */

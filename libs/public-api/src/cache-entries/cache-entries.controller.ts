@@ -6,6 +6,7 @@ import { Clock, validationError } from '@bpc/domain';
 import { BodyPipe, CLOCK } from '@bpc/platform';
 import { AuthorizedRequest, RequiresWebsite } from '../auth/bearer-auth.guard';
 import { ApiExplorerBusy, ApiProjectionTimeout, ApiPublicEndpoint, ApiPublicError, ApiRefusesBadBodies } from '../http/public-api-docs';
+import { receivedAtMs } from '../http/received-at';
 import { InvalidateMatchingEntries, MatchingEntriesInvalidated, MAX_MATCHING_INVALIDATION } from '../invalidate-matching-entries/invalidate-matching-entries.command';
 import { InvalidateMatchingEntriesDto, MatchingEntriesInvalidatedDto } from '../invalidate-matching-entries/invalidate-matching-entries.dto';
 import { CacheEntryListing, ListCacheEntries } from '../list-cache-entries/list-cache-entries.query';
@@ -48,7 +49,7 @@ export class CacheEntriesController {
     const unknown = Object.keys(query).find((key) => key !== 'url');
     if (unknown !== undefined) throw validationError(unknown, `unknown query parameter ${unknown}: only url is taken`);
     const { website } = request.access!;
-    return this.queries.execute(new LookUpCacheEntry(website.id, website.accountId, query.url, this.clock.now() - reply.elapsedTime));
+    return this.queries.execute(new LookUpCacheEntry(website.id, website.accountId, query.url, receivedAtMs(this.clock, reply)));
   }
 
   @Post('query')

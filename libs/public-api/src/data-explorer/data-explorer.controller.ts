@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { DiscoverExplorers, DiscoveryDocument, EXPLORER_KEYS, ExplorerQueryResult, RunExplorerQuery } from '@bpc/explorer';
@@ -6,7 +6,8 @@ import type { FastifyReply } from 'fastify';
 import type { Clock } from '@bpc/domain';
 import { BodyPipe, CLOCK } from '@bpc/platform';
 import { AuthorizedRequest, RequiresWebsite } from '../auth/bearer-auth.guard';
-import { ApiExplorerBusy, ApiPublicEndpoint, ApiPublicError, ApiRefusesBadBodies, ApiUnknownExplorer } from '../http/public-api-docs';
+import { ApiExplorerStatement, ApiPublicEndpoint, ApiUnknownExplorer } from '../http/public-api-docs';
+import { receivedAtMs } from '../http/received-at';
 import { QueryExplorerDto } from './query-explorer.dto';
 
 /** Data Explorer: any role on the website, and the platform module. */
@@ -32,11 +33,8 @@ export class DataExplorerController {
   @ApiOperation({ summary: 'Run a query: one page of rows plus the resolved meta' })
   @ApiParam({ name: 'explorerKey', type: String, enum: EXPLORER_KEYS })
   @ApiOkResponse({ description: '`{data: [row], meta}`', schema: { type: 'object', properties: { data: { type: 'array', items: { type: 'object', additionalProperties: true } }, meta: { type: 'object' } } } })
-  @ApiRefusesBadBodies()
+  @ApiExplorerStatement()
   @ApiUnknownExplorer()
-  @ApiExplorerBusy()
-  @ApiPublicError(504, 'QUERY_TIMEOUT: the query took longer than `explorer.query_timeout_ms` from its arrival, waiting for the engine included')
-  @HttpCode(200)
   query(
     @Req() request: AuthorizedRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -44,8 +42,6 @@ export class DataExplorerController {
     @Body(new BodyPipe(QueryExplorerDto, { forbidUnknownKeys: true })) body: QueryExplorerDto,
   ): Promise<ExplorerQueryResult> {
     const { website } = request.access!;
-    // The budget counts from the request's arrival: the time it has spent here already (authentication, rate limit, body) is part of it.
-    const receivedAtMs = this.clock.now() - reply.elapsedTime;
-    return this.queries.execute(new RunExplorerQuery(website.id, website.accountId, explorerKey, body, receivedAtMs));
+    return this.queries.execute(new RunExplorerQuery(website.id, website.accountId, explorerKey, body, receivedAtMs(this.clock, reply)));
   }
 }

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { Allow, IsArray, IsDefined, IsInt, IsString, MaxLength, Min, ValidateNested, ArrayMaxSize } from 'class-validator';
@@ -24,6 +25,18 @@ export class QueryFilterDto {
   @Allow() val2?: number;
 }
 
+/** `filters` of an explorer body (queries, insights, render history): at most 50 entries, each checked by the catalog that names `filters[i]`. */
+export const ExplorerFilters = (description?: string) =>
+  // applyDecorators applies in the order given, stacked decorators bottom-up: listed here from the bottom, so the checks keep their order.
+  applyDecorators(
+    Type(() => QueryFilterDto),
+    IsArray({ message: 'filters must be an array of {field, op, val, val2}' }),
+    ArrayMaxSize(50, { message: 'filters holds at most 50 entries' }),
+    ValidateNested({ each: true }),
+    Omittable(),
+    ApiPropertyOptional(description === undefined ? { type: [QueryFilterDto] } : { type: [QueryFilterDto], description }),
+  );
+
 /** Body of POST …/data-explorer/{explorerKey}/query, field by field as in the specification. */
 export class QueryExplorerDto {
   @ApiPropertyOptional({ description: "Mode; defaults to the explorer's default mode", example: 'requests' })
@@ -36,13 +49,7 @@ export class QueryExplorerDto {
   @IsArray({ message: 'columns must be an array of column keys' })
   columns?: string[];
 
-  @ApiPropertyOptional({ type: [QueryFilterDto] })
-  @Omittable()
-  @ValidateNested({ each: true })
-  @ArrayMaxSize(50, { message: 'filters holds at most 50 entries' })
-  @IsArray({ message: 'filters must be an array of {field, op, val, val2}' })
-  @Type(() => QueryFilterDto)
-  filters?: QueryFilterDto[];
+  @ExplorerFilters() filters?: QueryFilterDto[];
 
   @ApiPropertyOptional({ description: 'Preset (`24h`, `7d` …) or `YYYY-MM-DD,YYYY-MM-DD`, at most 365 days', example: '30d' })
   @Omittable() @MaxLength(100) @IsString({ message: 'period must be a string' }) period?: string;

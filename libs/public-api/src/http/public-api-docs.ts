@@ -1,4 +1,4 @@
-import { applyDecorators } from '@nestjs/common';
+import { applyDecorators, HttpCode } from '@nestjs/common';
 import { ApiBearerAuth, ApiCookieAuth, ApiProperty, ApiPropertyOptional, ApiResponse } from '@nestjs/swagger';
 import type { OpenApiInfo } from '@bpc/platform';
 
@@ -62,6 +62,15 @@ export const ApiExplorerBusy = () =>
     type: PublicErrorDto,
     headers: RETRY_AFTER_HEADER,
   });
+
+/** A POST that runs explorer statements for its answer (200, not 201): a bad body, a busy engine, a statement over its time budget. */
+export const ApiExplorerStatement = () =>
+  applyDecorators(
+    ApiRefusesBadBodies(),
+    ApiExplorerBusy(),
+    ApiPublicError(504, 'QUERY_TIMEOUT: the query took longer than `explorer.query_timeout_ms` from its arrival, waiting for the engine included'),
+    HttpCode(200),
+  );
 
 /** The answer to a bug, wherever it happens. */
 export const ApiInternalError = () => ApiPublicError(500, 'INTERNAL: a bug; logged, never leaked');

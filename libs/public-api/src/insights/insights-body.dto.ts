@@ -1,9 +1,8 @@
 import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsDefined, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsDefined, IsString, MaxLength } from 'class-validator';
 import { INSIGHT_METRICS, INTERVALS, SPLIT_BY } from '@bpc/explorer';
 import { Omittable } from '@bpc/platform';
-import { QueryFilterDto } from '../data-explorer/query-explorer.dto';
+import { ExplorerFilters, QueryFilterDto } from '../data-explorer/query-explorer.dto';
 
 // Types and sizes are checked here (the lowest decorator first, as in the
 // query DTO); values (periods, filters, metric, interval, splitBy) by the
@@ -17,13 +16,7 @@ export class InsightsSummaryDto {
   @ApiPropertyOptional({ description: 'Comparison window, whole days (`7d` … or `YYYY-MM-DD,YYYY-MM-DD`). Summary: default the equal-length window just before `period`; timeseries: comparison series only when sent' })
   @Omittable() @MaxLength(100) @IsString({ message: 'compPeriod must be a string' }) compPeriod?: string;
 
-  @ApiPropertyOptional({ type: [QueryFilterDto], description: "The events explorer's filters (discovery lists fields and operators), applied to both windows" })
-  @Omittable()
-  @ValidateNested({ each: true })
-  @ArrayMaxSize(50, { message: 'filters holds at most 50 entries' })
-  @IsArray({ message: 'filters must be an array of {field, op, val, val2}' })
-  @Type(() => QueryFilterDto)
-  filters?: QueryFilterDto[];
+  @ExplorerFilters("The events explorer's filters (discovery lists fields and operators), applied to both windows") filters?: QueryFilterDto[];
 }
 
 /** Body of POST …/insights/timeseries. */

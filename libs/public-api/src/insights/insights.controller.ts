@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { GetInsightsSummary, GetInsightsTimeseries, InsightsSummaryResult, InsightsTimeseriesResult } from '@bpc/explorer';
@@ -6,7 +6,8 @@ import type { FastifyReply } from 'fastify';
 import type { Clock } from '@bpc/domain';
 import { BodyPipe, CLOCK } from '@bpc/platform';
 import { AuthorizedRequest, RequiresWebsite } from '../auth/bearer-auth.guard';
-import { ApiExplorerBusy, ApiPublicEndpoint, ApiPublicError, ApiRefusesBadBodies } from '../http/public-api-docs';
+import { ApiExplorerStatement, ApiPublicEndpoint } from '../http/public-api-docs';
+import { receivedAtMs } from '../http/received-at';
 import { InsightsSummaryDto, InsightsTimeseriesDto } from './insights-body.dto';
 import { InsightsSummaryAnswerDto, InsightsTimeseriesAnswerDto } from './insights-views.dto';
 
@@ -25,37 +26,26 @@ export class InsightsController {
   @Post('summary')
   @ApiOperation({ summary: 'Figures of a period against its comparison period: requests, pages, hit rate, serve times, 4xx/5xx shares, failed renders, new and lost pages' })
   @ApiOkResponse({ type: InsightsSummaryAnswerDto, description: '`{data: {current, previous, newPages, lostPages}, meta: {period, window, compPeriod, compWindow}}`' })
-  @ApiRefusesBadBodies()
-  @ApiExplorerBusy()
-  @ApiPublicError(504, 'QUERY_TIMEOUT: the query took longer than `explorer.query_timeout_ms` from its arrival, waiting for the engine included')
-  @HttpCode(200)
+  @ApiExplorerStatement()
   summary(
     @Req() request: AuthorizedRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body(new BodyPipe(InsightsSummaryDto, { forbidUnknownKeys: true })) body: InsightsSummaryDto,
   ): Promise<InsightsSummaryResult> {
     const { website } = request.access!;
-    return this.queries.execute(new GetInsightsSummary(website.id, website.accountId, body, this.receivedAt(reply)));
+    return this.queries.execute(new GetInsightsSummary(website.id, website.accountId, body, receivedAtMs(this.clock, reply)));
   }
 
   @Post('timeseries')
   @ApiOperation({ summary: 'One metric per hour or day over a period, optionally split (bot family, cache status, status class, dimension) and against a comparison period' })
   @ApiOkResponse({ type: InsightsTimeseriesAnswerDto, description: '`{data: {series: [{key, points: [{t, v}]}], comparison?}, meta}`' })
-  @ApiRefusesBadBodies()
-  @ApiExplorerBusy()
-  @ApiPublicError(504, 'QUERY_TIMEOUT: the query took longer than `explorer.query_timeout_ms` from its arrival, waiting for the engine included')
-  @HttpCode(200)
+  @ApiExplorerStatement()
   timeseries(
     @Req() request: AuthorizedRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body(new BodyPipe(InsightsTimeseriesDto, { forbidUnknownKeys: true })) body: InsightsTimeseriesDto,
   ): Promise<InsightsTimeseriesResult> {
     const { website } = request.access!;
-    return this.queries.execute(new GetInsightsTimeseries(website.id, website.accountId, body, this.receivedAt(reply)));
-  }
-
-  /** The explorer's budget counts from the request's arrival: the time spent here already (authentication, rate limit, body) is part of it. */
-  private receivedAt(reply: FastifyReply): number {
-    return this.clock.now() - reply.elapsedTime;
+    return this.queries.execute(new GetInsightsTimeseries(website.id, website.accountId, body, receivedAtMs(this.clock, reply)));
   }
 }

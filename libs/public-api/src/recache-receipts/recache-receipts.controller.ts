@@ -4,6 +4,7 @@ import { ApiOkResponse, ApiOperation, ApiParam, ApiProperty, ApiPropertyOptional
 import { validationError } from '@bpc/domain';
 import { AuthorizedRequest, RequiresWebsite } from '../auth/bearer-auth.guard';
 import { ApiPublicEndpoint, ApiPublicError } from '../http/public-api-docs';
+import { pagingParams } from '../http/paging-params';
 import { GetRecacheReceipt, RecacheReceiptView } from './get-recache-receipt.query';
 import { RECEIPT_STATES, type ReceiptState } from './receipt-sql';
 import { isReceiptState } from './receipt-view';
@@ -51,16 +52,9 @@ class RecacheReceiptDto {
 export function receiptPaging(query: Record<string, unknown>): { page: number; perPage: number; state: ReceiptState | undefined } {
   const unknown = Object.keys(query).find((key) => !['page', 'perPage', 'state'].includes(key));
   if (unknown !== undefined) throw validationError(unknown, `unknown query parameter ${unknown}`);
-  const integer = (name: string, fallback: number, max: number): number => {
-    const raw = query[name];
-    if (raw === undefined) return fallback;
-    const value = typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
-    if (!(value >= 1 && value <= max)) throw validationError(name, `${name} must be an integer from 1 to ${max}`);
-    return value;
-  };
   const state = query.state;
   if (state !== undefined && (typeof state !== 'string' || !isReceiptState(state))) throw validationError('state', `state must be one of ${RECEIPT_STATES.join(', ')}`);
-  return { page: integer('page', 1, 1_000_000), perPage: integer('perPage', RECEIPT_PAGE.perPageDefault, RECEIPT_PAGE.perPageMax), state };
+  return { ...pagingParams(query, { default: RECEIPT_PAGE.perPageDefault, max: RECEIPT_PAGE.perPageMax }), state };
 }
 
 /** Recache receipts of the website's host, for every role: reading them changes nothing (as the queue status). */

@@ -1,10 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional, OmitType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsString, MaxLength } from 'class-validator';
 import { INTERVALS, RENDER_MODE_KEYS } from '@bpc/explorer';
 import { Omittable } from '@bpc/platform';
-import { QueryExplorerDto, QueryFilterDto } from '../data-explorer/query-explorer.dto';
+import { ExplorerFilters, QueryExplorerDto, QueryFilterDto } from '../data-explorer/query-explorer.dto';
 
 // Types and sizes are checked here (the lowest decorator first, as in the
 // explorer's query DTO); values (mode, columns, filters, period, sort,
@@ -44,13 +43,7 @@ export class QueryRendersDto extends OmitType(QueryExplorerDto, ['mode', 'column
 export class RendersTimeseriesDto {
   @RendersPeriod() period?: string;
 
-  @ApiPropertyOptional({ type: [QueryFilterDto], description: "Render history's filters (GET …/renders lists fields and operators)" })
-  @Omittable()
-  @ValidateNested({ each: true })
-  @ArrayMaxSize(50, { message: 'filters holds at most 50 entries' })
-  @IsArray({ message: 'filters must be an array of {field, op, val, val2}' })
-  @Type(() => QueryFilterDto)
-  filters?: QueryFilterDto[];
+  @ExplorerFilters("Render history's filters (GET …/renders lists fields and operators)") filters?: QueryFilterDto[];
 
   @ApiPropertyOptional({ enum: INTERVALS, description: 'Bucket size; default `hour` when the window is at most 7 days, else `day`. `hour` over more than 31 days is refused' })
   @Omittable() @MaxLength(10) @IsString({ message: 'interval must be a string' }) interval?: string;

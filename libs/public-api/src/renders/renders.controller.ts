@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { DiscoverRenders, DiscoveryEntry, ExplorerQueryResult, GetRendersTimeseries, QueryRenders, RendersTimeseriesResult } from '@bpc/explorer';
@@ -6,7 +6,8 @@ import type { FastifyReply } from 'fastify';
 import type { Clock } from '@bpc/domain';
 import { BodyPipe, CLOCK } from '@bpc/platform';
 import { AuthorizedRequest, RequiresWebsite } from '../auth/bearer-auth.guard';
-import { ApiExplorerBusy, ApiPublicEndpoint, ApiPublicError, ApiRefusesBadBodies } from '../http/public-api-docs';
+import { ApiExplorerStatement, ApiPublicEndpoint } from '../http/public-api-docs';
+import { receivedAtMs } from '../http/received-at';
 import { QueryRendersDto, RendersTimeseriesDto } from './renders-body.dto';
 import { RendersTimeseriesAnswerDto } from './renders-views.dto';
 
@@ -36,37 +37,26 @@ export class RendersController {
   @Post('query')
   @ApiOperation({ summary: 'Render history, one page: one row per render (mode `renders`) or per outcome and reason (mode `reasons`), plus the resolved meta' })
   @ApiOkResponse({ description: '`{data: [row], meta}` as a Data Explorer query answers (`meta.explorerKey` is `renders`)', schema: { type: 'object', properties: { data: { type: 'array', items: { type: 'object', additionalProperties: true } }, meta: { type: 'object' } } } })
-  @ApiRefusesBadBodies()
-  @ApiExplorerBusy()
-  @ApiPublicError(504, 'QUERY_TIMEOUT: the query took longer than `explorer.query_timeout_ms` from its arrival, waiting for the engine included')
-  @HttpCode(200)
+  @ApiExplorerStatement()
   query(
     @Req() request: AuthorizedRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body(new BodyPipe(QueryRendersDto, { forbidUnknownKeys: true })) body: QueryRendersDto,
   ): Promise<ExplorerQueryResult> {
     const { website } = request.access!;
-    return this.queries.execute(new QueryRenders(website.id, website.accountId, body, this.receivedAt(reply)));
+    return this.queries.execute(new QueryRenders(website.id, website.accountId, body, receivedAtMs(this.clock, reply)));
   }
 
   @Post('timeseries')
   @ApiOperation({ summary: 'Renders per hour or day: stored, kept and failed counts and render-time percentiles' })
   @ApiOkResponse({ type: RendersTimeseriesAnswerDto, description: '`{meta: {period, window, interval}, points: [{t, renders, stored, kept, failed, renderMsP50, renderMsP95}]}`' })
-  @ApiRefusesBadBodies()
-  @ApiExplorerBusy()
-  @ApiPublicError(504, 'QUERY_TIMEOUT: the query took longer than `explorer.query_timeout_ms` from its arrival, waiting for the engine included')
-  @HttpCode(200)
+  @ApiExplorerStatement()
   timeseries(
     @Req() request: AuthorizedRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body(new BodyPipe(RendersTimeseriesDto, { forbidUnknownKeys: true })) body: RendersTimeseriesDto,
   ): Promise<RendersTimeseriesResult> {
     const { website } = request.access!;
-    return this.queries.execute(new GetRendersTimeseries(website.id, website.accountId, body, this.receivedAt(reply)));
-  }
-
-  /** The explorer's budget counts from the request's arrival: the time spent here already (authentication, rate limit, body) is part of it. */
-  private receivedAt(reply: FastifyReply): number {
-    return this.clock.now() - reply.elapsedTime;
+    return this.queries.execute(new GetRendersTimeseries(website.id, website.accountId, body, receivedAtMs(this.clock, reply)));
   }
 }

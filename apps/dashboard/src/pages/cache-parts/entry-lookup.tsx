@@ -5,9 +5,10 @@ import { api } from '../../api/endpoints';
 import type { CacheEntryView } from '../../api/types';
 import { FieldError, FormError } from '../../components/field-error';
 import { Time } from '../../components/time';
-import { formatBytes, formatInteger, formatMs } from '../../lib/format';
+import { formatInteger } from '../../lib/format';
 import { renderHistoryPath } from '../../lib/renders-state';
 import { useWebsite } from '../../session';
+import { EntryFactCells, EntryFactHeaders } from './entry-facts';
 
 const CONTROLS = ['url'] as const;
 
@@ -86,18 +87,7 @@ function LookupTable({ url, entries, history }: { url: string; entries: CacheEnt
             <tr>
               <th scope="col">Dimension</th>
               <th scope="col">Cached</th>
-              <th scope="col">Status</th>
-              <th scope="col" className="num">
-                HTTP status
-              </th>
-              <th scope="col">Rendered</th>
-              <th scope="col">Expires</th>
-              <th scope="col" className="num">
-                Size
-              </th>
-              <th scope="col" className="num">
-                Render time
-              </th>
+              <EntryFactHeaders />
               <th scope="col">Last served to a bot</th>
               <th scope="col" className="num">
                 Hits
@@ -109,12 +99,7 @@ function LookupTable({ url, entries, history }: { url: string; entries: CacheEnt
               <tr key={e.dimensionId}>
                 <th scope="row">{e.dimension}</th>
                 <td>{e.cached ? `yes${e.kind ? ` (${e.kind})` : ''}` : 'no'}</td>
-                <td>{e.status ?? '–'}</td>
-                <td className="num">{e.statusCode ?? '–'}</td>
-                <td>{e.renderedAt ? <Time iso={e.renderedAt} /> : '–'}</td>
-                <td>{e.expiresAt ? <Time iso={e.expiresAt} /> : '–'}</td>
-                <td className="num">{e.bytes !== undefined ? formatBytes(e.bytes) : '–'}</td>
-                <td className="num">{e.renderMs !== undefined ? formatMs(e.renderMs) : '–'}</td>
+                <EntryFactCells entry={e} />
                 <td>{e.lastServedAt ? <Time iso={e.lastServedAt} /> : 'not since rendered'}</td>
                 <td className="num">{formatInteger(e.hits)}</td>
               </tr>

@@ -4,9 +4,8 @@ import { api } from '../../api/endpoints';
 import type { UrlMatcher } from '../../api/types';
 import { FieldError, FormError } from '../../components/field-error';
 import { Pager } from '../../components/pager';
-import { Time } from '../../components/time';
-import { formatBytes, formatMs } from '../../lib/format';
 import { matcherBody, matcherText, type MatcherKind } from '../../lib/url-matcher';
+import { EntryFactCells, EntryFactHeaders } from './entry-facts';
 import { MatcherInput } from './matcher-input';
 
 const PER_PAGE = 50;
@@ -74,18 +73,7 @@ export function EntrySearch({ website, onLookup, onInvalidate }: EntrySearchProp
                   <th scope="col">URL</th>
                   <th scope="col">Dimension</th>
                   <th scope="col">Kind</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" className="num">
-                    HTTP status
-                  </th>
-                  <th scope="col">Rendered</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col" className="num">
-                    Size
-                  </th>
-                  <th scope="col" className="num">
-                    Render time
-                  </th>
+                  <EntryFactHeaders />
                 </tr>
               </thead>
               <tbody>
@@ -98,16 +86,7 @@ export function EntrySearch({ website, onLookup, onInvalidate }: EntrySearchProp
                     </td>
                     <td>{row.dimension ?? <span title="A dimension no longer configured">#{row.dimensionId}</span>}</td>
                     <td>{row.kind}</td>
-                    <td>{row.status}</td>
-                    <td className="num">{row.statusCode}</td>
-                    <td>
-                      <Time iso={row.renderedAt} />
-                    </td>
-                    <td>
-                      <Time iso={row.expiresAt} />
-                    </td>
-                    <td className="num">{formatBytes(row.bytes)}</td>
-                    <td className="num">{formatMs(row.renderMs)}</td>
+                    <EntryFactCells entry={row} />
                   </tr>
                 ))}
                 {result.data.data.length === 0 ? (
