@@ -28,6 +28,10 @@ export interface SitemapLimits {
   readonly concurrency: number;
   /** Calls one reader (one process) runs at once; later ones wait their turn (their timeouts start then). */
   readonly concurrentCalls: number;
+  /** Calls waiting for one of those places; a call past them is refused: callers could otherwise stack hours of reading. */
+  readonly maxWaitingCalls: number;
+  /** Calls of one website (its hostnames and origin) running or waiting at once, so one website cannot take every place from the others. */
+  readonly maxCallsPerSite: number;
 }
 
 export const DEFAULT_SITEMAP_LIMITS: SitemapLimits = {
@@ -43,6 +47,8 @@ export const DEFAULT_SITEMAP_LIMITS: SitemapLimits = {
   callTimeoutMs: 120_000,
   concurrency: 4,
   concurrentCalls: 4,
+  maxWaitingCalls: 16,
+  maxCallsPerSite: 2,
 };
 
 /**
