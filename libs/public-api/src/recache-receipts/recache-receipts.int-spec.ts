@@ -189,7 +189,7 @@ describe('recache receipts (chDB, memory queue store)', () => {
     const port = await freePort();
     const down = new RedisQueueStore({ url: `redis://127.0.0.1:${port}`, keyPrefix: 'down', reconnectMaxDelayMs: 200, commandTimeoutMs: 500 });
     try {
-      const reading = new GetRecacheReceiptHandler(explorer, down, config, clock, new HostCatalog(config.hosts)).execute(new GetRecacheReceipt('demo', receiptId, 1, 100));
+      const reading = new GetRecacheReceiptHandler(explorer, down, config, clock, new HostCatalog(config.hosts)).execute(new GetRecacheReceipt('demo', receiptId, 1, 100, undefined));
       const error = (await reading.then(() => undefined, (e: unknown) => e)) as AppError & { cause?: Error };
       expect(error).toMatchObject({ code: 'STORE_UNAVAILABLE', message: 'queue store unavailable' });
       expect(JSON.stringify({ ...error, message: error.message })).not.toContain(String(port));
