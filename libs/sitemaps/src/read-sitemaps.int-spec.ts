@@ -106,7 +106,10 @@ describe('SitemapReader (real fetches from a local server)', () => {
       resolvers: { page: async () => [{ address: '127.0.0.1', family: 4 }], trusted: async () => [] },
     });
     try {
-      await expect(rebinding.read({ sitemapUrl: 'https://sitemaps.example.test/sitemap.xml', site: { hostnames: ['sitemaps.example.test'] } })).rejects.toThrow(/resolves to an internal address/);
+      // Said without the address: the answer must not tell a customer what the service's resolver makes of a name (an internal DNS oracle).
+      await expect(rebinding.read({ sitemapUrl: 'https://sitemaps.example.test/sitemap.xml', site: { hostnames: ['sitemaps.example.test'] } })).rejects.toThrow(
+        /^https:\/\/sitemaps\.example\.test\/sitemap\.xml: refused: sitemaps\.example\.test resolves to an internal address$/,
+      );
     } finally {
       await rebinding.close();
     }
