@@ -18,6 +18,14 @@ export interface SitemapLimits {
   readonly maxElementDepth: number;
   /** Characters of one `<loc>` or `<lastmod>` text; a longer one is `invalid`. */
   readonly maxTextLength: number;
+  /**
+   * Characters the XML parser may hold at once: one tag with its attributes,
+   * one comment, CDATA section or run of text. The parser keeps such a piece
+   * whole until it ends, so without this a 50 MB comment is 100 MB of memory
+   * per file; no sitemap has a piece anywhere near it (a `<loc>` is at most
+   * `maxTextLength`).
+   */
+  readonly maxMarkupChars: number;
   /** Redirects followed per file, each checked like the first request. */
   readonly maxRedirects: number;
   /** One file: from the request to the last byte. */
@@ -42,6 +50,7 @@ export const DEFAULT_SITEMAP_LIMITS: SitemapLimits = {
   maxUrlsPerCall: 200_000,
   maxElementDepth: 8,
   maxTextLength: 8192,
+  maxMarkupChars: 1024 * 1024,
   maxRedirects: 5,
   fileTimeoutMs: 30_000,
   callTimeoutMs: 120_000,
