@@ -48,6 +48,7 @@ describe('renderFactOf: a refresh as one row of the render history', () => {
     expect(shown('READONLY You can\'t write against a read only replica.')).toBe(INTERNAL_FAILURE_REASON);
     expect(shown('refresh failed: Connection is closed.')).toBe(INTERNAL_FAILURE_REASON);
     expect(shown('Protocol error (Target.createTarget): Target closed')).toBe(INTERNAL_FAILURE_REASON);
+    expect(shown('timed out: the page kept loading (2 requests open, e.g. http://10.0.0.5:8080/app.js)')).toBe('timed out: the page kept loading (2 requests open)');
     expect(shown('the page crashed its tab (Page crashed! at /opt/chrome/renderer.cc:120)')).toBe('the page crashed its tab');
     for (const own of ['origin answered 503', 'timed out: the page kept loading', 'blank page: no visible text', 'navigated away (to http://other.test)', 'empty body (status 200)', 'the page signalled 404']) {
       expect(customerFailureReason(own)).toBe(own);

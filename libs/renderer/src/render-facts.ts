@@ -78,14 +78,17 @@ export const INTERNAL_FAILURE_REASON = 'the render failed on our side (an intern
 /**
  * A failure as the render history (and so the API, receipts, the dashboard
  * and alert bodies, all customer-facing) shows it. The renderer's own phrases
- * pass; an egress refusal loses the address the name resolved to; a network
- * error keeps its code (`ECONNREFUSED`, `net::ERR_NAME_NOT_RESOLVED`) but not
- * the address or origin URL it names; anything else (a Redis or browser
- * protocol error, an exception's text) becomes one generic phrase. Operators
- * keep the detail: the refresher logs it, and the queue's
- * RecacheRetryScheduled / RecacheGaveUp events carry it unchanged.
+ * pass (a timeout without its example request's URL); an egress refusal
+ * loses the address the name resolved to; a network error keeps its code
+ * (`ECONNREFUSED`, `net::ERR_NAME_NOT_RESOLVED`) but not the address or origin
+ * URL it names; anything else (a Redis or browser protocol error, an
+ * exception's text) becomes one generic phrase. Operators keep the detail:
+ * the refresher logs it, and the queue's RecacheRetryScheduled /
+ * RecacheGaveUp events carry it unchanged.
  */
 export function customerFailureReason(reason: string): string {
+  // The example request of a page that kept loading is fetched from the origin: its URL may name an internal origin address. Without it, reasons also group.
+  if (reason.startsWith('timed out')) return reason.replace(/, e\.g\. .*\)$/s, ')');
   if (OWN_FAILURE_PREFIXES.some((prefix) => reason.startsWith(prefix))) return reason;
   if (reason.startsWith('refused')) return REFUSED_REASON;
   if (reason.startsWith(CRASHED_REASON)) return CRASHED_REASON;
