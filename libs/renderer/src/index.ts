@@ -30,7 +30,7 @@ export { EgressRefused, refusalOfUrl, targetOf } from './egress/egress-rules';
 export type { EgressRules } from './egress/egress-rules';
 export { DEFAULT_RESOLVERS, dnsResolve, resolveCheckedAddress, systemResolve } from './egress/checked-address';
 export type { Resolvers } from './egress/checked-address';
-export { renderFactOf } from './render-facts';
+export { customerFailureReason, renderFactOf } from './render-facts';
 export type { AfterFailure, RenderFact } from './render-facts';
 export { DEFAULT_LAST_GOOD_RULES, judgeAgainstLastGood, lastGoodRulesOf } from './last-good/last-good-rules';
 export type { LastGoodReason, LastGoodRules, LastGoodVerdict } from './last-good/last-good-rules';

@@ -1,5 +1,5 @@
 import type { RefreshOutcome } from './page-refresher.port';
-import { renderFactOf } from './render-facts';
+import { customerFailureReason, INTERNAL_FAILURE_REASON, REFUSED_REASON, renderFactOf } from './render-facts';
 
 const timedOut: RefreshOutcome = { kind: 'failed', reason: 'timed out: the page kept loading', durationMs: 60_000, mode: 'render', timedOut: true, entryKept: true };
 
@@ -36,5 +36,22 @@ describe('renderFactOf: a refresh as one row of the render history', () => {
     expect(renderFactOf({ kind: 'failed', reason: 'unknown host 9', durationMs: 0 }, 'edge', undefined).mode).toBe('render');
     const unstored: RefreshOutcome = { kind: 'failed', reason: 'the page could not be stored: ENOSPC', durationMs: 9, mode: 'render', unstored: { cacheKind: 'render', page: { statusCode: 200, headers: {}, body: Buffer.alloc(42) } } };
     expect(renderFactOf(unstored, 'edge', undefined)).toEqual({ mode: 'render', outcome: 'failed', reason: 'the page could not be stored (cache store error)', statusCode: 200, renderMs: 9, bytes: 42 });
+  });
+
+  it('shows customers no internal address, origin URL or infrastructure error in a failure reason (operators keep them in logs and queue events)', () => {
+    const shown = (reason: string) => renderFactOf({ ...timedOut, timedOut: false, reason }, 'give-up', undefined).reason;
+    expect(shown('refused: www.example.com resolves to an internal address (10.1.2.3)')).toBe(REFUSED_REASON);
+    expect(shown('refused: [::ffff:a01:203]:8080 is not allowed')).toBe(REFUSED_REASON);
+    expect(shown('net::ERR_CONNECTION_REFUSED at http://10.20.30.40:8080/pricing')).toBe('the page could not be loaded (ERR_CONNECTION_REFUSED)');
+    expect(shown('connect ECONNREFUSED 10.0.0.7:6379')).toBe('the origin could not be reached (ECONNREFUSED)');
+    expect(shown('fetch failed')).toBe('the origin could not be reached');
+    expect(shown('READONLY You can\'t write against a read only replica.')).toBe(INTERNAL_FAILURE_REASON);
+    expect(shown('refresh failed: Connection is closed.')).toBe(INTERNAL_FAILURE_REASON);
+    expect(shown('Protocol error (Target.createTarget): Target closed')).toBe(INTERNAL_FAILURE_REASON);
+    expect(shown('timed out: the page kept loading (2 requests open, e.g. http://10.0.0.5:8080/app.js)')).toBe('timed out: the page kept loading (2 requests open)');
+    expect(shown('the page crashed its tab (Page crashed! at /opt/chrome/renderer.cc:120)')).toBe('the page crashed its tab');
+    for (const own of ['origin answered 503', 'timed out: the page kept loading', 'blank page: no visible text', 'navigated away (to http://other.test)', 'empty body (status 200)', 'the page signalled 404']) {
+      expect(customerFailureReason(own)).toBe(own);
+    }
   });
 });

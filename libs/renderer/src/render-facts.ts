@@ -38,7 +38,7 @@ export function renderFactOf(outcome: RefreshOutcome, after: AfterFailure, jobMo
         mode: outcome.mode ?? jobMode ?? 'render',
         outcome: failed,
         // The store's own error names server paths and engines: it stays in the logs, the history (customer-facing) says what happened.
-        reason: page ? UNSTORED_REASON : outcome.reason,
+        reason: page ? UNSTORED_REASON : customerFailureReason(outcome.reason),
         statusCode: page?.statusCode ?? 0,
         renderMs: outcome.durationMs,
         bytes: page?.body.length ?? 0,
@@ -47,4 +47,55 @@ export function renderFactOf(outcome: RefreshOutcome, after: AfterFailure, jobMo
     default:
       return assertNever(outcome);
   }
+}
+
+/**
+ * Failure texts the renderer writes itself, with nothing of the service's
+ * network in them: shown to customers as they are.
+ */
+const OWN_FAILURE_PREFIXES = [
+  'timed out',
+  'origin answered ',
+  'unexpected status ',
+  'the page signalled ',
+  'empty render (status ',
+  'empty body (status ',
+  'navigated away (',
+  'redirect ',
+  'render larger than ',
+  'body larger than ',
+  'blank page',
+  'no main response',
+  'unknown host ',
+  'unknown dimension ',
+  'invalid url ',
+];
+
+export const REFUSED_REASON = "refused: the page's address is not one renders may connect to (an internal or denied address)";
+export const CRASHED_REASON = 'the page crashed its tab';
+export const INTERNAL_FAILURE_REASON = 'the render failed on our side (an internal error; the service logs have the details)';
+
+/**
+ * A failure as the render history (and so the API, receipts, the dashboard
+ * and alert bodies, all customer-facing) shows it. The renderer's own phrases
+ * pass (a timeout without its example request's URL); an egress refusal
+ * loses the address the name resolved to; a network error keeps its code
+ * (`ECONNREFUSED`, `net::ERR_NAME_NOT_RESOLVED`) but not the address or origin
+ * URL it names; anything else (a Redis or browser protocol error, an
+ * exception's text) becomes one generic phrase. Operators keep the detail:
+ * the refresher logs it, and the queue's RecacheRetryScheduled /
+ * RecacheGaveUp events carry it unchanged.
+ */
+export function customerFailureReason(reason: string): string {
+  // The example request of a page that kept loading is fetched from the origin: its URL may name an internal origin address. Without it, reasons also group.
+  if (reason.startsWith('timed out')) return reason.replace(/, e\.g\. .*\)$/s, ')');
+  if (OWN_FAILURE_PREFIXES.some((prefix) => reason.startsWith(prefix))) return reason;
+  if (reason.startsWith('refused')) return REFUSED_REASON;
+  if (reason.startsWith(CRASHED_REASON)) return CRASHED_REASON;
+  const chromium = /net::(ERR_[A-Z0-9_]+)/.exec(reason);
+  if (chromium) return `the page could not be loaded (${chromium[1]})`;
+  const system = /\b(E(?:CONNREFUSED|CONNRESET|CONNABORTED|HOSTUNREACH|NETUNREACH|NOTFOUND|AI_AGAIN|TIMEDOUT|PIPE|PROTO)|UND_ERR_[A-Z_]+|ERR_TLS_[A-Z_]+|CERT_[A-Z_]+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE)\b/.exec(reason);
+  if (system) return `the origin could not be reached (${system[1]})`;
+  if (reason === 'fetch failed') return 'the origin could not be reached';
+  return INTERNAL_FAILURE_REASON;
 }

@@ -100,10 +100,19 @@ async function parseResponse(url: URL, response: Dispatcher.ResponseData, fetch:
   }
 }
 
+/**
+ * Why a fetch failed, for the API's caller: the refusal without the address a
+ * name resolved to (the answer would otherwise tell a customer what the
+ * service's resolver says about any name they point theirs at, an internal
+ * one included), and a connection error by its code alone, never its text
+ * (which names addresses).
+ */
 function networkReason(error: unknown, signal: AbortSignal): string {
   if (signal.aborted) return 'timed out';
   const cause = (error as { cause?: unknown }).cause;
-  if (error instanceof EgressRefused || cause instanceof EgressRefused) return `refused: ${(error instanceof EgressRefused ? error : (cause as EgressRefused)).message}`;
-  const code = (error as { code?: string }).code ?? (cause as { code?: string } | undefined)?.code;
-  return `could not be fetched (${code ?? (error as Error).message.split('\n')[0].slice(0, 200)})`;
+  if (error instanceof EgressRefused || cause instanceof EgressRefused) {
+    return `refused: ${(error instanceof EgressRefused ? error : (cause as EgressRefused)).message.replace(/ resolves to an internal address \(.*\)$/s, ' resolves to an internal address')}`;
+  }
+  const code = (error as { code?: unknown }).code ?? (cause as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(code) ? `could not be fetched (${code})` : 'could not be fetched (connection error)';
 }

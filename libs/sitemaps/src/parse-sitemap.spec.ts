@@ -101,4 +101,28 @@ describe('SitemapParser', () => {
     const parsed = parseSitemap(urlset(`<url><loc>https://e.com/${'a'.repeat(100_000)}</loc></url><url><lastmod>2024-01-01</lastmod></url>`), limits);
     expect(parsed.entries).toEqual([{ loc: undefined }, { loc: undefined, lastmod: '2024-01-01' }]);
   });
+
+  it('refuses a tag, comment, CDATA section or text the parser would have to hold whole past maxMarkupChars, fed in any pieces', () => {
+    const small = { ...limits, maxMarkupChars: 100_000 };
+    const huge = 'x'.repeat(300_000);
+    const cases = [
+      urlset(`<!-- ${huge} -->`),
+      urlset(`<!-- ${'a>'.repeat(150_000)} -->`),
+      urlset(`<url a="${huge}"><loc>https://e.com/</loc></url>`),
+      urlset(`<url><loc><![CDATA[${huge}]]></loc></url>`),
+      urlset(`<url><loc>https://e.com/${huge}</loc></url>`),
+      urlset(`<url><x>${huge}</x></url>`),
+      `<?xml version="1.0"?><?pi ${huge}?><urlset ${NS}></urlset>`,
+    ];
+    for (const text of cases) {
+      expect(refusal(text, small)).toMatch(/longer than 100000 characters/);
+      const parser = new SitemapParser(small);
+      expect(() => {
+        for (let at = 0; at < text.length; at += 7_919) parser.write(text.slice(at, at + 7_919));
+      }).toThrow(/longer than 100000 characters/);
+    }
+    // A large sitemap of ordinary pieces is read.
+    expect(parseSitemap(urlset('<url><loc>https://e.com/p</loc><!-- c --></url>'.repeat(20_000)), small).entries).toHaveLength(20_000);
+  });
 });
+

@@ -1,5 +1,5 @@
 import { SaxesParser, type SaxesTagNS } from 'saxes';
-import { SitemapRefused, type SitemapLimits } from './sitemap-limits';
+import { DEFAULT_SITEMAP_LIMITS, SitemapRefused, type SitemapLimits } from './sitemap-limits';
 
 /** One `<url>` of a urlset or one `<sitemap>` of an index, as written (checked later). */
 export interface SitemapEntry {
@@ -19,7 +19,10 @@ export interface ParsedSitemap {
   readonly overCap: number;
 }
 
-type ParserLimits = Pick<SitemapLimits, 'maxUrlsPerFile' | 'maxSitemapsPerIndex' | 'maxElementDepth' | 'maxTextLength'>;
+type ParserLimits = Pick<SitemapLimits, 'maxUrlsPerFile' | 'maxSitemapsPerIndex' | 'maxElementDepth' | 'maxTextLength'> & Partial<Pick<SitemapLimits, 'maxMarkupChars'>>;
+
+/** Text handed to the XML parser at a time, so that a piece it holds is noticed before it grows far past `maxMarkupChars`. */
+const FEED_CHARS = 64 * 1024;
 
 const ENTRY_ELEMENT: Record<SitemapKind, string> = { urlset: 'url', sitemapindex: 'sitemap' };
 
@@ -34,7 +37,9 @@ const ENTRY_ELEMENT: Record<SitemapKind, string> = { urlset: 'url', sitemapindex
  * - a root other than `<urlset>` or `<sitemapindex>` (an HTML document that
  *   happens to be well-formed, an RSS feed);
  * - elements nested deeper than `maxElementDepth` (a sitemap needs 3);
- * - an index listing more than `maxSitemapsPerIndex` sitemaps.
+ * - an index listing more than `maxSitemapsPerIndex` sitemaps;
+ * - a tag, comment, CDATA section or run of text longer than
+ *   `maxMarkupChars`: the parser holds each whole until it ends.
  * Elements count in the sitemap namespace (any prefix) or in none (sitemaps
  * written without `xmlns`); extensions (`image:`, `xhtml:`, `news:` …) are
  * skipped.
@@ -49,20 +54,35 @@ export class SitemapParser {
   private entry: { loc?: string; lastmod?: string; tooLong?: boolean } | undefined;
   /** Inside `<loc>` or `<lastmod>` of an entry: the text so far. */
   private field: { name: 'loc' | 'lastmod'; text: string } | undefined;
+  /** Characters fed since the parser last reported anything: about what it holds. */
+  private held = 0;
+  private readonly maxMarkupChars: number;
 
   constructor(private readonly limits: ParserLimits) {
+    this.maxMarkupChars = limits.maxMarkupChars ?? DEFAULT_SITEMAP_LIMITS.maxMarkupChars;
+    // Any report means the parser let go of what it held up to there (saxes keeps one handler per event: those below reset it too).
+    for (const event of ['xmldecl', 'processinginstruction', 'comment', 'opentagstart', 'attribute'] as const) {
+      this.sax.on(event as 'comment', () => (this.held = 0));
+    }
     this.sax.on('doctype', () => {
       throw new SitemapRefused('the document has a DOCTYPE (entity declarations are not accepted in sitemaps)');
     });
-    this.sax.on('opentag', (tag) => this.open(tag));
-    this.sax.on('closetag', (tag) => this.close(tag));
-    this.sax.on('text', (text) => this.text(text));
-    this.sax.on('cdata', (text) => this.text(text));
+    this.sax.on('opentag', (tag) => ((this.held = 0), this.open(tag)));
+    this.sax.on('closetag', (tag) => ((this.held = 0), this.close(tag)));
+    this.sax.on('text', (text) => ((this.held = 0), this.text(text)));
+    this.sax.on('cdata', (text) => ((this.held = 0), this.text(text)));
   }
 
   /** Feeds the next piece of the document. */
   write(text: string): void {
-    this.guard(() => this.sax.write(text));
+    for (let at = 0; at < text.length; at += FEED_CHARS) {
+      const piece = text.slice(at, at + FEED_CHARS);
+      this.guard(() => this.sax.write(piece));
+      this.held += piece.length;
+      if (this.held > this.maxMarkupChars + FEED_CHARS) {
+        throw new SitemapRefused(`a tag, comment or text longer than ${this.maxMarkupChars} characters (not a sitemap: a <loc> is at most ${this.limits.maxTextLength})`);
+      }
+    }
   }
 
   /** Ends the document: its entries, or `SitemapRefused` if it is not a complete sitemap. */

@@ -106,7 +106,10 @@ describe('SitemapReader (real fetches from a local server)', () => {
       resolvers: { page: async () => [{ address: '127.0.0.1', family: 4 }], trusted: async () => [] },
     });
     try {
-      await expect(rebinding.read({ sitemapUrl: 'https://sitemaps.example.test/sitemap.xml', site: { hostnames: ['sitemaps.example.test'] } })).rejects.toThrow(/resolves to an internal address/);
+      // Said without the address: the answer must not tell a customer what the service's resolver makes of a name (an internal DNS oracle).
+      await expect(rebinding.read({ sitemapUrl: 'https://sitemaps.example.test/sitemap.xml', site: { hostnames: ['sitemaps.example.test'] } })).rejects.toThrow(
+        /^https:\/\/sitemaps\.example\.test\/sitemap\.xml: refused: sitemaps\.example\.test resolves to an internal address$/,
+      );
     } finally {
       await rebinding.close();
     }
@@ -159,7 +162,7 @@ describe('SitemapReader (real fetches from a local server)', () => {
         releases.push(() => (open -= 1, res.writeHead(200, { 'content-type': 'application/xml' }).end(urlset(['/a']))));
       },
     });
-    const two = new SitemapReader({ addresses: new AddressPolicy(), limits: { concurrentCalls: 2 } });
+    const two = new SitemapReader({ addresses: new AddressPolicy(), limits: { concurrentCalls: 2, maxCallsPerSite: 5 } });
     try {
       const calls = Array.from({ length: 5 }, () => two.read({ sitemapUrl: 'https://www.example.test/sitemap.xml', site: { ...site, origin: slow.url } }));
       for (let answered = 0; answered < 5; answered++) {
@@ -170,6 +173,36 @@ describe('SitemapReader (real fetches from a local server)', () => {
       expect(most).toBe(2);
     } finally {
       await two.close();
+      await slow.close();
+    }
+  }, timeout);
+
+  it('refuses a website a third call while two of its calls run or wait, and any call past the waiting places, without fetching', async () => {
+    const releases: (() => void)[] = [];
+    const slow = await serve({
+      '/sitemap.xml': (_req, res) => void releases.push(() => res.writeHead(200, { 'content-type': 'application/xml' }).end(urlset(['/a'], 'https://one.example.test').replace('</urlset>', '<url><loc>https://two.example.test/a</loc></url></urlset>'))),
+    });
+    const small = new SitemapReader({ addresses: new AddressPolicy(), limits: { concurrentCalls: 1, maxWaitingCalls: 1, maxCallsPerSite: 2 } });
+    const of = (hostname: string) => ({ sitemapUrl: `https://${hostname}/sitemap.xml`, site: { hostnames: [hostname], origin: slow.url } });
+    try {
+      const first = small.read(of('one.example.test'));
+      const second = small.read(of('one.example.test'));
+      await expect(small.read(of('ONE.example.test'))).rejects.toThrow(/already has 2 sitemap recaches running or waiting/);
+      // Another website: one place running, the one waiting place taken.
+      await expect(small.read(of('two.example.test'))).rejects.toThrow(/sitemap reader is busy/);
+      await until(() => releases.length === 1, { timeoutMs: 10_000 });
+      releases.shift()!();
+      await until(() => releases.length === 1, { timeoutMs: 10_000 });
+      releases.shift()!();
+      expect((await Promise.all([first, second])).map((r) => r.urls)).toEqual([['https://one.example.test/a'], ['https://one.example.test/a']]);
+      // Places are given back, refused calls included.
+      const again = small.read(of('two.example.test'));
+      await until(() => releases.length === 1, { timeoutMs: 10_000 });
+      releases.shift()!();
+      expect((await again).urls).toEqual(['https://two.example.test/a']);
+      expect(slow.requests).toEqual(['/sitemap.xml', '/sitemap.xml', '/sitemap.xml']);
+    } finally {
+      await small.close();
       await slow.close();
     }
   }, timeout);

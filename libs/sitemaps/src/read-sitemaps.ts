@@ -47,6 +47,8 @@ export class SitemapReader {
   /** Calls running, and those waiting for one of them to end. */
   private running = 0;
   private readonly queued: (() => void)[] = [];
+  /** Calls running or waiting, per website (see `siteKey`). */
+  private readonly callsBySite = new Map<string, number>();
 
   constructor(private readonly options: SitemapReaderOptions) {
     this.limits = { ...DEFAULT_SITEMAP_LIMITS, ...options.limits };
@@ -55,15 +57,30 @@ export class SitemapReader {
   /** Reads one sitemap call; at most `concurrentCalls` run at once in this reader, so many callers cannot hold many sitemaps in memory together. */
   async read(request: SitemapRead): Promise<SitemapReadResult> {
     const root = sitemapUrlOf(request.sitemapUrl, request.site);
-    // A call that ends hands its place straight to the next waiting one, so no newcomer slips in between.
-    if (this.running >= this.limits.concurrentCalls) await new Promise<void>((start) => this.queued.push(start));
-    else this.running += 1;
+    const site = siteKey(request.site);
+    const ofSite = this.callsBySite.get(site) ?? 0;
+    if (ofSite >= this.limits.maxCallsPerSite) {
+      throw new SitemapRefused(`this website already has ${ofSite} sitemap recaches running or waiting (at most ${this.limits.maxCallsPerSite}); try again when one has ended`);
+    }
+    if (this.running >= this.limits.concurrentCalls && this.queued.length >= this.limits.maxWaitingCalls) {
+      throw new SitemapRefused(`the sitemap reader is busy (${this.queued.length} recaches waiting); try again in a few minutes`);
+    }
+    this.callsBySite.set(site, ofSite + 1);
     try {
-      return await this.readFrom(root, request);
+      // A call that ends hands its place straight to the next waiting one, so no newcomer slips in between.
+      if (this.running >= this.limits.concurrentCalls) await new Promise<void>((start) => this.queued.push(start));
+      else this.running += 1;
+      try {
+        return await this.readFrom(root, request);
+      } finally {
+        const next = this.queued.shift();
+        if (next) next();
+        else this.running -= 1;
+      }
     } finally {
-      const next = this.queued.shift();
-      if (next) next();
-      else this.running -= 1;
+      const left = (this.callsBySite.get(site) ?? 1) - 1;
+      if (left > 0) this.callsBySite.set(site, left);
+      else this.callsBySite.delete(site);
     }
   }
 
@@ -168,4 +185,9 @@ export class SitemapReader {
     }
     return dispatcher;
   }
+}
+
+/** One website as the per-site limit counts it: websites sharing a host share its sitemaps' places. */
+function siteKey(site: SitemapSite): string {
+  return JSON.stringify([[...site.hostnames].map((name) => name.toLowerCase()).sort(), site.origin ?? '']);
 }

@@ -18,6 +18,14 @@ export interface SitemapLimits {
   readonly maxElementDepth: number;
   /** Characters of one `<loc>` or `<lastmod>` text; a longer one is `invalid`. */
   readonly maxTextLength: number;
+  /**
+   * Characters the XML parser may hold at once: one tag with its attributes,
+   * one comment, CDATA section or run of text. The parser keeps such a piece
+   * whole until it ends, so without this a 50 MB comment is 100 MB of memory
+   * per file; no sitemap has a piece anywhere near it (a `<loc>` is at most
+   * `maxTextLength`).
+   */
+  readonly maxMarkupChars: number;
   /** Redirects followed per file, each checked like the first request. */
   readonly maxRedirects: number;
   /** One file: from the request to the last byte. */
@@ -28,6 +36,10 @@ export interface SitemapLimits {
   readonly concurrency: number;
   /** Calls one reader (one process) runs at once; later ones wait their turn (their timeouts start then). */
   readonly concurrentCalls: number;
+  /** Calls waiting for one of those places; a call past them is refused: callers could otherwise stack hours of reading. */
+  readonly maxWaitingCalls: number;
+  /** Calls of one website (its hostnames and origin) running or waiting at once, so one website cannot take every place from the others. */
+  readonly maxCallsPerSite: number;
 }
 
 export const DEFAULT_SITEMAP_LIMITS: SitemapLimits = {
@@ -38,11 +50,14 @@ export const DEFAULT_SITEMAP_LIMITS: SitemapLimits = {
   maxUrlsPerCall: 200_000,
   maxElementDepth: 8,
   maxTextLength: 8192,
+  maxMarkupChars: 1024 * 1024,
   maxRedirects: 5,
   fileTimeoutMs: 30_000,
   callTimeoutMs: 120_000,
   concurrency: 4,
   concurrentCalls: 4,
+  maxWaitingCalls: 16,
+  maxCallsPerSite: 2,
 };
 
 /**

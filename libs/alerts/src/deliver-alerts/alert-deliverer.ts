@@ -183,7 +183,7 @@ export class AlertDeliverer implements OnApplicationBootstrap, OnApplicationShut
     await this.log.append(TOPICS.alerts, [event]);
     this.record(event);
     this.tried?.inc({ type: alert.type, status });
-    if (status !== 'delivered') this.logger.warn({ alertId: alert.id, website: alert.website, attempt, status, error: event.payload.error }, 'alert webhook delivery failed');
+    if (status !== 'delivered') this.logger.warn({ alertId: alert.id, website: alert.website, attempt, status, error: event.payload.error, ...('detail' in answer && { detail: answer.detail }) }, 'alert webhook delivery failed');
   }
 
   private apply(batch: LogBatch): void {

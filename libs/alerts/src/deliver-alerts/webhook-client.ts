@@ -1,6 +1,6 @@
 import { request, type Dispatcher } from 'undici';
 import type { Alert, DeliveryAnswer } from '@bpc/domain';
-import { checkedDispatcher } from '@bpc/renderer';
+import { checkedDispatcher, EgressRefused } from '@bpc/renderer';
 import type { AlertTarget } from '../alert-targets';
 import { ALERT_ID_HEADER, alertSignature, SIGNATURE_HEADER } from './alert-signature';
 
@@ -40,7 +40,7 @@ export class WebhookClient {
       await answer.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
       return { httpStatus: answer.statusCode };
     } catch (error) {
-      return { error: describe(error) };
+      return { error: publicReason(error), detail: describe(error) };
     }
   }
 
@@ -59,10 +59,31 @@ export class WebhookClient {
   }
 }
 
-/** The root cause in words (undici wraps a refused connection: its cause says why). */
-function describe(error: unknown): string {
+/** The innermost cause (undici wraps a refused connection: its cause says why). */
+function rootCause(error: unknown): unknown {
   let current: unknown = error;
   while (current instanceof Error && current.cause instanceof Error) current = current.cause;
+  return current;
+}
+
+/** The root cause in words, addresses included: for the operators' log. */
+function describe(error: unknown): string {
+  const current = rootCause(error);
   const text = current instanceof Error ? `${current.name === 'Error' ? '' : `${current.name}: `}${current.message}` : String(current);
   return text.slice(0, MAX_ERROR_LENGTH);
+}
+
+/**
+ * Why there was no answer, as the delivery log (customer-facing) shows it:
+ * an egress refusal without the address the name resolved to, a connection
+ * error by its code only (`ECONNREFUSED`), never an address of the network.
+ */
+function publicReason(error: unknown): string {
+  const current = rootCause(error);
+  if (current instanceof EgressRefused) return "refused: the webhook's address is internal or denied by the service's egress rules";
+  const name = current instanceof Error ? current.name : '';
+  const code = (current as { code?: unknown } | undefined)?.code;
+  if (name === 'TimeoutError' || name === 'AbortError' || (typeof code === 'string' && code.endsWith('_TIMEOUT'))) return `no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s`;
+  if (typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(code)) return `no answer (${code})`;
+  return 'no answer (connection error)';
 }

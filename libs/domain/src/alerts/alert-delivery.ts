@@ -14,7 +14,10 @@ export function retryDelayMs(attempt: number): number {
 export type DeliveryStatus = 'delivered' | 'retrying' | 'failed';
 
 /** What one try got: an HTTP status, or no answer (refused, timed out, connection error). */
-export type DeliveryAnswer = { readonly httpStatus: number } | { readonly error: string };
+export type DeliveryAnswer =
+  | { readonly httpStatus: number }
+  /** `error` goes to the delivery log (customers read it); `detail`, the connection's own error with addresses, only to the operators' log. */
+  | { readonly error: string; readonly detail?: string };
 
 /**
  * 2xx is delivered. 408, 429, 5xx and no answer are tried again (the receiver

@@ -43,3 +43,15 @@ export class AppError extends Error {
 export function validationError(field: string, message: string): AppError {
   return new AppError('VALIDATION_FAILED', message, field);
 }
+
+/**
+ * STORE_UNAVAILABLE saying which store, for the caller; the store's own error
+ * (addresses of Redis or ClickHouse, server paths, engine messages) is the
+ * error's `cause`: logged with it (pino prints causes), never in the answer.
+ */
+export function storeUnavailable(message: string, cause: unknown): AppError {
+  const error = new AppError('STORE_UNAVAILABLE', message);
+  Object.defineProperty(error, 'cause', { value: cause, enumerable: false, writable: true, configurable: true });
+  return error;
+}
+

@@ -120,6 +120,10 @@ describe.each(executors)('render history queries (%s)', (_name, open) => {
     expect(slowest.data.map(({ _rowId, ...row }) => row)).toEqual([{ outcome: 'gave_up', avg_render_ms: 30_000 }, { outcome: 'retry_scheduled', avg_render_ms: 30_000 }]);
   });
 
+  it('refuses a page far past the last (an offset the engine cannot take) as a 400 naming page, not a 503', async () => {
+    for (const page of [1e14, 2 ** 53 - 1]) expect(await refusal(query({ page }))).toEqual({ code: 'VALIDATION_FAILED', field: 'page' });
+  });
+
   it("never shows another website's host rows", async () => {
     const demo = await query({ period: '90d', filters: [{ field: 'url', op: 'contains', val: 'secret' }] });
     expect(demo.meta.total).toBe(0);

@@ -72,6 +72,8 @@ export function resolveQuery(explorer: ExplorerDef, body: QueryBody, nowMs: numb
   if (!Number.isSafeInteger(perPage) || perPage < 1 || perPage > limits.perPageMax) throw validationError('perPage', `perPage must be an integer from 1 to ${limits.perPageMax}`);
   const page = body.page ?? 1;
   if (!Number.isSafeInteger(page) || page < 1) throw validationError('page', 'page must be an integer of 1 or more');
+  // Far past any last page; refused here because the engine refuses an offset beyond 2^53 (it would answer 503, not this 400).
+  if ((page - 1) * perPage > Number.MAX_SAFE_INTEGER) throw validationError('page', `page ${page} is past the last page`);
 
   return { explorer, mode, columns, filters, period, window, comparison, sort, sortDir, page, perPage };
 }

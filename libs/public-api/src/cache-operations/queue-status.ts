@@ -1,4 +1,4 @@
-import { AppError, emptyHostQueueCounts, estimateQueueDrain, noRecentCompletions, type HostQueueCounts, type RecentCompletions } from '@bpc/domain';
+import { type HostQueueCounts, emptyHostQueueCounts, noRecentCompletions, type RecentCompletions, estimateQueueDrain, storeUnavailable } from '@bpc/domain';
 import type { QueueStore } from '@bpc/queue-store';
 
 export interface QueuedCount {
@@ -56,7 +56,7 @@ export function queueStatusView(
  */
 export async function readQueueStatus(store: QueueStore, hostId: number, now: number): Promise<QueueStatusView> {
   const [counts, paused, completions] = await Promise.all([store.counts(now, [hostId]), store.pausedHosts(now), store.recentCompletions(now, [hostId])]).catch((error: Error) => {
-    throw new AppError('STORE_UNAVAILABLE', `queue store unavailable: ${error.message}`);
+    throw storeUnavailable('queue store unavailable', error);
   });
   return queueStatusView(hostId, counts.get(hostId), paused.get(hostId), completions.get(hostId), now);
 }

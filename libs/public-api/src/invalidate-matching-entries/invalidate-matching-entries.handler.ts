@@ -3,7 +3,7 @@ import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CACHE_STORE, CacheStore } from '@bpc/cache-store';
 import type { AppConfig } from '@bpc/config';
 import { CacheInvalidatedResult, InvalidateCache } from '@bpc/daemon';
-import { AppError, HostCatalog, normalizeHttpUrl, validationError } from '@bpc/domain';
+import { HostCatalog, normalizeHttpUrl, storeUnavailable, validationError } from '@bpc/domain';
 import { APP_CONFIG } from '@bpc/platform';
 import { onHost, resolveEntrySelection } from '../cache-entries/cache-entry-selection';
 import { InvalidateMatchingEntries, MatchingEntriesInvalidated, MAX_MATCHING_INVALIDATION } from './invalidate-matching-entries.command';
@@ -26,7 +26,7 @@ export class InvalidateMatchingEntriesHandler implements ICommandHandler<Invalid
   async execute({ websiteId, body }: InvalidateMatchingEntries): Promise<MatchingEntriesInvalidated> {
     const { host, selection, field } = resolveEntrySelection(this.config, this.hosts, websiteId, body);
     const matched = await this.cache.summarize(host.host_id, selection, MAX_MATCHING_INVALIDATION).catch((error: Error) => {
-      throw new AppError('STORE_UNAVAILABLE', `cache store unavailable, nothing was changed: ${error.message}`);
+      throw storeUnavailable('cache store unavailable, nothing was changed', error);
     });
     const counts = { entriesMatched: matched.entries, urlsMatched: matched.urls };
     if (body.dryRun) return { dryRun: true, ...counts, entriesInvalidated: 0 };

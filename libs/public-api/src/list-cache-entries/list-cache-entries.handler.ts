@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CACHE_STORE, CacheStore } from '@bpc/cache-store';
 import type { AppConfig } from '@bpc/config';
-import { AppError, Clock, HostCatalog } from '@bpc/domain';
+import { Clock, HostCatalog, storeUnavailable } from '@bpc/domain';
 import { APP_CONFIG, CLOCK } from '@bpc/platform';
 import { resolveEntrySelection } from '../cache-entries/cache-entry-selection';
 import { entryFacts } from '../cache-entries/entry-facts';
@@ -23,7 +23,7 @@ export class ListCacheEntriesHandler implements IQueryHandler<ListCacheEntries, 
     const page = body.page ?? 1;
     const perPage = body.perPage ?? CACHE_ENTRY_PAGE.perPage;
     const listed = await this.cache.listEntries(host.host_id, selection, (page - 1) * perPage, perPage).catch((error: Error) => {
-      throw new AppError('STORE_UNAVAILABLE', `cache store unavailable: ${error.message}`);
+      throw storeUnavailable('cache store unavailable', error);
     });
     const names = new Map(host.dimensions.map((d) => [d.id, d.name]));
     const now = this.clock.now();

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CACHE_STORE, CacheEntry, CacheStore } from '@bpc/cache-store';
 import type { AppConfig } from '@bpc/config';
-import { AppError, Clock, HostCatalog, normalizeHttpUrl, validationError } from '@bpc/domain';
+import { AppError, Clock, HostCatalog, normalizeHttpUrl, storeUnavailable, validationError } from '@bpc/domain';
 import { runAdmittedStatement } from '@bpc/explorer';
 import { EXPLORER_STORE, ExplorerAdmission, ExplorerStore } from '@bpc/explorer-store';
 import { APP_CONFIG, CLOCK } from '@bpc/platform';
@@ -52,7 +52,7 @@ export class LookUpCacheEntryHandler implements IQueryHandler<LookUpCacheEntry, 
     try {
       return await Promise.all(dimensionIds.map(async (id) => (await this.cache.get(hostId, url, id))?.entry));
     } catch (error) {
-      throw new AppError('STORE_UNAVAILABLE', `cache store unavailable: ${(error as Error).message}`);
+      throw storeUnavailable('cache store unavailable', error);
     }
   }
 

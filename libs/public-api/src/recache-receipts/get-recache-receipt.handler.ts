@@ -3,7 +3,7 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import type { AppConfig } from '@bpc/config';
 import { receiptIdMintedAt } from '@bpc/daemon';
-import { AppError, Clock, HostCatalog, queueEntryKey, validationError } from '@bpc/domain';
+import { AppError, Clock, HostCatalog, queueEntryKey, storeUnavailable, validationError } from '@bpc/domain';
 import { EXPLORER_STORE, ExplorerStore, QueryParams } from '@bpc/explorer-store';
 import { APP_CONFIG, CLOCK } from '@bpc/platform';
 import { QUEUE_STORE, QueueStore } from '@bpc/queue-store';
@@ -60,7 +60,7 @@ export class GetRecacheReceiptHandler implements IQueryHandler<GetRecacheReceipt
 
   private async sqlInput(receiptId: string, hostId: number): Promise<ReceiptSqlInput> {
     const claimed = await this.queue.claimedKeys(hostId, this.clock.now()).catch((error: Error) => {
-      throw new AppError('STORE_UNAVAILABLE', `queue store unavailable: ${error.message}`);
+      throw storeUnavailable('queue store unavailable', error);
     });
     return { receiptId, hostId, claimed: claimed.map((k) => queueEntryKey(k.dimensionId, k.url)) };
   }
@@ -81,7 +81,7 @@ export class GetRecacheReceiptHandler implements IQueryHandler<GetRecacheReceipt
     try {
       return await this.explorer.query<T>(sql, params);
     } catch (error) {
-      throw new AppError('STORE_UNAVAILABLE', `explorer store unavailable: ${(error as Error).message}`);
+      throw storeUnavailable('explorer store unavailable', error);
     }
   }
 }

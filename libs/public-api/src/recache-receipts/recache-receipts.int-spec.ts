@@ -6,8 +6,8 @@ import { AppError, HostCatalog } from '@bpc/domain';
 import { newQueueEvent, QUEUE_PURGED, RECACHE_REQUESTED, type RecacheRequestedPayload, type RenderOutcome } from '@bpc/events';
 import { ChdbExecutor, encodeRows } from '@bpc/explorer-store';
 import { applyQueueEvent, EXPLORER_DDL_DIR, RECACHE_RECEIPTS_TABLE, receiptRows } from '@bpc/projections';
-import { MemoryQueueStore } from '@bpc/queue-store';
-import { TestClock, testConfig } from '@bpc/testing';
+import { MemoryQueueStore, RedisQueueStore } from '@bpc/queue-store';
+import { freePort, TestClock, testConfig } from '@bpc/testing';
 import { FRESH_RECEIPT, GetRecacheReceiptHandler } from './get-recache-receipt.handler';
 import { GetRecacheReceipt } from './get-recache-receipt.query';
 import type { ReceiptState } from './receipt-sql';
@@ -182,5 +182,20 @@ describe('recache receipts (chDB, memory queue store)', () => {
     await expect(read(receiptId, undefined, 1, 100, 'shop')).rejects.toMatchObject({ code: 'RECEIPT_NOT_FOUND' });
     await expect(read('0193b0f4-6d2a-4c1e-9f3b-2a4c6e8d0f12')).rejects.toBeInstanceOf(AppError);
     await expect(read("nope' OR 1=1 --")).rejects.toMatchObject({ code: 'RECEIPT_NOT_FOUND' });
+  }, 60_000);
+
+  it('answers STORE_UNAVAILABLE without the store’s own error (its address) when the queue store is down; the cause is kept for the log', async () => {
+    const { receiptId } = await request(T + 500_000, [page('down')]);
+    const port = await freePort();
+    const down = new RedisQueueStore({ url: `redis://127.0.0.1:${port}`, keyPrefix: 'down', reconnectMaxDelayMs: 200, commandTimeoutMs: 500 });
+    try {
+      const reading = new GetRecacheReceiptHandler(explorer, down, config, clock, new HostCatalog(config.hosts)).execute(new GetRecacheReceipt('demo', receiptId, 1, 100, undefined));
+      const error = (await reading.then(() => undefined, (e: unknown) => e)) as AppError & { cause?: Error };
+      expect(error).toMatchObject({ code: 'STORE_UNAVAILABLE', message: 'queue store unavailable' });
+      expect(JSON.stringify({ ...error, message: error.message })).not.toContain(String(port));
+      expect(error.cause).toBeInstanceOf(Error);
+    } finally {
+      await down.close();
+    }
   }, 60_000);
 });
