@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { type Clock, HostCatalog, MAX_RECACHE_URLS, validationError } from '@bpc/domain';
+import { AppError, type Clock, HostCatalog, MAX_RECACHE_URLS, validationError } from '@bpc/domain';
 import { CLOCK } from '@bpc/platform';
 import { SitemapRefused, type SitemapReadResult } from '@bpc/sitemaps';
 import { newReceiptId } from '../request-recache/receipt-id';
@@ -65,10 +65,35 @@ export class RecacheSitemapHandler implements ICommandHandler<RecacheSitemap, Si
     }
     const receiptId = read.urls.length > 0 ? newReceiptId(this.clock.now()) : null;
     let entriesEnqueued = 0;
+    let urlsQueued = 0;
     for (const urls of sitemapChunks(read.urls)) {
-      const accepted = await this.commands.execute<RequestRecache, RecacheAccepted>(new RequestRecache({ hostId, urls, priority }, 'sitemap', receiptId ?? undefined));
-      entriesEnqueued += accepted.entries_enqueued;
+      try {
+        const accepted = await this.commands.execute<RequestRecache, RecacheAccepted>(new RequestRecache({ hostId, urls, priority }, 'sitemap', receiptId ?? undefined));
+        entriesEnqueued += accepted.entries_enqueued;
+      } catch (error) {
+        throw urlsQueued > 0 ? partlyQueued(error, urlsQueued, read.urls.length, receiptId!) : error;
+      }
+      urlsQueued += urls.length;
     }
     return { receiptId, sitemapsRead: read.sitemapsRead, urlsFound: read.urlsFound, urlsAccepted: read.urls.length, entriesEnqueued, skipped: read.skipped };
   }
+}
+
+/**
+ * A chunk failed after earlier ones were recorded: the answer must not say
+ * "nothing was changed". Same code (and status) as the chunk's failure, its
+ * message saying what is queued and that sending the sitemap again is safe
+ * (URLs still queued are not queued twice); the chunk's error stays the cause.
+ */
+function partlyQueued(error: unknown, urlsQueued: number, urlsTotal: number, receiptId: string): unknown {
+  if (!(error instanceof AppError)) return error;
+  const partly = new AppError(
+    error.code,
+    `${urlsQueued} of the sitemap's ${urlsTotal} URLs were queued under receipt ${receiptId} before queuing the rest failed (${error.code}); send the same sitemap again to queue the rest (URLs still queued are not queued twice)`,
+    error.field,
+    { receiptId, urlsQueued },
+    error.retryAfterS,
+  );
+  Object.defineProperty(partly, 'cause', { value: error, enumerable: false, writable: true, configurable: true });
+  return partly;
 }
