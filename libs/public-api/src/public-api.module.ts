@@ -22,6 +22,7 @@ import { InvalidateMatchingEntriesHandler } from './invalidate-matching-entries/
 import { InvalidateWebsiteCacheHandler } from './invalidate-website-cache/invalidate-website-cache.handler';
 import { ListCacheEntriesHandler } from './list-cache-entries/list-cache-entries.handler';
 import { LookUpCacheEntryHandler } from './look-up-cache-entry/look-up-cache-entry.handler';
+import { PatternWalks } from './cache-entries/pattern-walks';
 import { RecacheWebsiteHandler } from './recache-website/recache-website.handler';
 import { RendersController } from './renders/renders.controller';
 import { RecacheWebsiteSitemapController } from './recache-website-sitemap/recache-website-sitemap.controller';
@@ -43,6 +44,7 @@ import { SearchPerformanceController } from './search-performance/search-perform
     LookUpCacheEntryHandler,
     ListCacheEntriesHandler,
     InvalidateMatchingEntriesHandler,
+    PatternWalks,
     OperatorSqlConsole,
     PublicApiBaseUrl,
     WebsiteViews,

@@ -6,6 +6,7 @@ import { CacheInvalidatedResult, InvalidateCache } from '@bpc/daemon';
 import { HostCatalog, normalizeHttpUrl, storeUnavailable, validationError } from '@bpc/domain';
 import { APP_CONFIG } from '@bpc/platform';
 import { onHost, resolveEntrySelection } from '../cache-entries/cache-entry-selection';
+import { PatternWalks } from '../cache-entries/pattern-walks';
 import { InvalidateMatchingEntries, MatchingEntriesInvalidated, MAX_MATCHING_INVALIDATION } from './invalidate-matching-entries.command';
 
 /**
@@ -21,13 +22,16 @@ export class InvalidateMatchingEntriesHandler implements ICommandHandler<Invalid
     private readonly hosts: HostCatalog,
     @Inject(CACHE_STORE) private readonly cache: CacheStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly walks: PatternWalks,
   ) {}
 
   async execute({ websiteId, body }: InvalidateMatchingEntries): Promise<MatchingEntriesInvalidated> {
     const { host, selection, field } = resolveEntrySelection(this.config, this.hosts, websiteId, body);
-    const matched = await this.cache.summarize(host.host_id, selection, MAX_MATCHING_INVALIDATION).catch((error: Error) => {
-      throw storeUnavailable('cache store unavailable, nothing was changed', error);
-    });
+    const matched = await this.walks.run(host.host_id, selection, () =>
+      this.cache.summarize(host.host_id, selection, MAX_MATCHING_INVALIDATION).catch((error: Error) => {
+        throw storeUnavailable('cache store unavailable, nothing was changed', error);
+      }),
+    );
     const counts = { entriesMatched: matched.entries, urlsMatched: matched.urls };
     if (body.dryRun) return { dryRun: true, ...counts, entriesInvalidated: 0 };
     if (matched.entries > MAX_MATCHING_INVALIDATION) {

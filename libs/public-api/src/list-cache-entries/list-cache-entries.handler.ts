@@ -6,6 +6,7 @@ import { Clock, HostCatalog, storeUnavailable } from '@bpc/domain';
 import { APP_CONFIG, CLOCK } from '@bpc/platform';
 import { resolveEntrySelection } from '../cache-entries/cache-entry-selection';
 import { entryFacts } from '../cache-entries/entry-facts';
+import { PatternWalks } from '../cache-entries/pattern-walks';
 import { CACHE_ENTRY_PAGE, CacheEntryListing, ListCacheEntries } from './list-cache-entries.query';
 
 /** Pages through the website's host's entries in the cache store's order (URL, then dimension id). */
@@ -16,15 +17,18 @@ export class ListCacheEntriesHandler implements IQueryHandler<ListCacheEntries, 
     @Inject(CACHE_STORE) private readonly cache: CacheStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly walks: PatternWalks,
   ) {}
 
   async execute({ websiteId, body }: ListCacheEntries): Promise<CacheEntryListing> {
     const { host, selection } = resolveEntrySelection(this.config, this.hosts, websiteId, body);
     const page = body.page ?? 1;
     const perPage = body.perPage ?? CACHE_ENTRY_PAGE.perPage;
-    const listed = await this.cache.listEntries(host.host_id, selection, (page - 1) * perPage, perPage).catch((error: Error) => {
-      throw storeUnavailable('cache store unavailable', error);
-    });
+    const listed = await this.walks.run(host.host_id, selection, () =>
+      this.cache.listEntries(host.host_id, selection, (page - 1) * perPage, perPage).catch((error: Error) => {
+        throw storeUnavailable('cache store unavailable', error);
+      }),
+    );
     const names = new Map(host.dimensions.map((d) => [d.id, d.name]));
     const now = this.clock.now();
     return {
