@@ -95,7 +95,8 @@ function QueueTable({ status }: { status: QueueStatus }) {
   return (
     <>
       <p aria-live="polite">
-        Host {status.hostId}:{' '}
+        {/* Websites on one host share its queues; the host's id means nothing to a customer. */}
+        Queue:{' '}
         {status.paused ? (
           <strong>
             paused

@@ -145,7 +145,7 @@ export default function RendersPage() {
 
       <section aria-labelledby="reasons-title">
         <div className="row">
-          <h2 id="reasons-title">Failures by reason</h2>
+          <h2 id="reasons-title">{state.show === 'all' || state.show === 'stored' ? 'Renders by outcome and reason' : 'Failures by reason'}</h2>
           <div className="control">
             <label htmlFor="show">Outcomes</label>
             <select id="show" value={state.show} onChange={(e) => update({ show: e.target.value as ReasonsShow })} aria-invalid={!!errorAt('show', refusals) || undefined}>
