@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
-import { putDecision, type CacheStore, type PutResult } from '@bpc/cache-store';
+import { putDecision, type CacheEntry, type CacheStore, type PutResult } from '@bpc/cache-store';
 import { systemClock, type Clock, type HostCatalog, type HostDefinition, type RecacheMode } from '@bpc/domain';
 import { silentLog, type LogSink } from '@bpc/support';
 import { AddressPolicy } from './egress/address-policy';
@@ -11,7 +11,7 @@ import { BlankRender, errorSummary, failureReason, type FetchedPage } from './fe
 import { fetchOrigin } from './fetch-origin';
 import type { PageRefresher, RefreshJob, RefreshOptions, RefreshOutcome, TabCapacity } from './page-refresher.port';
 import { emulationFor, expiresAt, originUrl, resolveMode } from './refresh-rules';
-import { judgeAgainstLastGood, lastGoodRulesOf, type LastGoodRules } from './last-good/last-good-rules';
+import { isGoodStatus, judgeAgainstLastGood, lastGoodRulesOf, type LastGoodRules } from './last-good/last-good-rules';
 import { renderPage } from './render-page';
 import { settleRulesOf, type SettleRules } from './settle/settle-rules';
 import type { TabPool } from './chromium-tab-pool';
@@ -88,12 +88,13 @@ export class CachingPageRefresher implements PageRefresher {
       page = await this.produce(resolved, options);
     } catch (error) {
       const reason = failureReason(error, options.signal);
-      if (error instanceof BlankRender && resolved.lastGood.enabled && (await this.hasGoodEntry(job))) {
+      const current = await this.currentEntry(job);
+      if (error instanceof BlankRender && resolved.lastGood.enabled && current !== undefined && isGoodStatus(current.statusCode)) {
         this.log.info({ hostId: job.hostId, url: job.url, dimensionId: job.dimensionId, mode, rule: 'blank', reason }, 'last good page kept');
         return { kind: 'kept', reason: 'blank', detail: 'no visible text', mode, statusCode: 0, bytes: 0, durationMs: elapsed() };
       }
       this.log.warn({ hostId: job.hostId, url: job.url, dimensionId: job.dimensionId, mode, reason }, 'page refresh failed');
-      return { kind: 'failed', reason, durationMs: elapsed(), mode, timedOut: reason.startsWith('timed out'), entryKept: await this.hasEntry(job) };
+      return { kind: 'failed', reason, durationMs: elapsed(), mode, timedOut: reason.startsWith('timed out'), entryKept: current !== undefined };
     }
 
     const durationMs = elapsed();
@@ -137,22 +138,12 @@ export class CachingPageRefresher implements PageRefresher {
     return { kind: 'stored', cacheKind: mode, statusCode: page.statusCode, bytes: result.entry.bytes, durationMs };
   }
 
-  /** Whether the page has an entry now (kept as it was by a failed refresh); false when the store cannot tell. */
-  /** Whether the key holds a 2xx entry, the kind last-good protection keeps (false when the store cannot say). */
-  private async hasGoodEntry(job: RefreshJob): Promise<boolean> {
+  /** The page's entry now (kept as it was by a failed refresh); undefined when there is none or the store cannot tell. */
+  private async currentEntry(job: RefreshJob): Promise<CacheEntry | undefined> {
     try {
-      const current = await this.options.store.get(job.hostId, job.url, job.dimensionId);
-      return current !== undefined && current.entry.statusCode >= 200 && current.entry.statusCode <= 299;
+      return (await this.options.store.get(job.hostId, job.url, job.dimensionId))?.entry;
     } catch {
-      return false;
-    }
-  }
-
-  private async hasEntry(job: RefreshJob): Promise<boolean> {
-    try {
-      return (await this.options.store.get(job.hostId, job.url, job.dimensionId)) !== undefined;
-    } catch {
-      return false;
+      return undefined;
     }
   }
 

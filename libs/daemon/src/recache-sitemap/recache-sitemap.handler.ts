@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AppError, type Clock, HostCatalog, MAX_RECACHE_URLS, validationError } from '@bpc/domain';
+import { AppError, type Clock, HostCatalog, MAX_RECACHE_URLS, validationError, withCause } from '@bpc/domain';
 import { CLOCK } from '@bpc/platform';
 import { SitemapRefused, type SitemapReadResult } from '@bpc/sitemaps';
 import { newReceiptId } from '../request-recache/receipt-id';
@@ -87,13 +87,14 @@ export class RecacheSitemapHandler implements ICommandHandler<RecacheSitemap, Si
  */
 function partlyQueued(error: unknown, urlsQueued: number, urlsTotal: number, receiptId: string): unknown {
   if (!(error instanceof AppError)) return error;
-  const partly = new AppError(
-    error.code,
-    `${urlsQueued} of the sitemap's ${urlsTotal} URLs were queued under receipt ${receiptId} before queuing the rest failed (${error.code}); send the same sitemap again to queue the rest (URLs still queued are not queued twice)`,
-    error.field,
-    { receiptId, urlsQueued },
-    error.retryAfterS,
+  return withCause(
+    new AppError(
+      error.code,
+      `${urlsQueued} of the sitemap's ${urlsTotal} URLs were queued under receipt ${receiptId} before queuing the rest failed (${error.code}); send the same sitemap again to queue the rest (URLs still queued are not queued twice)`,
+      error.field,
+      { receiptId, urlsQueued },
+      error.retryAfterS,
+    ),
+    error,
   );
-  Object.defineProperty(partly, 'cause', { value: error, enumerable: false, writable: true, configurable: true });
-  return partly;
 }

@@ -50,7 +50,11 @@ export function validationError(field: string, message: string): AppError {
  * error's `cause`: logged with it (pino prints causes), never in the answer.
  */
 export function storeUnavailable(message: string, cause: unknown): AppError {
-  const error = new AppError('STORE_UNAVAILABLE', message);
+  return withCause(new AppError('STORE_UNAVAILABLE', message), cause);
+}
+
+/** `error` with `cause` attached as an Error's own (not enumerable: never serialised into an answer, printed by the logger). */
+export function withCause<E extends Error>(error: E, cause: unknown): E {
   Object.defineProperty(error, 'cause', { value: cause, enumerable: false, writable: true, configurable: true });
   return error;
 }

@@ -85,11 +85,11 @@ export type LastGoodVerdict =
  */
 export function judgeAgainstLastGood(page: ProducedPage, current: CurrentEntry | undefined, rules: LastGoodRules): LastGoodVerdict {
   if (!rules.enabled) return { kind: 'store' };
-  const good = current !== undefined && isGood(current.statusCode) ? current : undefined;
+  const good = current !== undefined && isGoodStatus(current.statusCode) ? current : undefined;
   if (good && page.statusSignalled && (page.statusCode === 404 || page.statusCode === 410)) {
     return { kind: 'keep', reason: 'soft-404', detail: `the page signalled ${page.statusCode} (prerender-status-code) where the cached page is ${good.statusCode}` };
   }
-  if (!isGood(page.statusCode)) return { kind: 'store' };
+  if (!isGoodStatus(page.statusCode)) return { kind: 'store' };
   const html = isHtml(page.contentType);
   if (good && html && page.body.length < rules.soft404SizeFloorBytes) {
     const title = titleOf(page.body);
@@ -107,7 +107,8 @@ export function judgeAgainstLastGood(page: ProducedPage, current: CurrentEntry |
   return { kind: 'store' };
 }
 
-function isGood(statusCode: number): boolean {
+/** A 2xx entry: what last-good protection keeps. */
+export function isGoodStatus(statusCode: number): boolean {
   return statusCode >= 200 && statusCode <= 299;
 }
 
