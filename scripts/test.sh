@@ -4,14 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash scripts/install-system-deps.sh
+bash scripts/setup.sh test
 
-# npm packages: install when missing or when the lock file changed since.
-# `npm install` (not `npm ci`): it keeps the locked versions but tolerates
-# chdb's optional per-platform packages that the registry does not publish.
-if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm install --no-audit --no-fund
-fi
+echo "== node $(node --version)"
 
 echo "== typecheck"; npx tsc -p tsconfig.json --noEmit
 # The dashboard is a browser app (DOM, JSX): a tsconfig of its own.

@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
 import draft07 from 'ajv/dist/refs/json-schema-draft-07.json';
@@ -123,5 +126,60 @@ describe('docker-compose.yml', () => {
         expect(() => [...APPS, ...ENGINES].forEach((service) => environmentOf(service, missing))).toThrow(new RegExp(`^${name}: set `));
       }
     });
+  });
+});
+
+describe('deploy/Dockerfile', () => {
+  const dockerfile = readFileSync(path.join(root, 'deploy/Dockerfile'), 'utf8');
+  const instructions = dockerfile.split('\n').filter((line) => /^[A-Z]+\s/.test(line));
+  const stages = instructions.filter((line) => line.startsWith('FROM '));
+  const finalStage = instructions.slice(instructions.lastIndexOf(stages.at(-1)!));
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { engines: { node: string }; devDependencies: { node: string } };
+  const enginesNode = pkg.engines.node;
+
+  it('package.json pins (devDependencies.node, what npm scripts run) a Node.js of the major its engines name', () => {
+    expect(enginesNode).toMatch(/^\d+\.x$/);
+    expect(pkg.devDependencies.node.split('.')[0]).toBe(enginesNode.split('.')[0]);
+  });
+
+  it('builds every stage from the slim image of the Node.js major that package.json says we test', () => {
+    const major = /^(\d+)\./.exec(enginesNode)?.[1];
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    for (const stage of stages) expect(stage).toMatch(new RegExp(`^FROM node:${major}-[a-z]+-slim( AS \\w+)?$`));
+  });
+
+  it('runs as an unprivileged user, with a healthcheck that the image can run', () => {
+    expect(finalStage.filter((line) => line.startsWith('USER '))).toEqual(['USER node']);
+    const healthcheck = finalStage.find((line) => line.startsWith('HEALTHCHECK '));
+    expect(healthcheck).toContain('"node", "deploy/healthcheck.mjs"');
+  });
+
+  it('the compose apps check readiness with the same script, each on its own port', () => {
+    const compose = readCompose();
+    const ports = APPS.map((app) => compose.services[app].healthcheck?.test);
+    expect(ports).toEqual([3003, 3001, 3000, 3002].map((port) => ['CMD', 'node', 'deploy/healthcheck.mjs', String(port)]));
+  });
+});
+
+describe('deploy/healthcheck.mjs', () => {
+  const healthcheck = (port: number) =>
+    new Promise<number | null>((resolve) => execFile(process.execPath, [path.join(root, 'deploy/healthcheck.mjs'), String(port)], (error) => resolve(error ? (error.code as number) : 0)));
+
+  async function withServer(status: number, check: (port: number) => Promise<void>): Promise<void> {
+    const server = createServer((req, res) => res.writeHead(req.url === '/health/ready' ? status : 404).end());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      await check((server.address() as AddressInfo).port);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+
+  it('exits 0 when the app is ready, 1 when it answers 503 or does not answer', async () => {
+    await withServer(200, async (port) => expect(await healthcheck(port)).toBe(0));
+    await withServer(503, async (port) => expect(await healthcheck(port)).toBe(1));
+    let closedPort = 0;
+    await withServer(200, async (port) => void (closedPort = port));
+    expect(await healthcheck(closedPort)).toBe(1);
   });
 });
