@@ -15,7 +15,7 @@ echo "== lint"; npx eslint --max-warnings 0 .
 echo "== tests"
 mkdir -p .tmp
 status=0
-npx jest --ci --maxWorkers=2 --json --outputFile=.tmp/jest-results.json "$@" || status=$?
+bash scripts/jest.sh --ci --maxWorkers=2 --json --outputFile=.tmp/jest-results.json "$@" || status=$?
 # The dashboard's unit tests (jsdom, Testing Library): Vitest, with the dashboard's own Vite config.
 echo "== dashboard unit tests"
 npx vitest run --config apps/dashboard/vite.config.ts --reporter=dot --reporter=json --outputFile.json="$PWD/.tmp/vitest-results.json" || status=$?

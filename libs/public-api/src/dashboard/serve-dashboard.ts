@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import fastifyStatic, { type SetHeadersResponse } from '@fastify/static';
+import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /** Where scripts/build.mjs puts the dashboard (apps/dashboard, built by Vite): `<repo>/dist/dashboard`, from the compiled file or its source. */
@@ -46,14 +46,14 @@ export function isDashboardPage(urlPath: string, reserved: readonly string[]): b
   return !last.includes('.') && !urlPath.startsWith('/assets/');
 }
 
-function setAssetHeaders(res: SetHeadersResponse, filePath: string): void {
+function setAssetHeaders(reply: FastifyReply, filePath: string): void {
   if (filePath.endsWith('.html')) {
-    for (const [name, value] of Object.entries(DASHBOARD_HTML_HEADERS)) res.setHeader(name, value);
+    reply.headers(DASHBOARD_HTML_HEADERS);
   } else if (filePath.includes(`${path.sep}assets${path.sep}`)) {
     // Vite names every asset by its content's hash: a changed file is a new name.
-    res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+    reply.header('cache-control', 'public, max-age=31536000, immutable');
   } else {
-    res.setHeader('cache-control', 'no-cache');
+    reply.header('cache-control', 'no-cache');
   }
 }
 
