@@ -173,7 +173,7 @@ describe('RedisCacheStore local entries (replicas on one Redis)', () => {
   };
   /** Kills the tracking connection, changes the page behind the reader's back, and waits until the reader serves the change. */
   const changedWhileUntracked = async (): Promise<void> => {
-    await admin.client('KILL', 'TYPE', 'pubsub');
+    await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
     await changeBehindItsBack(299);
     await readerSees((s) => s === 299, 'the change made while tracking was down');
   };

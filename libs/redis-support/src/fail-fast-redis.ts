@@ -136,6 +136,11 @@ export class FailFastRedis {
 export function failFastOptions(options: { readonly connectTimeoutMs?: number; readonly reconnectMaxDelayMs?: number }): RedisOptions {
   const maxDelay = options.reconnectMaxDelayMs ?? 2_000;
   return {
+    // ioredis 6 speaks RESP3 by default. The cache store's key tracking takes
+    // invalidations as RESP2 pub/sub messages on a redirect connection (they
+    // arrive in another shape under RESP3), and nothing else here uses a
+    // RESP3 type: every connection stays on RESP2, as with ioredis 5.
+    protocol: 2,
     lazyConnect: true,
     enableOfflineQueue: false,
     // 0: a command in flight when the connection drops fails at once instead of waiting for a reconnect.
