@@ -40,15 +40,15 @@ export function daemonStatusFor(code: ErrorCode): number {
   }
 }
 
-/** Status and body for any error thrown while serving a daemon request. */
-export function daemonErrorResponse(error: unknown): { status: number; body: DaemonErrorBody | object; unexpected: boolean } {
+/** Status and body for any error thrown while serving a daemon request (sent as `contentType`). */
+export function daemonErrorResponse(error: unknown, contentType?: string): { status: number; body: DaemonErrorBody | object; unexpected: boolean } {
   if (error instanceof AppError) return { status: daemonStatusFor(error.code), body: daemonErrorBody(error.message), unexpected: false };
   const status = httpStatusOf(error);
   const report = readinessReportOf(error, status);
   if (report) return { status: 503, body: report, unexpected: false };
   if (status === 404) return { status, body: daemonErrorBody('invalid endpoint'), unexpected: false };
   if (status === 405) return { status, body: daemonErrorBody((error as Error).message), unexpected: false };
-  if (status === 415) return { status: 400, body: daemonErrorBody(wrongContentTypeMessage(error)), unexpected: false };
+  if (status === 415) return { status: 400, body: daemonErrorBody(wrongContentTypeMessage(contentType)), unexpected: false };
   if (status !== undefined && status >= 400 && status < 500) {
     return { status: 400, body: daemonErrorBody(clientErrorMessage(error)), unexpected: false };
   }

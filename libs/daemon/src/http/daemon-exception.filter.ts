@@ -12,10 +12,11 @@ export class DaemonExceptionFilter implements ExceptionFilter {
   catch(error: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
-    const { status, body, unexpected } = daemonErrorResponse(error);
+    const request = http.getRequest<FastifyRequest>();
+    const { status, body, unexpected } = daemonErrorResponse(error, request.headers['content-type']);
     // A not-ready answer is the readiness check doing its job (its body names the reason), not a failed request: load balancers poll it.
     const notReady = readinessReportOf(error, status) !== undefined;
-    if (unexpected || (status >= 500 && !notReady)) this.logger.error({ err: error, ...requestLogFields(http.getRequest<FastifyRequest>()) }, 'daemon request failed');
+    if (unexpected || (status >= 500 && !notReady)) this.logger.error({ err: error, ...requestLogFields(request) }, 'daemon request failed');
     void reply.status(status).send(body);
   }
 }

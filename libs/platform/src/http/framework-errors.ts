@@ -12,10 +12,10 @@ export function readinessReportOf(error: unknown, status: number | undefined): o
 
 /**
  * What a body sent as anything but JSON (415 from the body parser, which each
- * API answers as its 400) tells the caller, naming the type it was sent as.
+ * API answers as its 400) tells the caller, naming the type it was sent as:
+ * the request's own header (Fastify 5.12's error no longer carries it).
  */
-export function wrongContentTypeMessage(error: unknown): string {
-  const sentAs = /^Unsupported Media Type: (.+)$/.exec((error as { message?: string }).message ?? '')?.[1];
-  const received = sentAs === undefined || sentAs === 'undefined' ? 'no Content-Type' : `Content-Type ${sentAs.slice(0, 100)}`;
+export function wrongContentTypeMessage(sentAs: string | undefined): string {
+  const received = sentAs === undefined || sentAs === '' ? 'no Content-Type' : `Content-Type ${sentAs.slice(0, 100)}`;
   return `wrong content type (${received}): send the body as JSON with Content-Type: application/json`;
 }

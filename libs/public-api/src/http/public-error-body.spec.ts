@@ -24,11 +24,11 @@ describe('public error envelope', () => {
       body: { code: 'METHOD_NOT_ALLOWED', message: 'method GET is not allowed on this endpoint; allowed: POST' },
       unexpected: false,
     });
-    expect(publicErrorResponse({ statusCode: 415, message: 'Unsupported Media Type: application/x-www-form-urlencoded' }).body).toEqual({
+    expect(publicErrorResponse({ statusCode: 415, message: 'Unsupported Media Type' }, 'application/x-www-form-urlencoded').body).toEqual({
       code: 'VALIDATION_FAILED',
       message: 'wrong content type (Content-Type application/x-www-form-urlencoded): send the body as JSON with Content-Type: application/json',
       field: 'body',
     });
-    expect(publicErrorResponse({ statusCode: 415, message: 'Unsupported Media Type: undefined' }).body).toMatchObject({ message: expect.stringMatching(/^wrong content type \(no Content-Type\)/) });
+    expect(publicErrorResponse({ statusCode: 415, message: 'Unsupported Media Type' }, undefined).body).toMatchObject({ message: expect.stringMatching(/^wrong content type \(no Content-Type\)/) });
   });
 });

@@ -45,7 +45,8 @@ export function publicStatusFor(code: ErrorCode): number {
   }
 }
 
-export function publicErrorResponse(error: unknown): { status: number; body: PublicErrorBody | object; unexpected: boolean } {
+/** Status and body for any error thrown while serving a public request (sent as `contentType`). */
+export function publicErrorResponse(error: unknown, contentType?: string): { status: number; body: PublicErrorBody | object; unexpected: boolean } {
   if (error instanceof AppError) {
     const body: PublicErrorBody = { ...error.details, code: error.code, message: error.message, ...(error.field === undefined ? {} : { field: error.field }) };
     return { status: publicStatusFor(error.code), body, unexpected: false };
@@ -56,7 +57,7 @@ export function publicErrorResponse(error: unknown): { status: number; body: Pub
   if (status === 404) return { status, body: { code: 'NOT_FOUND', message: 'no such endpoint' }, unexpected: false };
   if (status === 405) return { status, body: { code: 'METHOD_NOT_ALLOWED', message: (error as Error).message }, unexpected: false };
   if (status === 413) return { status: 400, body: { code: 'VALIDATION_FAILED', message: 'request body too large', field: 'body' }, unexpected: false };
-  if (status === 415) return { status: 400, body: { code: 'VALIDATION_FAILED', message: wrongContentTypeMessage(error), field: 'body' }, unexpected: false };
+  if (status === 415) return { status: 400, body: { code: 'VALIDATION_FAILED', message: wrongContentTypeMessage(contentType), field: 'body' }, unexpected: false };
   if (status !== undefined && status >= 400 && status < 500) {
     const message = (error as { message?: string }).message ?? 'bad request';
     return { status: 400, body: { code: 'VALIDATION_FAILED', message: `invalid request body: ${message}`, field: 'body' }, unexpected: false };

@@ -13,8 +13,9 @@ export class PublicExceptionFilter implements ExceptionFilter {
   catch(error: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
-    const { status, body, unexpected } = publicErrorResponse(error);
-    const fields = () => requestLogFields(http.getRequest<FastifyRequest>());
+    const request = http.getRequest<FastifyRequest>();
+    const { status, body, unexpected } = publicErrorResponse(error, request.headers['content-type']);
+    const fields = () => requestLogFields(request);
     if (error instanceof AppError && (error.code === 'QUERY_TIMEOUT' || error.code === 'EXPLORER_BUSY')) {
       // What the caller asked for took too long, or waits its turn: worth a line, not a stack.
       this.logger.warn({ ...fields(), code: error.code, message: error.message }, error.code === 'QUERY_TIMEOUT' ? 'public api query timed out' : 'public api query refused: the explorer is busy');
