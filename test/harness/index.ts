@@ -23,3 +23,6 @@ export * from './settles-before';
 export * from './gate';
 export * from './nginx';
 export * from './render-outcome-fixture';
+export * from './renderer-origins/scripted-page-origin';
+export * from './renderer-origins/done-origin';
+export * from './renderer-origins/bad-page-origin';

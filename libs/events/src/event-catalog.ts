@@ -17,7 +17,6 @@ export type DomainEvent = QueueEvent
   | ExportEvent
   | RenderEvent
   | AlertEvent;
-export type DomainEventType = DomainEvent['type'];
 
 /** The published contract: what downstream consumers of the topics can rely on. */
 export const EVENT_CATALOG: Readonly<Record<string, EventDefinition>> = {
@@ -29,13 +28,7 @@ export const EVENT_CATALOG: Readonly<Record<string, EventDefinition>> = {
   ...ALERT_EVENT_CATALOG,
 };
 
-/** Narrows a record read from the log to a known event, or undefined for types or versions this build does not know. */
-export function asDomainEvent(event: { type: string; version: number }): DomainEvent | undefined {
-  const definition = EVENT_CATALOG[event.type];
-  return definition && definition.version === event.version ? (event as DomainEvent) : undefined;
-}
-
-/** The same narrowing for the queue topic. */
+/** Narrows a record read from the queue topic to a known event, or undefined for types or versions this build does not know. */
 export function asQueueEvent(event: { type: string; version: number }): QueueEvent | undefined {
   const definition = (QUEUE_EVENT_CATALOG as Record<string, EventDefinition | undefined>)[event.type];
   return definition && definition.version === event.version ? (event as QueueEvent) : undefined;

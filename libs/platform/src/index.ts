@@ -8,6 +8,7 @@ export * from './health/readiness-report';
 export * from './http/validate-body';
 export * from './http/body.pipe';
 export * from './http/create-http-app';
+export * from './http/internal-key';
 export * from './lifecycle/process-shutdown';
 export * from './lifecycle/shutdown-bounds';
 export * from './metrics/metrics.module';

@@ -5,7 +5,7 @@ import {
   type HostQueueCounts,
   type Lease,
   type Priority,
-  type QueueEvent,
+  type QueueChange,
   type QueueView,
   type QueuedEntry,
 } from '@bpc/domain';
@@ -104,11 +104,11 @@ export class MemoryQueueIndexes implements QueueView {
     }
   }
 
-  applyAll(events: readonly QueueEvent[]): void {
+  applyAll(events: readonly QueueChange[]): void {
     for (const event of events) this.apply(event);
   }
 
-  apply(event: QueueEvent): void {
+  apply(event: QueueChange): void {
     switch (event.type) {
       case 'entry-queued':
         return this.place(event.entry, this.seq++);

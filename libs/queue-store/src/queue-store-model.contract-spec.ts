@@ -25,7 +25,7 @@ import {
   type HostQueueCounts,
   type Priority,
   type QueueDecision,
-  type QueueEvent,
+  type QueueChange,
   type QueueItem,
   type QueueModel,
 } from '@bpc/domain';
@@ -125,14 +125,14 @@ class ModelQueue {
   acceptClaim(now: number, limit: number, claimed: readonly ClaimedEntry[]): void {
     this.apply(decideLeaseExpiry(this.view, now));
     const expected = decideClaim(this.view, { now, limit, leaseMs: LEASE_MS }, () => 'model').events;
-    const leased: QueueEvent[] = claimed.map((c) => {
+    const leased: QueueChange[] = claimed.map((c) => {
       const entry = this.view.queued(c.hostId, queueEntryKey(c.dimensionId, c.url));
       if (!entry) throw new Error(`claimed ${c.url} (${c.dimensionId}) of host ${c.hostId} is not queued in the model`);
       const { hostId, url, dimensionId, priority, mode, entryId, trigger, attempt } = entry;
       expect(c).toEqual({ hostId, url, dimensionId, priority, ...(mode ? { mode } : {}), entryId, ...(trigger ? { trigger } : {}), attempt, claimId: c.claimId, leaseUntil: now + LEASE_MS });
       return { type: 'entry-leased', lease: { entry, claimId: c.claimId, leaseUntil: c.leaseUntil } };
     });
-    const shape = (e: QueueEvent) => (e.type === 'entry-leased' ? [e.lease.entry.hostId, e.lease.entry.priority, e.lease.entry.dueAt] : []);
+    const shape = (e: QueueChange) => (e.type === 'entry-leased' ? [e.lease.entry.hostId, e.lease.entry.priority, e.lease.entry.dueAt] : []);
     expect(leased.map(shape)).toEqual(expected.map(shape));
     this.state = evolveQueueAll(this.state, leased);
   }

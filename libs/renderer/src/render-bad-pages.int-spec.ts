@@ -5,7 +5,7 @@ import type { Page } from 'puppeteer-core';
 import { FileCacheStore } from '@bpc/cache-store';
 import { HostCatalog, type HostDefinition } from '@bpc/domain';
 import { settlesBefore, until } from '@bpc/testing';
-import { startBadPageOrigin, type BadPageOrigin } from './bad-page-origin';
+import { startBadPageOrigin, type BadPageOrigin } from '@bpc/testing';
 import { ChromiumTabPool, type TabPool } from './chromium-tab-pool';
 import { openTargets, type OpenTargets } from './chromium-open-targets';
 import { CachingPageRefresher } from './page-refresher';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { FileCacheStore } from '@bpc/cache-store';
 import { HostCatalog, type HostDefinition } from '@bpc/domain';
 import { ChromiumTabPool } from './chromium-tab-pool';
-import { startDoneTestOrigin, type DoneTestOrigin } from './done-test-origin';
+import { startDoneTestOrigin, type DoneTestOrigin } from '@bpc/testing';
 import { CachingPageRefresher } from './page-refresher';
 import type { RefreshJob } from './page-refresher.port';
 

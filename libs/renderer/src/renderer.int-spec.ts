@@ -8,7 +8,7 @@ import { CachingPageRefresher } from './page-refresher';
 import type { RefreshJob } from './page-refresher.port';
 import { DESKTOP_BOT_USER_AGENT, MOBILE_BOT_USER_AGENT } from './refresh-rules';
 import { until } from '@bpc/testing';
-import { startTestOrigin, type TestOrigin } from './test-origin';
+import { startScriptedPageOrigin, type ScriptedPageOrigin } from '@bpc/testing';
 
 /**
  * Real Chromium (one browser for the whole file, 2 tabs, 50 % reserved),
@@ -16,7 +16,7 @@ import { startTestOrigin, type TestOrigin } from './test-origin';
  */
 describe('renderer against a real origin and a real Chromium', () => {
   const PUBLIC = 'https://www.example.test';
-  let origin: TestOrigin;
+  let origin: ScriptedPageOrigin;
   let directory: string;
   let store: FileCacheStore;
   let pool: ChromiumTabPool;
@@ -25,7 +25,7 @@ describe('renderer against a real origin and a real Chromium', () => {
   const clock = { now: () => now };
 
   beforeAll(async () => {
-    origin = await startTestOrigin();
+    origin = await startScriptedPageOrigin();
     directory = mkdtempSync(path.join(tmpdir(), 'bpc-renderer-'));
     store = await FileCacheStore.open({ directory, bodyRemovalDelayMs: 0 });
     const host: HostDefinition = {
@@ -133,7 +133,7 @@ describe('renderer against a real origin and a real Chromium', () => {
   });
 
   it('loads a page whose path reads as another host from the origin, with that path, in both modes', async () => {
-    const other = await startTestOrigin();
+    const other = await startScriptedPageOrigin();
     try {
       const hostilePath = `//${new URL(other.url).host}/js`;
       const hostile = job(hostilePath);

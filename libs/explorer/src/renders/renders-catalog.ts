@@ -35,7 +35,6 @@ export function outcomeClassOf(outcome: RenderOutcome): OutcomeClass {
 }
 
 export const RENDER_TRIGGERS = ['recache_high', 'recache_normal', 'autorecache', 'sitemap', 'edge_miss'] as const;
-export const RENDER_MODES = ['render', 'bypass'] as const;
 
 /** A cache dimension of the website's host: its id is what `render_outcomes.dimension_id` holds, its name what rows show. */
 export interface RenderDimension {

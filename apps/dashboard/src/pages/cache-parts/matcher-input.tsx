@@ -2,8 +2,6 @@ import type { ApiError } from '../../api/api-error';
 import { FieldError } from '../../components/field-error';
 import type { MatcherKind } from '../../lib/url-matcher';
 
-export const MATCHER_CONTROLS = ['prefix', 'pattern'] as const;
-
 interface MatcherInputProps {
   id: string;
   kind: MatcherKind;

@@ -1,4 +1,4 @@
-import type { QueueDecision, QueueView } from './queue-events';
+import type { QueueDecision, QueueView } from './queue-changes';
 import { returnToQueue } from './return-to-queue';
 
 /**

@@ -1,7 +1,7 @@
 import { PRIORITIES } from '../priority';
 import { pausedAt } from './entry-placement';
 import type { ClaimedEntry, ClaimRequest } from './queue-commands';
-import type { QueueDecision, QueueEvent, QueueView, QueuedEntry } from './queue-events';
+import type { QueueDecision, QueueChange, QueueView, QueuedEntry } from './queue-changes';
 import { returnToQueue } from './return-to-queue';
 
 /**
@@ -10,7 +10,7 @@ import { returnToQueue } from './return-to-queue';
  * Answers how many went back. Runs before every claim.
  */
 export function decideLeaseExpiry(view: QueueView, now: number): QueueDecision<number> {
-  const events: QueueEvent[] = [];
+  const events: QueueChange[] = [];
   // Two expired leases may hold the same key: the second merges into the first's return.
   const returned = new Map<string, QueuedEntry>();
   let expired = 0;
@@ -67,7 +67,7 @@ export function decideClaim(view: QueueView, request: ClaimRequest, newClaimId: 
   const eligible = [...view.hostsWithEntries()].filter((hostId) => !pausedAt(view.pausedUntil(hostId), request.now)).sort((a, b) => a - b);
   const order = rotateAfter(eligible, view.lastServedHost);
   const leaseUntil = request.now + request.leaseMs;
-  const events: QueueEvent[] = [];
+  const events: QueueChange[] = [];
   const claimed: ClaimedEntry[] = [];
   for (const priority of PRIORITIES) {
     const remaining = request.limit - claimed.length;

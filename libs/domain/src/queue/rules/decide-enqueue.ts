@@ -1,6 +1,6 @@
 import type { EnqueueRequest, EnqueueResult } from './queue-commands';
 import { distinctItems, mergeEntry, withPlacement } from './entry-placement';
-import type { QueueDecision, QueueEvent, QueueView, QueuedEntry } from './queue-events';
+import type { QueueDecision, QueueChange, QueueView, QueuedEntry } from './queue-changes';
 
 /**
  * Queues each distinct item of a request: a new key becomes an entry; a
@@ -8,7 +8,7 @@ import type { QueueDecision, QueueEvent, QueueView, QueuedEntry } from './queue-
  * the earlier due time) and answers to this request from now on.
  */
 export function decideEnqueue(view: QueueView, request: EnqueueRequest): QueueDecision<EnqueueResult> {
-  const events: QueueEvent[] = [];
+  const events: QueueChange[] = [];
   let created = 0;
   let promoted = 0;
   const distinct = distinctItems(request.items);

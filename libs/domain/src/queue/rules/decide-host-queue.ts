@@ -1,6 +1,6 @@
 import type { Priority } from '../priority';
 import { distinctPriorities, pausedAt } from './entry-placement';
-import type { QueueDecision, QueueView } from './queue-events';
+import type { QueueDecision, QueueView } from './queue-changes';
 
 /** Removes the queued entries of the given priorities (each once; `[]` removes nothing); claimed entries stay leased. */
 export function decidePurge(view: QueueView, hostId: number, priorities: readonly Priority[]): QueueDecision<number> {

@@ -1,5 +1,5 @@
 export * from './queue-commands';
-export * from './queue-events';
+export * from './queue-changes';
 export * from './entry-placement';
 export * from './decide-enqueue';
 export * from './decide-host-queue';

@@ -1,7 +1,7 @@
 import { Map as PersistentMap, OrderedMap } from 'immutable';
 import type { Priority } from '../priority';
 import { emptyHostQueueCounts, type HostQueueCounts } from '../queue-entry';
-import type { QueueEvent, QueueView, QueuedEntry, Lease } from './queue-events';
+import type { QueueChange, QueueView, QueuedEntry, Lease } from './queue-changes';
 import { assertNever } from '../../shared/assert-never';
 
 /** An entry with its place among entries due at the same time (first queued, first served). */
@@ -49,7 +49,7 @@ function withHost(queued: QueueModel['queued'], hostId: number, change: (host: P
 }
 
 /** The state after one event; `state` is left as it was. */
-export function evolveQueue(state: QueueModel, event: QueueEvent): QueueModel {
+export function evolveQueue(state: QueueModel, event: QueueChange): QueueModel {
   switch (event.type) {
     case 'entry-queued':
       return { ...state, queued: place(state, event.entry, state.nextSeq), nextSeq: state.nextSeq + 1 };
@@ -82,7 +82,7 @@ export function evolveQueue(state: QueueModel, event: QueueEvent): QueueModel {
   }
 }
 
-export function evolveQueueAll(state: QueueModel, events: readonly QueueEvent[]): QueueModel {
+export function evolveQueueAll(state: QueueModel, events: readonly QueueChange[]): QueueModel {
   return events.reduce(evolveQueue, state);
 }
 

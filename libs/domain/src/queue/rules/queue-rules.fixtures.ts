@@ -1,6 +1,6 @@
 import { queueEntryKey } from '../queue-entry';
 import type { Priority } from '../priority';
-import type { QueueEvent, QueuedEntry } from './queue-events';
+import type { QueueChange, QueuedEntry } from './queue-changes';
 import { emptyQueueModel, evolveQueueAll, queueView, type QueueModel } from './queue-model';
 
 /** Shared by the queue rules' specs: a state built from events, read through the model's view. */
@@ -11,9 +11,9 @@ export function entry(url: string, over: Partial<QueuedEntry> = {}): QueuedEntry
   return { hostId: 1, key: queueEntryKey(dimensionId, url), url, dimensionId, priority: 'normal' as Priority, dueAt: T, entryId: 'e1', attempt: 0, ...over };
 }
 
-export const queued = (...entries: QueuedEntry[]): QueueEvent[] => entries.map((e) => ({ type: 'entry-queued', entry: e }));
+export const queued = (...entries: QueuedEntry[]): QueueChange[] => entries.map((e) => ({ type: 'entry-queued', entry: e }));
 
-export function given(...events: QueueEvent[]): { state: QueueModel; view: ReturnType<typeof queueView> } {
+export function given(...events: QueueChange[]): { state: QueueModel; view: ReturnType<typeof queueView> } {
   const state = evolveQueueAll(emptyQueueModel(), events);
   return { state, view: queueView(state) };
 }

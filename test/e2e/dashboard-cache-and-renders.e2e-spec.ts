@@ -21,14 +21,14 @@ const SITEMAP = `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www
   .join('')}</urlset>`;
 
 /**
- * Issue 32 in the dashboard, in real headless Chromium against the real
+ * The cache and render pages of the dashboard, in real headless Chromium against the real
  * standalone service whose origin (a test origin) answers `/broken` with 503
  * and every other path with a good page: a recache followed on its receipt,
  * the failure on the Renders page grouped by reason, cache entry search and
  * invalidation with its dry run, the drain estimate, the alerts page, and a
  * readonly user's Cache page.
  */
-describe('dashboard journeys of issue 32 in Chromium', () => {
+describe('dashboard journeys in Chromium: recache receipts, renders, cache entries, sitemaps, alerts', () => {
   let running: RunningApps;
   let origin: TestOrigin;
   let api: string;
@@ -52,7 +52,7 @@ describe('dashboard journeys of issue 32 in Chromium', () => {
       hosts: [{ host_id: 1, hostnames: ['www.example.com'], origin: originUrl, dimensions: [{ id: 1, name: 'desktop', match: { fallback: true }, action: 'bypass' }] }],
       websites: [{ id: 'demo', host_id: 1, account_id: 'acme' }],
     });
-    running = await startApps(standaloneApps, config, createLogger('warn', 'e2e-dashboard-issue32'));
+    running = await startApps(standaloneApps, config, createLogger('warn', 'e2e-dashboard-cache-and-renders'));
     api = running.urls['public-api']!;
     manager = (await issueToken(api, { user: 'alice', website: 'demo', role: 'manager' })).token;
     readonly = (await issueToken(api, { user: 'rita', website: 'demo', role: 'readonly' })).token;

@@ -2,16 +2,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { listenOnLoopback } from './loopback-server';
 
 /** One request the origin answered, for assertions on what the renderer sent and when. */
-export interface OriginHit {
+export interface ScriptedPageHit {
   readonly path: string;
   readonly userAgent: string;
   readonly startedAt: number;
   endedAt?: number;
 }
 
-export interface TestOrigin {
+export interface ScriptedPageOrigin {
   readonly url: string;
-  readonly hits: OriginHit[];
+  readonly hits: ScriptedPageHit[];
   /** Answers the /held requests waiting now; later ones wait for the next release. */
   release(): void;
   close(): Promise<void>;
@@ -39,8 +39,8 @@ type Route = (req: IncomingMessage, res: ServerResponse, query: URLSearchParams)
  *   /broken-says-ok 503, whose script signals prerender-status-code 200
  *   /huge      a script fills the DOM with 17 MiB of text (hidden: serialised, never laid out)
  */
-export async function startTestOrigin(): Promise<TestOrigin> {
-  const hits: OriginHit[] = [];
+export async function startScriptedPageOrigin(): Promise<ScriptedPageOrigin> {
+  const hits: ScriptedPageHit[] = [];
   const held: (() => void)[] = [];
   const routes: Record<string, Route> = {
     '/js': (_req, res) =>
@@ -79,7 +79,7 @@ export async function startTestOrigin(): Promise<TestOrigin> {
   const server: Server = createServer((req, res) => {
     // The request target is a path: resolved against a base instead, `//host/x` would read as another host.
     const url = new URL(`http://origin${req.url ?? '/'}`);
-    const hit: OriginHit = { path: `${url.pathname}${url.search}`, userAgent: req.headers['user-agent'] ?? '', startedAt: Date.now() };
+    const hit: ScriptedPageHit = { path: `${url.pathname}${url.search}`, userAgent: req.headers['user-agent'] ?? '', startedAt: Date.now() };
     hits.push(hit);
     res.on('finish', () => (hit.endedAt = Date.now()));
     const route = routes[url.pathname];

@@ -31,7 +31,7 @@ export interface Lease {
  * changed in place (`entry-replaced`) or returned from its lease
  * (`lease-returned`) keeps its place among entries due at the same time.
  */
-export type QueueEvent =
+export type QueueChange =
   /** A key not queued before. */
   | { readonly type: 'entry-queued'; readonly entry: QueuedEntry }
   /** A queued key with a new priority, due time, mode or request. */
@@ -72,6 +72,6 @@ export interface QueueView {
 
 /** A decision: the events to apply, in order, and what the caller answers. */
 export interface QueueDecision<T> {
-  readonly events: readonly QueueEvent[];
+  readonly events: readonly QueueChange[];
   readonly result: T;
 }
