@@ -6,7 +6,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import type { AppConfig } from '@bpc/config';
 import { sha256Hex } from '@bpc/domain';
-import { caughtUpWithin } from '@bpc/event-log';
+import { caughtUpWithin } from '@bpc/support';
 import { freePort, RunningEngine, startKafkaMock, startRedis } from '../test/harness/engines';
 import { RawAnswer, rawRequest } from '../test/harness/http';
 import { metricValue } from '../test/harness/metrics';

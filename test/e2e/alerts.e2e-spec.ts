@@ -5,7 +5,7 @@ import { type AppConfig, ConfigError, validateConfig } from '@bpc/config';
 import { newAlertRaised, TOPICS } from '@bpc/events';
 import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
-import { dnsResolve } from '@bpc/renderer';
+import { dnsResolve } from '@bpc/egress';
 import { jsonOf, RuntimeMode, spawnService, startTestDnsServer, TestClock, testConfig, until } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { botRequest, issueToken, recordAndWait } from './explorer-fixtures';

@@ -1,6 +1,6 @@
 import { AppConfig, ConfigError, ConfigIssue, WebsiteAlertsConfig } from '@bpc/config';
 import type { PageErrorRule, RenderFailureRule } from '@bpc/domain';
-import { AddressPolicy, EgressRefused, EgressRules, resolveCheckedAddress, Resolvers, systemResolve, targetOf } from '@bpc/renderer';
+import { AddressPolicy, EgressRefused, EgressRules, resolveCheckedAddress, Resolvers, systemResolve, targetOf } from '@bpc/egress';
 
 /** Shortest signing key taken from the environment (as `secret` in the file). */
 const MIN_SECRET_LENGTH = 16;

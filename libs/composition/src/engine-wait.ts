@@ -1,4 +1,4 @@
-import { retryInBackground } from '@bpc/event-log';
+import { retryInBackground } from '@bpc/support';
 import type { Logger } from 'pino';
 import { FailureStreakLog } from '@bpc/platform';
 

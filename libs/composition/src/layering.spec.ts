@@ -27,12 +27,20 @@ describe('layering: domain, platform kernel, ports and adapters, composition roo
     expect([...importsOf('domain')]).toEqual([]);
   });
 
-  it('support (log sink, grown buffers, bounded memo) imports no other library', () => {
+  it('support (log sink, grown buffers, bounded memo, backoff and retries, worker calls) imports no other library', () => {
     expect([...importsOf('support')]).toEqual([]);
   });
 
   it('the platform kernel (logging, HTTP, health, metrics, lifecycle) is a leaf: config, domain and support only', () => {
     expect([...importsOf('platform')].filter((name) => !['config', 'domain', 'support'].includes(name))).toEqual([]);
+  });
+
+  it('egress (what a customer-controlled URL may reach) is a leaf: domain and support only', () => {
+    expect([...importsOf('egress')].filter((name) => !['domain', 'support'].includes(name))).toEqual([]);
+  });
+
+  it('sitemap reads and alert webhooks connect under the egress rules without depending on the renderer', () => {
+    expect(['sitemaps', 'alerts'].filter((lib) => importsOf(lib).has('renderer'))).toEqual([]);
   });
 
   it('only the apps compose: no library imports the composition root', () => {

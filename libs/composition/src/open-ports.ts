@@ -6,7 +6,8 @@ import { MemoryQueueStoreSnapshots, QueueStore, RedisQueueStore } from '@bpc/que
 import { CacheStore, FileCacheStore, RedisCacheStore } from '@bpc/cache-store';
 import { HostCatalog } from '@bpc/domain';
 import { TOPICS } from '@bpc/events';
-import { AddressPolicy, CachingPageRefresher, ChromiumTabPool, PageRefresher } from '@bpc/renderer';
+import { CachingPageRefresher, ChromiumTabPool, PageRefresher } from '@bpc/renderer';
+import { AddressPolicy } from '@bpc/egress';
 import { MemoryRateLimitStore, RateLimitStore, RedisRateLimitStore } from '@bpc/rate-limit';
 import { ExportSlots, MemoryExportSlots, RedisExportSlots } from '@bpc/export-slots';
 import type { Logger } from 'pino';

@@ -1,8 +1,7 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { LogSink, silentLog } from '@bpc/support';
+import { LogSink, silentLog, BackoffOptions, DEFAULT_HANDLER_BACKOFF } from '@bpc/support';
 import type { EventEnvelope } from '@bpc/events';
-import { BackoffOptions, DEFAULT_HANDLER_BACKOFF } from './backoff';
 import type { EventLog, Subscription, SubscriptionSpec } from './event-log.port';
 import { fsyncDir } from '@bpc/durable-fs';
 import { FileSubscription } from './file/file-subscription';

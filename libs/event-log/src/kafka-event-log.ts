@@ -1,7 +1,6 @@
 import { Admin, Kafka, logLevel, Producer } from 'kafkajs';
-import { LogSink, silentLog } from '@bpc/support';
+import { LogSink, silentLog, BackoffOptions, DEFAULT_HANDLER_BACKOFF, sleep } from '@bpc/support';
 import type { EventEnvelope } from '@bpc/events';
-import { BackoffOptions, DEFAULT_HANDLER_BACKOFF, sleep } from './backoff';
 import type { EventLog, Subscription, SubscriptionSpec } from './event-log.port';
 import { EventTooLargeError } from './event-too-large';
 import { describeError, isConnectionError, isMessageTooLarge, isTopicNotReady } from './kafka/kafka-errors';

@@ -1,8 +1,8 @@
 import { fetch, type Dispatcher, type Response } from 'undici';
 import { isRedirect } from '@bpc/cache-store';
-import { EgressRefused } from './egress/egress-rules';
+import { EgressRefused, publicLocation } from '@bpc/egress';
 import { MAX_PAGE_BYTES, PageFailure, type FetchedPage } from './fetched-page';
-import { publicLocation, storedHeaders, unstorableStatus } from './refresh-rules';
+import { storedHeaders, unstorableStatus } from './refresh-rules';
 
 export interface OriginFetch {
   /** The URL to fetch (already rewritten to the origin). */

@@ -2,7 +2,6 @@ export * from './page-refresher.port';
 export { CachingPageRefresher } from './page-refresher';
 export type { CachingPageRefresherOptions } from './page-refresher';
 export { ChromiumTabPool, CHROMIUM_ARGS, HEADLESS_SERVER_ARGS } from './chromium-tab-pool';
-export { AddressPolicy } from './egress/address-policy';
 export type { ChromiumTabPoolOptions, TabPool } from './chromium-tab-pool';
 export { TabSlots, reservedTabs } from './tab-slots';
 export type { TabPurpose } from './tab-slots';
@@ -17,19 +16,11 @@ export {
   MOBILE_BOT_USER_AGENT,
   emulationFor,
   expiresAt,
-  originUrl,
-  publicLocation,
   resolveMode,
   storedHeaders,
   unstorableStatus,
 } from './refresh-rules';
 export type { Emulation } from './refresh-rules';
-// Sitemap fetches (libs/sitemaps) and alert webhooks (libs/alerts) connect under the same rules as origin fetches.
-export { checkedDispatcher } from './egress/checked-dispatcher';
-export { EgressRefused, refusalOfUrl, targetOf } from './egress/egress-rules';
-export type { EgressRules } from './egress/egress-rules';
-export { DEFAULT_RESOLVERS, dnsResolve, resolveCheckedAddress, systemResolve } from './egress/checked-address';
-export type { Resolvers } from './egress/checked-address';
 export { customerFailureReason, renderFactOf } from './render-facts';
 export type { AfterFailure, RenderFact } from './render-facts';
 export { DEFAULT_LAST_GOOD_RULES, judgeAgainstLastGood, lastGoodRulesOf } from './last-good/last-good-rules';

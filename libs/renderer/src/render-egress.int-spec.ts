@@ -8,8 +8,7 @@ import { FileCacheStore } from '@bpc/cache-store';
 import { HostCatalog, type HostDefinition } from '@bpc/domain';
 import { startTestDnsServer, type TestDnsServer } from '@bpc/testing';
 import { ChromiumTabPool } from './chromium-tab-pool';
-import { AddressPolicy } from './egress/address-policy';
-import { dnsResolve, systemResolve } from './egress/checked-address';
+import { AddressPolicy, dnsResolve, systemResolve } from '@bpc/egress';
 import { CachingPageRefresher } from './page-refresher';
 import type { RefreshJob } from './page-refresher.port';
 

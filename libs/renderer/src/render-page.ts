@@ -1,9 +1,8 @@
 import type { Dialog, HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
 import { assertNever } from '@bpc/domain';
-import { EGRESS_REFUSED_HEADER } from './egress/egress-proxy';
-import type { EgressRules } from './egress/egress-rules';
+import { EGRESS_REFUSED_HEADER, type EgressRules, publicLocation } from '@bpc/egress';
 import { BlankRender, MAX_PAGE_BYTES, PageFailure, untilAborted, type FetchedPage } from './fetched-page';
-import { publicLocation, signalledStatus, storedHeaders, unstorableStatus, type Emulation, type PageSignals } from './refresh-rules';
+import { signalledStatus, storedHeaders, unstorableStatus, type Emulation, type PageSignals } from './refresh-rules';
 import { judgeRenderRequest } from './render-request-guard';
 import { watchPageActivity, type PageActivityWatch } from './settle/page-activity';
 import type { SettleRules } from './settle/settle-rules';

@@ -1,4 +1,4 @@
-import { AddressPolicy } from './egress/address-policy';
+import { AddressPolicy } from '@bpc/egress';
 import { judgeRenderRequest, type RenderRequestFacts } from './render-request-guard';
 
 describe('judgeRenderRequest', () => {

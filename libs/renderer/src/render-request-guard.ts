@@ -1,4 +1,4 @@
-import { refusalOfUrl, type EgressRules } from './egress/egress-rules';
+import { refusalOfUrl, type EgressRules } from '@bpc/egress';
 
 /** What a render's tab knows about one request when interception pauses it. */
 export interface RenderRequestFacts {

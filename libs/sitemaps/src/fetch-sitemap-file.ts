@@ -1,6 +1,6 @@
 import { request, type Dispatcher } from 'undici';
 import { normalizeHttpUrl } from '@bpc/domain';
-import { EgressRefused, originUrl, publicLocation, refusalOfUrl, type EgressRules } from '@bpc/renderer';
+import { EgressRefused, originUrl, publicLocation, refusalOfUrl, type EgressRules } from '@bpc/egress';
 import { SitemapParser, type ParsedSitemap } from './parse-sitemap';
 import { readXmlBody } from './read-xml-body';
 import { SitemapRefused, type SitemapLimits } from './sitemap-limits';

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { AddressPolicy } from '@bpc/renderer';
+import { AddressPolicy } from '@bpc/egress';
 import { until } from '@bpc/testing';
 import { SitemapReader } from './read-sitemaps';
 

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { AddressPolicy, checkedDispatcher, type EgressRules, type Resolvers } from '@bpc/renderer';
+import { AddressPolicy, checkedDispatcher, type EgressRules, type Resolvers } from '@bpc/egress';
 import { fetchSitemapFile, sitemapUrlOf, type SitemapSite } from './fetch-sitemap-file';
 import type { ParsedSitemap } from './parse-sitemap';
 import { DEFAULT_SITEMAP_LIMITS, SitemapRefused, type SitemapLimits } from './sitemap-limits';

@@ -1,6 +1,6 @@
 import { request, type Dispatcher } from 'undici';
 import type { Alert, DeliveryAnswer } from '@bpc/domain';
-import { checkedDispatcher, EgressRefused } from '@bpc/renderer';
+import { checkedDispatcher, EgressRefused } from '@bpc/egress';
 import type { AlertTarget } from '../alert-targets';
 import { ALERT_ID_HEADER, alertSignature, SIGNATURE_HEADER } from './alert-signature';
 

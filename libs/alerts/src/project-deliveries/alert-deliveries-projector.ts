@@ -2,7 +2,8 @@ import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } fro
 import type { Logger } from 'pino';
 import { assertNever } from '@bpc/domain';
 import { ALERT_DELIVERY_ATTEMPTED, ALERT_RAISED, asAlertEvent, TOPICS, UnknownEventError } from '@bpc/events';
-import { EVENT_LOG, EventLog, LogBatch, retryInBackground, Subscription } from '@bpc/event-log';
+import { EVENT_LOG, EventLog, LogBatch, Subscription } from '@bpc/event-log';
+import { retryInBackground } from '@bpc/support';
 import { encodeRows, EXPLORER_STORE, ExplorerStore } from '@bpc/explorer-store';
 import { FailureStreakLog, LOGGER, ReadinessRegistry } from '@bpc/platform';
 import { BufferedExplorerWriter, checkpointOf } from '@bpc/projections';

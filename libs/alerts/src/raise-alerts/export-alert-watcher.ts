@@ -2,7 +2,8 @@ import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } fro
 import type { Logger } from 'pino';
 import { assertNever, type Clock, decideExportFinishedAlert } from '@bpc/domain';
 import { asExportEvent, EXPORT_COMPLETED, EXPORT_EXPIRED, EXPORT_FAILED, EXPORT_STARTED, newAlertRaised, TOPICS, UnknownEventError } from '@bpc/events';
-import { EVENT_LOG, EventLog, LogBatch, retryInBackground, Subscription } from '@bpc/event-log';
+import { EVENT_LOG, EventLog, LogBatch, Subscription } from '@bpc/event-log';
+import { retryInBackground } from '@bpc/support';
 import { CLOCK, FailureStreakLog, LOGGER } from '@bpc/platform';
 import { ALERT_TARGETS, type AlertTarget } from '../alert-targets.provider';
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import type { AppConfig } from '@bpc/config';
 import { APP_CONFIG } from '@bpc/platform';
-import { AddressPolicy } from '@bpc/renderer';
+import { AddressPolicy } from '@bpc/egress';
 import { SitemapReader } from '@bpc/sitemaps';
 
 /** The process's sitemap reader, under the renderer's address rules (`render_service.egress_denied_ranges`); its connections close with the app. */

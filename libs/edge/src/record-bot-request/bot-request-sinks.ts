@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { AppConfig } from '@bpc/config';
-import { EventLog, OpenKafkaEventLogOptions, WorkerCalls } from '@bpc/event-log';
+import { EventLog, OpenKafkaEventLogOptions } from '@bpc/event-log';
+import { WorkerCalls } from '@bpc/support';
 import { BotRequestRecorded, TOPICS } from '@bpc/events';
 import type { Logger } from 'pino';
 import type { BotRequestSink } from './bot-request-sink';

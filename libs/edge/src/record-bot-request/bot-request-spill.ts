@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { createFileAtomic } from '@bpc/durable-fs';
-import { retryUntilStopped } from '@bpc/event-log';
+import { retryUntilStopped } from '@bpc/support';
 import { BOT_REQUEST_RECORDED, BotRequestRecorded, type EventEnvelope } from '@bpc/events';
 import type { Logger } from 'pino';
 import type { BotRequestSink } from './bot-request-sink';

@@ -1,5 +1,6 @@
 import { workerData } from 'node:worker_threads';
-import { answerCalls, openKafkaEventLog, ownerLog } from '@bpc/event-log';
+import { openKafkaEventLog } from '@bpc/event-log';
+import { answerCalls, ownerLog } from '@bpc/support';
 import { BotRequestRecorded, TOPICS } from '@bpc/events';
 import type { KafkaSinkOptions } from './bot-request-sinks';
 

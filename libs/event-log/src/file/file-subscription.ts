@@ -1,5 +1,4 @@
-import type { LogSink } from '@bpc/support';
-import { backoffDelay, BackoffOptions } from '../backoff';
+import { type LogSink, backoffDelay, BackoffOptions } from '@bpc/support';
 import type { Subscription, SubscriptionSpec } from '../event-log.port';
 import type { GroupOffsetStore } from './group-offset-store';
 import type { LogBatch } from '../event-log.port';

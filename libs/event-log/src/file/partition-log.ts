@@ -1,8 +1,7 @@
 import { open, unlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
-import type { LogSink } from '@bpc/support';
+import { type LogSink, retryUntilStopped } from '@bpc/support';
 import { fsyncDir, mkdirDurably, readAt, writeFully } from '@bpc/durable-fs';
-import { retryUntilStopped } from '../retry-until-stopped';
 import { CursorBytes, covers, PartitionCursor } from './partition-cursor';
 import { recoverTail, removeProbe, writeProbe } from './partition-recovery';
 import { decodeFrameSpans, FramedRecords, frameRecords, FrameSpans, frameSize, StoredPayloads } from './record-framing';

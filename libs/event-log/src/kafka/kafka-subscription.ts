@@ -1,6 +1,5 @@
 import type { Admin, Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
-import type { LogSink } from '@bpc/support';
-import { backoffDelay, BackoffOptions } from '../backoff';
+import { type LogSink, backoffDelay, BackoffOptions } from '@bpc/support';
 import type { LogBatch, LogRecord, Subscription, SubscriptionSpec } from '../event-log.port';
 import { describeError } from './kafka-errors';
 import { StoredLogRecord } from '../stored-log-record';

@@ -3,7 +3,8 @@ import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } fro
 import type { Logger } from 'pino';
 import { AppError } from '@bpc/domain';
 import { asIdentityEvent, IdentityEvent, knownEventsOf, TOPICS } from '@bpc/events';
-import { caughtUpWithin, EVENT_LOG, EventLog, LogBatch, retryInBackground, Subscription } from '@bpc/event-log';
+import { EVENT_LOG, EventLog, LogBatch, Subscription } from '@bpc/event-log';
+import { caughtUpWithin, retryInBackground } from '@bpc/support';
 import type { AppConfig } from '@bpc/config';
 import { APP_CONFIG, FailureStreakLog, LOGGER, ReadinessRegistry } from '@bpc/platform';
 import { emptyIdentityState, evolveIdentityAll, IdentityState } from '../domain/identity-state';

@@ -2,7 +2,8 @@ import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown, Opti
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { Logger } from 'pino';
 import { TOPICS, UnknownEventError } from '@bpc/events';
-import { EVENT_LOG, EventLog, LogBatch, LogRecord, retryInBackground, Subscription } from '@bpc/event-log';
+import { EVENT_LOG, EventLog, LogBatch, LogRecord, Subscription } from '@bpc/event-log';
+import { retryInBackground } from '@bpc/support';
 import { EXPLORER_STORE, ExplorerStore } from '@bpc/explorer-store';
 import type { AppConfig } from '@bpc/config';
 import { APP_CONFIG, FailureStreakLog, LOGGER, METRICS_REGISTRY, ReadinessRegistry, scrapeSafeCollect, SERVING_LOAD, ServingLoad } from '@bpc/platform';

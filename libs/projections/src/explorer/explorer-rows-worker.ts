@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '@bpc/events';
-import { answerCalls } from '@bpc/event-log';
+import { answerCalls } from '@bpc/support';
 import { encodeExplorerRows } from './explorer-rows';
 import type { RowsAnswer, RowsRequest } from './off-thread-explorer-rows';
 

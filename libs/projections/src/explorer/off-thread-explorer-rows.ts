@@ -1,6 +1,5 @@
 import path from 'node:path';
-import type { LogSink } from '@bpc/support';
-import { WorkerCalls } from '@bpc/event-log';
+import { type LogSink, WorkerCalls } from '@bpc/support';
 import { jsonLines, type EncodedBatch } from './explorer-rows';
 
 /** A batch of stored events, one per line (`jsonLines`). */

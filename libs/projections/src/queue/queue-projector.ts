@@ -1,7 +1,8 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { AppConfig } from '@bpc/config';
 import { TOPICS } from '@bpc/events';
-import { caughtUpWithin, EVENT_LOG, EventLog } from '@bpc/event-log';
+import { EVENT_LOG, EventLog } from '@bpc/event-log';
+import { caughtUpWithin } from '@bpc/support';
 import { APP_CONFIG, LOGGER, ReadinessRegistry } from '@bpc/platform';
 import type { Logger } from 'pino';
 import { QUEUE_STORE, QueueStore } from '@bpc/queue-store';

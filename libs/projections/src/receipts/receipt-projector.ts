@@ -1,7 +1,8 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { TOPICS } from '@bpc/events';
-import { EVENT_LOG, EventLog, LogBatch, retryInBackground, Subscription } from '@bpc/event-log';
+import { EVENT_LOG, EventLog, LogBatch, Subscription } from '@bpc/event-log';
+import { retryInBackground } from '@bpc/support';
 import { encodeRows, EXPLORER_STORE, ExplorerStore } from '@bpc/explorer-store';
 import { FailureStreakLog, LOGGER, ReadinessRegistry } from '@bpc/platform';
 import { BufferedExplorerWriter, checkpointOf } from '../explorer/buffered-explorer-writer';

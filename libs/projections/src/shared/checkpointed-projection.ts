@@ -1,5 +1,6 @@
 import { asQueueEvent, QueueEvent, UnknownEventError } from '@bpc/events';
-import { type EventLog, type LogBatch, retryUntilStopped, type Subscription } from '@bpc/event-log';
+import { type EventLog, type LogBatch, type Subscription } from '@bpc/event-log';
+import { retryUntilStopped } from '@bpc/support';
 import type { ProjectionPosition } from '@bpc/queue-store';
 
 export interface CheckpointedProjection {

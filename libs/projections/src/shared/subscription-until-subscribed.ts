@@ -1,4 +1,5 @@
-import { type EventLog, retryInBackground, type Subscription } from '@bpc/event-log';
+import { type EventLog, type Subscription } from '@bpc/event-log';
+import { retryInBackground } from '@bpc/support';
 import { FailureStreakLog } from '@bpc/platform';
 import type { Logger } from 'pino';
 import { type CheckpointedProjection, subscribeCheckpointed } from './checkpointed-projection';

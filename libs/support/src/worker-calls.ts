@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { parentPort, Worker, type ResourceLimits, type TransferListItem } from 'node:worker_threads';
-import type { LogSink } from '@bpc/support';
+import type { LogSink } from './log-sink';
 
 /** What the owner sends: a call, or the request to finish (answer what is in flight, release, end the thread). */
 export type ToCallWorker<Q> = { readonly kind: 'call'; readonly id: number; readonly request: Q } | { readonly kind: 'close' };
