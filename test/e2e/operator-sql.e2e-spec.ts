@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
@@ -77,6 +77,128 @@ describe('the operator SQL console (standalone: chDB, read-only)', () => {
     const answer = await sql(statement);
     expect(answer).toEqual({ status: 403, type: expect.stringMatching(/json/), body: { code: 'FORBIDDEN', field: 'sql', message: expect.stringMatching(/^the engine runs this console read-only and refused the statement: .*readonly mode.* \(READONLY\)$/) } });
     expect(await rows('SELECT count() AS n FROM analyst_bot_requests')).toEqual(before);
+  });
+
+  describe('refuses, before the engine sees it, what its read-only mode lets through (403 naming the reason)', () => {
+    let fileCount = 0;
+    /** A path the engine could write: in the test data directory, not there yet. */
+    const target = () => path.join(running.runtime.config.data_dir, `outfile-${(fileCount += 1)}.txt`);
+    const refusedAs = (reason: RegExp) => ({ status: 403, type: expect.stringMatching(/json/), body: { code: 'FORBIDDEN', field: 'sql', message: expect.stringMatching(reason) } });
+    const OUTFILE = /^the console refuses INTO OUTFILE before the statement reaches the engine: /;
+
+    it.each([
+      ['plain', (f: string) => `SELECT 1 INTO OUTFILE '${f}'`],
+      ['lowercase', (f: string) => `select 1 into outfile '${f}'`],
+      ['mixed case, tabs and line breaks between the words', (f: string) => `SeLeCt 1\n\tInTo\n  OutFile\n'${f}'`],
+      ['a comment of every kind between the words', (f: string) => `SELECT 1 /* a */ INTO -- b\n OUTFILE # c\n #!d\n '${f}'`],
+      ['a nested block comment', (f: string) => `SELECT 1 INTO /* a /* b */ c */ OUTFILE '${f}'`],
+      ['the file name as a heredoc', (f: string) => `SELECT 1 INTO OUTFILE $$${f}$$`],
+      ['TRUNCATE', (f: string) => `SELECT 1 INTO OUTFILE '${f}' TRUNCATE`],
+      ['AND STDOUT', (f: string) => `SELECT 1 INTO OUTFILE '${f}' AND STDOUT`],
+      ['COMPRESSION and FORMAT', (f: string) => `SELECT 1 INTO OUTFILE '${f}' COMPRESSION 'gzip' LEVEL 3 FORMAT TSV`],
+      ['after a UNION', (f: string) => `SELECT 1 UNION ALL SELECT 2 INTO OUTFILE '${f}'`],
+      ['after an INTERSECT of parenthesised selects', (f: string) => `(SELECT 1) INTERSECT (SELECT 1) INTO OUTFILE '${f}'`],
+      ['after a WITH and subqueries', (f: string) => `WITH (SELECT 1) AS one SELECT number FROM (SELECT number FROM numbers(3)) WHERE number IN (SELECT one) INTO OUTFILE '${f}'`],
+      ['of a view the analysts read', (f: string) => `SELECT count() FROM analyst_bot_requests INTO OUTFILE '${f}'`],
+      ['of SHOW TABLES', (f: string) => `SHOW TABLES INTO OUTFILE '${f}'`],
+      ['of DESCRIBE', (f: string) => `DESCRIBE TABLE bot_requests INTO OUTFILE '${f}'`],
+      ['of EXISTS', (f: string) => `EXISTS TABLE bot_requests INTO OUTFILE '${f}'`],
+      ['of SHOW CREATE', (f: string) => `SHOW CREATE TABLE bot_requests INTO OUTFILE '${f}'`],
+      ['of EXPLAIN', (f: string) => `EXPLAIN SELECT 1 INTO OUTFILE '${f}'`],
+      ['of EXPLAIN SYNTAX', (f: string) => `EXPLAIN SYNTAX SELECT 1 INTO OUTFILE '${f}'`],
+      ['of an EXPLAIN whose query has a FORMAT (the file is the EXPLAIN’s)', (f: string) => `EXPLAIN AST SELECT 1 FORMAT TSV INTO OUTFILE '${f}'`],
+      ['in a PARALLEL WITH', (f: string) => `SELECT 1 INTO OUTFILE '${f}' PARALLEL WITH SELECT 2`],
+    ])('INTO OUTFILE, %s: refused, and no file appears', async (_name, statement) => {
+      const file = target();
+      expect(await sql(statement(file))).toEqual(refusedAs(OUTFILE));
+      expect(await sql(statement(file), 'csv')).toEqual(refusedAs(OUTFILE));
+      expect(existsSync(file)).toBe(false);
+    });
+
+    it('INTO OUTFILE … APPEND: refused, and the file it names keeps its bytes', async () => {
+      const file = target();
+      writeFileSync(file, 'kept\n');
+      expect(await sql(`SELECT 'forged line' INTO OUTFILE '${file}' APPEND FORMAT TSVRaw`)).toEqual(refusedAs(OUTFILE));
+      expect(await sql(`select 'forged line'\n-- here it comes\ninto/**/outfile '${file}' append format TSVRaw`)).toEqual(refusedAs(OUTFILE));
+      expect(readFileSync(file, 'utf8')).toBe('kept\n');
+    });
+
+    it('parses the statement as the engine would run it: what is not one valid statement is 400, and no file appears', async () => {
+      const file = target();
+      // Alone a syntax error; after an EXPLAIN the file would be the EXPLAIN's.
+      expect(await sql(`SELECT 1 FORMAT TSV INTO OUTFILE '${file}'`)).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', field: 'sql', message: expect.stringMatching(/SYNTAX_ERROR/) } });
+      // A second statement behind a # comment holding a quote.
+      expect(await sql(`SELECT 1 # '\n; SELECT 2 INTO OUTFILE '${file}'; # '`)).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', field: 'sql', message: expect.stringMatching(/Multi-statements/) } });
+      expect(existsSync(file)).toBe(false);
+    });
+
+    it.each([
+      ['STOP MERGES', 'SYSTEM STOP MERGES'],
+      ['STOP MERGES of one table', 'SYSTEM STOP MERGES bot_requests'],
+      ['STOP TTL MERGES', 'SYSTEM STOP TTL MERGES'],
+      ['STOP FETCHES', 'SYSTEM STOP FETCHES'],
+      ['START MERGES', 'SYSTEM START MERGES'],
+      ['FLUSH LOGS', 'SYSTEM FLUSH LOGS'],
+      ['DROP MARK CACHE', 'SYSTEM DROP MARK CACHE'],
+      ['lowercase', 'system stop merges'],
+      ['comments, casing and line breaks between the words', '/* a */ SyStEm -- b\n\tStOp # c\n MeRgEs'],
+      ['two in a PARALLEL WITH', 'SYSTEM STOP MERGES bot_requests PARALLEL WITH SYSTEM STOP FETCHES'],
+      ['after a SELECT in a PARALLEL WITH', 'SELECT 1 PARALLEL WITH SYSTEM STOP MERGES'],
+      ['under an EXPLAIN', 'EXPLAIN SYNTAX SYSTEM STOP MERGES'],
+    ])('SYSTEM, %s: refused', async (_name, statement) => {
+      expect(await sql(statement)).toEqual(refusedAs(/^the console refuses SYSTEM statements before the statement reaches the engine: /));
+    });
+
+    it('KILL: refused (it would stop the projector’s own writes)', async () => {
+      expect(await sql('KILL QUERY WHERE 1 SYNC')).toEqual(refusedAs(/^the console refuses KILL /));
+      expect(await sql('kill mutation where 1')).toEqual(refusedAs(/^the console refuses KILL /));
+    });
+
+    it('BACKUP and RESTORE: refused, and no backup was made', async () => {
+      expect(await sql("BACKUP TABLE bot_requests TO Memory('copy')")).toEqual(refusedAs(/^the console refuses BACKUP and RESTORE /));
+      expect(await sql("backup database default to S3('http://127.0.0.1:1/bucket/copy')")).toEqual(refusedAs(/^the console refuses BACKUP and RESTORE /));
+      expect(await sql("RESTORE TABLE bot_requests AS restored FROM Memory('copy')")).toEqual(refusedAs(/^the console refuses BACKUP and RESTORE /));
+      expect(await rows('SELECT count() AS n FROM system.backups')).toEqual([{ n: 0 }]);
+    });
+
+    it('INSERT INTO FUNCTION file(): the engine refuses it itself (403 READONLY), and no file appears', async () => {
+      const file = target();
+      const answer = await sql(`INSERT INTO FUNCTION file('${file}', 'TSV', 'x UInt8') SELECT 1`);
+      expect(answer).toEqual(refusedAs(/^the engine runs this console read-only and refused the statement: .*readonly mode.* \(READONLY\)$/));
+      expect(existsSync(file)).toBe(false);
+    });
+
+    it('USE: refused, and later statements still read the default database', async () => {
+      expect(await sql('USE system')).toEqual(refusedAs(/^the console refuses USE /));
+      for (let i = 0; i < 3; i += 1) expect(await rows('SELECT currentDatabase() AS db')).toEqual([{ db: 'default' }]);
+    });
+
+    it.each([
+      ['the file() function', "SELECT file('/etc/hostname') AS f", /^the console refuses the file\(\) function /],
+      ['the file() function in a WHERE', "SELECT 1 FROM system.one WHERE file('/etc/hostname') != ''", /^the console refuses the file\(\) function /],
+      ['DESCRIBE of file()', "DESCRIBE TABLE file('/etc/passwd', 'CSVWithNames')", /^the console refuses DESCRIBE of a table function /],
+      ['DESCRIBE of url()', "DESC url('http://127.0.0.1:1/', 'CSVWithNames')", /^the console refuses DESCRIBE of a table function /],
+    ])('reading outside the engine’s tables, %s: refused', async (_name, statement, reason) => {
+      expect(await sql(statement)).toEqual(refusedAs(reason));
+    });
+
+    it('runs what only mentions them: words in strings, quoted names and comments, the system database', async () => {
+      expect(await rows("SELECT 'SELECT 1 INTO OUTFILE ''/tmp/x''' AS a, 'SYSTEM STOP MERGES' AS b, 'file(''/etc/passwd'')' AS c")).toEqual([
+        { a: "SELECT 1 INTO OUTFILE '/tmp/x'", b: 'SYSTEM STOP MERGES', c: "file('/etc/passwd')" },
+      ]);
+      expect(await rows("SELECT 1 AS `into outfile`, 2 AS `SYSTEM` -- INTO OUTFILE '/tmp/x'\n/* SYSTEM STOP MERGES */")).toEqual([{ 'into outfile': 1, SYSTEM: 2 }]);
+      expect(await rows("SELECT name FROM system.databases WHERE name = 'system'")).toEqual([{ name: 'system' }]);
+      expect((await rows('SHOW TABLES')).length).toBeGreaterThan(0);
+      expect((await rows('DESCRIBE TABLE analyst_bot_requests')).map((r) => r.name)).toContain('bot_name');
+      expect((await rows('EXPLAIN SELECT 1')).length).toBeGreaterThan(0);
+      expect(await sql("SELECT 'INTO OUTFILE' AS a", 'csv')).toEqual({ status: 200, type: 'text/csv; charset=utf-8', body: '"a"\n"INTO OUTFILE"\n' });
+    });
+
+    it('the CLI prints the refusal', async () => {
+      const file = target();
+      expect(await cli('sql', `SELECT 1 INTO OUTFILE '${file}'`)).toMatchObject({ code: 1, out: '', err: expect.stringMatching(/^error: 403 the console refuses INTO OUTFILE .* \(sql\)$/) });
+      expect(existsSync(file)).toBe(false);
+    });
   });
 
   it('bounds the result rows (the engine refuses more than operator_sql.max_result_rows: 400 naming sql)', async () => {

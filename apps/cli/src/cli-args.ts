@@ -36,7 +36,8 @@ export const USAGE = `usage: npm run cli -- <command> [options]
       imports a Search Console export; each imported day replaces that day
   sql "<statement>" [--format table|csv|json]
       runs one read-only statement on the explorer store (chDB): the engine refuses writes,
-      DDL and setting changes, and bounds rows and time (operator_sql); see docs/analysts.md
+      DDL and setting changes, and bounds rows and time (operator_sql); INTO OUTFILE, SYSTEM,
+      BACKUP, KILL, USE and file() are refused before it runs; see docs/analysts.md
   site add --host <hostname>[,<hostname>…] [--website <id>] [--account <id>] [--origin https://…] [--host-id <n>]
       prints a new edge token (shown once) and the configuration items for the site, with the
       token's SHA-256; writes no file and needs no running service

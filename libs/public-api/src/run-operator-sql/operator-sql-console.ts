@@ -4,18 +4,24 @@ import { AppError } from '@bpc/domain';
 import type { ExplorerStore } from '@bpc/explorer-store';
 import { APP_CONFIG, LOGGER } from '@bpc/platform';
 import type { Logger } from 'pino';
-import { openOperatorSqlStore } from './open-operator-sql-store';
-import { operatorSqlError } from './operator-sql-error';
+import { explainSyntaxTree } from './explain-syntax-tree';
+import { openOperatorSqlStores, type OperatorSqlStores } from './open-operator-sql-stores';
+import { operatorSqlError, statementRefused } from './operator-sql-error';
+import { refusalOf } from './statement-refusal';
+import { parseSyntaxTree } from './syntax-tree';
 
 /**
  * The operator's SQL console (`npm run cli -- sql`): one statement per call
  * on chDB's data, through an executor whose connections the engine keeps
- * read-only with bounded rows and time (`operator_sql`). Opened on first
- * use; a ClickHouse server has a read-only analyst user of its own instead.
+ * read-only with bounded rows and time (`operator_sql`). Each statement is
+ * parsed by the engine first, and what read-only mode would let through
+ * (`refusalOf`: INTO OUTFILE, SYSTEM …) is refused before it runs. Opened on
+ * first use; a ClickHouse server has a read-only analyst user of its own
+ * instead.
  */
 @Injectable()
 export class OperatorSqlConsole implements OnModuleDestroy {
-  private store?: ExplorerStore | null;
+  private stores?: OperatorSqlStores | null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -23,13 +29,13 @@ export class OperatorSqlConsole implements OnModuleDestroy {
   ) {}
 
   async rows(sql: string): Promise<{ rows: Record<string, unknown>[]; rowCount: number }> {
-    const rows = await this.run((store) => store.query(sql));
+    const rows = await this.run(sql, (store) => store.query(sql));
     return { rows, rowCount: rows.length };
   }
 
   /** The engine's CSV, a header line first; bounded by `max_result_rows`. */
   async csv(sql: string): Promise<Buffer> {
-    return this.run(async (store) => {
+    return this.run(sql, async (store) => {
       const chunks: Uint8Array[] = [];
       for await (const chunk of store.streamRaw(sql, undefined, 'CSVWithNames')) chunks.push(chunk);
       return Buffer.concat(chunks);
@@ -37,23 +43,26 @@ export class OperatorSqlConsole implements OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.store?.close();
+    await this.stores?.statements.close();
+    await this.stores?.syntax.close();
   }
 
-  private async run<T>(work: (store: ExplorerStore) => Promise<T>): Promise<T> {
-    const store = this.openStore();
+  private async run<T>(sql: string, work: (store: ExplorerStore) => Promise<T>): Promise<T> {
+    const stores = this.openStores();
     try {
-      return await work(store);
+      const refusal = refusalOf(parseSyntaxTree(await explainSyntaxTree(stores.syntax, sql)));
+      if (refusal !== undefined) throw statementRefused(refusal);
+      return await work(stores.statements);
     } catch (error) {
       throw operatorSqlError(error, this.config.operator_sql);
     }
   }
 
-  private openStore(): ExplorerStore {
-    if (this.store === undefined) this.store = openOperatorSqlStore(this.config, this.logger.child({ component: 'operator-sql' })) ?? null;
-    if (this.store === null) {
+  private openStores(): OperatorSqlStores {
+    if (this.stores === undefined) this.stores = openOperatorSqlStores(this.config, this.logger.child({ component: 'operator-sql' })) ?? null;
+    if (this.stores === null) {
       throw new AppError('FEATURE_DISABLED', 'the explorer store is a ClickHouse server: query it directly as its read-only analyst user (docs/analysts.md)');
     }
-    return this.store;
+    return this.stores;
   }
 }

@@ -1,12 +1,13 @@
 import type { AppConfig } from '@bpc/config';
 import { AppError, validationError } from '@bpc/domain';
 import { ExplorerStoreError } from '@bpc/explorer-store';
+import { STATEMENT_REFUSALS, type StatementRefusal } from './statement-refusal';
 
 /**
  * What the operator is told when the engine refused or stopped a statement:
  * the engine's own reason, under the error code the public API answers
- * with. Refusals come from the engine's read-only mode and limits, never
- * from reading the SQL here.
+ * with. The engine's read-only mode and limits decide, except for what that
+ * mode lets through (`statementRefused`).
  */
 export function operatorSqlError(error: unknown, limits: AppConfig['operator_sql']): unknown {
   if (!(error instanceof ExplorerStoreError)) return error;
@@ -23,4 +24,10 @@ export function operatorSqlError(error: unknown, limits: AppConfig['operator_sql
       // An engine error (syntax, unknown table …) is about the statement; one without a code is the store failing.
       return error.clickhouseCode !== undefined ? validationError('sql', engine) : new AppError('STORE_UNAVAILABLE', `explorer store unavailable: ${error.message}`);
   }
+}
+
+/** A statement the console refused itself, before the engine saw it (`refusalOf`). */
+export function statementRefused(refusal: StatementRefusal): AppError {
+  const { what, why } = STATEMENT_REFUSALS[refusal];
+  return new AppError('FORBIDDEN', `the console refuses ${what} before the statement reaches the engine: ${why}`, 'sql');
 }
