@@ -23,7 +23,6 @@ type Narrowed<Document, Narrow extends Document & Record<Exclude<keyof Narrow, k
 export type WebsiteView = Schemas['WebsiteViewDto'];
 export type Role = WebsiteView['role'];
 export type SessionView = Schemas['SessionViewDto'];
-export type WebsitesList = Schemas['WebsitesDto'];
 
 /** A token or a link's secret: one of the two (the document makes both optional). */
 export type SignInBody = Narrowed<Schemas['SignInDto'], { token: string } | { link: string }>;
@@ -71,7 +70,12 @@ export type DiscoveryEntry = {
   limits: ExplorerLimits;
 };
 
-export type DiscoveryDocument = Narrowed<DiscoveryAnswer, { explorers: DiscoveryEntry[]; limits: ExplorerLimits }>;
+/** The explorers a query or an export names (the document's `explorerKey`). */
+export type ExplorerKey = operations['DataExplorer_query']['parameters']['path']['explorerKey'];
+
+export type ExplorerEntry = DiscoveryEntry & { key: ExplorerKey };
+
+export type DiscoveryDocument = Narrowed<DiscoveryAnswer, { explorers: ExplorerEntry[]; limits: ExplorerLimits }>;
 
 // ---- Data Explorer queries
 
@@ -117,16 +121,13 @@ export type QueryResult = Narrowed<Answer<'DataExplorer_query'>, { data: Row[]; 
 
 export type ExportRecord = Answer<'Exports_status'>;
 export type StartedFrom = ExportRecord['startedFrom'];
-export type ExportsList = Answer<'Exports_list'>;
 
 export type ExportBody = Omit<Schemas['StartExportDto'], 'filters'> & { filters?: ExplorerFilterBody[] };
 
 // ---- Cache
 
 export type Priority = NonNullable<Schemas['RecacheWebsiteDto']['priority']>;
-export type RecacheBody = Schemas['RecacheWebsiteDto'];
 export type RecacheAccepted = Schemas['RecacheWebsiteResponseDto'];
-export type InvalidateBody = Schemas['InvalidateWebsiteCacheDto'];
 export type InvalidateAccepted = Schemas['InvalidateWebsiteCacheResponseDto'];
 export type QueueCounts = Schemas['QueuedCountDto'];
 export type QueueStatus = Schemas['QueueStatusDto'];
@@ -165,7 +166,6 @@ export type RenderTrigger = 'recache_high' | 'recache_normal' | 'autorecache' | 
 /** `GET …/renders`: one discovery entry (key `renders`, modes `renders` and `reasons`) with the account's limits. */
 export type RendersDiscovery = Narrowed<Answer<'Renders_discover'>, DiscoveryEntry & { key: 'renders' }>;
 
-export type RendersMode = NonNullable<Schemas['QueryRendersDto']['mode']>;
 export type RendersQueryBody = Schemas['QueryRendersDto'];
 export type RendersExportBody = Schemas['ExportRendersDto'];
 export type RendersTimeseriesBody = Schemas['RendersTimeseriesDto'];

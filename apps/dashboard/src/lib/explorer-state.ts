@@ -1,4 +1,4 @@
-import type { CompCategory, DiscoveryDocument, DiscoveryEntry, DiscoveryFilter, DiscoveryMode, ExplorerFilterBody, ExportBody, QueryBody, SortDir } from '../api/types';
+import type { CompCategory, DiscoveryDocument, DiscoveryEntry, DiscoveryFilter, ExplorerEntry, DiscoveryMode, ExplorerFilterBody, ExportBody, QueryBody, SortDir } from '../api/types';
 
 /**
  * The Data Explorer's view state, as it lives in the URL's query string (so
@@ -83,7 +83,7 @@ export function explorerSearchParams(state: ExplorerState): URLSearchParams {
 }
 
 /** The explorer the state names, else the first discovery lists. */
-export function chosenExplorer(discovery: DiscoveryDocument, state: ExplorerState): DiscoveryEntry | undefined {
+export function chosenExplorer(discovery: DiscoveryDocument, state: ExplorerState): ExplorerEntry | undefined {
   return discovery.explorers.find((e) => e.key === state.explorer) ?? discovery.explorers[0];
 }
 
