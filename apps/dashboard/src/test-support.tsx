@@ -8,8 +8,18 @@ import { RequireSession } from './session';
 
 export interface Call {
   method: string;
+  /** Path and query string (the calls go to the page's own origin). */
   path: string;
   body: unknown;
+  headers: Headers;
+}
+
+/** A fetch call as the API sees it: the typed client hands fetch a Request; probeApi a path and its init. */
+export async function callOf(input: RequestInfo | URL, init?: RequestInit): Promise<Call> {
+  const request = input instanceof Request ? input : new Request(new URL(String(input), location.origin), init);
+  const url = new URL(request.url);
+  const text = await request.text();
+  return { method: request.method, path: url.pathname + url.search, body: text ? JSON.parse(text) : undefined, headers: request.headers };
 }
 
 export type Handler = (call: Call) => { status?: number; body: unknown } | undefined;
@@ -17,7 +27,7 @@ export type Handler = (call: Call) => { status?: number; body: unknown } | undef
 export function serveApi(role: string, handler: Handler) {
   const calls: Call[] = [];
   const fetchMock = vi.fn<typeof fetch>(async (input, init) => {
-    const call = { method: init?.method ?? 'GET', path: String(input), body: init?.body ? JSON.parse(String(init.body)) : undefined };
+    const call = await callOf(input, init);
     if (call.path === '/api/session') {
       const view = { userId: 'alice', via: 'token', expiresAt: '2026-11-28T00:00:00.000Z', csrfToken: 'c', websites: [{ id: 'demo', role, platformModule: true, hostnames: ['www.example.com'], edgeUrl: 'http://edge/' }] };
       return new Response(JSON.stringify(view), { status: 200 });

@@ -1,10 +1,14 @@
+import createClient from 'openapi-fetch';
 import { ApiError, errorFromResponse, meansApiDown, NOT_LOADED_MESSAGE } from './api-error';
+import type { paths } from './public-api';
 
 /**
- * The one place that talks HTTP. Session cookie (same origin), JSON both
- * ways, `X-CSRF-Token` on every call that is not GET/HEAD, the error
- * envelope turned into ApiError, a 401 reported once to whoever handles
- * sign-in, and whether the API answers at all kept for the banner.
+ * The one place that talks HTTP: an openapi-fetch client typed with the
+ * paths generated from the public API's OpenAPI document (public-api.ts).
+ * Session cookie (same origin), JSON both ways, `X-CSRF-Token` on every call
+ * that is not GET/HEAD, the error envelope turned into ApiError, a 401
+ * reported once to whoever handles sign-in, and whether the API answers at
+ * all kept for the banner.
  */
 
 type Listener = () => void;
@@ -17,6 +21,10 @@ const downListeners = new Set<Listener>();
 
 export function setCsrfToken(token: string | undefined): void {
   csrfToken = token;
+}
+
+export function sessionCsrfToken(): string | undefined {
+  return csrfToken;
 }
 
 /** Called on a 401 from any call that did not say it expects one (the session expired or was ended). */
@@ -53,42 +61,42 @@ function setApiDown(down: boolean): void {
   for (const listener of downListeners) listener();
 }
 
-export interface RequestOptions {
-  signal?: AbortSignal;
+/** The public API, same origin; the page's own address makes the URLs absolute (a Request needs one outside a browser). */
+export const publicApi = createClient<paths>({
+  baseUrl: location.origin,
+  credentials: 'same-origin',
+  headers: { accept: 'application/json' },
+  // The global fetch at call time, not the one there was when this module loaded.
+  fetch: (request) => fetch(request),
+});
+
+publicApi.use({
+  onRequest({ request }) {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && csrfToken) request.headers.set('x-csrf-token', csrfToken);
+  },
+  onError({ request }) {
+    // A cancelled call (a query no longer wanted) stays what it is: no banner.
+    if (request.signal.aborted) return;
+    setApiDown(true);
+    return new ApiError(0, 'UNREACHABLE', NOT_LOADED_MESSAGE);
+  },
+});
+
+export interface AnswerOptions {
   /** A 401 is an answer here (reading or opening the session), not a lost session. */
   unauthenticatedIsAnswer?: boolean;
-  fetchImpl?: typeof fetch;
 }
 
-export async function apiRequest<T>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (method !== 'GET' && method !== 'HEAD' && csrfToken) headers['x-csrf-token'] = csrfToken;
-  let response: Response;
-  try {
-    response = await (options.fetchImpl ?? fetch)(path, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: 'same-origin',
-      signal: options.signal,
-    });
-  } catch (error) {
-    if (options.signal?.aborted) throw error;
-    setApiDown(true);
-    throw new ApiError(0, 'UNREACHABLE', NOT_LOADED_MESSAGE);
-  }
-  const text = await response.text().catch(() => '');
-  let parsed: unknown;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  const hasEnvelope = !!parsed && typeof parsed === 'object' && typeof (parsed as { code?: unknown }).code === 'string';
+/** What a call through `publicApi` resolves to: the answer's data, or its error body (the envelope, or the text of a proxy's page). */
+type Answered<Data> = { data?: Data; error?: unknown; response: Response };
+
+/** The data of a call's 2xx answer; any other answer as an ApiError (its 401 reported as a lost session unless the call expects one). */
+export async function answerOf<Data>(call: Promise<Answered<Data>>, options: AnswerOptions = {}): Promise<Data> {
+  const { data, error, response } = await call;
+  const hasEnvelope = !!error && typeof error === 'object' && typeof (error as { code?: unknown }).code === 'string';
   setApiDown(meansApiDown(response.status, hasEnvelope));
-  if (response.ok) return parsed as T;
-  const error = errorFromResponse(response.status, parsed, response.headers.get('retry-after'));
-  if (response.status === 401 && !options.unauthenticatedIsAnswer) sessionLost?.(error);
-  throw error;
+  if (response.ok) return data as Data;
+  const refusal = errorFromResponse(response.status, error, response.headers.get('retry-after'));
+  if (response.status === 401 && !options.unauthenticatedIsAnswer) sessionLost?.(refusal);
+  throw refusal;
 }

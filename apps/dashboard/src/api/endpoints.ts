@@ -1,102 +1,99 @@
-import { apiRequest } from './client';
+import { answerOf, publicApi, sessionCsrfToken } from './client';
 import type {
-  AlertDeliveriesPage,
-  AlertDelivery,
-  CacheEntriesPage,
+  AlertDeliveriesQuery,
   CacheEntriesQueryBody,
-  CacheLookupResult,
   DiscoveryDocument,
+  ExplorerFilterBody,
+  ExplorerKey,
   ExportBody,
-  ExportRecord,
+  FilterBody,
   ImportBody,
   ImportResult,
-  InvalidateAccepted,
   InvalidateMatchingBody,
-  InvalidateMatchingResult,
   Priority,
   QueryBody,
   QueryResult,
-  QueueStatus,
-  RecacheAccepted,
-  Receipt,
-  ReceiptState,
+  ReceiptQuery,
   RendersDiscovery,
+  RendersExportBody,
+  RendersQueryBody,
   RendersTimeseriesBody,
-  RendersTimeseriesResult,
-  SessionView,
   SignInBody,
   SitemapRecacheBody,
-  SitemapRecacheResult,
   SummaryBody,
-  SummaryResult,
   TimeseriesBody,
-  TimeseriesResult,
-  WebsiteView,
 } from './types';
 
-/** Every endpoint the dashboard calls: the public API, nothing else. */
+/**
+ * Every endpoint the dashboard calls: the public API, nothing else, each
+ * through the typed client (its path, parameters, body and answer checked
+ * against the OpenAPI document). An answer the document types more loosely
+ * than the API gives it (discovery, query rows, the import answer) is read as
+ * the narrower type of types.ts, which is checked to fit the document's.
+ */
 
-const site = (website: string) => `/api/websites/${encodeURIComponent(website)}`;
+const site = (website: string) => ({ path: { website } });
+/** Reading, opening and ending the session: a 401 there is an answer (nobody signed in), not a lost session. */
+const SESSION = { unauthenticatedIsAnswer: true };
 
-/** `?a=1&b=x` of the options that are set, or nothing. */
-function searchOf(options: Record<string, string | number | undefined>): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(options)) if (value !== undefined && value !== '') params.set(key, String(value));
-  const text = params.toString();
-  return text ? `?${text}` : '';
-}
+/** A range's upper bound goes as the user typed it when it is not a number, so the API's refusal names its control (the document types `val2` as a number). */
+const asTyped = <Body extends { filters?: ExplorerFilterBody[] }>(body: Body) => body as Omit<Body, 'filters'> & { filters?: FilterBody[] };
 
 export const api = {
   session: {
-    read: (signal?: AbortSignal) => apiRequest<SessionView>('GET', '/api/session', undefined, { signal, unauthenticatedIsAnswer: true }),
-    open: (body: SignInBody) => apiRequest<SessionView>('POST', '/api/session', body, { unauthenticatedIsAnswer: true }),
-    end: () => apiRequest<void>('DELETE', '/api/session', undefined, { unauthenticatedIsAnswer: true }),
+    read: (signal?: AbortSignal) => answerOf(publicApi.GET('/api/session', { signal }), SESSION),
+    open: (body: SignInBody) => answerOf(publicApi.POST('/api/session', { body }), SESSION),
+    // The one operation whose document names its X-CSRF-Token (the client sends it on every change anyway).
+    end: (): Promise<void> => answerOf(publicApi.DELETE('/api/session', { params: { header: { 'X-CSRF-Token': sessionCsrfToken() ?? '' } } }), SESSION),
   },
-  websites: (signal?: AbortSignal) => apiRequest<{ websites: WebsiteView[] }>('GET', '/api/websites', undefined, { signal }),
+  websites: (signal?: AbortSignal) => answerOf(publicApi.GET('/api/websites', { signal })),
   explorer: {
-    discover: (website: string, signal?: AbortSignal) => apiRequest<DiscoveryDocument>('GET', `${site(website)}/data-explorer`, undefined, { signal }),
-    query: (website: string, explorerKey: string, body: QueryBody, signal?: AbortSignal) =>
-      apiRequest<QueryResult>('POST', `${site(website)}/data-explorer/${encodeURIComponent(explorerKey)}/query`, body, { signal }),
+    discover: (website: string, signal?: AbortSignal) => answerOf(publicApi.GET('/api/websites/{website}/data-explorer', { params: site(website), signal })) as Promise<DiscoveryDocument>,
+    query: (website: string, explorerKey: ExplorerKey, body: QueryBody, signal?: AbortSignal) =>
+      answerOf(
+        publicApi.POST('/api/websites/{website}/data-explorer/{explorerKey}/query', {
+          params: { path: { website, explorerKey } },
+          body: asTyped(body),
+          signal,
+        }),
+      ) as Promise<QueryResult>,
   },
   exports: {
-    start: (website: string, explorerKey: string, body: ExportBody) =>
-      apiRequest<ExportRecord>('POST', `${site(website)}/data-explorer/${encodeURIComponent(explorerKey)}/export`, body),
+    start: (website: string, explorerKey: ExplorerKey, body: ExportBody) =>
+      answerOf(publicApi.POST('/api/websites/{website}/data-explorer/{explorerKey}/export', { params: { path: { website, explorerKey } }, body: asTyped(body) })),
     status: (website: string, exportId: number, signal?: AbortSignal) =>
-      apiRequest<ExportRecord>('GET', `${site(website)}/data-explorer/export/${exportId}/status`, undefined, { signal }),
-    history: (website: string, signal?: AbortSignal) =>
-      apiRequest<{ exports: ExportRecord[] }>('GET', `${site(website)}/data-explorer/exports`, undefined, { signal }),
+      answerOf(publicApi.GET('/api/websites/{website}/data-explorer/export/{exportId}/status', { params: { path: { website, exportId } }, signal })),
+    history: (website: string, signal?: AbortSignal) => answerOf(publicApi.GET('/api/websites/{website}/data-explorer/exports', { params: site(website), signal })),
   },
   cache: {
-    recache: (website: string, urls: string[], priority: Priority) => apiRequest<RecacheAccepted>('POST', `${site(website)}/cache/recache`, { urls, priority }),
-    invalidate: (website: string, urls: string[]) => apiRequest<InvalidateAccepted>('POST', `${site(website)}/cache/invalidate`, { urls }),
-    queue: (website: string, signal?: AbortSignal) => apiRequest<QueueStatus>('GET', `${site(website)}/cache/queue`, undefined, { signal }),
+    recache: (website: string, urls: string[], priority: Priority) => answerOf(publicApi.POST('/api/websites/{website}/cache/recache', { params: site(website), body: { urls, priority } })),
+    invalidate: (website: string, urls: string[]) => answerOf(publicApi.POST('/api/websites/{website}/cache/invalidate', { params: site(website), body: { urls } })),
+    queue: (website: string, signal?: AbortSignal) => answerOf(publicApi.GET('/api/websites/{website}/cache/queue', { params: site(website), signal })),
     lookup: (website: string, url: string, signal?: AbortSignal) =>
-      apiRequest<CacheLookupResult>('GET', `${site(website)}/cache/entries?${new URLSearchParams({ url }).toString()}`, undefined, { signal }),
-    entries: (website: string, body: CacheEntriesQueryBody, signal?: AbortSignal) => apiRequest<CacheEntriesPage>('POST', `${site(website)}/cache/entries/query`, body, { signal }),
-    invalidateMatching: (website: string, body: InvalidateMatchingBody) => apiRequest<InvalidateMatchingResult>('POST', `${site(website)}/cache/entries/invalidate`, body),
-    receipt: (website: string, receiptId: string, options: { page?: number; perPage?: number; state?: ReceiptState } = {}, signal?: AbortSignal) =>
-      apiRequest<Receipt>('GET', `${site(website)}/cache/receipts/${encodeURIComponent(receiptId)}${searchOf(options)}`, undefined, { signal }),
-    recacheSitemap: (website: string, body: SitemapRecacheBody) => apiRequest<SitemapRecacheResult>('POST', `${site(website)}/cache/recache-sitemap`, body),
+      answerOf(publicApi.GET('/api/websites/{website}/cache/entries', { params: { path: { website }, query: { url } }, signal })),
+    entries: (website: string, body: CacheEntriesQueryBody, signal?: AbortSignal) => answerOf(publicApi.POST('/api/websites/{website}/cache/entries/query', { params: site(website), body, signal })),
+    invalidateMatching: (website: string, body: InvalidateMatchingBody) => answerOf(publicApi.POST('/api/websites/{website}/cache/entries/invalidate', { params: site(website), body })),
+    receipt: (website: string, receiptId: string, query: ReceiptQuery = {}, signal?: AbortSignal) =>
+      answerOf(publicApi.GET('/api/websites/{website}/cache/receipts/{receiptId}', { params: { path: { website, receiptId }, query }, signal })),
+    recacheSitemap: (website: string, body: SitemapRecacheBody) => answerOf(publicApi.POST('/api/websites/{website}/cache/recache-sitemap', { params: site(website), body })),
   },
   renders: {
-    discover: (website: string, signal?: AbortSignal) => apiRequest<RendersDiscovery>('GET', `${site(website)}/renders`, undefined, { signal }),
-    query: (website: string, body: QueryBody, signal?: AbortSignal) => apiRequest<QueryResult>('POST', `${site(website)}/renders/query`, body, { signal }),
-    timeseries: (website: string, body: RendersTimeseriesBody, signal?: AbortSignal) => apiRequest<RendersTimeseriesResult>('POST', `${site(website)}/renders/timeseries`, body, { signal }),
+    discover: (website: string, signal?: AbortSignal) => answerOf(publicApi.GET('/api/websites/{website}/renders', { params: site(website), signal })) as Promise<RendersDiscovery>,
+    query: (website: string, body: RendersQueryBody, signal?: AbortSignal) => answerOf(publicApi.POST('/api/websites/{website}/renders/query', { params: site(website), body, signal })) as Promise<QueryResult>,
+    timeseries: (website: string, body: RendersTimeseriesBody, signal?: AbortSignal) => answerOf(publicApi.POST('/api/websites/{website}/renders/timeseries', { params: site(website), body, signal })),
     /** Through the account's one export slot, shared with the explorers (409 EXPORT_SLOT_BUSY); status at the explorers' status path. */
-    export: (website: string, body: ExportBody) => apiRequest<ExportRecord>('POST', `${site(website)}/renders/export`, body),
+    export: (website: string, body: RendersExportBody) => answerOf(publicApi.POST('/api/websites/{website}/renders/export', { params: site(website), body })),
   },
   alerts: {
-    deliveries: (website: string, options: { page?: number; perPage?: number; status?: AlertDelivery['status'] } = {}, signal?: AbortSignal) =>
-      apiRequest<AlertDeliveriesPage>('GET', `${site(website)}/alerts/deliveries${searchOf(options)}`, undefined, { signal }),
+    deliveries: (website: string, query: AlertDeliveriesQuery = {}, signal?: AbortSignal) =>
+      answerOf(publicApi.GET('/api/websites/{website}/alerts/deliveries', { params: { path: { website }, query }, signal })),
   },
   insights: {
-    summary: (website: string, body: SummaryBody, signal?: AbortSignal) =>
-      apiRequest<SummaryResult>('POST', `${site(website)}/insights/summary`, body, { signal }),
-    timeseries: (website: string, body: TimeseriesBody, signal?: AbortSignal) =>
-      apiRequest<TimeseriesResult>('POST', `${site(website)}/insights/timeseries`, body, { signal }),
+    summary: (website: string, body: SummaryBody, signal?: AbortSignal) => answerOf(publicApi.POST('/api/websites/{website}/insights/summary', { params: site(website), body, signal })),
+    timeseries: (website: string, body: TimeseriesBody, signal?: AbortSignal) => answerOf(publicApi.POST('/api/websites/{website}/insights/timeseries', { params: site(website), body, signal })),
   },
   searchPerformance: {
-    import: (website: string, body: ImportBody) => apiRequest<ImportResult>('POST', `${site(website)}/search-performance/import`, body),
+    import: (website: string, body: ImportBody) => answerOf(publicApi.POST('/api/websites/{website}/search-performance/import', { params: site(website), body })) as Promise<ImportResult>,
   },
 };
 

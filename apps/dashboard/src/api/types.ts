@@ -1,38 +1,44 @@
-// The public API's shapes as the dashboard reads them (docs/public-api.md and
-// the dashboard API agreed for issue 30). One place: a shape change is one edit.
+// The public API's shapes as the dashboard reads them: the types openapi-typescript
+// generates from deploy/openapi/public-api.json (public-api.ts, `npm run openapi:dashboard`),
+// under the names the pages use, so a contract change breaks the build.
+// Where the document says less than the API answers (discovery and query answers
+// typed as plain objects, fields not marked required, "one of the two"), the
+// dashboard's narrower reading is written here and checked to fit the document's
+// type (`Narrowed`); docs/public-api.md describes those shapes.
 
-export type Role = 'readonly' | 'manager' | 'admin' | (string & {});
+import type { components, operations } from './public-api';
 
-export interface WebsiteView {
-  id: string;
-  role: Role;
-  platformModule: boolean;
-  hostnames: string[];
-  edgeUrl: string;
-}
+type Schemas = components['schemas'];
 
-export interface SessionView {
-  userId: string;
-  via: 'token' | 'link';
-  expiresAt: string;
-  csrfToken: string;
-  websites: WebsiteView[];
-}
+/** The JSON body of an operation's 200 answer. */
+type Answer<Operation extends keyof operations> = operations[Operation]['responses'] extends { 200: { content: { 'application/json': infer Body } } } ? Body : never;
 
-export type SignInBody = { token: string } | { link: string };
+/**
+ * The dashboard's narrower reading of a type the document leaves looser: it
+ * must fit the document's type and name no field the document does not, so
+ * the document cannot change under it unnoticed.
+ */
+type Narrowed<Document, Narrow extends Document & Record<Exclude<keyof Narrow, keyof Document>, never>> = Narrow;
 
-// ---- Data Explorer discovery
+export type WebsiteView = Schemas['WebsiteViewDto'];
+export type Role = WebsiteView['role'];
+export type SessionView = Schemas['SessionViewDto'];
 
-export interface DiscoveryColumn {
+/** A token or a link's secret: one of the two (the document makes both optional). */
+export type SignInBody = Narrowed<Schemas['SignInDto'], { token: string } | { link: string }>;
+
+// ---- Data Explorer discovery (the document types explorers, modes and periods as plain objects)
+
+export type DiscoveryColumn = {
   key: string;
   title: string;
   group: string;
   dataType: 'string' | 'datetime' | 'integer' | 'number' | 'percent' | (string & {});
   sortable: boolean;
   modes: string[];
-}
+};
 
-export interface DiscoveryFilter {
+export type DiscoveryFilter = {
   field: string;
   title: string;
   type: 'string' | 'number' | 'enum' | (string & {});
@@ -41,65 +47,56 @@ export interface DiscoveryFilter {
   operators: string[];
   valuelessOperators: string[];
   options?: { value: string; label: string }[];
-}
+};
 
-export interface DiscoveryMode {
+export type DiscoveryMode = {
   key: string;
   default: boolean;
   columns: DiscoveryColumn[];
   filters: DiscoveryFilter[];
   defaults: { columns: string[]; sort: string; sortDir: SortDir; period: string };
-}
+};
 
-export interface ExplorerLimits {
-  perPageMax: number;
-  perPageDefault: number;
-  exportRowCap: number;
-}
+type DiscoveryAnswer = Answer<'DataExplorer_discover'>;
 
-export interface DiscoveryEntry {
+/** The document lists the three limits but marks none required. */
+export type ExplorerLimits = Required<NonNullable<DiscoveryAnswer['limits']>>;
+
+export type DiscoveryEntry = {
   key: string;
   features: { comparePeriod: boolean; comparisonCategories: boolean };
   modes: DiscoveryMode[];
   periods: { presets: string[]; customFormat: string; timeBounds: boolean; maxRangeDays: number };
   limits: ExplorerLimits;
-}
+};
 
-export interface DiscoveryDocument {
-  explorers: DiscoveryEntry[];
-  limits: ExplorerLimits;
-}
+/** The explorers a query or an export names (the document's `explorerKey`). */
+export type ExplorerKey = operations['DataExplorer_query']['parameters']['path']['explorerKey'];
+
+export type ExplorerEntry = DiscoveryEntry & { key: ExplorerKey };
+
+export type DiscoveryDocument = Narrowed<DiscoveryAnswer, { explorers: ExplorerEntry[]; limits: ExplorerLimits }>;
 
 // ---- Data Explorer queries
 
-export type SortDir = 'asc' | 'desc';
+export type SortDir = NonNullable<Schemas['QueryExplorerDto']['sortDir']>;
+export type CompCategory = NonNullable<Schemas['QueryExplorerDto']['compCategory']>;
 
-export interface FilterBody {
-  field: string;
-  op?: string;
-  val?: string | number;
-  val2?: string | number;
-}
+export type FilterBody = Schemas['QueryFilterDto'];
 
-export interface QueryBody {
-  mode?: string;
-  columns?: string[];
-  filters?: FilterBody[];
-  period?: string;
-  compPeriod?: string;
-  compCategory?: string;
-  sort?: string;
-  sortDir?: SortDir;
-  page?: number;
-  perPage?: number;
-}
+/**
+ * An explorer filter as the page sends it: a range's upper bound goes as
+ * typed when it is not a number, so that the API's refusal names its control
+ * (the document types `val2` as a number).
+ */
+export type ExplorerFilterBody = Omit<FilterBody, 'val2'> & { val2?: number | string };
 
-export interface TimeWindow {
-  start: string;
-  end: string;
-}
+export type QueryBody = Omit<Schemas['QueryExplorerDto'], 'filters'> & { filters?: ExplorerFilterBody[] };
 
-export interface QueryMeta {
+export type TimeWindow = Schemas['InsightsWindowDto'];
+
+/** The document types a query answer's `meta` as a plain object. */
+export type QueryMeta = {
   explorerKey: string;
   mode: string;
   page: number;
@@ -113,311 +110,99 @@ export interface QueryMeta {
   window: TimeWindow;
   compPeriod?: string;
   compWindow?: TimeWindow;
-  compCategory?: string;
-}
+  compCategory?: CompCategory;
+};
 
 export type Row = Record<string, unknown> & { _rowId: string | number };
 
-export interface QueryResult {
-  data: Row[];
-  meta: QueryMeta;
-}
+export type QueryResult = Narrowed<Answer<'DataExplorer_query'>, { data: Row[]; meta: QueryMeta }>;
 
 // ---- Exports
 
-export type StartedFrom = 'api' | 'dashboard' | 'agent';
+export type ExportRecord = Answer<'Exports_status'>;
+export type StartedFrom = ExportRecord['startedFrom'];
 
-interface ExportCommon {
-  exportId: number;
-  startedFrom?: StartedFrom;
-  createdAt?: string;
-}
-
-export type ExportRecord =
-  | (ExportCommon & { status: 'running'; message: string })
-  | (ExportCommon & {
-      status: 'completed';
-      rowCount: number;
-      sizeBytes: number;
-      columns: string[];
-      maxRows: number;
-      filename: string;
-      window: { start: string; end: string };
-      downloadUrl: string;
-      expiresAt: string;
-    })
-  | (ExportCommon & { status: 'failed'; error: string; errorMessage: string });
-
-export type ExportBody = Omit<QueryBody, 'page' | 'perPage'> & { filename?: string; maxRows?: number; waitSeconds?: number };
+export type ExportBody = Omit<Schemas['StartExportDto'], 'filters'> & { filters?: ExplorerFilterBody[] };
 
 // ---- Cache
 
-export type Priority = 'high' | 'normal';
-
-export interface RecacheAccepted {
-  entriesEnqueued: number;
-  urlsAccepted: number;
-  /** Follow it at `GET …/cache/receipts/{receiptId}` (issue 32). */
-  receiptId: string;
-}
-
-export interface InvalidateAccepted {
-  entriesInvalidated: number;
-  urlsAccepted: number;
-}
-
-export interface QueueCounts {
-  total: number;
-  due: number;
-}
-
-export interface QueueStatus {
-  hostId: number | string;
-  queues: { high: QueueCounts; normal: QueueCounts };
-  paused: boolean;
-  pausedUntil: string | null;
-  /** An estimate from the recent completion rate, the pause's remaining time included (issue 32). */
-  drainEstimate: { high: DrainEstimate; normal: DrainEstimate };
-}
+export type Priority = NonNullable<Schemas['RecacheWebsiteDto']['priority']>;
+export type RecacheAccepted = Schemas['RecacheWebsiteResponseDto'];
+export type InvalidateAccepted = Schemas['InvalidateWebsiteCacheResponseDto'];
+export type QueueCounts = Schemas['QueuedCountDto'];
+export type QueueStatus = Schemas['QueueStatusDto'];
 
 // ---- Insights
 
-export interface Summary {
-  requests: number | null;
-  pages: number | null;
-  hitRate: number | null;
-  serveTimeP50Ms: number | null;
-  serveTimeP95Ms: number | null;
-  share4xx: number | null;
-  share5xx: number | null;
-  rendersFailed: number | null;
-}
-
-export interface SummaryBody {
-  period?: string;
-  compPeriod?: string;
-  filters?: FilterBody[];
-}
-
-export interface SummaryResult {
-  data: { current: Summary; previous: Summary; newPages: number; lostPages: number };
-  meta: { period: string; window: TimeWindow; compPeriod: string; compWindow: TimeWindow };
-}
-
-export type TimeseriesMetric =
-  | 'requests'
-  | 'pages'
-  | 'hit_rate'
-  | 'serve_time_p50'
-  | 'serve_time_p95'
-  | 'clicks'
-  | 'impressions'
-  | 'ctr'
-  | 'position';
-
-export type SplitBy = 'bot_family' | 'cache_status' | 'status_class' | 'dimension';
-
-export interface TimeseriesBody {
-  metric: TimeseriesMetric;
-  period?: string;
-  compPeriod?: string;
-  interval?: 'hour' | 'day';
-  splitBy?: SplitBy;
-  filters?: FilterBody[];
-}
-
-export interface Series {
-  key: string;
-  points: { t: string; v: number | null }[];
-}
-
-export interface TimeseriesResult {
-  data: { series: Series[]; comparison?: Series[] };
-  meta: { metric: TimeseriesMetric; interval: 'hour' | 'day'; splitBy?: SplitBy; period: string; window: TimeWindow; compPeriod?: string; compWindow?: TimeWindow };
-}
+export type Summary = Schemas['InsightsFiguresDto'];
+export type SummaryBody = Schemas['InsightsSummaryDto'];
+export type SummaryResult = Schemas['InsightsSummaryAnswerDto'];
+export type TimeseriesBody = Schemas['InsightsTimeseriesDto'];
+export type TimeseriesMetric = TimeseriesBody['metric'];
+export type SplitBy = NonNullable<TimeseriesBody['splitBy']>;
+export type Series = Schemas['InsightsSeriesDto'];
+export type TimeseriesResult = Schemas['InsightsTimeseriesAnswerDto'];
 
 // ---- Search performance import
 
-export type ImportFormat = 'pages_csv' | 'queries_csv' | 'searchanalytics_json';
+export type ImportBody = Schemas['ImportSearchPerformanceDto'];
+export type ImportFormat = ImportBody['format'];
 
-export interface ImportBody {
-  format: ImportFormat;
-  content?: string;
-  date?: string;
-}
+type ImportAnswer = Answer<'SearchPerformance_import'>;
 
-export interface ImportResult {
-  websiteId: string;
-  days: { date: string; grain: string; rows: number }[];
-}
+/** The document marks none of the answer's fields required. */
+export type ImportResult = Narrowed<ImportAnswer, { websiteId: string; days: Required<NonNullable<ImportAnswer['days']>[number]>[] }>;
 
 // ---- Issue 32: render history, cache entries, receipts, sitemap recache, drain estimate, alerts (ISSUE32-DESIGN.md)
 
-/** Outcome classes of the render history's filters: `stored`; `kept` = kept_*; `failed` = retry_scheduled | gave_up | failed. */
+/** Outcome classes of the render history's filters: `stored`; `kept` = kept_*; `failed` = retry_scheduled | gave_up | failed (discovery's options; the document has no type for them). */
 export type OutcomeClass = 'stored' | 'kept' | 'failed';
 
+/** Render outcomes (the document spells them as plain strings). */
 export type RenderOutcome = 'stored' | 'kept_blank' | 'kept_timeout' | 'kept_soft_404' | 'kept_smaller' | 'kept_fresher' | 'retry_scheduled' | 'gave_up' | 'failed';
 
 export type RenderTrigger = 'recache_high' | 'recache_normal' | 'autorecache' | 'sitemap' | 'edge_miss';
 
 /** `GET …/renders`: one discovery entry (key `renders`, modes `renders` and `reasons`) with the account's limits. */
-export type RendersDiscovery = DiscoveryEntry;
+export type RendersDiscovery = Narrowed<Answer<'Renders_discover'>, DiscoveryEntry & { key: 'renders' }>;
 
-/** `POST …/renders/timeseries`. */
-export interface RendersTimeseriesBody {
-  period?: string;
-  filters?: FilterBody[];
-  interval?: 'hour' | 'day';
-}
+export type RendersQueryBody = Schemas['QueryRendersDto'];
+export type RendersExportBody = Schemas['ExportRendersDto'];
+export type RendersTimeseriesBody = Schemas['RendersTimeseriesDto'];
+export type RendersTimeseriesPoint = Schemas['RendersPointDto'];
+export type RendersTimeseriesResult = Schemas['RendersTimeseriesAnswerDto'];
 
-export interface RendersTimeseriesPoint {
-  t: string;
-  renders: number;
-  stored: number;
-  kept: number;
-  failed: number;
-  renderMsP50: number | null;
-  renderMsP95: number | null;
-}
-
-export interface RendersTimeseriesResult {
-  meta: { period: string; window: TimeWindow; interval: 'hour' | 'day' };
-  points: RendersTimeseriesPoint[];
-}
-
-export interface PageMeta {
-  page: number;
-  perPage: number;
-  total: number;
-  totalPages: number;
-}
+/** The paging of cache entries, receipts and alert deliveries: the same four numbers. */
+export type PageMeta = Schemas['CacheEntryPageMetaDto'] | Schemas['ReceiptMetaDto'] | Schemas['AlertDeliveriesMetaDto'];
 
 /** One configured dimension of a URL in `GET …/cache/entries?url=`: what is cached for it, if anything. */
-export interface CacheEntryView {
-  dimensionId: number;
-  dimension: string;
-  cached: boolean;
-  kind?: 'render' | 'bypass';
-  status?: 'fresh' | 'stale';
-  statusCode?: number;
-  renderedAt?: string;
-  expiresAt?: string;
-  bytes?: number;
-  renderMs?: number;
-  lastServedAt: string | null;
-  hits: number;
-}
+export type CacheEntryView = Schemas['CacheEntryDimensionDto'];
+export type CacheLookupResult = Schemas['CacheEntryLookupDto'];
 
-export interface CacheLookupResult {
-  url: string;
-  entries: CacheEntryView[];
-}
-
-/** A URL prefix or an RE2 pattern: one of the two. */
+/** A URL prefix or an RE2 pattern: exactly one of the two (the document makes both optional). */
 export type UrlMatcher = { prefix: string; pattern?: never } | { pattern: string; prefix?: never };
 
-export type CacheEntriesQueryBody = UrlMatcher & { page?: number; perPage?: number };
+export type CacheEntriesQueryBody = Narrowed<Schemas['ListCacheEntriesDto'], UrlMatcher & Omit<Schemas['ListCacheEntriesDto'], keyof UrlMatcher>>;
+export type CacheEntryRow = Schemas['CacheEntryRowDto'];
+export type CacheEntriesPage = Schemas['CacheEntryListingDto'];
 
-export interface CacheEntryRow {
-  url: string;
-  dimensionId: number;
-  /** null for an entry of a dimension no longer configured. */
-  dimension: string | null;
-  kind: 'render' | 'bypass';
-  status: 'fresh' | 'stale';
-  statusCode: number;
-  renderedAt: string;
-  expiresAt: string;
-  bytes: number;
-  renderMs: number;
-}
+export type InvalidateMatchingBody = Narrowed<Schemas['InvalidateMatchingEntriesDto'], UrlMatcher & Omit<Schemas['InvalidateMatchingEntriesDto'], keyof UrlMatcher>>;
+export type InvalidateMatchingResult = Schemas['MatchingEntriesInvalidatedDto'];
 
-export interface CacheEntriesPage {
-  data: CacheEntryRow[];
-  meta: PageMeta;
-}
-
-export type InvalidateMatchingBody = UrlMatcher & { dryRun?: boolean };
-
-export interface InvalidateMatchingResult {
-  dryRun: boolean;
-  entriesMatched: number;
-  urlsMatched: number;
-  entriesInvalidated: number;
-}
-
-export type ReceiptState = 'queued' | 'rendering' | 'stored' | 'kept' | 'failed';
-
-export interface ReceiptTotals {
-  entries: number;
-  queued: number;
-  rendering: number;
-  stored: number;
-  kept: number;
-  failed: number;
-}
-
-export interface ReceiptEntry {
-  url: string;
-  dimensionId: number;
-  dimension: string;
-  state: ReceiptState;
-  outcome?: RenderOutcome | string;
-  reason?: string;
-  attempt?: number;
-  updatedAt?: string;
-}
-
+export type ReceiptState = Schemas['ReceiptEntryDto']['state'];
+export type ReceiptTotals = Schemas['ReceiptTotalsDto'];
+export type ReceiptEntry = Schemas['ReceiptEntryDto'];
 /** `GET …/cache/receipts/{receiptId}`: where each URL × dimension of one recache (or sitemap recache) stands. */
-export interface Receipt {
-  receiptId: string;
-  createdAt: string;
-  source: 'api' | 'sitemap' | 'daemon';
-  totals: ReceiptTotals;
-  /** No entry queued or rendering any more. */
-  done: boolean;
-  data: ReceiptEntry[];
-  meta: PageMeta;
-}
+export type Receipt = Schemas['RecacheReceiptDto'];
+export type ReceiptQuery = NonNullable<operations['RecacheReceipts_read']['parameters']['query']>;
 
-export interface SitemapRecacheBody {
-  sitemapUrl: string;
-  /** `YYYY-MM-DD` or an ISO instant: only URLs whose `lastmod` is newer. */
-  lastmodAfter?: string;
-  priority?: Priority;
-}
-
-export interface SitemapRecacheResult {
-  /** null when no URL was taken and nothing was queued. */
-  receiptId: string | null;
-  sitemapsRead: number;
-  urlsFound: number;
-  urlsAccepted: number;
-  entriesEnqueued: number;
-  skipped: { offHost: number; invalid: number; overCap: number; notModified: number; duplicate: number };
-}
+export type SitemapRecacheBody = Schemas['RecacheWebsiteSitemapDto'];
+export type SitemapRecacheResult = Schemas['RecacheWebsiteSitemapResponseDto'];
 
 /** Per priority: the estimated time to drain the queue from the recent completion rate (null: no rate to go by). */
-export interface DrainEstimate {
-  seconds: number | null;
-  completedPerMinute: number;
-}
+export type DrainEstimate = Schemas['DrainEstimateDto'];
 
-export type AlertType = 'render_failures' | 'page_errors' | 'export_finished';
-
-export interface AlertDelivery {
-  alertId: string;
-  type: AlertType | (string & {});
-  attempt: number;
-  status: 'delivered' | 'retrying' | 'failed';
-  /** The receiver's answer; null when none came (timeout, refused connection). */
-  httpStatus: number | null;
-  /** Why the try failed; empty when delivered. */
-  error: string;
-  at: string;
-}
-
-export interface AlertDeliveriesPage {
-  data: AlertDelivery[];
-  meta: PageMeta;
-}
+export type AlertDelivery = Schemas['AlertDeliveryDto'];
+export type AlertType = AlertDelivery['type'];
+export type AlertDeliveriesPage = Schemas['AlertDeliveriesDto'];
+export type AlertDeliveriesQuery = NonNullable<operations['AlertDeliveries_deliveries']['parameters']['query']>;

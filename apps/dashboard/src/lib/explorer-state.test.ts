@@ -46,9 +46,10 @@ describe('the explorer state in the URL', () => {
   });
 
   it('drops what is not well formed instead of failing', () => {
-    const parsed = parseExplorerState(new URLSearchParams('f=not-json&f=%5B1%5D&sortDir=up&page=-2&perPage=abc'));
+    const parsed = parseExplorerState(new URLSearchParams('f=not-json&f=%5B1%5D&sortDir=up&compCategory=old&page=-2&perPage=abc'));
     expect(parsed.filters).toEqual([]);
     expect(parsed.sortDir).toBeUndefined();
+    expect(parsed.compCategory).toBeUndefined();
     expect(parsed.page).toBeUndefined();
     expect(parsed.perPage).toBeUndefined();
   });

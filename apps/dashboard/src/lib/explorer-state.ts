@@ -1,4 +1,4 @@
-import type { DiscoveryDocument, DiscoveryEntry, DiscoveryFilter, DiscoveryMode, ExportBody, FilterBody, QueryBody, SortDir } from '../api/types';
+import type { CompCategory, DiscoveryDocument, DiscoveryEntry, DiscoveryFilter, ExplorerEntry, DiscoveryMode, ExplorerFilterBody, ExportBody, QueryBody, SortDir } from '../api/types';
 
 /**
  * The Data Explorer's view state, as it lives in the URL's query string (so
@@ -17,6 +17,9 @@ export interface ExplorerState extends Omit<QueryBody, 'filters'> {
   explorer?: string;
   filters: FilterState[];
 }
+
+/** The comparison mode's page categories (`compCategory`). */
+export const COMP_CATEGORIES: readonly CompCategory[] = ['new', 'returning', 'lost'];
 
 /** Operators taking an upper bound (`val2`): discovery lists operators but not their arity, the API documents this one. */
 export const RANGE_OPERATORS: readonly string[] = ['between'];
@@ -52,7 +55,7 @@ export function parseExplorerState(params: URLSearchParams): ExplorerState {
     filters: params.getAll('f').map(parseFilter).filter((f): f is FilterState => f !== undefined),
     period: text(params.get('period')),
     compPeriod: text(params.get('compPeriod')),
-    compCategory: text(params.get('compCategory')),
+    compCategory: COMP_CATEGORIES.find((c) => c === params.get('compCategory')),
     sort: text(params.get('sort')),
     sortDir: dir === 'asc' || dir === 'desc' ? dir : undefined,
     page: positiveInt(params.get('page')),
@@ -80,7 +83,7 @@ export function explorerSearchParams(state: ExplorerState): URLSearchParams {
 }
 
 /** The explorer the state names, else the first discovery lists. */
-export function chosenExplorer(discovery: DiscoveryDocument, state: ExplorerState): DiscoveryEntry | undefined {
+export function chosenExplorer(discovery: DiscoveryDocument, state: ExplorerState): ExplorerEntry | undefined {
   return discovery.explorers.find((e) => e.key === state.explorer) ?? discovery.explorers[0];
 }
 
@@ -94,8 +97,8 @@ export function chosenMode(explorer: DiscoveryEntry, state: ExplorerState): Disc
  * text is a number (else the text as typed, so the API's refusal names the
  * control), no value for a valueless operator, `val2` for a range only.
  */
-export function filterBody(filter: FilterState, definition: DiscoveryFilter | undefined): FilterBody {
-  const body: FilterBody = { field: filter.field };
+export function filterBody(filter: FilterState, definition: DiscoveryFilter | undefined): ExplorerFilterBody {
+  const body: ExplorerFilterBody = { field: filter.field };
   const op = filter.op ?? definition?.operators[0];
   if (filter.op) body.op = filter.op;
   if (op && definition?.valuelessOperators.includes(op)) return body;

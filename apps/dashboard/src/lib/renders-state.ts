@@ -1,4 +1,4 @@
-import type { ExportBody, FilterBody, OutcomeClass, QueryBody, RendersTimeseriesBody, RendersTimeseriesPoint, Row, Series, SortDir } from '../api/types';
+import type { FilterBody, OutcomeClass, RendersExportBody, RendersQueryBody, RendersTimeseriesBody, RendersTimeseriesPoint, Row, Series, SortDir } from '../api/types';
 
 /**
  * The Renders page's view state, in the URL's query string (bookmark it,
@@ -106,22 +106,22 @@ function withPeriod<T extends { period?: string }>(body: T, state: RendersState)
 }
 
 /** Reasons grouped by outcome and reason, failures and kept pages by default (`outcome_class ne stored`); one page, within the account's `perPageMax`. */
-export function reasonsBody(state: RendersState, perPageMax: number = REASONS_PER_PAGE): QueryBody {
+export function reasonsBody(state: RendersState, perPageMax: number = REASONS_PER_PAGE): RendersQueryBody {
   const filters = pageFilters(state);
   if (state.show === 'problems') filters.push({ field: 'outcome_class', op: 'ne', val: 'stored' });
   else if (state.show !== 'all') filters.push({ field: 'outcome_class', op: 'eq', val: state.show });
-  return withPeriod<QueryBody>({ mode: 'reasons', columns: REASON_COLUMNS, filters, sort: 'renders', sortDir: 'desc', perPage: Math.min(REASONS_PER_PAGE, perPageMax) }, state);
+  return withPeriod<RendersQueryBody>({ mode: 'reasons', columns: REASON_COLUMNS, filters, sort: 'renders', sortDir: 'desc', perPage: Math.min(REASONS_PER_PAGE, perPageMax) }, state);
 }
 
 /** The single renders of the drill-down: the page's filters plus outcome class, or one outcome and reason. */
-export function rendersBody(state: RendersState): QueryBody {
+export function rendersBody(state: RendersState): RendersQueryBody {
   const filters = pageFilters(state);
   if (state.outcomeClass) filters.push({ field: 'outcome_class', op: 'eq', val: state.outcomeClass });
   if (state.outcome) {
     filters.push({ field: 'outcome', op: 'eq', val: state.outcome });
     if (state.reason !== undefined) filters.push(state.reason === '' ? { field: 'reason', op: 'empty' } : { field: 'reason', op: 'equals', val: state.reason });
   }
-  const body = withPeriod<QueryBody>({ mode: 'renders', columns: RENDER_COLUMNS, filters }, state);
+  const body = withPeriod<RendersQueryBody>({ mode: 'renders', columns: RENDER_COLUMNS, filters }, state);
   if (state.sort) body.sort = state.sort;
   if (state.sortDir) body.sortDir = state.sortDir;
   if (state.page && state.page > 1) body.page = state.page;
@@ -130,7 +130,7 @@ export function rendersBody(state: RendersState): QueryBody {
 }
 
 /** The export of the single renders shown: the same question without paging. */
-export function rendersExportBody(state: RendersState): ExportBody {
+export function rendersExportBody(state: RendersState): RendersExportBody {
   const { page: _page, perPage: _perPage, ...rest } = rendersBody(state);
   return { ...rest, filename: 'renders', waitSeconds: 0 };
 }
@@ -182,7 +182,7 @@ const FILTER_CONTROLS: Record<string, RendersControl> = { trigger: 'trigger', ur
  * `period`, `sort`, `sortDir`, `page`, `perPage` their own. undefined: none (shown
  * at the top of the section).
  */
-export function rendersErrorControl(body: QueryBody | RendersTimeseriesBody, field: string | undefined, classControl: RendersControl = 'outcomeClass'): RendersControl | undefined {
+export function rendersErrorControl(body: RendersQueryBody | RendersTimeseriesBody, field: string | undefined, classControl: RendersControl = 'outcomeClass'): RendersControl | undefined {
   if (!field) return undefined;
   const filter = /^filters\[(\d+)\]/.exec(field);
   if (filter) {

@@ -4,7 +4,7 @@ import { useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../api/api-error';
 import { api } from '../api/endpoints';
 import { useDiscovery } from '../api/use-discovery';
-import type { DiscoveryColumn } from '../api/types';
+import type { CompCategory, DiscoveryColumn } from '../api/types';
 import { DataTable } from '../components/data-table';
 import { ExportButton, ExportOutcome, useExportStart } from '../components/export-status';
 import { FieldError, FormError } from '../components/field-error';
@@ -14,6 +14,7 @@ import { Time } from '../components/time';
 import { errorTarget } from '../lib/error-fields';
 import {
   chosenExplorer,
+  COMP_CATEGORIES,
   chosenMode,
   explorerControls,
   explorerSearchParams,
@@ -28,11 +29,11 @@ import { markRowsArrived, markRowsRendered } from '../lib/perf-marks';
 import { ColumnChooser } from './explorer-parts/column-chooser';
 import { FilterEditor } from './explorer-parts/filter-editor';
 
-const COMP_CATEGORIES = [
-  { value: 'new', label: 'New: in this period only' },
-  { value: 'returning', label: 'Returning: in both periods' },
-  { value: 'lost', label: 'Lost: in the comparison period only' },
-];
+const COMP_CATEGORY_LABELS: Record<CompCategory, string> = {
+  new: 'New: in this period only',
+  returning: 'Returning: in both periods',
+  lost: 'Lost: in the comparison period only',
+};
 
 /** The discovery columns of the keys the rows carry, in that order (memoised: the table keeps its column definitions while they stay the same). */
 const shownColumnsCache = new WeakMap<DiscoveryColumn[], Map<string, DiscoveryColumn[]>>();
@@ -162,10 +163,10 @@ export default function ExplorerPage() {
           {hasCategory ? (
             <div className="control">
               <label htmlFor="compCategory">Pages</label>
-              <select id="compCategory" value={state.compCategory ?? meta?.compCategory ?? 'new'} aria-invalid={invalid('compCategory')} onChange={(e) => update({ compCategory: e.target.value })}>
+              <select id="compCategory" value={state.compCategory ?? meta?.compCategory ?? 'new'} aria-invalid={invalid('compCategory')} onChange={(e) => update({ compCategory: COMP_CATEGORIES.find((c) => c === e.target.value) })}>
                 {COMP_CATEGORIES.map((c) => (
-                  <option key={c.value} value={c.value}>
-                    {c.label}
+                  <option key={c} value={c}>
+                    {COMP_CATEGORY_LABELS[c]}
                   </option>
                 ))}
               </select>

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { api } from '../api/endpoints';
-import type { Summary } from '../api/types';
+import type { CompCategory, Summary } from '../api/types';
 import { Cell } from '../components/data-table';
 import { EmptyWebsite } from '../components/empty-website';
 import { FieldError } from '../components/field-error';
@@ -76,7 +76,7 @@ export default function OverviewPage() {
     enabled: !!summary.data && !empty,
   });
   const explorerUrl = (state: Parameters<typeof explorerSearchParams>[0]) => `/w/${encodeURIComponent(website)}/explorer?${explorerSearchParams(state).toString()}`;
-  const comparisonUrl = (category: string) => explorerUrl({ explorer: 'events', mode: 'comparison', period, compCategory: category, filters: [] });
+  const comparisonUrl = (category: CompCategory) => explorerUrl({ explorer: 'events', mode: 'comparison', period, compCategory: category, filters: [] });
   const interval = byBot.data?.meta.interval;
 
   return (

@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useParams, useSearchParams } from 'react-router';
 import type { ApiError } from '../api/api-error';
 import { api } from '../api/endpoints';
-import type { DiscoveryColumn, DiscoveryMode, QueryBody, RendersTimeseriesBody, Row } from '../api/types';
+import type { DiscoveryColumn, DiscoveryMode, RendersQueryBody, RendersTimeseriesBody, Row } from '../api/types';
 import { DataTable } from '../components/data-table';
 import { ExportButton, ExportOutcome, useExportStart } from '../components/export-status';
 import { Pager, PerPageSelect } from '../components/pager';
@@ -46,7 +46,7 @@ const countFormat = (v: number) => formatInteger(v);
 const msFormat = (v: number) => formatDurationShort(v);
 
 /** Which of the answers' refusals is about this control (the first that is). */
-function errorAt(control: RendersControl, refusals: { error: ApiError | null; body: QueryBody | RendersTimeseriesBody; classControl?: RendersControl }[]): ApiError | undefined {
+function errorAt(control: RendersControl, refusals: { error: ApiError | null; body: RendersQueryBody | RendersTimeseriesBody; classControl?: RendersControl }[]): ApiError | undefined {
   return refusals.find((r) => r.error && rendersErrorControl(r.body, r.error.field, r.classControl) === control)?.error ?? undefined;
 }
 

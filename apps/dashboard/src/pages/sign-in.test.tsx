@@ -4,6 +4,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { SessionSync } from '../session';
+import { callOf, type Call } from '../test-support';
 import SignInPage from './sign-in';
 
 afterEach(() => {
@@ -14,13 +15,16 @@ afterEach(() => {
 const view = { userId: 'alice', via: 'token', expiresAt: '2026-11-28T00:00:00.000Z', csrfToken: 'c', websites: [{ id: 'demo', role: 'manager', platformModule: true, hostnames: [], edgeUrl: 'http://edge/' }] };
 
 function serve(onOpen: (body: unknown) => Response) {
+  const calls: Call[] = [];
   const fetchMock = vi.fn<typeof fetch>(async (input, init) => {
-    if (String(input) === '/api/session' && (init?.method ?? 'GET') === 'GET') return new Response(JSON.stringify({ code: 'UNAUTHENTICATED', message: 'no session' }), { status: 401 });
-    if (String(input) === '/api/session' && init?.method === 'POST') return onOpen(JSON.parse(String(init.body)));
+    const call = await callOf(input, init);
+    calls.push(call);
+    if (call.path === '/api/session' && call.method === 'GET') return new Response(JSON.stringify({ code: 'UNAUTHENTICATED', message: 'no session' }), { status: 401 });
+    if (call.path === '/api/session' && call.method === 'POST') return onOpen(call.body);
     return new Response('{}', { status: 404 });
   });
   vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
+  return calls;
 }
 
 function renderAt(entry: string) {
@@ -43,14 +47,13 @@ function renderAt(entry: string) {
 
 describe('SignInPage', () => {
   it('exchanges a pasted token for a session and goes back to the view the user came from', async () => {
-    const fetchMock = serve(() => new Response(JSON.stringify(view), { status: 200 }));
+    const calls = serve(() => new Response(JSON.stringify(view), { status: 200 }));
     const router = renderAt('/sign-in?next=%2Fw%2Fdemo%2Fexplorer%3Fmode%3Dcomparison');
     fireEvent.change(await screen.findByLabelText('API token'), { target: { value: ' bpc_tok_x ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     await screen.findByText('explorer page');
     expect(router.state.location.search).toBe('?mode=comparison');
-    const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')!;
-    expect(JSON.parse(String(post[1]!.body))).toEqual({ token: 'bpc_tok_x' });
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ token: 'bpc_tok_x' });
   });
 
   it('shows a refused token at the token field', async () => {
