@@ -23,3 +23,5 @@ export * from './settles-before';
 export * from './gate';
 export * from './nginx';
 export * from './render-outcome-fixture';
+export * from './standalone-state';
+export * from './handler-bus';
