@@ -25,3 +25,4 @@ export * from './nginx';
 export * from './render-outcome-fixture';
 export * from './standalone-state';
 export * from './handler-bus';
+export * from './followed-identity';
