@@ -4,7 +4,7 @@ import { FileCacheStore } from '@bpc/cache-store';
 import type { AppConfig } from '@bpc/config';
 import { HostCatalog } from '@bpc/domain';
 import { type EventEnvelope, type QueueEvent, TOPICS } from '@bpc/events';
-import { caughtUpWithin, type EventLog, FileEventLog, type LogRecord } from '@bpc/event-log';
+import { caughtUpWithin, type EventLog, FileEventLog, type LogRecord, type SubscriptionSpec } from '@bpc/event-log';
 import { createLogger, ReadinessRegistry } from '@bpc/platform';
 import { CacheProjector, QueueProjector } from '@bpc/projections';
 import { MemoryQueueStore } from '@bpc/queue-store';
@@ -112,4 +112,28 @@ export async function recordedOn(log: EventLog, topic: string): Promise<EventEnv
     if (problem) throw new Error(`${event.type} ${event.id} does not match its published schema: ${problem}`);
   }
   return events;
+}
+
+/** A log passing everything to another, noting the topic and size of each append (a handler's batching is then visible). */
+export class AppendsNoted implements EventLog {
+  readonly appends: { readonly topic: string; readonly events: number }[] = [];
+
+  constructor(private readonly log: EventLog) {}
+
+  append(topic: string, events: readonly EventEnvelope[]): Promise<void> {
+    this.appends.push({ topic, events: events.length });
+    return this.log.append(topic, events);
+  }
+
+  subscribe(spec: SubscriptionSpec): ReturnType<EventLog['subscribe']> {
+    return this.log.subscribe(spec);
+  }
+
+  check(): Promise<void> {
+    return this.log.check();
+  }
+
+  close(): Promise<void> {
+    return this.log.close();
+  }
 }
