@@ -1,6 +1,5 @@
 import { AUTORECACHE_SCHEDULED, newQueueEvent, RECACHE_REQUESTED } from '@bpc/events';
 import { openStandaloneState, StandaloneState, TestClock } from '@bpc/testing';
-import { GetStatus } from './get-status.query';
 import { GetStatusHandler } from './get-status.handler';
 import type { SchedulerView } from './scheduler-view';
 
@@ -80,6 +79,6 @@ describe('GetStatus', () => {
 
   it('answers STORE_UNAVAILABLE when the queue store cannot be read', async () => {
     await state.queue.close();
-    await expect(handler().execute(new GetStatus())).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE', message: expect.stringMatching(/^queue store unavailable: /) });
+    await expect(handler().execute()).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE', message: expect.stringMatching(/^queue store unavailable: /) });
   });
 });

@@ -2,7 +2,6 @@ import { createLogger, ReadinessRegistry } from '@bpc/platform';
 import { FollowedIdentity, followIdentity, identityFacts, openStandaloneState, StandaloneState } from '@bpc/testing';
 import { newApiToken } from '../domain/api-token';
 import { IdentityIndex } from '../index/identity-index';
-import { ListApiTokens } from './list-api-tokens.query';
 import { ListApiTokensHandler } from './list-api-tokens.handler';
 
 const T = Date.parse('2026-11-28T02:00:00Z');
@@ -34,7 +33,7 @@ describe('ListApiTokens', () => {
       identityFacts.roleGranted('ann', 'shop', 'admin', T + 3_000),
     );
 
-    const listing = await new ListApiTokensHandler(identity.index).execute(new ListApiTokens());
+    const listing = await new ListApiTokensHandler(identity.index).execute();
 
     expect(listing).toEqual([
       { tokenId: ann.tokenId, userId: 'ann', label: 'ci', issuedAt: new Date(T).toISOString(), expiresAt: '2027-01-01T00:00:00.000Z', revokedAt: null, roles: { demo: 'manager', shop: 'admin' } },
@@ -45,11 +44,11 @@ describe('ListApiTokens', () => {
   });
 
   it('lists nothing when no token was issued', async () => {
-    expect(await new ListApiTokensHandler(identity.index).execute(new ListApiTokens())).toEqual([]);
+    expect(await new ListApiTokensHandler(identity.index).execute()).toEqual([]);
   });
 
   it('answers LOG_UNAVAILABLE rather than a partial list while the index has not caught up', async () => {
     const behind = new IdentityIndex(state.log, createLogger('silent', 'identity'), state.config, new ReadinessRegistry());
-    await expect(new ListApiTokensHandler(behind).execute(new ListApiTokens())).rejects.toMatchObject({ code: 'LOG_UNAVAILABLE' });
+    await expect(new ListApiTokensHandler(behind).execute()).rejects.toMatchObject({ code: 'LOG_UNAVAILABLE' });
   });
 });
