@@ -82,11 +82,9 @@ describe('ImportSearchPerformance', () => {
     expect(log.appends).toEqual([]);
   });
 
-  // BUG (reported, not fixed here): the handler means to refuse an export without rows ("the export holds no rows",
-  // naming content for CSV), but the CSV parser always answers one day, so `days.length === 0` never holds for CSV:
-  // a header-only export is recorded as that day with no rows, and since a day's latest import replaces it, it wipes
-  // the day's stored figures. Enable once the handler refuses a day without rows.
-  it.skip('refuses a CSV export without rows with VALIDATION_FAILED naming content, and records nothing (a day without rows would wipe that day)', async () => {
+  // The CSV parser always answers one day: a header-only export must not become that day with no rows (a day's latest
+  // import replaces it, so it would wipe the day's stored figures).
+  it('refuses a CSV export without rows with VALIDATION_FAILED naming content, and records nothing (a day without rows would wipe that day)', async () => {
     await expect(run({ format: 'pages_csv', content: 'Top pages,Clicks,Impressions,CTR,Position\n', date: '2026-11-01' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: 'content' });
     expect(log.appends).toEqual([]);
   });
