@@ -26,3 +26,6 @@ export * from './render-outcome-fixture';
 export * from './renderer-origins/scripted-page-origin';
 export * from './renderer-origins/done-origin';
 export * from './renderer-origins/bad-page-origin';
+export * from './standalone-state';
+export * from './handler-bus';
+export * from './followed-identity';

@@ -24,7 +24,8 @@ export class ImportSearchPerformanceHandler implements ICommandHandler<ImportSea
   ) {}
 
   async execute({ input }: ImportSearchPerformance): Promise<SearchPerformanceImported> {
-    const days = this.parse(input);
+    // A day is recorded only with rows: a day's latest import replaces it, so an empty one would wipe its figures.
+    const days = this.parse(input).filter((day) => day.rows.length > 0);
     if (days.length === 0) throw validationError(input.format === 'searchanalytics_json' ? 'rows' : 'content', 'the export holds no rows');
     const now = new Date(this.clock.now());
     const source = input.format === 'searchanalytics_json' ? 'search-console-api' : 'search-console-csv';

@@ -14,7 +14,7 @@ export class RecacheWebsiteSitemapHandler implements ICommandHandler<RecacheWebs
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  execute({ websiteId, sitemapUrl, priority, lastmodAfter }: RecacheWebsiteSitemap): Promise<SitemapRecacheAccepted> {
+  async execute({ websiteId, sitemapUrl, priority, lastmodAfter }: RecacheWebsiteSitemap): Promise<SitemapRecacheAccepted> {
     const website = this.config.websites.find((w) => w.id === websiteId);
     // The guard has already refused unknown websites; this is a configuration bug.
     if (!website) throw new Error(`website ${websiteId} is not configured`);
