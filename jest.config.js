@@ -12,7 +12,9 @@ const common = { rootDir: root, transform, moduleNameMapper, testEnvironment: 'n
 
 module.exports = {
   // chDB binds one data directory per process and jest reuses workers across
-  // files: a tiny idle-memory limit recycles the worker after every file.
+  // files: a tiny idle-memory limit recycles the worker after every file. The
+  // unit tier starts no engine: `npm run test:unit` passes a limit of its own
+  // and keeps its workers (about 60 s instead of 135 s on two cores).
   workerIdleMemoryLimit: '1MB',
   // Integration specs drive real engines and a real browser, slower on a busy machine than jest's 5 s default allows (e2e-setup sets its own).
   testTimeout: 60_000,
