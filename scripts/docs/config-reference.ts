@@ -2,7 +2,7 @@ import ts from 'typescript';
 
 /**
  * docs/configuration.md, generated from the configuration schema's source
- * (libs/config/src/config.schema.ts): every key with its type and bounds (read
+ * (libs/core/config/src/config.schema.ts): every key with its type and bounds (read
  * from its validation decorators), its default (the field's initialiser) and
  * its meaning (the field's doc comment). Read from the source rather than
  * from the loaded classes because doc comments do not survive compilation.

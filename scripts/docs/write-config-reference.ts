@@ -3,7 +3,7 @@ import path from 'node:path';
 import { renderConfigReference } from './config-reference';
 
 /** `npm run docs:config`: regenerates docs/configuration.md from the configuration schema. */
-export const CONFIG_SCHEMA_FILE = 'libs/config/src/config.schema.ts';
+export const CONFIG_SCHEMA_FILE = 'libs/core/config/src/config.schema.ts';
 export const CONFIG_REFERENCE_FILE = 'docs/configuration.md';
 
 const root = path.resolve(__dirname, '..', '..');

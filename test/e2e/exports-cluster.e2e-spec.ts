@@ -2,13 +2,13 @@ import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { AppConfig } from '@bpc/config';
 import { envelope, EXPORT_STARTED, TOPICS } from '@bpc/events';
-import { ExportRunner } from '../../libs/exports/src/start-export/export-runner';
+import { ExportRunner } from '../../libs/apis/exports/src/start-export/export-runner';
 import { RedisExportSlots } from '@bpc/export-slots';
 import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
 import { freePort, insertBulkBotRequests, jsonOf, testConfig, until } from '@bpc/testing';
 import { publicApiApp } from '../../apps/public-api/src/public-api.app';
-import { EXPORT_LEASE_MS, RECONCILE_EVERY_MS } from '../../libs/exports/src/start-export/export-runner';
+import { EXPORT_LEASE_MS, RECONCILE_EVERY_MS } from '../../libs/apis/exports/src/start-export/export-runner';
 import { issueToken } from './explorer-fixtures';
 
 const BULK_ROWS = 600_000;

@@ -4,7 +4,7 @@ import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
 import { DaemonClient, metricValue, OriginAnswer, RuntimeMode, TestClock, testConfig, TestOrigin, until as waitUntil } from '@bpc/testing';
 import path from 'node:path';
-import { claimLeaseMs } from '../../libs/daemon/src/scheduler/scheduler-policy';
+import { claimLeaseMs } from '../../libs/features/daemon/src/scheduler/scheduler-policy';
 import { daemonApp } from '../../apps/daemon/src/daemon.app';
 import { projectorApp } from '../../apps/projector/src/projector.app';
 

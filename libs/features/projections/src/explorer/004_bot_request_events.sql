@@ -1,0 +1,53 @@
+-- The explorer projector's intake for stored `BotRequestRecorded` events: it
+-- inserts the events' JSON exactly as the log holds it (one envelope per
+-- line, JSONEachRow) into this Null table, and the view below writes their
+-- rows into `bot_requests`. The engine parses each event once; the projector
+-- neither parses nor re-serialises them. Only version 1 of the event is
+-- mapped here (the projector sends nothing else this way), and the mapping is
+-- the same as `botRequestRow` in libs/features/projections (a spec compares the two).
+CREATE TABLE IF NOT EXISTS bot_request_events
+(
+    type       String,
+    version    UInt16,
+    id         String,
+    occurredAt String,
+    key        String,
+    payload    Tuple(
+        websiteId     String,
+        host          String,
+        url           String,
+        pageTitle     String,
+        statusCode    UInt16,
+        botName       String,
+        userAgent     String,
+        dimensionId   UInt16,
+        dimensionName String,
+        cacheStatus   String,
+        serveTimeMs   UInt32,
+        snapshotAgeS  Nullable(UInt32),
+        bytes         UInt64,
+        servedAt      String,
+        requestId     String)
+)
+ENGINE = Null;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS bot_request_events_mv TO bot_requests AS
+SELECT
+    payload.websiteId                                                                          AS website,
+    payload.host                                                                               AS host,
+    payload.url                                                                                AS url,
+    payload.pageTitle                                                                          AS page_title,
+    payload.statusCode                                                                         AS status_code,
+    payload.botName                                                                            AS bot_name,
+    payload.userAgent                                                                          AS user_agent,
+    payload.dimensionId                                                                        AS dimension_id,
+    payload.dimensionName                                                                      AS dimension_name,
+    CAST(payload.cacheStatus AS Enum8('hit' = 1, 'miss' = 2, 'stale' = 3, 'bypass' = 4))      AS cache_status,
+    payload.serveTimeMs                                                                        AS serve_time_ms,
+    payload.snapshotAgeS                                                                       AS snapshot_age_s,
+    payload.bytes                                                                              AS bytes,
+    parseDateTime64BestEffort(payload.servedAt, 3, 'UTC')                                      AS ts,
+    payload.requestId                                                                          AS request_id,
+    id                                                                                         AS event_id
+FROM bot_request_events
+WHERE type = 'BotRequestRecorded' AND version = 1;
