@@ -1,4 +1,4 @@
-import { acceptsGzip, pageUrlOf } from './serve-page';
+import { pageUrlOf } from './page-url';
 
 describe('pageUrlOf', () => {
   it('takes the absolute page URL after the first slash, query included, fragment dropped', () => {
@@ -35,23 +35,5 @@ describe('pageUrlOf', () => {
     for (const target of ['/', '/pricing', '/ftp://www.example.com/', '/https://', 'https://www.example.com/', '//www.example.com/p']) {
       expect(pageUrlOf(target)).toBeUndefined();
     }
-  });
-});
-
-describe('acceptsGzip', () => {
-  it.each([
-    ['gzip, deflate, br', true],
-    ['br;q=1.0, gzip;q=0.8', true],
-    ['*', true],
-    ['gzip;q=0', false],
-    ['gzip;q=0, *', false],
-    ['*, gzip;q=0', false],
-    ['br, *;q=0', false],
-    ['identity, *;q=0.5', true],
-    ['X-GZIP', true],
-    ['br', false],
-    [undefined, false],
-  ])('%s → %s', (header, expected) => {
-    expect(acceptsGzip(header)).toBe(expected);
   });
 });
