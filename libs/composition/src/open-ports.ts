@@ -103,7 +103,9 @@ async function openEventLog(config: AppConfig, log: Logger): Promise<EventLog> {
       });
     case 'kafka': {
       const kafka = config.kafka!;
-      return openKafkaEventLog({ brokers: kafka.brokers, clientId: kafka.client_id, namespace: kafka.namespace, fetchMaxWaitMs: kafka.fetch_max_wait_ms, log });
+      // Bot requests are appended from a worker thread: encoding them in kafkajs would take the serving thread's time.
+      const offThread = { topics: [TOPICS.botRequests], clientId: `${kafka.client_id}-bot-requests` };
+      return openKafkaEventLog({ brokers: kafka.brokers, clientId: kafka.client_id, namespace: kafka.namespace, fetchMaxWaitMs: kafka.fetch_max_wait_ms, offThread, log });
     }
   }
 }
