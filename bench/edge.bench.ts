@@ -72,9 +72,10 @@ const MEASURE_S = 5;
  * 3 on a quiet host), with the CPU the serving thread is not on 30–60 % idle
  * either way: the serving thread itself ran slower or faster. With that
  * spread the median's standard error is about 6 points over fifteen rounds,
- * 7 over nine.
+ * 7 over nine. `BENCH_EDGE_ROUNDS` sets fewer for paired A/B runs of two
+ * builds, which alternate whole runs instead.
  */
-const ROUNDS = 15;
+const ROUNDS = Number(process.env.BENCH_EDGE_ROUNDS ?? 15);
 const botHeaders = { 'x-prerender-token': TOKEN, 'user-agent': GOOGLEBOT, 'accept-encoding': 'gzip, deflate, br' };
 
 /** A pre-rendered page of realistic size (~40 KB of HTML, ~5 KB gzipped). */
