@@ -7,7 +7,7 @@ import autocannon from 'autocannon';
 import type { AppConfig } from '@bpc/config';
 import { sha256Hex } from '@bpc/domain';
 import { caughtUpWithin } from '@bpc/support';
-import { freePort, RunningEngine, startKafkaMock, startRedis } from '../test/harness/engines';
+import { RunningEngine, startKafkaMock, startRedis } from '../test/harness/engines';
 import { RawAnswer, rawRequest } from '../test/harness/http';
 import { metricValue } from '../test/harness/metrics';
 import { spawnNode, waitUntilAnswers } from '../test/harness/spawned-service';
@@ -105,6 +105,15 @@ async function close(server: Server): Promise<void> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
+/** `count` free ports, all different: each is held until every one is taken (ports asked for one after the other can repeat on a busy machine). */
+async function distinctFreePorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => createServer());
+  await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))));
+  const ports = servers.map((server) => (server.address() as AddressInfo).port);
+  await Promise.all(servers.map(close));
+  return ports;
+}
+
 interface Engines {
   readonly redis: RunningEngine;
   readonly kafka: RunningEngine;
@@ -149,7 +158,8 @@ interface EdgeProcess {
  */
 async function withEdge<T>(originUrl: string, recordRequests: boolean, engines: Engines | undefined, run: (edge: EdgeProcess) => Promise<T>): Promise<T> {
   const cfg = config(originUrl, recordRequests, engines);
-  const listen = { host: '127.0.0.1', public_api: await freePort(), daemon: await freePort(), edge: await freePort(), projector: await freePort() };
+  const ports = await distinctFreePorts(4);
+  const listen = { host: '127.0.0.1', public_api: ports[0], daemon: ports[1], edge: ports[2], projector: ports[3] };
   const file = path.join(cfg.data_dir, 'bench-config.json');
   writeFileSync(file, JSON.stringify({ ...cfg, listen }));
   const main = path.join(__dirname, '..', 'apps', engines ? 'edge' : 'standalone', 'src', 'main.js');
