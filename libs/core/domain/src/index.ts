@@ -20,3 +20,4 @@ export * from './alerts/alert-delivery';
 export * from './pages/page-facts';
 export * from './pages/page-issues';
 export * from './pages/page-changes';
+export * from './pages/llms-txt';
