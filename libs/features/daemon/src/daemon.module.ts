@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
+import { CacheOperationsModule } from '@bpc/cache-operations';
 import { APP_CONFIG, CLOCK, HealthModule, LOGGER, MetricsModule } from '@bpc/platform';
 import { GetStatusHandler } from './get-status/get-status.handler';
 import { SCHEDULER_VIEW } from './get-status/scheduler-view';
@@ -16,14 +17,13 @@ import { PurgeQueueHandler } from './purge-queue/purge-queue.handler';
 import { SetSchedulerPausedHandler } from './scheduler-control/scheduler-control.handler';
 import { SchedulerSwitch } from './scheduler-control/scheduler-switch';
 import { DAEMON_ID, daemonIdFrom } from './shared/daemon-id';
-import { DaemonCommandsModule } from './daemon-commands.module';
 import { WarmSitemaps } from './warm-sitemaps/warm-sitemaps.service';
 import { openWarmUpTurns } from './warm-sitemaps/warm-up-turns.provider';
 import { WARM_UP_TURNS } from './warm-sitemaps/warm-up-turns.port';
 
 /** The internal cache daemon API (spec/daemon-api.md), the scheduler and its metrics. */
 @Module({
-  imports: [CqrsModule.forRoot(), HealthModule, MetricsModule, DaemonCommandsModule],
+  imports: [CqrsModule.forRoot(), HealthModule, MetricsModule, CacheOperationsModule],
   controllers: [RecacheController, StatusController, SchedulerController],
   providers: [
     PurgeQueueHandler,
