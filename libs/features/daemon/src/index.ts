@@ -6,3 +6,6 @@ export * from './get-status/get-status.query';
 export * from './get-status/scheduler-view';
 export * from './http/empty-json-body';
 export * from './http/daemon-api-docs';
+export * from './warm-sitemaps/warm-up-turns.port';
+export * from './warm-sitemaps/memory-warm-up-turns';
+export * from './warm-sitemaps/redis-warm-up-turns';

@@ -46,8 +46,8 @@ export class WarmSitemaps implements OnApplicationBootstrap, OnApplicationShutdo
 
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
+    // A check still running ends here, before the composition root closes the turns with the other ports.
     await this.running;
-    await this.turns.close();
   }
 
   /** One check: runs the turns due now that this daemon wins; a check still running makes the next one wait its turn. */
