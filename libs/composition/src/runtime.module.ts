@@ -78,6 +78,7 @@ export class RuntimeModule {
       { provide: SERVING_LOAD, useValue: runtime.servingLoad },
       { provide: PROCESS_SHUTDOWN, useValue: runtime.shutdown },
       { provide: HostCatalog, useValue: new HostCatalog(runtime.config.hosts) },
+      // The operator SQL console's engine, chosen here like the ports; it opens its stores on its first statement.
       { provide: OPEN_OPERATOR_SQL_STORES, useValue: operatorSqlStoresOpener(runtime.config) },
       { provide: READINESS_CHECKS, useValue: checks },
       ...portProviders,
