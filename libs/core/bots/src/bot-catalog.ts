@@ -17,7 +17,7 @@ interface PatternRule {
   readonly value: BotIdentity;
 }
 
-/** Every bot we know, compiled for matching: our own table first, then ai.robots.txt, then crawler-user-agents, each in its file's order. */
+/** Every bot we know, compiled for matching: our own table first, then ai.robots.txt (longest name first), then crawler-user-agents in its file's order. */
 export interface BotCatalog {
   /** The bot a User-Agent names (whole string as given: callers bound its length), or `other`. */
   identify(userAgent: string): BotIdentity;
@@ -32,9 +32,8 @@ const NAME_END = /[/;(]/;
 
 export function compileBotCatalog(sources: BotSources): BotCatalog {
   const data = dataRules(sources);
-  const dataIndex = new TokenIndex(data.tokens);
-  const identifyInData = (text: string) => identifyWith(dataIndex, data.patterns, text);
-  const own = OWN_BOTS.map((bot, rank): TokenRule<BotIdentity> => ({ token: bot.token, atWordStart: false, rank: rank - OWN_BOTS.length, value: ownIdentity(bot, sources, identifyInData) }));
+  const samples = sources.crawlerUserAgents.map((entry) => entry.instances.join('\n').toLowerCase());
+  const own = OWN_BOTS.map((bot, rank): TokenRule<BotIdentity> => ({ token: bot.token, atWordStart: false, rank: rank - OWN_BOTS.length, value: ownIdentity(bot, sources, samples) }));
   const index = new TokenIndex([...own, ...data.tokens]);
   const bots = uniqueByName([...own.map((rule) => rule.value), ...data.tokens.map((rule) => rule.value), ...data.patterns.map((rule) => rule.value)]);
   return { identify: (userAgent) => identifyWith(index, data.patterns, userAgent), bots };
@@ -51,8 +50,11 @@ function dataRules(sources: BotSources): { tokens: TokenRule<BotIdentity>[]; pat
   const tokens: TokenRule<BotIdentity>[] = [];
   const patterns: PatternRule[] = [];
   const cuaIdentities = sources.crawlerUserAgents.map((entry) => crawlerIdentity(entry));
-  for (const [name, entry] of Object.entries(sources.aiRobots)) {
+  // Longest name first: a User-Agent that carries "AI2Bot-DeepResearchEval" carries "AI2Bot" too. The sort is stable, so of two names differing only in case the file's first wins.
+  const aiByLength = Object.entries(sources.aiRobots).sort(([a], [b]) => b.length - a.length);
+  for (const [name, entry] of aiByLength) {
     const operator = TOOL_OPERATOR_CORRECTIONS[name] ?? operatorNameOf(entry.operator);
+    // Names, not patterns, some of them common words ("Spider", "Code"): matched only where a word starts.
     tokens.push({ token: name.toLowerCase(), atWordStart: true, rank: tokens.length, value: { name, category: aiCategoryOfFunction(entry.function), operator } });
   }
   const aiCount = tokens.length;
@@ -60,7 +62,8 @@ function dataRules(sources: BotSources): { tokens: TokenRule<BotIdentity>[]; pat
     const value = cuaIdentities[i];
     if (value === undefined) return;
     const rank = aiCount + i;
-    if (LITERAL_PATTERN.test(entry.pattern)) tokens.push({ token: unescape(entry.pattern).toLowerCase(), atWordStart: true, rank, value });
+    // Matched anywhere, as the package's own tests match its patterns.
+    if (LITERAL_PATTERN.test(entry.pattern)) tokens.push({ token: unescape(entry.pattern).toLowerCase(), atWordStart: false, rank, value });
     else patterns.push({ pattern: new RegExp(entry.pattern), rank, value });
   });
   return { tokens: withOperatorsFromCrawlerList(tokens, aiCount), patterns };
@@ -84,11 +87,12 @@ function crawlerIdentity(entry: CrawlerUserAgentsEntry): BotIdentity | undefined
   return { name, category: categoryOfCrawlerTags(entry.tags ?? []), operator: operatorOfCrawlerUrl(entry.url) };
 }
 
-// Our table gives the operator; the category comes from the lists (ai.robots.txt by name, else what the lists make of the name or token) unless the table gives one.
-function ownIdentity(bot: OwnBot, sources: BotSources, identifyInData: (text: string) => BotIdentity): BotIdentity {
+// Our table gives the operator; the category comes from the lists (ai.robots.txt by name, else the first crawler-user-agents entry with a sample carrying our token) unless the table gives one.
+function ownIdentity(bot: OwnBot, sources: BotSources, lowercaseSamples: readonly string[]): BotIdentity {
   const aiEntry = Object.entries(sources.aiRobots).find(([name]) => name.toLowerCase() === bot.name.toLowerCase())?.[1];
-  const fromLists = aiEntry !== undefined ? aiCategoryOfFunction(aiEntry.function) : [identifyInData(bot.name), identifyInData(bot.token)].find((id) => id !== UNKNOWN_BOT)?.category;
-  return { name: bot.name, category: bot.category ?? fromLists ?? 'other', operator: bot.operator };
+  const crawlerEntry = aiEntry === undefined ? sources.crawlerUserAgents[lowercaseSamples.findIndex((samples) => samples.includes(bot.token))] : undefined;
+  const fromLists = aiEntry !== undefined ? aiCategoryOfFunction(aiEntry.function) : crawlerEntry !== undefined ? categoryOfCrawlerTags(crawlerEntry.tags ?? []) : 'other';
+  return { name: bot.name, category: bot.category ?? fromLists, operator: bot.operator };
 }
 
 function unescape(pattern: string): string {
