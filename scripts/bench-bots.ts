@@ -1,6 +1,9 @@
-// Micro-benchmark of the bot classifier (issue 44: ≤ 3 µs per call on a cache hit): `npm run bots:bench`.
-// Prints µs per call for cache hits, for misses on real User-Agents, and for hostile 1 KB+ headers (never cached).
+// Micro-benchmark of what the serving path will call per bot request (issue 44: classification and verification
+// lookup ≤ 3 µs together): `npm run bots:bench`. Prints µs per call: classifier hits, misses on real User-Agents,
+// hostile headers (never cached); verifier answers from published ranges (the SAMPLE set) and from its cache.
+import path from 'node:path';
 import { botCatalog, createBotClassifier } from '@bpc/bots';
+import { BotVerifier, rangesOf, readRangeFiles, type DnsLookups } from '@bpc/bot-verification';
 import crawlerUserAgents from '../libs/core/bots/src/lists/crawler-user-agents.json';
 
 const samples = crawlerUserAgents.flatMap((entry) => entry.instances);
@@ -25,3 +28,23 @@ microsPerCall(`hit (${all.length} User-Agents cached)`, 2_000_000, (i) => classi
 microsPerCall('miss, real User-Agents (uncached identify)', 200_000, (i) => identify(all[i % all.length]!));
 microsPerCall('miss, browsers (uncached identify)', 200_000, (i) => identify(browsers[i % browsers.length]!));
 microsPerCall('hostile 100 KB headers (never cached)', 20_000, (i) => classify(hostile[i % hostile.length]!));
+
+// Every lookup answers at once: the bench measures the verifier's own cost once an answer is cached, not DNS.
+const answeringLookups: DnsLookups = {
+  resolvePtr: async () => ['crawl.googlebot.com'],
+  resolve4: async () => ['203.0.113.1'],
+  resolve6: async () => [],
+};
+
+async function benchVerifier(): Promise<void> {
+  const ranges = rangesOf(await readRangeFiles(path.resolve(__dirname, '../libs/ports/bot-verification/src/sample-ranges')));
+  const verifier = new BotVerifier({ ranges, lookups: answeringLookups });
+  verifier.verify('Google', '203.0.113.1');
+  await verifier.idle();
+  const addresses = Array.from({ length: 1000 }, (_, i) => `198.51.100.${i % 256}`);
+  microsPerCall('verify: published ranges (1,000 addresses)', 1_000_000, (i) => verifier.verify('OpenAI', addresses[i % addresses.length]!));
+  microsPerCall('verify: cached DNS answer', 1_000_000, () => verifier.verify('Google', '203.0.113.1'));
+  microsPerCall('classify + verify (hit, cached)', 1_000_000, (i) => verifier.verify(classify(all[i % all.length]!).operator, '203.0.113.1'));
+}
+
+void benchVerifier();
