@@ -89,6 +89,12 @@ describe('classifyBot', () => {
     }
   });
 
+  it('answers other for 100 KB of garbage', () => {
+    const garbage = Array.from({ length: 100 * 1024 }, (_, i) => String.fromCharCode([0x01, 0x1f, 0x7f, 0x2603, 0xfffd, 0x20, 0x28, 0x29][(i * 7919) % 8]!)).join('');
+    expect(classifyBot(garbage)).toEqual(UNKNOWN_BOT);
+    expect(classifyBot(garbage.slice(0, 300))).toEqual(UNKNOWN_BOT);
+  });
+
   it('reads only the first CLASSIFIED_USER_AGENT_LENGTH characters of a huge User-Agent', () => {
     const padding = 'x'.repeat(100 * 1024);
     expect(classifyBot(`${padding} Googlebot/2.1`)).toEqual(UNKNOWN_BOT);
