@@ -60,8 +60,9 @@ export class TokenIndex<T> {
   }
 }
 
+// Ten bits of each of three characters: a key that stays a small integer (fast Map lookups); characters that share a key only share a bucket, and startsWith decides.
 function keyAt(text: string, i: number): number {
-  return text.charCodeAt(i) * 0x1_0000_0000 + text.charCodeAt(i + 1) * 0x1_0000 + text.charCodeAt(i + 2);
+  return ((text.charCodeAt(i) & 0x3ff) << 20) | ((text.charCodeAt(i + 1) & 0x3ff) << 10) | (text.charCodeAt(i + 2) & 0x3ff);
 }
 
 function startsWord<T>(text: string, i: number, rule: TokenRule<T>): boolean {
