@@ -62,6 +62,71 @@ describe('classifyBot', () => {
     for (const bot of OWN_BOTS) expect(classifyBot(`Mozilla/5.0 (compatible; ${bot.token}/1.0)`).name).toBe(bot.name);
   });
 
+  // The categories and operators the edge's bots get: the decisions to review when the lists or our table change.
+  it.each([
+    ['Googlebot-Image', 'search', 'Google'],
+    ['Googlebot-News', 'search', 'Google'],
+    ['Googlebot-Video', 'search', 'Google'],
+    ['Google-InspectionTool', 'search', 'Google'],
+    ['Storebot-Google', 'search', 'Google'],
+    ['AdsBot-Google', 'other', 'Google'],
+    ['Mediapartners-Google', 'other', 'Google'],
+    ['Google-Extended', 'ai_training', 'Google'],
+    ['Googlebot', 'search', 'Google'],
+    ['Bingbot', 'search', 'Microsoft'],
+    ['BingPreview', 'social', 'Microsoft'],
+    ['AdIdxBot', 'other', 'Microsoft'],
+    ['YandexBot', 'search', 'Yandex'],
+    ['YandexMobileBot', 'search', 'Yandex'],
+    ['Yandex', 'search', 'Yandex'],
+    ['Baiduspider', 'search', 'Baidu'],
+    ['DuckDuckBot', 'search', 'DuckDuckGo'],
+    ['DuckAssistBot', 'ai_assistant', 'DuckDuckGo'],
+    ['Applebot-Extended', 'ai_training', 'Apple'],
+    ['Applebot', 'search', 'Apple'],
+    ['GPTBot', 'ai_training', 'OpenAI'],
+    ['ChatGPT-User', 'ai_assistant', 'OpenAI'],
+    ['OAI-SearchBot', 'ai_search', 'OpenAI'],
+    ['ClaudeBot', 'ai_training', 'Anthropic'],
+    ['Claude-User', 'ai_assistant', 'Anthropic'],
+    ['Claude-SearchBot', 'ai_search', 'Anthropic'],
+    ['anthropic-ai', 'ai_training', 'Anthropic'],
+    ['PerplexityBot', 'ai_search', 'Perplexity'],
+    ['Perplexity-User', 'ai_assistant', 'Perplexity'],
+    ['CCBot', 'ai_training', 'Common Crawl'],
+    ['Bytespider', 'ai_training', 'ByteDance'],
+    ['Amazonbot', 'ai_training', 'Amazon'],
+    ['meta-externalagent', 'ai_training', 'Meta'],
+    ['facebookexternalhit', 'social', 'Meta'],
+    ['Facebot', 'social', 'Meta'],
+    ['TelegramBot', 'social', 'Telegram'],
+    ['Twitterbot', 'social', 'X'],
+    ['LinkedInBot', 'social', 'LinkedIn'],
+    ['Slackbot', 'social', 'Slack'],
+    ['Discordbot', 'social', 'Discord'],
+    ['WhatsApp', 'social', 'Meta'],
+    ['Pinterestbot', 'social', 'Pinterest'],
+    ['redditbot', 'social', 'Reddit'],
+    ['Embedly', 'social', 'Embedly'],
+    ['SeznamBot', 'search', 'Seznam'],
+    ['Naver Yeti', 'search', 'Naver'],
+    ['Sogou', 'search', 'Sogou'],
+    ['360Spider', 'search', 'Qihoo 360'],
+    ['PetalBot', 'ai_search', 'Huawei'],
+    ['Qwantbot', 'search', 'Qwant'],
+    ['Exabot', 'search', 'Exalead'],
+    ['MojeekBot', 'search', 'Mojeek'],
+    ['AhrefsBot', 'seo_tool', 'Ahrefs'],
+    ['SemrushBot', 'seo_tool', 'Semrush'],
+    ['MJ12bot', 'seo_tool', 'Majestic'],
+    ['DotBot', 'seo_tool', 'Moz'],
+    ['Screaming Frog SEO Spider', 'seo_tool', 'Screaming Frog'],
+    ['Lighthouse', 'monitoring', 'Google'],
+  ])('files %s under %s, run by %s', (name, category, operator) => {
+    const bot = OWN_BOTS.find((own) => own.name === name)!;
+    expect(classifyBot(`Mozilla/5.0 (compatible; ${bot.token}/1.0)`)).toEqual({ name, category, operator });
+  });
+
   it('checks our specific tokens before their family name', () => {
     for (const [i, bot] of OWN_BOTS.entries()) expect(OWN_BOTS.slice(0, i).find((earlier) => bot.token.includes(earlier.token))).toBeUndefined();
   });

@@ -30,7 +30,8 @@ export const OWN_BOTS: readonly OwnBot[] = [
   { name: 'Googlebot', token: 'googlebot', operator: 'Google' },
   { name: 'Bingbot', token: 'bingbot', operator: 'Microsoft' },
   { name: 'BingPreview', token: 'bingpreview', operator: 'Microsoft' },
-  { name: 'AdIdxBot', token: 'adidxbot', operator: 'Microsoft' },
+  // Bing Ads' landing-page checker: advertising, as the lists file AdsBot-Google (crawler-user-agents files its samples under Bingbot's search entry).
+  { name: 'AdIdxBot', token: 'adidxbot', operator: 'Microsoft', category: 'other' },
   { name: 'YandexBot', token: 'yandexbot', operator: 'Yandex' },
   { name: 'YandexMobileBot', token: 'yandexmobilebot', operator: 'Yandex' },
   // Yandex's other robots say only "yandex.com/bots"; they index for Yandex search.
@@ -73,7 +74,8 @@ export const OWN_BOTS: readonly OwnBot[] = [
   { name: '360Spider', token: '360spider', operator: 'Qihoo 360' },
   { name: 'PetalBot', token: 'petalbot', operator: 'Huawei' },
   { name: 'Qwantbot', token: 'qwantbot', operator: 'Qwant' },
-  { name: 'Exabot', token: 'exabot', operator: 'Exalead' },
+  // Exalead's search crawler, as the edge has named it; ai.robots.txt's "ExaBot" (an AI data provider, operator unclear) shares the name but not the purpose we record.
+  { name: 'Exabot', token: 'exabot', operator: 'Exalead', category: 'search' },
   { name: 'MojeekBot', token: 'mojeekbot', operator: 'Mojeek' },
   { name: 'AhrefsBot', token: 'ahrefsbot', operator: 'Ahrefs' },
   { name: 'SemrushBot', token: 'semrushbot', operator: 'Semrush' },
