@@ -62,21 +62,19 @@ export class BotVerifier {
     const key = `${claimedOperator} ${ip}`;
     const answer = this.answers.get(key);
     if (answer !== undefined && answer.expiresAt > this.now()) return answer.verification;
-    const fromRanges = this.verificationFromRanges(claimedOperator, ip, domains);
-    if (fromRanges !== undefined) {
-      this.answers.set(key, { verification: fromRanges, expiresAt: Number.POSITIVE_INFINITY });
-      return fromRanges;
-    }
-    if (domains !== undefined && ipaddr.isValid(ip)) this.schedule(key, ip, domains);
+    // Not cached: a header's garbage must not fill the cache.
+    if (!ipaddr.isValid(ip)) return 'unknown';
+    // Published ranges decide at once (inside them, or outside them for an operator with no DNS method); they do not change, so neither does the answer.
+    const { ranges } = this.options;
+    if (ranges.operators.has(claimedOperator) && ranges.operatorOfAddress(ip) === claimedOperator) return this.remember(key, 'yes');
+    if (domains === undefined) return this.remember(key, 'no');
+    this.schedule(key, ip, domains);
     return answer?.verification ?? 'unknown';
   }
 
-  // Decided without DNS: inside the operator's ranges, or outside them for an operator with no DNS method; the ranges do not change, so neither does the answer.
-  private verificationFromRanges(claimedOperator: string, ip: string, domains: readonly string[] | undefined): Verification | undefined {
-    if (!ipaddr.isValid(ip)) return 'unknown';
-    const { ranges } = this.options;
-    if (ranges.operators.has(claimedOperator) && ranges.operatorOfAddress(ip) === claimedOperator) return 'yes';
-    return domains === undefined ? 'no' : undefined;
+  private remember(key: string, verification: Verification): Verification {
+    this.answers.set(key, { verification, expiresAt: Number.POSITIVE_INFINITY });
+    return verification;
   }
 
   /** Resolves once no check is queued or running (tests wait on it; a shutdown may). */
