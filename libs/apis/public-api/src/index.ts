@@ -11,3 +11,4 @@ export * from './renders/renders-body.dto';
 export * from './dashboard-session/dashboard-session.dto';
 export * from './dashboard-session/public-api-base-url';
 export * from './auth/agent-connector-mark';
+export * from './http/response-compression';
