@@ -1,4 +1,4 @@
-import type { DemoPage, PageBehaviour } from './demo-page';
+import type { DemoLink, DemoPage, PageBehaviour } from './demo-page';
 import { paragraphsAbout } from './demo-text';
 import { type SeoTrait, withTrait } from './seo-traits';
 
@@ -8,8 +8,8 @@ export function demoCatalogue(baseUrl: string): readonly DemoPage[] {
   const products = PRODUCTS.map((name, i) => page(`/products/${slug(name)}`, name, i, { jsonLd: productJsonLd(name, `${baseUrl}/products/${slug(name)}`) }));
   const guides = GUIDES.map((name, i) => page(`/guides/${slug(name)}`, name, i + 20));
   const sections = [
-    page('/', 'Outdoor gear that lasts', 40, { links: [...products, ...guides].map((p) => p.path) }),
-    page('/products', 'All products', 41, { links: products.map((p) => p.path) }),
+    page('/', 'Outdoor gear that lasts', 40, { links: [...products, ...guides].map(linkTo) }),
+    page('/products', 'All products', 41, { links: products.map(linkTo) }),
     page('/about', 'About Example Outdoor', 42),
     page('/ready/stock-levels', 'Stock levels', 43, { behaviour: 'prerender-ready' }),
     page('/slow/delivery-times', 'Delivery times', 44, { behaviour: 'slow' }),
@@ -29,7 +29,7 @@ export function notFoundPage(path: string, baseUrl: string): DemoPage {
     headings: ['Page not found'],
     paragraphs: ['We could not find this page. It may have moved, or it may never have existed.'],
     images: [],
-    links: ['/'],
+    links: [HOME_LINK],
     behaviour: 'soft-404',
   };
 }
@@ -65,7 +65,7 @@ const TRAIT_PAGES: readonly (readonly [string, string, SeoTrait])[] = [
 ];
 
 interface PageOptions {
-  readonly links?: readonly string[];
+  readonly links?: readonly DemoLink[];
   readonly behaviour?: PageBehaviour;
   readonly jsonLd?: string;
 }
@@ -82,9 +82,16 @@ function pageMaker(baseUrl: string) {
     paragraphs: paragraphsAbout(name.toLowerCase(), 4, seed),
     images: [1, 2].map((n) => ({ src: `/images/${slug(name)}-${n}.svg`, alt: `${name}, view ${n}` })),
     jsonLd: options.jsonLd ?? JSON.stringify({ '@context': 'https://schema.org', '@type': 'WebPage', name, url: `${baseUrl}${path}` }),
-    links: options.links ?? ['/', '/products'],
+    links: options.links ?? [HOME_LINK, PRODUCTS_LINK],
     behaviour: options.behaviour ?? 'script',
   });
+}
+
+const HOME_LINK: DemoLink = { path: '/', text: 'Home' };
+const PRODUCTS_LINK: DemoLink = { path: '/products', text: 'All products' };
+
+function linkTo(page: DemoPage): DemoLink {
+  return { path: page.path, text: page.headings[0] };
 }
 
 function productJsonLd(name: string, url: string): string {

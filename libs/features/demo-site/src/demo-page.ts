@@ -14,9 +14,14 @@ export interface DemoPage {
   readonly images: readonly DemoImage[];
   /** Text of the `application/ld+json` script, as served (valid JSON or not). */
   readonly jsonLd?: string;
-  /** Paths the page links to. */
-  readonly links: readonly string[];
+  /** The page's navigation. */
+  readonly links: readonly DemoLink[];
   readonly behaviour: PageBehaviour;
+}
+
+export interface DemoLink {
+  readonly path: string;
+  readonly text: string;
 }
 
 export interface DemoImage {

@@ -35,6 +35,7 @@ describe('the page script, in Chromium', () => {
     expect(JSON.parse((await page.locator('script[type="application/ld+json"]').textContent())!)).toMatchObject({ '@type': 'Product', name: 'Ridge Tent' });
     expect(await page.locator('h1').allTextContents()).toEqual(['Ridge Tent']);
     expect(await page.locator('main p').count()).toBe(4);
+    expect(await page.locator('nav a').allTextContents()).toEqual(['Home', 'All products']);
     expect(await page.locator('img').evaluateAll((images) => images.map((image) => image.getAttribute('alt')))).toEqual(['Ridge Tent, view 1', 'Ridge Tent, view 2']);
   });
 

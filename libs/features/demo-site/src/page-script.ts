@@ -33,7 +33,7 @@ export const PAGE_SCRIPT = `(async function () {
     var app = document.getElementById('app');
     app.textContent = '';
     var nav = element('nav', {});
-    page.links.forEach(function (path) { nav.appendChild(element('a', { href: path }, path)); });
+    page.links.forEach(function (link) { nav.appendChild(element('a', { href: link.path }, link.text)); });
     var main = element('main', {});
     page.headings.forEach(function (text) { main.appendChild(element('h1', {}, text)); });
     page.paragraphs.forEach(function (text) { main.appendChild(element('p', {}, text)); });
