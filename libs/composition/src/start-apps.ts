@@ -36,7 +36,7 @@ export async function startApps(
   // Part of loading the configuration, in every process: it takes DNS, which the synchronous load cannot.
   await checkAlertTargets(config, processEnvironment());
   const needs = new Set<PortName>(specs.flatMap((s) => s.uses));
-  const ports = await openPorts(config, needs, logger);
+  const ports = await openPorts(config, needs, logger, clock);
   const runtime: AppRuntime = { config, logger, ports, clock, signals: new InProcessSignals(), servingLoad: new ServingLoad(), shutdown };
   const ordered = [...specs].sort((a, b) => Number(b.name === 'projector') - Number(a.name === 'projector'));
   const started: StartedApp[] = [];

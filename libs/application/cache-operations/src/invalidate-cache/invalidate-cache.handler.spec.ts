@@ -32,7 +32,7 @@ describe('InvalidateCache', () => {
   it('records CacheInvalidated of the normalised URLs × every dimension and answers how many entries existed and were dropped', async () => {
     const answer = await handler.execute(new InvalidateCache({ hostId: 1, urls: [page('a'), 'https://WWW.example.com/a#x', page('b'), page('never-cached')] }, 'daemon-api'));
 
-    expect(answer).toEqual({ host_id: 1, urls_count: 4, dimension_ids_count: 2, entries_invalidated: 3 });
+    expect(answer).toEqual({ hostId: 1, urlsCount: 4, dimensionIdsCount: 2, entriesInvalidated: 3 });
     const [event] = await invalidations();
     expect(event).toMatchObject({ key: '1', occurredAt: new Date(T).toISOString() });
     expect(event.payload).toEqual({ hostId: 1, urls: [page('a'), page('b'), page('never-cached')], dimensionIds: [1, 2], source: 'daemon-api' });
@@ -42,18 +42,18 @@ describe('InvalidateCache', () => {
 
   it('drops only the named dimensions', async () => {
     const answer = await handler.execute(new InvalidateCache({ hostId: 1, urls: [page('a')], dimensionIds: [2] }, 'public-api'));
-    expect(answer).toMatchObject({ dimension_ids_count: 1, entries_invalidated: 1 });
+    expect(answer).toMatchObject({ dimensionIdsCount: 1, entriesInvalidated: 1 });
     expect([await isCached('a', 1), await isCached('a', 2)]).toEqual([true, false]);
     expect((await invalidations())[0].payload).toMatchObject({ dimensionIds: [2], source: 'public-api' });
   });
 
   it('drops pages an ignore rule keeps out of the queue too: the rule is about recaching, not about what is cached', async () => {
-    expect(await handler.execute(new InvalidateCache({ hostId: 1, urls: [page('admin/x')] }, 'daemon-api'))).toMatchObject({ entries_invalidated: 2 });
+    expect(await handler.execute(new InvalidateCache({ hostId: 1, urls: [page('admin/x')] }, 'daemon-api'))).toMatchObject({ entriesInvalidated: 2 });
   });
 
   it('records a repeat and answers 0: the entries are gone already', async () => {
     await handler.execute(new InvalidateCache({ hostId: 1, urls: [page('b')] }, 'daemon-api'));
-    expect(await handler.execute(new InvalidateCache({ hostId: 1, urls: [page('b')] }, 'daemon-api'))).toMatchObject({ entries_invalidated: 0 });
+    expect(await handler.execute(new InvalidateCache({ hostId: 1, urls: [page('b')] }, 'daemon-api'))).toMatchObject({ entriesInvalidated: 0 });
     expect(await invalidations()).toHaveLength(2);
   });
 

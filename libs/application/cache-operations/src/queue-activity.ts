@@ -4,9 +4,9 @@ import { IN_PROCESS_SIGNALS, InProcessSignals } from '@bpc/platform';
 const WORK_QUEUED = 'queue:work-queued';
 
 /**
- * In-process hint that recache work was queued (through this daemon, or
- * through the public API running in the same process), so the scheduler pulls
- * at once instead of at the next tick. Only a latency shortcut: the tick
+ * In-process hint that recache work was queued (through the daemon's API,
+ * or the public API running in the same process), so the daemon's scheduler
+ * pulls at once instead of at the next tick. Only a latency shortcut: the tick
  * still finds everything (work queued through another process included).
  */
 @Injectable()

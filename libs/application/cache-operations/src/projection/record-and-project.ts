@@ -11,9 +11,10 @@ export interface ProjectedStore {
 }
 
 /**
- * The write path of every daemon command: refuse up front when the store is
- * unreachable (so no event is recorded that the caller was told failed),
- * append the event durably, then wait for the projection's recorded result.
+ * The write path of every cache and queue command (these and the daemon's):
+ * refuse up front when the store is unreachable (so no event is recorded that
+ * the caller was told failed), append the event durably, then wait for the
+ * projection's recorded result.
  */
 export async function recordAndProject<T>(log: EventLog, store: ProjectedStore, topic: string, event: EventEnvelope): Promise<T> {
   try {

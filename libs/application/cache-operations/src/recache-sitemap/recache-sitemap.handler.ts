@@ -40,7 +40,7 @@ export function sitemapChunks(urls: readonly string[], maxUrls = MAX_RECACHE_URL
 
 /**
  * Reads the whole sitemap first (a refusal of any file refuses the call, and
- * nothing is recorded), then records the URLs in chunks through the daemon's
+ * nothing is recorded), then records the URLs in chunks through
  * RequestRecache, `source: 'sitemap'`, every chunk under one receipt id.
  * A refusal is VALIDATION_FAILED naming `sitemapUrl`.
  */
@@ -69,7 +69,7 @@ export class RecacheSitemapHandler implements ICommandHandler<RecacheSitemap, Si
     for (const urls of sitemapChunks(read.urls)) {
       try {
         const accepted = await this.commands.execute<RequestRecache, RecacheAccepted>(new RequestRecache({ hostId, urls, priority }, 'sitemap', receiptId ?? undefined));
-        entriesEnqueued += accepted.entries_enqueued;
+        entriesEnqueued += accepted.entriesEnqueued;
       } catch (error) {
         throw urlsQueued > 0 ? partlyQueued(error, urlsQueued, read.urls.length, receiptId!) : error;
       }

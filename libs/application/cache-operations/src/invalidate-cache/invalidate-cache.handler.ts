@@ -23,10 +23,10 @@ export class InvalidateCacheHandler implements ICommandHandler<InvalidateCache, 
     const event = newQueueEvent(CACHE_INVALIDATED, { ...decision, source }, String(decision.hostId), this.clock.now());
     const dropped = await recordAndProject<number>(this.log, this.cache, TOPICS.queue, event);
     return {
-      host_id: decision.hostId,
-      urls_count: input.urls.length,
-      dimension_ids_count: decision.dimensionIds.length,
-      entries_invalidated: dropped,
+      hostId: decision.hostId,
+      urlsCount: input.urls.length,
+      dimensionIdsCount: decision.dimensionIds.length,
+      entriesInvalidated: dropped,
     };
   }
 }

@@ -6,7 +6,7 @@ import { EVENT_LOG, EventLog } from '@bpc/event-log';
 import { CLOCK } from '@bpc/platform';
 import { EnqueueResult, QUEUE_STORE, QueueStore } from '@bpc/queue-store';
 import { recordAndProject } from '../projection/record-and-project';
-import { QueueActivity } from '../scheduler/queue-activity';
+import { QueueActivity } from '../queue-activity';
 import { newReceiptId } from './receipt-id';
 import { RecacheAccepted, RequestRecache } from './request-recache.command';
 
@@ -27,14 +27,14 @@ export class RequestRecacheHandler implements ICommandHandler<RequestRecache, Re
     const paused = (await this.pausedHosts()).has(decision.hostId);
     const enqueued = decision.urls.length === 0 ? 0 : await this.record(decision, source, receiptId);
     return {
-      host_id: decision.hostId,
-      urls_count: input.urls.length,
-      dimension_ids_count: decision.dimensionIds.length,
-      entries_enqueued: enqueued,
+      hostId: decision.hostId,
+      urlsCount: input.urls.length,
+      dimensionIdsCount: decision.dimensionIds.length,
+      entriesEnqueued: enqueued,
       priority: decision.priority,
       paused,
       ...(decision.mode ? { mode: decision.mode } : {}),
-      receipt_id: receiptId,
+      receiptId,
     };
   }
 

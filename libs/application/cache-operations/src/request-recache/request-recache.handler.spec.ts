@@ -1,7 +1,7 @@
 import { HOST_RECACHE_PAUSED, newQueueEvent, RECACHE_REQUESTED, RecacheRequested, TOPICS } from '@bpc/events';
 import { InProcessSignals } from '@bpc/platform';
 import { openStandaloneState, StandaloneState, TestClock } from '@bpc/testing';
-import { QueueActivity } from '../scheduler/queue-activity';
+import { QueueActivity } from '../queue-activity';
 import { receiptIdMintedAt } from './receipt-id';
 import { RequestRecache } from './request-recache.command';
 import { RequestRecacheHandler } from './request-recache.handler';
@@ -34,46 +34,46 @@ describe('RequestRecache', () => {
 
     const [event] = await requests();
     expect(event).toMatchObject({ key: '1', occurredAt: new Date(T).toISOString() });
-    expect(event.payload).toEqual({ hostId: 1, urls: [page('a'), page('b')], dimensionIds: [1, 2], priority: 'normal', source: 'daemon-api', receiptId: answer.receipt_id });
-    // urls_count is what the request carried; entries_enqueued what the queue now holds for it.
-    expect(answer).toEqual({ host_id: 1, urls_count: 3, dimension_ids_count: 2, entries_enqueued: 4, priority: 'normal', paused: false, receipt_id: answer.receipt_id });
+    expect(event.payload).toEqual({ hostId: 1, urls: [page('a'), page('b')], dimensionIds: [1, 2], priority: 'normal', source: 'daemon-api', receiptId: answer.receiptId });
+    // urlsCount is what the request carried; entriesEnqueued what the queue now holds for it.
+    expect(answer).toEqual({ hostId: 1, urlsCount: 3, dimensionIdsCount: 2, entriesEnqueued: 4, priority: 'normal', paused: false, receiptId: answer.receiptId });
     expect(await normalTotal()).toBe(4);
     expect(hints).toBe(1);
   });
 
   it('mints a receipt id that tells when it was minted, or keeps the one it is given (a sitemap’s chunks share one)', async () => {
     const minted = await handler.execute(new RequestRecache({ hostId: 1, urls: [page('a')], priority: 'high' }, 'daemon-api'));
-    expect(receiptIdMintedAt(minted.receipt_id)).toBe(T);
+    expect(receiptIdMintedAt(minted.receiptId)).toBe(T);
 
-    const given = await handler.execute(new RequestRecache({ hostId: 1, urls: [page('b')], priority: 'normal' }, 'sitemap', minted.receipt_id));
-    expect(given.receipt_id).toBe(minted.receipt_id);
+    const given = await handler.execute(new RequestRecache({ hostId: 1, urls: [page('b')], priority: 'normal' }, 'sitemap', minted.receiptId));
+    expect(given.receiptId).toBe(minted.receiptId);
     expect((await requests()).map((e) => [e.payload.source, e.payload.receiptId])).toEqual([
-      ['daemon-api', minted.receipt_id],
-      ['sitemap', minted.receipt_id],
+      ['daemon-api', minted.receiptId],
+      ['sitemap', minted.receiptId],
     ]);
   });
 
   it('queues only the named dimensions, and says which mode was forced', async () => {
     const answer = await handler.execute(new RequestRecache({ hostId: 1, urls: [page('a')], dimensionIds: [2, 2], priority: 'high', mode: 'bypass' }, 'public-api'));
-    expect(answer).toMatchObject({ dimension_ids_count: 1, entries_enqueued: 1, mode: 'bypass' });
+    expect(answer).toMatchObject({ dimensionIdsCount: 1, entriesEnqueued: 1, mode: 'bypass' });
     expect((await requests())[0].payload).toMatchObject({ dimensionIds: [2], mode: 'bypass', source: 'public-api' });
   });
 
   it('counts an entry already queued as kept, not twice: repeating a request queues no more work', async () => {
     await handler.execute(new RequestRecache({ hostId: 1, urls: [page('a')], priority: 'normal' }, 'daemon-api'));
     const again = await handler.execute(new RequestRecache({ hostId: 1, urls: [page('a')], priority: 'high' }, 'daemon-api'));
-    expect(again.entries_enqueued).toBe(2);
+    expect(again.entriesEnqueued).toBe(2);
     const counts = (await state.queue.counts(clock.now(), [1])).get(1)!;
     expect([counts.high.total, counts.normal.total]).toEqual([2, 0]);
   });
 
   it('skips URLs an ignore rule matches; when none is left it records nothing and queues nothing (its receipt will read 404)', async () => {
     const partly = await handler.execute(new RequestRecache({ hostId: 1, urls: [page('admin/x'), page('a')], priority: 'normal' }, 'daemon-api'));
-    expect(partly).toMatchObject({ urls_count: 2, entries_enqueued: 2 });
+    expect(partly).toMatchObject({ urlsCount: 2, entriesEnqueued: 2 });
     expect((await requests())[0].payload.urls).toEqual([page('a')]);
 
     const ignored = await handler.execute(new RequestRecache({ hostId: 1, urls: [page('admin/y')], priority: 'normal' }, 'daemon-api'));
-    expect(ignored).toMatchObject({ urls_count: 1, entries_enqueued: 0, receipt_id: expect.any(String) });
+    expect(ignored).toMatchObject({ urlsCount: 1, entriesEnqueued: 0, receiptId: expect.any(String) });
     expect(await requests()).toHaveLength(1);
     expect(hints).toBe(1);
   });
@@ -81,7 +81,7 @@ describe('RequestRecache', () => {
   it('says the host is paused (the work is queued all the same)', async () => {
     await state.given(newQueueEvent(HOST_RECACHE_PAUSED, { hostId: 1, expiresAt: T + 60_000 }, '1', T));
     const answer = await handler.execute(new RequestRecache({ hostId: 1, urls: [page('a')], priority: 'normal' }, 'daemon-api'));
-    expect(answer).toMatchObject({ paused: true, entries_enqueued: 2 });
+    expect(answer).toMatchObject({ paused: true, entriesEnqueued: 2 });
     clock.advance(60_000);
     expect(await handler.execute(new RequestRecache({ hostId: 1, urls: [page('b')], priority: 'normal' }, 'daemon-api'))).toMatchObject({ paused: false });
   });

@@ -9,10 +9,12 @@ export class InvalidateCache {
   ) {}
 }
 
+/** What an invalidation dropped; each API words it in its own contract. */
 export interface CacheInvalidatedResult {
-  readonly host_id: number;
-  readonly urls_count: number;
-  readonly dimension_ids_count: number;
+  readonly hostId: number;
+  /** URLs as the request carried them, before normalising and de-duplicating. */
+  readonly urlsCount: number;
+  readonly dimensionIdsCount: number;
   /** Entries that existed and were dropped. */
-  readonly entries_invalidated: number;
+  readonly entriesInvalidated: number;
 }

@@ -20,7 +20,7 @@ describe('a sitemap recache whose later chunk fails', () => {
       execute: async (command: RequestRecache) => {
         if (recorded.length + 1 === chunk) throw new AppError('LOG_UNAVAILABLE', 'event log unavailable, the request was not acknowledged (most likely not recorded)');
         recorded.push(command);
-        return { entries_enqueued: command.input.urls.length };
+        return { entriesEnqueued: command.input.urls.length };
       },
     } as unknown as CommandBus;
     return { handler: new RecacheSitemapHandler(commands, hosts, reader, clock), recorded };
