@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -57,6 +57,10 @@ function shellEnv(ports: Ports): NodeJS.ProcessEnv {
  * stamp matches the same sources, so it is not built again).
  */
 function scratchCheckout(): string {
+  // Else `npm start` would install packages, through the link, into the repository's node_modules.
+  if (statSync(path.join(root, 'package-lock.json')).mtimeMs > statSync(path.join(root, 'node_modules', '.package-lock.json')).mtimeMs) {
+    throw new Error('node_modules is older than package-lock.json: run `npm install` (`npm test` sets itself up first)');
+  }
   const dir = mkdtempSync(path.join(tmpdir(), 'bpc-readme-'));
   for (const linked of ['apps', 'libs', 'test', 'bench', 'deploy', 'node_modules']) symlinkSync(path.join(root, linked), path.join(dir, linked));
   for (const copied of ['scripts', 'package.json', 'package-lock.json', 'tsconfig.json']) {
@@ -106,7 +110,7 @@ describe("the README's quick start", () => {
     ports = { public_api: await freePort(), daemon: await freePort(), edge: await freePort(), projector: await freePort(), demo_site: await freePort() };
     const { start, steps: typed } = quickStart();
     service = runShell(onPorts(start, ports), dir, shellEnv(ports));
-    await until(() => service.output().includes('"msg":"ready"') || service.child.exitCode !== null, { timeoutMs: 240_000, intervalMs: 100, what: 'npm start ready' });
+    await until(() => service.output().includes('"msg":"ready"') || service.child.exitCode !== null, { timeoutMs: 240_000, intervalMs: 100, what: () => `npm start ready; its output so far:\n${service.output().slice(-3000)}` });
     if (!service.output().includes('"msg":"ready"')) throw new Error(`npm start exited:\n${service.output().slice(-3000)}`);
     steps = runShell(`set -euo pipefail\n${onPorts(typed, ports)}`, dir, shellEnv(ports));
     await steps.exited;
