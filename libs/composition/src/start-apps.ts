@@ -45,7 +45,7 @@ export async function startApps(
     for (const spec of ordered) {
       if (shutdown.started) break;
       const app = await createHttpApp(spec.module(runtime), logger.child({ component: spec.name }));
-      spec.configure?.(app, runtime);
+      await spec.configure?.(app, runtime);
       started.push({ spec, app });
       await app.listen(config.listen[listenKey(spec.name)], config.listen.host);
       urls[spec.name] = await app.getUrl();
