@@ -84,6 +84,7 @@ const asEnqueueResult = (value: unknown): EnqueueResult => value as EnqueueResul
  * backoff. Nothing connects before the first call.
  */
 export class RedisQueueStore implements QueueStore {
+  readonly rebuiltOnStart = false;
   private readonly redis: FailFastRedis;
   private readonly prefix: string;
   private readonly log: LogSink;

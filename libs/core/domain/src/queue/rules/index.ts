@@ -5,5 +5,5 @@ export * from './decide-enqueue';
 export * from './decide-host-queue';
 export * from './decide-claim';
 export * from './decide-claim-outcome';
-export * from './queue-model';
+export * from './queue-state';
 export * from './return-to-queue';
