@@ -18,6 +18,7 @@ import {
   PRIORITIES,
   QueueState,
   queueEntryKey,
+  reached,
   returnToQueue,
   type HostQueueCounts,
   type Priority,
@@ -211,7 +212,7 @@ export class MemoryQueueStore implements QueueStore {
     assertFiniteTime('now', now);
     this.assertOpen();
     const keys: ClaimedKey[] = [];
-    for (const { entry, leaseUntil } of this.state.leases()) if (entry.hostId === hostId && leaseUntil > now) keys.push({ url: entry.url, dimensionId: entry.dimensionId });
+    for (const { entry, leaseUntil } of this.state.leases()) if (entry.hostId === hostId && !reached(leaseUntil, now)) keys.push({ url: entry.url, dimensionId: entry.dimensionId });
     return keys;
   }
 

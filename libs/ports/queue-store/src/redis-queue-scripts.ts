@@ -1,14 +1,20 @@
 import { POSITIONED_MUTATION_LUA } from '@bpc/redis-support';
+import { queueRulesLua } from './redis-queue-rules-lua';
 
 /**
  * Lua scripts of the Redis queue store. Each runs atomically inside Redis, so
  * a mutation and its projection checkpoint change together or not at all.
  *
- * They implement the queue's rules of the domain (`libs/core/domain/src/queue/rules`:
- * `decideEnqueue`, `returnToQueue`, `decideClaim`, …) in Lua, because Redis
- * must run them atomically; the model contract suite runs generated call
- * sequences against this store and the domain model and compares every
- * answer. Two things the port leaves open differ from the memory store:
+ * They evaluate the domain's queue decisions (`libs/core/domain/src/queue/rules`:
+ * `decideEnqueue`, `returnToQueue`, `decideClaim`, …) inside Redis, because a
+ * claim under contention must be decided atomically there. Their rule values
+ * (drain order, the merge of two placements of one key, when a due time,
+ * lease end or pause deadline is reached) are not written here: the prelude
+ * is generated from the domain's `QUEUE_RULE_TABLE` (`redis-queue-rules-lua.ts`).
+ * The steps around them (host rotation, one entry per host per round, dedup
+ * of a request's items) follow the domain's functions of the same name, and
+ * the model contract suite runs generated call sequences against this store
+ * and the domain's rules and compares every answer. Two things the port leaves open differ from the memory store:
  * entries due at the same time are served in key order (ZSET member order,
  * not first queued), and leases expiring together return in claim id order.
  *
@@ -45,9 +51,7 @@ local LEASES = P .. 'leases'
 local CLAIMS = P .. 'claims'
 local CURSOR = P .. 'cursor'
 local CHECKPOINTS = P .. 'checkpoints'
-local PRIORITIES = { 'high', 'normal', 'autorecache' }
-local RANK = { high = 1, normal = 2, autorecache = 3 }
-
+${queueRulesLua()}
 local function qkey(host, priority) return P .. 'q:' .. host .. ':' .. priority end
 local function ekey(host) return P .. 'e:' .. host end
 
@@ -63,10 +67,10 @@ local function decode(value)
   return priority, tonumber(attempt), mode, entryId, trigger
 end
 
--- A pause ends at its deadline (the domain's pausedAt); no deadline, or an unreadable one (nil, false), is no pause.
+-- The domain's pausedAt; no deadline, or an unreadable one (nil, false), is no pause.
 local function pausedAt(deadline, now)
   if not deadline then return false end
-  return deadline > tonumber(now)
+  return not reached(deadline, now)
 end
 `;
 
@@ -74,8 +78,8 @@ end
 /**
  * One entry per key: when a claimed entry returns (retry or expired lease)
  * while a newer request queued the same key, the queued entry survives with
- * its id and attempt count, the higher priority and the earlier due time, and
- * its own explicit mode (else the returning one). The domain's `returnToQueue`.
+ * its id and attempt count, its other fields merged by the rule table (the
+ * domain's `returnToQueue` and `mergeEntry`).
  */
 const REQUEUE = `
 local function requeue(host, key, priority, dueAt, attempt, mode, entryId, trigger)
@@ -88,14 +92,12 @@ local function requeue(host, key, priority, dueAt, attempt, mode, entryId, trigg
     return
   end
   local queuedPriority, queuedAttempt, queuedMode, queuedId, queuedTrigger = decode(value)
-  local target = queuedPriority
-  if RANK[priority] < RANK[queuedPriority] then target = priority end
-  local score = tonumber(redis.call('ZSCORE', qkey(host, queuedPriority), key)) or tonumber(dueAt)
-  if tonumber(dueAt) < score then score = dueAt end
+  -- The returning entry is the older placement, the queued one the newer.
+  local target = mergePriority(priority, queuedPriority)
+  local score = mergeDue(dueAt, tonumber(redis.call('ZSCORE', qkey(host, queuedPriority), key)) or dueAt)
   if target ~= queuedPriority then redis.call('ZREM', qkey(host, queuedPriority), key) end
   redis.call('ZADD', qkey(host, target), score, key)
-  if queuedMode == '' then queuedMode = mode end
-  redis.call('HSET', ek, key, encode(target, queuedAttempt, queuedMode, queuedTrigger, queuedId))
+  redis.call('HSET', ek, key, encode(target, queuedAttempt, mergeMode(mode, queuedMode), queuedTrigger, queuedId))
 end
 `;
 
@@ -112,7 +114,6 @@ local done = alreadyApplied()
 if done then return done end
 
 local host, priority, dueAt, entryId, trigger = ARGV[6], ARGV[7], tonumber(ARGV[8]), ARGV[9], ARGV[10]
-local rank = RANK[priority]
 local ek = ekey(host)
 local MODES = { ['-'] = '', r = 'render', b = 'bypass' }
 local FIRST, CHUNK = 11, 1000
@@ -139,15 +140,15 @@ for start = FIRST, #ARGV, CHUNK do
       hset[#hset + 1] = key
       hset[#hset + 1] = freshValue[mode]
     else
+      -- The queued entry is the older placement, the request the newer.
       local was, attempt, wasMode = decode(value)
-      local newMode = wasMode
-      if mode ~= '' then newMode = mode end
-      if rank < RANK[was] then
+      local newMode = mergeMode(wasMode, mode)
+      if mergePriority(was, priority) ~= was then
         promoted = promoted + 1
         local score = tonumber(redis.call('ZSCORE', qkey(host, was), key)) or dueAt
         moveOut[was] = moveOut[was] or {}
         table.insert(moveOut[was], key)
-        zadd[#zadd + 1] = math.min(score, dueAt)
+        zadd[#zadd + 1] = mergeDue(score, dueAt)
         zadd[#zadd + 1] = key
         hset[#hset + 1] = key
         hset[#hset + 1] = encode(priority, attempt, newMode, trigger, entryId)
@@ -163,8 +164,8 @@ for start = FIRST, #ARGV, CHUNK do
   end
   for was, members in pairs(moveOut) do redis.call('ZREM', qkey(host, was), unpack(members)) end
   if #zadd > 0 then redis.call('ZADD', qkey(host, priority), unpack(zadd)) end
-  -- LT: an entry requested again keeps the earlier of its two due times.
-  for was, pairs_ in pairs(keepEarlier) do redis.call('ZADD', qkey(host, was), 'LT', unpack(pairs_)) end
+  -- An entry requested again merges its two due times in the ZADD itself.
+  for was, pairs_ in pairs(keepEarlier) do redis.call('ZADD', qkey(host, was), DUE_MERGE_ZADD, unpack(pairs_)) end
   if #hset > 0 then redis.call('HSET', ek, unpack(hset)) end
 end
 
@@ -275,7 +276,7 @@ for _, host in ipairs(hosts) do
   for _, priority in ipairs(PRIORITIES) do
     local qk = qkey(host, priority)
     out[#out + 1] = redis.call('ZCARD', qk)
-    out[#out + 1] = redis.call('ZCOUNT', qk, '-inf', now)
+    out[#out + 1] = redis.call('ZCOUNT', qk, '-inf', reachedUpTo(now))
   end
 end
 return out
@@ -296,7 +297,7 @@ return out
 const CLAIM = `${PRELUDE}${REQUEUE}
 local now, limit, leaseUntil, base = ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5]
 
-local expired = redis.call('ZRANGEBYSCORE', LEASES, '-inf', now)
+local expired = redis.call('ZRANGEBYSCORE', LEASES, '-inf', reachedUpTo(now))
 for _, claimId in ipairs(expired) do
   local raw = redis.call('HGET', CLAIMS, claimId)
   if raw then
@@ -305,7 +306,7 @@ for _, claimId in ipairs(expired) do
     redis.call('HDEL', CLAIMS, claimId)
   end
 end
-if #expired > 0 then redis.call('ZREMRANGEBYSCORE', LEASES, '-inf', now) end
+if #expired > 0 then redis.call('ZREMRANGEBYSCORE', LEASES, '-inf', reachedUpTo(now)) end
 
 local eligible, unreadable = {}, {}
 for _, host in ipairs(redis.call('SMEMBERS', HOSTS)) do
@@ -350,7 +351,7 @@ for _, priority in ipairs(PRIORITIES) do
   if taken >= limit then break end
   local offers = {}
   for _, host in ipairs(order) do
-    local due = redis.call('ZRANGEBYSCORE', qkey(host, priority), '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit - taken)
+    local due = redis.call('ZRANGEBYSCORE', qkey(host, priority), '-inf', reachedUpTo(now), 'WITHSCORES', 'LIMIT', 0, limit - taken)
     if #due > 0 then offers[#offers + 1] = { host = host, due = due } end
   end
   local round = 0
@@ -429,7 +430,7 @@ return out
  */
 const CLAIMED_KEYS = `${PRELUDE}
 local out = {}
-for _, claimId in ipairs(redis.call('ZRANGEBYSCORE', LEASES, '(' .. ARGV[3], '+inf')) do
+for _, claimId in ipairs(redis.call('ZRANGEBYSCORE', LEASES, notReachedFrom(ARGV[3]), '+inf')) do
   local raw = redis.call('HGET', CLAIMS, claimId)
   if raw then
     local c = cjson.decode(raw)

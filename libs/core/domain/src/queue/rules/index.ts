@@ -1,5 +1,6 @@
 export * from './queue-commands';
 export * from './queue-changes';
+export * from './queue-rule-table';
 export * from './entry-placement';
 export * from './decide-enqueue';
 export * from './decide-host-queue';
