@@ -24,6 +24,7 @@ import { queueRulesLua } from './redis-queue-rules-lua';
  *   P..'e:<host>'             HASH  queueEntryKey -> '<priority>|<attempt>|<mode>|<trigger>|<entryId>'
  *                                   (values written before triggers existed lack '<trigger>|' and read as none)
  *   P..'hosts'                SET   hosts having queued entries
+ *   P..'v:<host>'             STRING version of the host's queued entries, bumped by every change to them
  *   P..'pauses'               HASH  host -> pause deadline (ms)
  *   P..'leases'               ZSET  claimId, score = leaseUntil (ms)
  *   P..'claims'               HASH  claimId -> JSON of the claimed entry
@@ -54,6 +55,9 @@ local CHECKPOINTS = P .. 'checkpoints'
 ${queueRulesLua()}
 local function qkey(host, priority) return P .. 'q:' .. host .. ':' .. priority end
 local function ekey(host) return P .. 'e:' .. host end
+-- Bumped by every change to a host's queued entries, so a decision made on a read of them applies only if nothing changed since.
+local function vkey(host) return P .. 'v:' .. host end
+local function bumpVersion(host) redis.call('INCR', vkey(host)) end
 
 local function encode(priority, attempt, mode, trigger, entryId)
   return priority .. '|' .. attempt .. '|' .. mode .. '|' .. trigger .. '|' .. entryId
@@ -84,6 +88,7 @@ end
 const REQUEUE = `
 local function requeue(host, key, priority, dueAt, attempt, mode, entryId, trigger)
   local ek = ekey(host)
+  bumpVersion(host)
   local value = redis.call('HGET', ek, key)
   if not value then
     redis.call('ZADD', qkey(host, priority), dueAt, key)
@@ -170,68 +175,84 @@ for start = FIRST, #ARGV, CHUNK do
 end
 
 local enqueued = #ARGV - FIRST + 1
-if enqueued > 0 then redis.call('SADD', HOSTS, host) end
+if enqueued > 0 then
+  redis.call('SADD', HOSTS, host)
+  bumpVersion(host)
+end
 return appliedWith('{"enqueued":' .. enqueued .. ',"created":' .. created .. ',"promoted":' .. promoted .. '}')
 `;
 
-/** ARGV[6] host, [7..] priorities (repeats ignored). */
-const PURGE = `${PRELUDE}${POSITIONED_MUTATION_LUA}
+/**
+ * ARGV[2] host, [3..] entry keys. What the domain's host decisions
+ * (`decidePurge`, `decideSettle`) read of a host: its version (see APPLY),
+ * the number of queued entries per priority in drain order, then per key its
+ * stored value (false when not queued) and due time.
+ */
+const READ_HOST = `${PRELUDE}
+local host = ARGV[2]
+local out = { redis.call('GET', vkey(host)) or '0' }
+for _, priority in ipairs(PRIORITIES) do out[#out + 1] = redis.call('ZCARD', qkey(host, priority)) end
+local ek = ekey(host)
+for i = 3, #ARGV do
+  local value = redis.call('HGET', ek, ARGV[i])
+  out[#out + 1] = value
+  out[#out + 1] = value and redis.call('ZSCORE', qkey(host, decode(value)), ARGV[i]) or false
+end
+return out
+`;
+
+/**
+ * Applies events the domain decided for one host, decides nothing. ARGV[6]
+ * host, [7] the host version the decision read ('' when it read nothing),
+ * [8] the decision's result (JSON), [9..] events, each a name and its fields:
+ *   'entry-removed', key        'queues-purged', count, priorities…
+ *   'host-paused', deadline     'pause-lifted'
+ * Answers {-1} without a change when the host's version moved since the
+ * read (the caller reads and decides again).
+ */
+const APPLY = `${PRELUDE}${POSITIONED_MUTATION_LUA}
 local done = alreadyApplied()
 if done then return done end
-
 local host = ARGV[6]
+if ARGV[7] ~= '' and (redis.call('GET', vkey(host)) or '0') ~= ARGV[7] then return { -1 } end
+
 local ek = ekey(host)
-local removed, seen = 0, {}
-for i = 7, #ARGV do
-  local priority = ARGV[i]
-  if RANK[priority] and not seen[priority] then
-    seen[priority] = true
-    local qk = qkey(host, priority)
-    local members = redis.call('ZRANGE', qk, 0, -1)
-    for start = 1, #members, 4000 do
-      redis.call('HDEL', ek, unpack(members, start, math.min(start + 3999, #members)))
+local i = 9
+while i <= #ARGV do
+  local event = ARGV[i]
+  if event == 'entry-removed' then
+    local value = redis.call('HGET', ek, ARGV[i + 1])
+    if value then
+      redis.call('ZREM', qkey(host, decode(value)), ARGV[i + 1])
+      redis.call('HDEL', ek, ARGV[i + 1])
     end
-    removed = removed + #members
-    redis.call('DEL', qk)
+    i = i + 2
+  elseif event == 'queues-purged' then
+    local count = tonumber(ARGV[i + 1])
+    for p = i + 2, i + 1 + count do
+      local qk = qkey(host, ARGV[p])
+      local members = redis.call('ZRANGE', qk, 0, -1)
+      for start = 1, #members, 4000 do
+        redis.call('HDEL', ek, unpack(members, start, math.min(start + 3999, #members)))
+      end
+      redis.call('DEL', qk)
+    end
+    i = i + 2 + count
+  elseif event == 'host-paused' then
+    redis.call('HSET', PAUSES, host, ARGV[i + 1])
+    i = i + 2
+  elseif event == 'pause-lifted' then
+    redis.call('HDEL', PAUSES, host)
+    i = i + 1
+  else
+    return redis.error_reply('unknown queue event ' .. tostring(event))
   end
 end
-if redis.call('HLEN', ek) == 0 then redis.call('SREM', HOSTS, host) end
-return appliedWith(tostring(removed))
-`;
-
-/** ARGV[6] host, [7] deadline (ms). */
-const PAUSE = `${PRELUDE}${POSITIONED_MUTATION_LUA}
-local done = alreadyApplied()
-if done then return done end
-redis.call('HSET', PAUSES, ARGV[6], ARGV[7])
-return appliedWith('null')
-`;
-
-/** ARGV[6] host, [7] entry key, [8] entry id: removes the queued entry only while it is that entry. */
-const SETTLE = `${PRELUDE}${POSITIONED_MUTATION_LUA}
-local done = alreadyApplied()
-if done then return done end
-local host = ARGV[6]
-local ek = ekey(host)
-local raw = redis.call('HGET', ek, ARGV[7])
-if raw then
-  local priority, _, _, entryId = decode(raw)
-  if entryId == ARGV[8] then
-    redis.call('ZREM', qkey(host, priority), ARGV[7])
-    redis.call('HDEL', ek, ARGV[7])
-    if redis.call('HLEN', ek) == 0 then redis.call('SREM', HOSTS, host) end
-    return appliedWith('true')
-  end
+if #ARGV >= 9 then
+  bumpVersion(host)
+  if redis.call('HLEN', ek) == 0 then redis.call('SREM', HOSTS, host) end
 end
-return appliedWith('false')
-`;
-
-/** ARGV[6] host. */
-const RESUME = `${PRELUDE}${POSITIONED_MUTATION_LUA}
-local done = alreadyApplied()
-if done then return done end
-redis.call('HDEL', PAUSES, ARGV[6])
-return appliedWith('null')
+return appliedWith(ARGV[8])
 `;
 
 /** ARGV[2] now. Answers host, deadline pairs; expired pauses are removed on the way. */
@@ -370,6 +391,7 @@ for _, priority in ipairs(PRIORITIES) do
 end
 
 for host in pairs(touched) do
+  bumpVersion(host)
   if redis.call('HLEN', ekey(host)) == 0 then redis.call('SREM', HOSTS, host) end
 end
 if served then redis.call('SET', CURSOR, served) end
@@ -453,10 +475,8 @@ return 1
 
 export const QUEUE_SCRIPTS = {
   bpcQueueEnqueue: ENQUEUE,
-  bpcQueuePurge: PURGE,
-  bpcQueuePause: PAUSE,
-  bpcQueueResume: RESUME,
-  bpcQueueSettle: SETTLE,
+  bpcQueueReadHost: READ_HOST,
+  bpcQueueApply: APPLY,
   bpcQueuePausedHosts: PAUSED_HOSTS,
   bpcQueueCounts: COUNTS,
   bpcQueueClaim: CLAIM,
