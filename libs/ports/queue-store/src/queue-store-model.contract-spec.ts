@@ -208,7 +208,7 @@ async function runAgainstModel(store: QueueStore, operations: readonly Operation
  */
 export function describeQueueStoreModelContract(name: string, factory: () => Promise<QueueStore>, numRuns = 150): void {
   describe(`QueueStore model: ${name}`, () => {
-    it('answers every generated call sequence as the domain model does', async () => {
+    it('answers every generated call sequence as the domain rules do', async () => {
       await fc.assert(
         fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 40, size: 'max' }), async (operations) => {
           const store = await factory();
