@@ -14,9 +14,11 @@ import { queueRulesLua } from './redis-queue-rules-lua';
  * The steps around them (host rotation, one entry per host per round, dedup
  * of a request's items) follow the domain's functions of the same name, and
  * the model contract suite runs generated call sequences against this store
- * and the domain's rules and compares every answer. Two things the port leaves open differ from the memory store:
- * entries due at the same time are served in key order (ZSET member order,
- * not first queued), and leases expiring together return in claim id order.
+ * and the domain's rules and compares every answer. Purge, settle, pause and
+ * resume are decided in TypeScript and applied by APPLY. Two things the port
+ * leaves open differ from the memory store: entries due at the same time are
+ * served in key order (ZSET member order, not first queued), and leases
+ * expiring together return in claim id order.
  *
  * Key layout (P = `{<keyPrefix>}:`, one hash tag so every script touches a
  * single cluster slot):
