@@ -1,14 +1,7 @@
-import {
-  PRIORITIES,
-  assertNever,
-  emptyHostQueueCounts,
-  type HostQueueCounts,
-  type Lease,
-  type Priority,
-  type QueueChange,
-  type QueueView,
-  type QueuedEntry,
-} from '@bpc/domain';
+import { assertNever } from '../../shared/assert-never';
+import { PRIORITIES, type Priority } from '../priority';
+import { emptyHostQueueCounts, type HostQueueCounts } from '../queue-entry';
+import type { Lease, QueueChange, QueueView, QueuedEntry } from './queue-changes';
 import { SortedDueList, type DueItem } from './sorted-due-list';
 
 /** A queued entry with its place among entries due at the same time. */
@@ -46,17 +39,19 @@ class HostQueues {
 }
 
 /**
- * The queue state of the memory store, in mutable indexes (per host a key
- * index and a due-ordered list per priority) so enqueueing and counting stay
- * cheap at 100k entries. `apply` folds the domain's queue events exactly as
- * `evolveQueue` folds them into the `QueueModel`; the contract suite checks
- * the two agree.
+ * The queue's state, the one fold of its events (`evolve`) that the decisions
+ * read (as a `QueueView`): the memory store keeps its queue in it, the rules'
+ * specs build their givens with it, and the store contract suite drives it as
+ * the model every store must answer like. It is mutable, per host a key index
+ * and a due-ordered list per priority, because a persistent copy per event
+ * would make a claim over 100k entries sort them all.
  */
-export class MemoryQueueIndexes implements QueueView {
+export class QueueState implements QueueView {
   private readonly hosts = new Map<number, HostQueues>();
   private readonly pauseDeadlines = new Map<number, number>();
   private readonly claims = new Map<string, { readonly lease: Lease; readonly seq: number }>();
   private seq = 0;
+  /** Host served last by a claim (an `entry-leased`); a store restoring a snapshot sets it. */
   lastServedHost: number | undefined;
 
   queued(hostId: number, key: string): QueuedEntry | undefined {
@@ -104,11 +99,12 @@ export class MemoryQueueIndexes implements QueueView {
     }
   }
 
-  applyAll(events: readonly QueueChange[]): void {
-    for (const event of events) this.apply(event);
+  evolveAll(events: readonly QueueChange[]): void {
+    for (const event of events) this.evolve(event);
   }
 
-  apply(event: QueueChange): void {
+  /** Applies one decided event; entries due at the same time keep first queued, first served order, and a replaced or returned entry keeps its place. */
+  evolve(event: QueueChange): void {
     switch (event.type) {
       case 'entry-queued':
         return this.place(event.entry, this.seq++);

@@ -1,3 +1,5 @@
+import { reached } from './queue-rule-table';
+
 /** Something ordered by due time; `seq` breaks ties so equal due times stay first-in first-out. */
 export interface DueItem {
   readonly dueAt: number;
@@ -26,7 +28,7 @@ function dueCount(items: readonly DueItem[], now: number): number {
   let hi = items.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (items[mid].dueAt <= now) lo = mid + 1;
+    if (reached(items[mid].dueAt, now)) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -72,11 +74,11 @@ export class SortedDueList<T extends DueItem> {
     return true;
   }
 
-  /** How many items are due at `now` (dueAt ≤ now). */
+  /** How many items are due at `now` (their due time `reached`). */
   countDue(now: number): number {
     let due = 0;
     for (const chunk of this.chunks) {
-      if (chunk[chunk.length - 1].dueAt <= now) {
+      if (reached(chunk[chunk.length - 1].dueAt, now)) {
         due += chunk.length;
         continue;
       }
@@ -90,7 +92,7 @@ export class SortedDueList<T extends DueItem> {
     const due: T[] = [];
     for (const chunk of this.chunks) {
       for (const item of chunk) {
-        if (due.length >= limit || item.dueAt > now) return due;
+        if (due.length >= limit || !reached(item.dueAt, now)) return due;
         due.push(item);
       }
     }
