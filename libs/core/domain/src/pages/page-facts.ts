@@ -1,3 +1,7 @@
+/** Whose robots directives are recorded: every bot (`robots`), and the two search crawlers customers ask about by name. */
+export const ROBOTS_SCOPES = ['robots', 'googlebot', 'bingbot'] as const;
+export type RobotsScope = (typeof ROBOTS_SCOPES)[number];
+
 /**
  * What a rendered page says to bots, read from the document we rendered and
  * the response headers it came with (docs/seo-health.md). Extracted once per
@@ -25,9 +29,9 @@ export interface PageFacts {
   /** Every distinct valid canonical the page declares (document and headers), in order, at most `MAX_LISTED`. */
   readonly canonicals: readonly string[];
   /** Who says `noindex`: `robots` (every bot) or a bot's token (`googlebot`, `bingbot`), from metas and `X-Robots-Tag`. */
-  readonly noindexBy: readonly string[];
+  readonly noindexBy: readonly RobotsScope[];
   /** Who says `nofollow`, likewise. */
-  readonly nofollowBy: readonly string[];
+  readonly nofollowBy: readonly RobotsScope[];
   readonly hreflangCount: number;
   /** `hreflang` alternates pointing at another origin. */
   readonly hreflangOffSite: number;

@@ -1,6 +1,4 @@
-/** Whose robots directives we record: every bot (`robots`), and the two search crawlers customers ask about by name. */
-export const ROBOTS_SCOPES = ['robots', 'googlebot', 'bingbot'] as const;
-export type RobotsScope = (typeof ROBOTS_SCOPES)[number];
+import { ROBOTS_SCOPES, type RobotsScope } from '@bpc/domain';
 
 /** Directives that take a value after a colon: in `X-Robots-Tag` they are not a bot's name. */
 const VALUED_DIRECTIVES = new Set(['unavailable_after', 'max-snippet', 'max-image-preview', 'max-video-preview']);
