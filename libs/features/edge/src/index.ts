@@ -6,4 +6,3 @@ export { acceptsGzip } from './serve-page/accepts-gzip';
 export type { BotPageRequest } from './serve-page/page-request';
 export type { EdgeAnswer, EdgeErrorCode } from './serve-page/edge-answer';
 export { BotRequestRecorder } from './record-bot-request/bot-request-recorder';
-export { botNameOf, KNOWN_BOTS, OTHER_BOT } from './bot-name/bot-name';

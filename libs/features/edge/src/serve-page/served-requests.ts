@@ -1,10 +1,9 @@
 import { performance } from 'node:perf_hooks';
+import { createBotClassifier } from '@bpc/bots';
 import type { Clock } from '@bpc/domain';
 import type { CacheStatus } from '@bpc/events';
-import { botNameOf } from '../bot-name/bot-name';
 import type { BotRequestRecorder } from '../record-bot-request/bot-request-recorder';
 import type { PageRequest } from './page-request';
-import { requestMemo } from './request-memo';
 
 /** What the bot was answered, as recorded. */
 export interface ServedAnswer {
@@ -17,7 +16,8 @@ export interface ServedAnswer {
 
 /** Hands each answered page request to the recorder (when `edge.record_requests` is on), named by its bot. */
 export class ServedRequests {
-  private readonly botNames = requestMemo(botNameOf);
+  /** Compiled here, at boot, so no request pays for it; answers are cached per User-Agent. */
+  private readonly classify = createBotClassifier();
 
   constructor(
     private readonly enabled: boolean,
@@ -33,7 +33,7 @@ export class ServedRequests {
       url: page.url,
       pageTitle: served.title,
       statusCode: served.statusCode,
-      botName: this.botNames.get(page.request.userAgent),
+      botName: this.classify(page.request.userAgent).name,
       userAgent: page.request.userAgent.slice(0, 1000),
       dimensionId: page.dimension.id,
       dimensionName: page.dimension.name,
