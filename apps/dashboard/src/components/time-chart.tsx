@@ -11,7 +11,8 @@ const cssVar = (name: string, fallback: string) => getComputedStyle(document.doc
 
 interface TimeChartProps {
   title: string;
-  series: Series[];
+  /** Undefined while the data is on its way: the chart's space is kept for it. */
+  series: Series[] | undefined;
   /** How a value reads in the legend and axis (counts, %, ms). */
   format?: (value: number) => string;
   height?: number;
@@ -21,6 +22,9 @@ interface TimeChartProps {
   integer?: boolean;
 }
 
+/** uPlot's legend under the plot, one line high: the space a chart keeps for it before its data arrives. */
+const LEGEND_ROW_PX = 32;
+
 /** Tick steps for counts: uPlot picks the smallest that keeps the labels apart. */
 const INTEGER_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000, 2_000_000, 5_000_000, 10_000_000];
 
@@ -29,7 +33,7 @@ export function TimeChart({ title, series, format, height = 240, invert = false,
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = box.current;
-    if (!element || series.length === 0) return;
+    if (!element || !series?.length) return;
     const axisColor = cssVar('--muted', '#57606a');
     const gridColor = cssVar('--border', '#d0d7de');
     const value = (v: number | null) => (v === null || v === undefined ? '–' : format ? format(v) : String(v));
@@ -65,13 +69,22 @@ export function TimeChart({ title, series, format, height = 240, invert = false,
     };
   }, [series, format, height, invert, integer]);
 
-  const totals = series.map((s) => `${s.key}: ${s.points.length} points`).join(', ');
+  // The same height whether the data is on its way, absent or drawn: nothing below the chart moves when it arrives.
+  const reserved = { minHeight: height + LEGEND_ROW_PX };
   return (
     <figure className="card chart-figure">
       <figcaption>
         <strong>{title}</strong>
       </figcaption>
-      {series.length === 0 ? <p className="muted">No data in this window.</p> : <div ref={box} className="chart" role="img" aria-label={`${title}. ${totals}.`} />}
+      {series === undefined ? (
+        <div style={reserved} role="status" aria-label={`${title}: loading`} />
+      ) : series.length === 0 ? (
+        <p className="muted flush" style={reserved}>
+          No data in this window.
+        </p>
+      ) : (
+        <div ref={box} className="chart" style={reserved} role="img" aria-label={`${title}. ${series.map((s) => `${s.key}: ${s.points.length} points`).join(', ')}.`} />
+      )}
     </figure>
   );
 }
