@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import uPlot from 'uplot';
+import type uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Series } from '../api/types';
 import { isolatedIndices, seriesToColumns } from '../lib/chart-data';
@@ -31,6 +31,8 @@ const INTEGER_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 
 /** Series over time, drawn by uPlot (the viewer's time zone on the axis); the figure says in words what it shows. */
 export function TimeChart({ title, series, format, height = 240, invert = false, integer = false }: TimeChartProps) {
   const box = useRef<HTMLDivElement>(null);
+  // Asked for as the chart mounts, so it arrives while the data is on its way (a module is fetched once).
+  useEffect(() => void import('uplot'), []);
   useEffect(() => {
     const element = box.current;
     if (!element || !series?.length) return;
@@ -60,12 +62,19 @@ export function TimeChart({ title, series, format, height = 240, invert = false,
       legend: { live: true },
       cursor: { drag: { x: false, y: false } },
     };
-    const chart = new uPlot(options, seriesToColumns(series) as uPlot.AlignedData, element);
-    const resize = new ResizeObserver(() => chart.setSize({ width: Math.max(element.clientWidth, 280), height }));
-    resize.observe(element);
+    // uPlot is a chunk of its own: the page's first render does not wait for it.
+    let chart: uPlot | undefined;
+    let removed = false;
+    const resize = new ResizeObserver(() => chart?.setSize({ width: Math.max(element.clientWidth, 280), height }));
+    void import('uplot').then(({ default: UPlot }) => {
+      if (removed) return;
+      chart = new UPlot(options, seriesToColumns(series) as uPlot.AlignedData, element);
+      resize.observe(element);
+    });
     return () => {
+      removed = true;
       resize.disconnect();
-      chart.destroy();
+      chart?.destroy();
     };
   }, [series, format, height, invert, integer]);
 
