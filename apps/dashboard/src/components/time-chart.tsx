@@ -31,8 +31,9 @@ const INTEGER_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 
 /** Series over time, drawn by uPlot (the viewer's time zone on the axis); the figure says in words what it shows. */
 export function TimeChart({ title, series, format, height = 240, invert = false, integer = false }: TimeChartProps) {
   const box = useRef<HTMLDivElement>(null);
-  // Asked for as the chart mounts, so it arrives while the data is on its way (a module is fetched once).
-  useEffect(() => void import('uplot'), []);
+  // Asked for as the chart mounts, so it arrives while the data is on its way (a module is fetched once); a failure
+  // here is the drawing's to report, which asks again.
+  useEffect(() => void import('uplot').catch(() => undefined), []);
   useEffect(() => {
     const element = box.current;
     if (!element || !series?.length) return;
