@@ -6,13 +6,15 @@ import type { ExplorerStore } from '@bpc/explorer-store';
 import { createLogger } from '@bpc/platform';
 import { startApps } from '@bpc/composition';
 import type { BenchRow, BenchSuite } from './bench-row';
-import { issueBenchToken, oneWebsiteBenchConfig } from './bench-service';
+import { BENCH_INTERNAL_KEY, issueBenchToken, oneWebsiteBenchConfig } from './bench-service';
 import { projectorApp } from '../apps/projector/src/projector.app';
 import { publicApiApp } from '../apps/public-api/src/public-api.app';
 import { botRequestsSql } from './explorer.bench';
 import { upperMedian } from './stats';
 import { interleavedP50 } from './timing';
+import { until } from '../test/harness/until';
 import { explorerRowsRenderMs, firstPageJsGzipBytes } from './dashboard-browser';
+import { lighthouseFigures, lighthouseRows } from './dashboard-lighthouse';
 
 const ROWS = Number(process.env.BENCH_DASHBOARD_ROWS ?? 10_000_000);
 const RUNS = 9;
@@ -20,6 +22,9 @@ const TARGET_MS = 500;
 const FIRST_PAGE_JS_BUDGET_KB = 250;
 const RENDERS = 7;
 const RENDER_TARGET_MS = 200;
+/** Lighthouse's figures vary from run to run (CPU time on a shared machine): the median of this many. */
+const LIGHTHOUSE_RUNS = 3;
+const LIGHTHOUSE_PAGES: Readonly<Record<string, string>> = { '/w/bench': 'Overview', '/w/bench/search': 'Search', '/w/bench/explorer': 'Explorer' };
 
 /** The overview's top pages: the explorer's `unique_pages` with only the columns a top-pages list shows (each further column is work per URL). */
 const TOP_PAGES = { mode: 'unique_pages', period: '30d', perPage: 10, columns: ['page', 'requests'] };
@@ -71,7 +76,8 @@ const OVERVIEW: readonly OverviewCall[] = [
  * months of skewed bot traffic (the explorer suite's table, `ROWS` rows), a
  * 30-day window. Each call alone, then all of them at once as the dashboard
  * sends them; p50 of interleaved runs. Then the browser side: the first
- * page's JavaScript, and a 500-row explorer page rendered in Chromium.
+ * page's JavaScript, a 500-row explorer page rendered in Chromium, and
+ * Lighthouse on three pages of a service holding the demo data.
  */
 export const dashboardBench: BenchSuite = {
   name: 'dashboard',
@@ -123,6 +129,7 @@ export const dashboardBench: BenchSuite = {
       } finally {
         await running.close();
       }
+      rows.push(...(await demoLighthouseRows(path.join(dir, 'demo'))));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -133,4 +140,28 @@ export const dashboardBench: BenchSuite = {
 /** A call's statements side by side, as its handler runs them. */
 function runAll(store: ExplorerStore, statements: readonly InsightsStatement[]): Promise<unknown> {
   return Promise.all(statements.map((s) => store.query(s.sql, s.params)));
+}
+
+/**
+ * Lighthouse on the Overview, Search and Explorer pages of a service holding
+ * what `cli demo-data` writes (120 days, about 178k bot requests, search
+ * performance), as a newcomer sees the demo: the figures the issue targets.
+ */
+async function demoLighthouseRows(dir: string): Promise<BenchRow[]> {
+  const running = await startApps([projectorApp, publicApiApp], oneWebsiteBenchConfig(dir), createLogger('warn', 'bench-dashboard-lighthouse'));
+  try {
+    const api = running.urls['public-api']!;
+    const answer = await fetch(`${api}/internal/admin/demo-data`, { method: 'POST', headers: { 'x-internal-auth': BENCH_INTERNAL_KEY, 'content-type': 'application/json' }, body: JSON.stringify({ website: 'bench' }) });
+    if (answer.status !== 200) throw new Error(`demo-data: ${answer.status} ${await answer.text()}`);
+    const { botRequests } = (await answer.json()) as { botRequests: number };
+    const store = running.runtime.ports.explorerStore!;
+    const projected = async () => Number((await store.query<{ n: number }>('SELECT count() AS n FROM bot_requests FINAL'))[0]!.n);
+    // The pages would show a part of the demo data before the projector has written all of it.
+    await until(projected, (n) => n === botRequests, { timeoutMs: 300_000, what: 'the demo data in the explorer' });
+    const token = await issueBenchToken(api, 'manager');
+    const figures = await lighthouseFigures(api, token, Object.keys(LIGHTHOUSE_PAGES), LIGHTHOUSE_RUNS);
+    return lighthouseRows(figures, (page) => LIGHTHOUSE_PAGES[page] ?? page, `${botRequests.toLocaleString('en')} demo rows (median of ${LIGHTHOUSE_RUNS})`);
+  } finally {
+    await running.close();
+  }
 }

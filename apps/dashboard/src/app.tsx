@@ -1,19 +1,20 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
+import { createBrowserRouter, Navigate, RouterProvider, type RouteObject } from 'react-router';
 import { ApiError } from './api/api-error';
 import { Layout } from './layout';
 import SignInPage, { firstPage } from './pages/sign-in';
 import { RequireSession, SessionSync, useSession } from './session';
 
-// Pages load on first visit (route-level splitting): the sign-in page and the shell stay small.
-const OverviewPage = lazy(() => import('./pages/overview'));
-const ExplorerPage = lazy(() => import('./pages/explorer'));
-const ExportsPage = lazy(() => import('./pages/exports'));
-const CachePage = lazy(() => import('./pages/cache'));
-const SearchPage = lazy(() => import('./pages/search'));
-const RendersPage = lazy(() => import('./pages/renders'));
-const AlertsPage = lazy(() => import('./pages/alerts'));
+interface PageHandle {
+  load: () => Promise<unknown>;
+}
+
+/** A page loaded on first visit (route-level splitting: the sign-in page and the shell stay small), its module loadable before it renders. */
+function lazyPage(load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'element' | 'handle'> {
+  const Page = lazy(load);
+  return { element: <Page />, handle: { load } satisfies PageHandle };
+}
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -50,17 +51,26 @@ const router = createBrowserRouter([
     children: [
       { path: '/', element: <Home /> },
       { path: '/no-websites', element: <NoWebsites /> },
-      { path: '/w/:website', element: <OverviewPage /> },
-      { path: '/w/:website/explorer', element: <ExplorerPage /> },
-      { path: '/w/:website/exports', element: <ExportsPage /> },
-      { path: '/w/:website/cache', element: <CachePage /> },
-      { path: '/w/:website/search', element: <SearchPage /> },
-      { path: '/w/:website/renders', element: <RendersPage /> },
-      { path: '/w/:website/alerts', element: <AlertsPage /> },
+      { path: '/w/:website', ...lazyPage(() => import('./pages/overview')) },
+      { path: '/w/:website/explorer', ...lazyPage(() => import('./pages/explorer')) },
+      { path: '/w/:website/exports', ...lazyPage(() => import('./pages/exports')) },
+      { path: '/w/:website/cache', ...lazyPage(() => import('./pages/cache')) },
+      { path: '/w/:website/search', ...lazyPage(() => import('./pages/search')) },
+      { path: '/w/:website/renders', ...lazyPage(() => import('./pages/renders')) },
+      { path: '/w/:website/alerts', ...lazyPage(() => import('./pages/alerts')) },
       { path: '*', element: <NotFound /> },
     ],
   },
 ]);
+
+/**
+ * Starts loading the page of the address the app opened at, beside the
+ * session request rather than after it: the page's chunk would otherwise wait
+ * for the session's answer, a round trip later on a slow network.
+ */
+export function preloadFirstPage(): void {
+  for (const match of router.state.matches) void (match.route.handle as PageHandle | undefined)?.load();
+}
 
 export function App() {
   return (

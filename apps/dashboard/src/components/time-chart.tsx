@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import uPlot from 'uplot';
+import type uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Series } from '../api/types';
 import { isolatedIndices, seriesToColumns } from '../lib/chart-data';
@@ -11,7 +11,8 @@ const cssVar = (name: string, fallback: string) => getComputedStyle(document.doc
 
 interface TimeChartProps {
   title: string;
-  series: Series[];
+  /** Undefined while the data is on its way: the chart's space is kept for it. */
+  series: Series[] | undefined;
   /** How a value reads in the legend and axis (counts, %, ms). */
   format?: (value: number) => string;
   height?: number;
@@ -21,15 +22,21 @@ interface TimeChartProps {
   integer?: boolean;
 }
 
+/** uPlot's legend under the plot, one line high: the space a chart keeps for it before its data arrives. */
+const LEGEND_ROW_PX = 32;
+
 /** Tick steps for counts: uPlot picks the smallest that keeps the labels apart. */
 const INTEGER_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000, 2_000_000, 5_000_000, 10_000_000];
 
 /** Series over time, drawn by uPlot (the viewer's time zone on the axis); the figure says in words what it shows. */
 export function TimeChart({ title, series, format, height = 240, invert = false, integer = false }: TimeChartProps) {
   const box = useRef<HTMLDivElement>(null);
+  // Asked for as the chart mounts, so it arrives while the data is on its way (a module is fetched once); a failure
+  // here is the drawing's to report, which asks again.
+  useEffect(() => void import('uplot').catch(() => undefined), []);
   useEffect(() => {
     const element = box.current;
-    if (!element || series.length === 0) return;
+    if (!element || !series?.length) return;
     const axisColor = cssVar('--muted', '#57606a');
     const gridColor = cssVar('--border', '#d0d7de');
     const value = (v: number | null) => (v === null || v === undefined ? '–' : format ? format(v) : String(v));
@@ -56,22 +63,38 @@ export function TimeChart({ title, series, format, height = 240, invert = false,
       legend: { live: true },
       cursor: { drag: { x: false, y: false } },
     };
-    const chart = new uPlot(options, seriesToColumns(series) as uPlot.AlignedData, element);
-    const resize = new ResizeObserver(() => chart.setSize({ width: Math.max(element.clientWidth, 280), height }));
-    resize.observe(element);
+    // uPlot is a chunk of its own: the page's first render does not wait for it.
+    let chart: uPlot | undefined;
+    let removed = false;
+    const resize = new ResizeObserver(() => chart?.setSize({ width: Math.max(element.clientWidth, 280), height }));
+    void import('uplot').then(({ default: UPlot }) => {
+      if (removed) return;
+      chart = new UPlot(options, seriesToColumns(series) as uPlot.AlignedData, element);
+      resize.observe(element);
+    });
     return () => {
+      removed = true;
       resize.disconnect();
-      chart.destroy();
+      chart?.destroy();
     };
   }, [series, format, height, invert, integer]);
 
-  const totals = series.map((s) => `${s.key}: ${s.points.length} points`).join(', ');
+  // The same height whether the data is on its way, absent or drawn: nothing below the chart moves when it arrives.
+  const reserved = { minHeight: height + LEGEND_ROW_PX };
   return (
     <figure className="card chart-figure">
       <figcaption>
         <strong>{title}</strong>
       </figcaption>
-      {series.length === 0 ? <p className="muted">No data in this window.</p> : <div ref={box} className="chart" role="img" aria-label={`${title}. ${totals}.`} />}
+      {series === undefined ? (
+        <div style={reserved} role="status" aria-label={`${title}: loading`} />
+      ) : series.length === 0 ? (
+        <p className="muted flush" style={reserved}>
+          No data in this window.
+        </p>
+      ) : (
+        <div ref={box} className="chart" style={reserved} role="img" aria-label={`${title}. ${series.map((s) => `${s.key}: ${s.points.length} points`).join(', ')}.`} />
+      )}
     </figure>
   );
 }

@@ -134,8 +134,8 @@ export default function OverviewPage() {
           </section>
           <h2>Requests over time{interval ? (interval === 'hour' ? ', per hour' : ', per day') : ''}</h2>
           <div className="grid-2">
-            {byBot.error ? <p className="form-error">{byBot.error.message}</p> : <TimeChart title="By bot family" series={byBot.data?.data.series ?? []} format={countFormat} integer />}
-            {byCache.error ? <p className="form-error">{byCache.error.message}</p> : <TimeChart title="By cache status" series={byCache.data?.data.series ?? []} format={countFormat} integer />}
+            {byBot.error ? <p className="form-error">{byBot.error.message}</p> : <TimeChart title="By bot family" series={byBot.data?.data.series} format={countFormat} integer />}
+            {byCache.error ? <p className="form-error">{byCache.error.message}</p> : <TimeChart title="By cache status" series={byCache.data?.data.series} format={countFormat} integer />}
           </div>
           <h2>Top pages</h2>
           {topPages.error ? <p className="form-error">{topPages.error.message}</p> : null}

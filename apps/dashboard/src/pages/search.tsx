@@ -8,12 +8,17 @@ import { useDiscovery } from '../api/use-discovery';
 import { DataTable } from '../components/data-table';
 import { FieldError, FormError } from '../components/field-error';
 import { PeriodPicker } from '../components/period-picker';
+import { TablePending } from '../components/table-pending';
 import { TimeChart } from '../components/time-chart';
 import { explorerSearchParams } from '../lib/explorer-state';
 import { formatDay, formatInteger, formatNumber, formatPercent } from '../lib/format';
 import { useWebsite } from '../session';
 
 const PER_PAGE = 25;
+const SEARCH_TABLES = ['search-pages', 'search-keywords'] as const;
+/** A row's height in rem: a page row shows its URL and its title under it, a keyword row one line. */
+const PAGE_ROW_REM = 4.5;
+const KEYWORD_ROW_REM = 2.1;
 
 const METRICS: { metric: TimeseriesMetric; title: string; format: (v: number) => string; invert?: boolean; integer?: boolean }[] = [
   { metric: 'clicks', title: 'Clicks', format: (v) => formatInteger(v), integer: true },
@@ -53,14 +58,13 @@ export default function SearchPage() {
         ))}
       </div>
       {discovery.error ? <p className="form-error">{discovery.error.message}</p> : null}
-      {discovery.data ? (
-        <div className="grid-2">
-          {(['search-pages', 'search-keywords'] as const).map((key) => {
-            const explorer = discovery.data.explorers.find((e) => e.key === key);
-            return explorer ? <SearchTable key={key} website={website} explorerKey={key} columns={explorer.modes[0]?.columns ?? []} period={period} params={params} setParam={setParam} /> : null;
-          })}
-        </div>
-      ) : null}
+      <div className="grid-2">
+        {SEARCH_TABLES.map((key) => {
+          const explorer = discovery.data?.explorers.find((e) => e.key === key);
+          // Before discovery answers, the table's place is kept; a website whose discovery lacks the explorer shows none.
+          return discovery.data && !explorer ? null : <SearchTable key={key} website={website} explorerKey={key} columns={explorer?.modes[0]?.columns} period={period} params={params} setParam={setParam} />;
+        })}
+      </div>
       {view && view.role !== 'readonly' ? <ImportForm website={website} /> : null}
     </>
   );
@@ -72,13 +76,14 @@ function MetricChart({ website, period, metric, title, format, invert, integer }
     queryFn: ({ signal }) => api.insights.timeseries(website, { metric, period }, signal),
   });
   if (series.error) return <p className="form-error">{title}: {series.error.message}</p>;
-  return <TimeChart title={title} series={series.data?.data.series ?? []} format={format} height={180} invert={invert} integer={integer} />;
+  return <TimeChart title={title} series={series.data?.data.series} format={format} height={180} invert={invert} integer={integer} />;
 }
 
 interface SearchTableProps {
   website: string;
-  explorerKey: 'search-pages' | 'search-keywords';
-  columns: DiscoveryColumn[];
+  explorerKey: (typeof SEARCH_TABLES)[number];
+  /** Discovery's columns of the explorer; undefined until discovery answers (the rows are asked for meanwhile). */
+  columns: DiscoveryColumn[] | undefined;
   period: string;
   params: URLSearchParams;
   setParam: (changes: Record<string, string | undefined>) => void;
@@ -97,13 +102,13 @@ function SearchTable({ website, explorerKey, columns, period, params, setParam }
     placeholderData: keepPreviousData,
   });
   const meta = result.data?.meta;
-  const shown = (meta?.columns ?? []).map((k) => columns.find((c) => c.key === k)).filter((c): c is DiscoveryColumn => !!c);
+  const shown = (meta?.columns ?? []).map((k) => columns?.find((c) => c.key === k)).filter((c): c is DiscoveryColumn => !!c);
   const title = explorerKey === 'search-pages' ? 'Pages' : 'Keywords';
   return (
     <section aria-labelledby={`${prefix}-title`}>
       <h2 id={`${prefix}-title`}>{title}</h2>
       {result.error ? <p className="form-error">{result.error.message}</p> : null}
-      {result.data ? (
+      {result.data && columns ? (
         <DataTable
           caption={`Search performance per ${explorerKey === 'search-pages' ? 'page' : 'keyword'}`}
           columns={shown}
@@ -112,9 +117,9 @@ function SearchTable({ website, explorerKey, columns, period, params, setParam }
           sortDir={meta?.sortDir}
           onSort={(column) => setParam({ [`${prefix}.sort`]: column, [`${prefix}.dir`]: meta?.sort === column && meta.sortDir === 'desc' ? 'asc' : 'desc', [`${prefix}.page`]: undefined })}
         />
-      ) : result.isPending ? (
-        <p role="status">Loading…</p>
-      ) : null}
+      ) : result.error ? null : (
+        <TablePending rows={PER_PAGE} rowHeight={explorerKey === 'search-pages' ? PAGE_ROW_REM : KEYWORD_ROW_REM} />
+      )}
       {meta ? (
         <nav className="pager" aria-label={`Pages of ${title.toLowerCase()}`}>
           <button type="button" disabled={meta.page <= 1} onClick={() => setParam({ [`${prefix}.page`]: String(meta.page - 1) })}>
