@@ -146,6 +146,15 @@ describe("the README's quick start", () => {
     ]);
   });
 
+  it("recaches the home page and follows its receipt until every dimension's render is stored", () => {
+    const answer = steps.output().split('\n').find((line) => line.startsWith('{"receiptId"'));
+    const receipt = JSON.parse(answer ?? '{}') as { done?: boolean; totals?: { entries: number; stored: number }; data?: { url: string; state: string }[] };
+    expect(receipt.done).toBe(true);
+    expect(receipt.totals?.entries).toBeGreaterThan(0);
+    expect(receipt.totals?.stored).toBe(receipt.totals?.entries);
+    expect(new Set(receipt.data?.map((entry) => entry.url))).toEqual(new Set(['https://www.example.com/']));
+  });
+
   it('prints a sign-in link that opens the dashboard in Chromium, its overview counting those requests', async () => {
     const link = new RegExp(`(http://127\\.0\\.0\\.1:${ports.public_api}/sign-in#link=\\S+)`).exec(steps.output())?.[1];
     expect(link).toBeDefined();
