@@ -8,7 +8,7 @@ import { PINNED_QUERY_SETTINGS, assertDedupToken, assertTableName, insertStateme
 import { ExplorerStoreError, toExplorerStoreError } from './explorer-store-error';
 import type { ExplorerStore, InsertBatch, QueryParams, RawFormat, WrittenFile } from './explorer-store.port';
 import { InsertSpool } from './insert-spool';
-import { jsonEachRowChunksOf, parseJsonEachRow } from './json-each-row';
+import { parseJsonEachRow, toJsonEachRow } from './json-each-row';
 import { normaliseQueryParams } from './query-params';
 import { assertRawFormat, createHeaderDeduplicator } from './raw-formats';
 import { assertSingleStatement } from './sql-statements';
@@ -160,11 +160,11 @@ export class ChdbExecutor implements ExplorerStore {
   async insert(batch: InsertBatch): Promise<void> {
     const table = assertTableName(batch.table);
     const token = assertDedupToken(batch.token);
-    const { chunks, count } = jsonEachRowChunksOf(batch.rows);
-    if (count === 0) return;
+    if (batch.rows.length === 0) return;
+    const rows = toJsonEachRow(batch.rows);
     const statement = (file: string) => insertStatement(table, token, { file, settings: CHDB_INSERT_SETTINGS });
     // A rows file that cannot be written (a full disk) fails the insert like an engine error.
-    await this.#withSession((session) => this.#spool.withRowsFile(chunks, (file) => this.#oneShot(session, statement(file), undefined, 'JSONEachRow')));
+    await this.#withSession((session) => this.#spool.withRowsFile(rows, (file) => this.#oneShot(session, statement(file), undefined, 'JSONEachRow')));
   }
 
   async check(): Promise<void> {

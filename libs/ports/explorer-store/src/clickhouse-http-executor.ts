@@ -13,7 +13,7 @@ import { applyDdl, ddlDirOf } from './ddl-migration';
 import { PINNED_QUERY_SETTINGS, assertDedupToken, assertTableName, insertStatement } from './engine-settings';
 import { ExplorerStoreError, toExplorerStoreError } from './explorer-store-error';
 import type { ExplorerStore, InsertBatch, QueryParams, RawFormat, WrittenFile } from './explorer-store.port';
-import { jsonEachRowChunksOf } from './json-each-row';
+import { toJsonEachRow } from './json-each-row';
 import { normaliseQueryParams } from './query-params';
 import { assertRawFormat, createRecordCounter } from './raw-formats';
 import { assertSingleStatement } from './sql-statements';
@@ -131,9 +131,9 @@ export class ClickhouseHttpExecutor implements ExplorerStore {
   async insert(batch: InsertBatch): Promise<void> {
     const table = assertTableName(batch.table);
     const token = assertDedupToken(batch.token);
-    const { chunks, count } = jsonEachRowChunksOf(batch.rows);
-    if (count === 0) return;
-    const values = Readable.from(chunks, { objectMode: false });
+    if (batch.rows.length === 0) return;
+    const rows = toJsonEachRow(batch.rows);
+    const values = Readable.from([rows], { objectMode: false });
     await this.#run(async (client) => {
       const result = await client.exec({ query: insertStatement(table, token), values });
       await drainStream(result.stream);

@@ -1,4 +1,5 @@
 import { formatUtcDateTime, parseJsonEachRow, toJsonEachRow } from './json-each-row';
+import { JsonRow } from './explorer-store.port';
 
 describe('toJsonEachRow', () => {
   it('writes one JSON object per line', () => {
@@ -40,5 +41,12 @@ describe('parseJsonEachRow', () => {
   it('gives no rows for empty text', () => {
     expect(parseJsonEachRow('')).toEqual([]);
     expect(parseJsonEachRow('\n')).toEqual([]);
+  });
+});
+
+describe('toJsonEachRow with JsonRows', () => {
+  it('copies a JsonRow as it is, among rows serialised here', () => {
+    const bytes = toJsonEachRow([{ a: 1 }, new JsonRow(Buffer.from('{"b":"stored"}')), { a: 2 }]);
+    expect(bytes.toString('utf8')).toBe('{"a":1}\n{"b":"stored"}\n{"a":2}\n');
   });
 });

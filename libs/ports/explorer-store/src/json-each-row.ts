@@ -1,20 +1,26 @@
 import { grownBuffer } from '@bpc/support';
-import type { EncodedRows, InsertBatch } from './explorer-store.port';
+import { JsonRow, type Row } from './explorer-store.port';
 
 /**
  * Serialises rows as JSONEachRow bytes for an insert: the engine parses them,
  * so no per-row SQL is ever built. A `Date` becomes `YYYY-MM-DD hh:mm:ss.sss`
  * in UTC (what a `DateTime64(3, 'UTC')` column reads without guessing) and a
- * `bigint` becomes its exact decimal digits.
+ * `bigint` becomes its exact decimal digits; a `JsonRow` is copied as it is.
  */
-export function toJsonEachRow(rows: readonly Record<string, unknown>[]): Buffer {
+export function toJsonEachRow(rows: readonly Row[]): Buffer {
   // Each row's JSON is written into one growing buffer as it is made: joining
   // the strings first and encoding the whole text at the end costs about as
   // much again (the joined text is flattened, then transcoded in one piece).
-  // Not from the shared pool (as `grownBuffer`): a worker transfers the bytes instead of copying them.
-  let out: Buffer = Buffer.allocUnsafeSlow(Math.min(MAX_INITIAL_BYTES, rows.length * INITIAL_BYTES_PER_ROW));
+  let out: Buffer = Buffer.allocUnsafe(initialBytes(rows));
   let used = 0;
   for (const row of rows) {
+    if (row instanceof JsonRow) {
+      if (used + row.json.length + 1 > out.length) out = grownBuffer(out, used, used + row.json.length + 1);
+      out.set(row.json, used);
+      used += row.json.length;
+      out[used++] = NEWLINE;
+      continue;
+    }
     // A replacer takes JSON.stringify off its fast path: rows of plain scalars skip it.
     const json = needsReplacer(row) ? JSON.stringify(row, replaceValue) : JSON.stringify(row);
     // Worst case: 3 UTF-8 bytes per UTF-16 unit (a surrogate pair is 2 units for 4 bytes), and the newline.
@@ -26,23 +32,22 @@ export function toJsonEachRow(rows: readonly Record<string, unknown>[]): Buffer 
   return out.subarray(0, used);
 }
 
-/** Rows as `toJsonEachRow` bytes with their count. */
-export function encodeRows(rows: readonly Record<string, unknown>[]): EncodedRows {
-  return { jsonEachRow: toJsonEachRow(rows), count: rows.length };
-}
-
-/** An insert's rows as JSONEachRow chunks to send one after the other, and how many rows they hold; row objects are serialised here. */
-export function jsonEachRowChunksOf(rows: InsertBatch['rows']): { readonly chunks: readonly Buffer[]; readonly count: number } {
-  if ('parts' in rows) return { chunks: rows.parts.map((p) => p.jsonEachRow), count: rows.parts.reduce((sum, p) => sum + p.count, 0) };
-  const { jsonEachRow, count } = 'jsonEachRow' in rows ? rows : encodeRows(rows);
-  return { chunks: [jsonEachRow], count };
-}
-
 const NEWLINE = 0x0a;
 const INITIAL_BYTES_PER_ROW = 512;
 const MAX_INITIAL_BYTES = 8 * 1024 * 1024;
 
-function needsReplacer(row: Record<string, unknown>): boolean {
+/** Room for the rows: exact for `JsonRow`s (a batch of them is copied once), a guess for objects. */
+function initialBytes(rows: readonly Row[]): number {
+  let json = 0;
+  let objects = 0;
+  for (const row of rows) {
+    if (row instanceof JsonRow) json += row.json.length + 1;
+    else objects += 1;
+  }
+  return json + Math.min(MAX_INITIAL_BYTES, objects * INITIAL_BYTES_PER_ROW);
+}
+
+function needsReplacer(row: Readonly<Record<string, unknown>>): boolean {
   for (const key in row) {
     const value = row[key];
     // Dates and bigints may also sit inside arrays or objects.

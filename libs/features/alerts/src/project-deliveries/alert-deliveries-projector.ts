@@ -4,7 +4,7 @@ import { assertNever } from '@bpc/domain';
 import { ALERT_DELIVERY_ATTEMPTED, ALERT_RAISED, asAlertEvent, TOPICS, UnknownEventError } from '@bpc/events';
 import { EVENT_LOG, EventLog, LogBatch, Subscription } from '@bpc/event-log';
 import { retryInBackground } from '@bpc/support';
-import { encodeRows, EXPLORER_STORE, ExplorerStore } from '@bpc/explorer-store';
+import { EXPLORER_STORE, ExplorerStore } from '@bpc/explorer-store';
 import { FailureStreakLog, LOGGER, ReadinessRegistry } from '@bpc/platform';
 import { BufferedExplorerWriter, checkpointOf } from '@bpc/projections';
 
@@ -98,7 +98,7 @@ export class AlertDeliveriesProjector implements OnApplicationBootstrap, OnAppli
       }
     }
     const last = batch.records[batch.records.length - 1].offset;
-    const tables = rows.length > 0 ? new Map([[ALERT_DELIVERIES_TABLE, encodeRows(rows)]]) : new Map();
+    const tables = rows.length > 0 ? new Map([[ALERT_DELIVERIES_TABLE, rows]]) : new Map();
     await this.writer.add(`${batch.topic}:${batch.partition}`, batch.records[0].offset, (BigInt(last) + 1n).toString(), tables);
   }
 }

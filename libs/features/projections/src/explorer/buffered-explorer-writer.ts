@@ -1,7 +1,9 @@
 import type { Logger } from 'pino';
-import type { EncodedRows, ExplorerStore } from '@bpc/explorer-store';
+import type { ExplorerStore, Row } from '@bpc/explorer-store';
 import { SEARCH_DAY_IMPORTS_TABLE } from './explorer-projection';
-import type { EncodedTables } from './explorer-rows';
+
+/** Rows per table, as one log batch contributes them. */
+export type BatchRows = ReadonlyMap<string, readonly Row[]>;
 
 export const CHECKPOINTS_TABLE = 'explorer_projection_checkpoints';
 
@@ -35,8 +37,8 @@ interface Span {
  * holds up `add`, so the log stops delivering: nothing is ever skipped.
  */
 export class BufferedExplorerWriter {
-  /** Serialised rows per table, kept as bytes (not row objects) until the insert. */
-  private tables = new Map<string, EncodedRows[]>();
+  /** Rows per table, in the batches they came in (joined at the insert). */
+  private tables = new Map<string, (readonly Row[])[]>();
   private rows = 0;
   private spans = new Map<string, Span>();
   private timer?: NodeJS.Timeout;
@@ -59,12 +61,12 @@ export class BufferedExplorerWriter {
   }
 
   /** Buffers a batch's rows; `nextOffset` is the offset after the batch's last record. */
-  async add(stream: string, firstOffset: string, nextOffset: string, tables: EncodedTables): Promise<void> {
+  async add(stream: string, firstOffset: string, nextOffset: string, tables: BatchRows): Promise<void> {
     for (const [table, rows] of tables) {
       const buffered = this.tables.get(table);
       if (buffered) buffered.push(rows);
       else this.tables.set(table, [rows]);
-      this.rows += rows.count;
+      this.rows += rows.length;
     }
     const span = this.spans.get(stream);
     if (span) span.next = nextOffset;
@@ -142,9 +144,8 @@ export class BufferedExplorerWriter {
     return this.flushing ?? Promise.resolve();
   }
 
-  private async write(buffered: Map<string, EncodedRows[]>, spans: Map<string, Span>): Promise<void> {
-    // Parts as they came: joining them would copy every row once more, into fresh memory, on the thread that serves bots in standalone mode.
-    const tables = new Map([...buffered].map(([table, parts]) => [table, { parts }]));
+  private async write(buffered: Map<string, (readonly Row[])[]>, spans: Map<string, Span>): Promise<void> {
+    const tables = new Map([...buffered].map(([table, batches]) => [table, batches.flat()]));
     // Log positions make the token: a retried write of the same rows is dropped by the engine.
     const positions = [...spans.entries()].map(([stream, s]) => `${stream}:${s.first}-${s.next}`).join(',');
     let delay = 50;
@@ -154,7 +155,7 @@ export class BufferedExplorerWriter {
         // must never point queries at an import whose rows are not there yet.
         for (const [table, rows] of markersLast(tables)) {
           await this.store.insert({ table, rows, token: `${table}@${positions}` });
-          this.onInserted(table, rows.parts.reduce((sum, p) => sum + p.count, 0));
+          this.onInserted(table, rows.length);
         }
         const updatedAt = new Date().toISOString();
         await this.store.insert({

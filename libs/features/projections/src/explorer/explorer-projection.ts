@@ -1,5 +1,6 @@
 import { assertNever } from '@bpc/domain';
-import { BOT_REQUEST_RECORDED, BotRequestRecorded, ExplorerEvent, RENDER_RECORDED, RenderEvent, RenderRecorded, SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecorded } from '@bpc/events';
+import { BOT_REQUEST_RECORDED, EXPLORER_EVENT_CATALOG, ExplorerEvent, isEnvelopeJsonOf, RENDER_EVENT_CATALOG, RENDER_RECORDED, RenderEvent, SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecorded } from '@bpc/events';
+import type { Row } from '@bpc/explorer-store';
 
 export const BOT_REQUESTS_TABLE = 'bot_requests';
 /** Intake of stored `BotRequestRecorded` v1 envelopes, written on into `bot_requests` by a view (libs/features/projections/src/explorer/004_…). */
@@ -10,18 +11,30 @@ export const RENDER_OUTCOMES_TABLE = 'render_outcomes';
 export const RENDER_RECORDED_EVENTS_TABLE = 'render_recorded_events';
 export const SEARCH_TABLES = { page: 'search_page_daily', query: 'search_query_daily' } as const;
 
-export type TableRows = Map<string, Record<string, unknown>[]>;
+/** Rows per table, filled by `explorerRows`. */
+export type TableRows = Map<string, Row[]>;
 
 export const SEARCH_DAY_IMPORTS_TABLE = 'search_day_imports';
 
-/** The rows one event contributes, per table (pure). */
+/** Events whose intake table takes them as they are: the table's view maps them to rows (their one mapping, in its DDL). */
+const INTAKES = [
+  { type: BOT_REQUEST_RECORDED, version: EXPLORER_EVENT_CATALOG[BOT_REQUEST_RECORDED].version, table: BOT_REQUEST_EVENTS_TABLE },
+  { type: RENDER_RECORDED, version: RENDER_EVENT_CATALOG[RENDER_RECORDED].version, table: RENDER_RECORDED_EVENTS_TABLE },
+] as const;
+
+/** The intake table that takes an event stored as `stored` (its JSON as the log holds it) without parsing it; undefined when it must be parsed. */
+export function intakeOfStored(stored: Buffer): string | undefined {
+  return INTAKES.find((intake) => isEnvelopeJsonOf(stored, intake.type, intake.version))?.table;
+}
+
+/** The rows one event contributes, per table (pure); bot requests and render facts go to their intake tables as they are. */
 export function explorerRows(event: ExplorerEvent | RenderEvent, into: TableRows): void {
   switch (event.type) {
     case RENDER_RECORDED:
-      push(into, RENDER_OUTCOMES_TABLE, renderOutcomeRow(event));
+      push(into, RENDER_RECORDED_EVENTS_TABLE, { ...event });
       return;
     case BOT_REQUEST_RECORDED:
-      push(into, BOT_REQUESTS_TABLE, botRequestRow(event));
+      push(into, BOT_REQUEST_EVENTS_TABLE, { ...event });
       return;
     case SEARCH_PERFORMANCE_RECORDED: {
       const table = SEARCH_TABLES[event.payload.grain];
@@ -35,55 +48,14 @@ export function explorerRows(event: ExplorerEvent | RenderEvent, into: TableRows
   }
 }
 
-export function botRequestRow(event: BotRequestRecorded): Record<string, unknown> {
-  const p = event.payload;
-  return {
-    website: p.websiteId,
-    host: p.host,
-    url: p.url,
-    page_title: p.pageTitle,
-    status_code: p.statusCode,
-    bot_name: p.botName,
-    user_agent: p.userAgent,
-    dimension_id: p.dimensionId,
-    dimension_name: p.dimensionName,
-    cache_status: p.cacheStatus,
-    serve_time_ms: p.serveTimeMs,
-    snapshot_age_s: p.snapshotAgeS,
-    bytes: p.bytes,
-    ts: p.servedAt,
-    request_id: p.requestId,
-    event_id: event.id,
-  };
-}
-
-export function renderOutcomeRow(event: RenderRecorded): Record<string, unknown> {
-  const p = event.payload;
-  return {
-    host_id: p.hostId,
-    url: p.url,
-    dimension_id: p.dimensionId,
-    mode: p.mode,
-    trigger: p.trigger,
-    outcome: p.outcome,
-    reason: p.reason,
-    status_code: p.statusCode,
-    render_ms: p.renderMs,
-    bytes: p.bytes,
-    attempt: p.attempt,
-    entry_id: p.entryId ?? '',
-    ts: event.occurredAt,
-    event_id: event.id,
-  };
-}
-
 export function searchRows(event: SearchPerformanceRecorded): Record<string, unknown>[] {
   const { websiteId, date, grain, rows } = event.payload;
   const key = grain === 'page' ? 'url' : 'query';
   return rows.map((r) => ({ website: websiteId, date, [key]: r.key, clicks: r.clicks, impressions: r.impressions, position: r.position, imported_at: event.occurredAt }));
 }
 
-function push(into: TableRows, table: string, row: Record<string, unknown>): void {
+/** Adds `row` to `table`'s rows. */
+export function push(into: TableRows, table: string, row: Row): void {
   const rows = into.get(table);
   if (rows) rows.push(row);
   else into.set(table, [row]);

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { TOPICS } from '@bpc/events';
 import { EVENT_LOG, EventLog, LogBatch, Subscription } from '@bpc/event-log';
 import { retryInBackground } from '@bpc/support';
-import { encodeRows, EXPLORER_STORE, ExplorerStore } from '@bpc/explorer-store';
+import { EXPLORER_STORE, ExplorerStore } from '@bpc/explorer-store';
 import { FailureStreakLog, LOGGER, ReadinessRegistry } from '@bpc/platform';
 import { BufferedExplorerWriter, checkpointOf } from '../explorer/buffered-explorer-writer';
 import { mayCarryReceipt, receiptRows } from './receipt-projection';
@@ -102,7 +102,6 @@ export class ReceiptProjector implements OnApplicationBootstrap, OnApplicationSh
     }
     const last = batch.records[batch.records.length - 1].offset;
     // A batch without receipts still moves the checkpoint (an empty table map), so a restart does not read it again.
-    const tables = new Map([...byTable].map(([table, rows]) => [table, encodeRows(rows)]));
-    await this.writer.add(`${batch.topic}:${batch.partition}`, batch.records[0].offset, (BigInt(last) + 1n).toString(), tables);
+    await this.writer.add(`${batch.topic}:${batch.partition}`, batch.records[0].offset, (BigInt(last) + 1n).toString(), byTable);
   }
 }
