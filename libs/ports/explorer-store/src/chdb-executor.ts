@@ -16,7 +16,7 @@ import { assertSingleStatement } from './sql-statements';
 export interface ChdbExecutorOptions {
   /** Data directory (created if missing). Only one per process: see {@link ChdbExecutor}. */
   readonly path: string;
-  /** Directory of the `*.sql` DDL files `migrate` applies (the explorer's: `EXPLORER_DDL_DIR` of @bpc/projections); none for an executor that never migrates. */
+  /** Directory of the `*.sql` DDL files `migrate` applies (the explorer's: `EXPLORER_DDL_DIR`); none for an executor that never migrates. */
   readonly ddlDir?: string;
   readonly log?: LogSink;
   /**

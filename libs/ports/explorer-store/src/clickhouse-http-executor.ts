@@ -28,7 +28,7 @@ export interface ClickhouseHttpExecutorOptions {
   readonly database?: string;
   readonly username?: string;
   readonly password?: string;
-  /** Directory of the `*.sql` DDL files `migrate` applies (the explorer's: `EXPLORER_DDL_DIR` of @bpc/projections); none for an executor that never migrates. */
+  /** Directory of the `*.sql` DDL files `migrate` applies (the explorer's: `EXPLORER_DDL_DIR`); none for an executor that never migrates. */
   readonly ddlDir?: string;
   readonly log?: LogSink;
   /** Per-request timeout of the HTTP transport (client default 30 s). */

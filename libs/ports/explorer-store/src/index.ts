@@ -7,3 +7,5 @@ export { toJsonEachRow } from './json-each-row';
 export * from './admission/fair-admission';
 export * from './admission/explorer-admission';
 export * from './admission/admitted-settings';
+export * from './tables';
+export * from './buffered-explorer-writer';

@@ -1,20 +1,9 @@
 import { assertNever } from '@bpc/domain';
 import { BOT_REQUEST_RECORDED, EXPLORER_EVENT_CATALOG, ExplorerEvent, isEnvelopeJsonOf, RENDER_EVENT_CATALOG, RENDER_RECORDED, RenderEvent, SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecorded } from '@bpc/events';
-import type { Row } from '@bpc/explorer-store';
-
-export const BOT_REQUESTS_TABLE = 'bot_requests';
-/** Intake of stored `BotRequestRecorded` v1 envelopes, written on into `bot_requests` by a view (libs/features/projections/src/explorer/004_…). */
-export const BOT_REQUEST_EVENTS_TABLE = 'bot_request_events';
-/** Render history (libs/features/projections/src/explorer/006_render_outcomes.sql). */
-export const RENDER_OUTCOMES_TABLE = 'render_outcomes';
-/** Intake of stored `RenderRecorded` v1 envelopes, written on into `render_outcomes` by a view (006_…). */
-export const RENDER_RECORDED_EVENTS_TABLE = 'render_recorded_events';
-export const SEARCH_TABLES = { page: 'search_page_daily', query: 'search_query_daily' } as const;
+import { BOT_REQUEST_EVENTS_TABLE, RENDER_RECORDED_EVENTS_TABLE, type Row, SEARCH_DAY_IMPORTS_TABLE, type SearchDayImportRow, type SearchDayRow, SEARCH_TABLES } from '@bpc/explorer-store';
 
 /** Rows per table, filled by `explorerRows`. */
 export type TableRows = Map<string, Row[]>;
-
-export const SEARCH_DAY_IMPORTS_TABLE = 'search_day_imports';
 
 /** Events whose intake table takes them as they are: the table's view maps them to rows (their one mapping, in its DDL). */
 const INTAKES = [
@@ -40,7 +29,8 @@ export function explorerRows(event: ExplorerEvent | RenderEvent, into: TableRows
       const table = SEARCH_TABLES[event.payload.grain];
       for (const row of searchRows(event)) push(into, table, row);
       // Marks this import as the day's latest: queries ignore rows of earlier imports of the day.
-      push(into, SEARCH_DAY_IMPORTS_TABLE, { website: event.payload.websiteId, grain: event.payload.grain, date: event.payload.date, imported_at: event.occurredAt });
+      const marker: SearchDayImportRow = { website: event.payload.websiteId, grain: event.payload.grain, date: event.payload.date, imported_at: event.occurredAt };
+      push(into, SEARCH_DAY_IMPORTS_TABLE, marker);
       return;
     }
     default:
@@ -48,10 +38,13 @@ export function explorerRows(event: ExplorerEvent | RenderEvent, into: TableRows
   }
 }
 
-export function searchRows(event: SearchPerformanceRecorded): Record<string, unknown>[] {
+/** The rows of one imported day of one grain: the page's `url` or the keyword's `query`. */
+export function searchRows(event: SearchPerformanceRecorded): SearchDayRow[] {
   const { websiteId, date, grain, rows } = event.payload;
-  const key = grain === 'page' ? 'url' : 'query';
-  return rows.map((r) => ({ website: websiteId, date, [key]: r.key, clicks: r.clicks, impressions: r.impressions, position: r.position, imported_at: event.occurredAt }));
+  return rows.map((r) => {
+    const figures = { website: websiteId, date, clicks: r.clicks, impressions: r.impressions, position: r.position, imported_at: event.occurredAt };
+    return grain === 'page' ? { ...figures, url: r.key } : { ...figures, query: r.key };
+  });
 }
 
 /** Adds `row` to `table`'s rows. */

@@ -4,10 +4,9 @@ import type { Logger } from 'pino';
 import { asExplorerEvent, asRenderEvent, TOPICS, UnknownEventError } from '@bpc/events';
 import { EVENT_LOG, EventLog, LogBatch, Subscription } from '@bpc/event-log';
 import { retryInBackground } from '@bpc/support';
-import { EXPLORER_STORE, ExplorerStore, JsonRow } from '@bpc/explorer-store';
+import { BufferedExplorerWriter, checkpointOf, EXPLORER_STORE, ExplorerStore, JsonRow } from '@bpc/explorer-store';
 import type { AppConfig } from '@bpc/config';
 import { APP_CONFIG, FailureStreakLog, LOGGER, METRICS_REGISTRY, ReadinessRegistry, scrapeSafeCollect, SERVING_LOAD, ServingLoad } from '@bpc/platform';
-import { BufferedExplorerWriter, checkpointOf } from './buffered-explorer-writer';
 import { explorerRows, intakeOfStored, push, type TableRows } from './explorer-projection';
 import { YieldToServing } from './yield-to-serving';
 

@@ -1,11 +1,10 @@
 import type { Logger } from 'pino';
-import type { ExplorerStore, Row } from '@bpc/explorer-store';
-import { SEARCH_DAY_IMPORTS_TABLE } from './explorer-projection';
+import type { ExplorerStore, Row } from './explorer-store.port';
+import { CHECKPOINTS_TABLE, type CheckpointRow } from './tables/projection-checkpoints/projection-checkpoints.table';
+import { SEARCH_DAY_IMPORTS_TABLE } from './tables/search-performance/search-performance.table';
 
 /** Rows per table, as one log batch contributes them. */
 export type BatchRows = ReadonlyMap<string, readonly Row[]>;
-
-export const CHECKPOINTS_TABLE = 'explorer_projection_checkpoints';
 
 function markersLast<T>(tables: ReadonlyMap<string, T>): [string, T][] {
   const entries = [...tables.entries()];
@@ -158,9 +157,10 @@ export class BufferedExplorerWriter {
           this.onInserted(table, rows.length);
         }
         const updatedAt = new Date().toISOString();
+        const checkpoints: CheckpointRow[] = [...spans.entries()].map(([stream, s]) => ({ stream, next_offset: s.next, updated_at: updatedAt }));
         await this.store.insert({
           table: CHECKPOINTS_TABLE,
-          rows: [...spans.entries()].map(([stream, s]) => ({ stream, next_offset: s.next, updated_at: updatedAt })),
+          rows: checkpoints,
           token: `${CHECKPOINTS_TABLE}@${positions}`,
         });
         return;
@@ -172,10 +172,4 @@ export class BufferedExplorerWriter {
       }
     }
   }
-}
-
-/** Where to resume a partition: the checkpoint in ClickHouse, or the beginning (an empty store is rebuilt from the log). */
-export async function checkpointOf(store: ExplorerStore, stream: string): Promise<string> {
-  const rows = await store.query<{ next: string }>(`SELECT toString(max(next_offset)) AS next, count() AS n FROM ${CHECKPOINTS_TABLE} WHERE stream = {stream:String} HAVING n > 0`, { stream });
-  return rows[0]?.next ?? '0';
 }
