@@ -93,6 +93,7 @@ const CHDB_INSERT_SETTINGS = { input_format_parallel_parsing: 0, os_threads_nice
  * statements wait; streams and inserts do not.
  */
 export class ChdbExecutor implements ExplorerStore {
+  readonly inProcess = true;
   readonly #pool: ChdbSessionPool;
   readonly #ddlDir: string | undefined;
   readonly #log: LogSink;

@@ -49,6 +49,7 @@ export interface ClickhouseHttpExecutorOptions {
  * use, so construction has no side effects.
  */
 export class ClickhouseHttpExecutor implements ExplorerStore {
+  readonly inProcess = false;
   readonly #options: ClickhouseHttpExecutorOptions;
   readonly #log: LogSink;
   #client: ClickHouseClient | undefined;

@@ -66,6 +66,12 @@ export interface WrittenFile {
  * `ExplorerStoreError`.
  */
 export interface ExplorerStore {
+  /**
+   * True when the engine runs in this process (chDB): its memory and CPU are
+   * this process's, so statements carry bounds and priorities a server sets
+   * itself (and an older server may not know).
+   */
+  readonly inProcess: boolean;
   /** Applies the DDL files of the store's `ddlDir` in name order (idempotent). */
   migrate(): Promise<void>;
   query<T = Record<string, unknown>>(sql: string, params?: QueryParams): Promise<T[]>;
