@@ -7,7 +7,7 @@ import { retryInBackground } from '@bpc/support';
 import { BufferedExplorerWriter, checkpointOf, EXPLORER_STORE, ExplorerStore, JsonRow } from '@bpc/explorer-store';
 import type { AppConfig } from '@bpc/config';
 import { APP_CONFIG, FailureStreakLog, LOGGER, METRICS_REGISTRY, ReadinessRegistry, scrapeSafeCollect, SERVING_LOAD, ServingLoad } from '@bpc/platform';
-import { explorerRows, intakeOfStored, push, type TableRows } from './explorer-projection';
+import { explorerRows, intakeOfStored, landsIn, push, type TableRows } from './explorer-projection';
 import { YieldToServing } from './yield-to-serving';
 
 /** One group per topic, so a slow search import never holds up bot requests (a subscription handles one batch at a time). */
@@ -102,7 +102,7 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
   /** Joins without holding up startup: joining a Kafka group takes seconds, and nothing waits on this projection to start. */
   onApplicationBootstrap(): void {
     const firstAttempts = EXPLORER_TOPICS.map((topic) => {
-      const inserted = (table: string, rows: number) => this.projected?.inc({ table }, rows);
+      const inserted = (table: string, rows: number) => this.projected?.inc({ table: landsIn(table) }, rows);
       const writer = new BufferedExplorerWriter(this.store, this.logger, EXPLORER_FLUSH, inserted);
       this.writers.push(writer);
       const { firstAttempt, done } = this.subscribeUntilDone(topic, writer);
