@@ -162,10 +162,10 @@ export class ChdbExecutor implements ExplorerStore {
     const table = assertTableName(batch.table);
     const token = assertDedupToken(batch.token);
     if (batch.rows.length === 0) return;
-    const rows = toJsonEachRow(batch.rows);
+    const chunks = toJsonEachRow(batch.rows);
     const statement = (file: string) => insertStatement(table, token, { file, settings: CHDB_INSERT_SETTINGS });
     // A rows file that cannot be written (a full disk) fails the insert like an engine error.
-    await this.#withSession((session) => this.#spool.withRowsFile(rows, (file) => this.#oneShot(session, statement(file), undefined, 'JSONEachRow')));
+    await this.#withSession((session) => this.#spool.withRowsFile(chunks, (file) => this.#oneShot(session, statement(file), undefined, 'JSONEachRow')));
   }
 
   async check(): Promise<void> {

@@ -133,8 +133,8 @@ export class ClickhouseHttpExecutor implements ExplorerStore {
     const table = assertTableName(batch.table);
     const token = assertDedupToken(batch.token);
     if (batch.rows.length === 0) return;
-    const rows = toJsonEachRow(batch.rows);
-    const values = Readable.from([rows], { objectMode: false });
+    const chunks = toJsonEachRow(batch.rows);
+    const values = Readable.from(chunks, { objectMode: false });
     await this.#run(async (client) => {
       const result = await client.exec({ query: insertStatement(table, token), values });
       await drainStream(result.stream);

@@ -27,7 +27,7 @@ export type RawFormat =
  * faster for the explorer projection (bench/RESULTS.md).
  */
 export class JsonRow {
-  constructor(readonly json: Uint8Array) {}
+  constructor(readonly json: Buffer) {}
 }
 
 /** One row: column name to value (a `Date` for a DateTime64 column, a `bigint` beyond 2^53), or its JSON. */

@@ -9,23 +9,23 @@ describe('InsertSpool', () => {
   beforeEach(() => (root = mkdtempSync(join(tmpdir(), 'insert-spool-'))));
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  it('hands the insert a file holding the rows, and removes it once the insert is done', async () => {
+  it('hands the insert a file holding the rows, its chunks one after the other, and removes it once the insert is done', async () => {
     const spool = new InsertSpool(join(root, 'spool'));
-    const seen = await spool.withRowsFile(Buffer.from('{"a":1}\n{"a":2}\n'), async (file) => readFileSync(file, 'utf8'));
+    const seen = await spool.withRowsFile([Buffer.from('{"a":1}\n'), Buffer.alloc(0), Buffer.from('{"a":2}\n')], async (file) => readFileSync(file, 'utf8'));
     expect(seen).toBe('{"a":1}\n{"a":2}\n');
     expect(readdirSync(join(root, 'spool'))).toEqual([]);
   });
 
   it('removes the file when the insert fails, and passes the failure on', async () => {
     const spool = new InsertSpool(join(root, 'spool'));
-    await expect(spool.withRowsFile(Buffer.from('x'), () => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
+    await expect(spool.withRowsFile([Buffer.from('x')], () => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
     expect(readdirSync(join(root, 'spool'))).toEqual([]);
   });
 
   it('gives concurrent inserts files of their own', async () => {
     const spool = new InsertSpool(join(root, 'spool'));
     const rows = ['1', '2', '3', '4'].map((n) => Buffer.from(`{"n":${n}}\n`));
-    const seen = await Promise.all(rows.map((r) => spool.withRowsFile(r, async (file) => ({ file, text: readFileSync(file, 'utf8') }))));
+    const seen = await Promise.all(rows.map((r) => spool.withRowsFile([r], async (file) => ({ file, text: readFileSync(file, 'utf8') }))));
     expect(new Set(seen.map((s) => s.file)).size).toBe(4);
     expect(seen.map((s) => s.text)).toEqual(rows.map((r) => r.toString()));
   });
@@ -35,7 +35,7 @@ describe('InsertSpool', () => {
     mkdirSync(dir);
     const leftovers = ['999999999-1.jsonl', `${process.pid}-1.jsonl`, `${process.pid}-00000000-0000-4000-8000-000000000000-1.jsonl`];
     for (const name of leftovers) writeFileSync(join(dir, name), 'left over');
-    const during = await new InsertSpool(dir).withRowsFile(Buffer.from('{}\n'), async () => readdirSync(dir));
+    const during = await new InsertSpool(dir).withRowsFile([Buffer.from('{}\n')], async () => readdirSync(dir));
     expect(during).toHaveLength(1);
     expect(leftovers).not.toContain(during[0]);
     expect(readdirSync(dir)).toEqual([]);

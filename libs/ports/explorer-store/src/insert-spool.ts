@@ -27,11 +27,11 @@ export class InsertSpool {
     if (GLOB.test(dir)) throw new Error(`chDB data directory ${dir} contains one of * ? { }, which the engine reads as a file pattern: choose a data_dir without them`);
   }
 
-  /** Runs `insert` with a file holding `rows`, removed once it settles. */
-  async withRowsFile<T>(rows: Uint8Array, insert: (file: string) => Promise<T>): Promise<T> {
+  /** Runs `insert` with a file holding `chunks` one after the other, removed once it settles. */
+  async withRowsFile<T>(chunks: readonly Uint8Array[], insert: (file: string) => Promise<T>): Promise<T> {
     await this.prepare();
     const file = join(this.dir, `${RUN}${(sequence += 1)}.jsonl`);
-    await writeFile(file, rows, { flag: 'wx' });
+    await writeFile(file, chunks, { flag: 'wx' });
     try {
       return await insert(file);
     } finally {

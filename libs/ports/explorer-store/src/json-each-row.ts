@@ -1,51 +1,47 @@
-import { grownBuffer } from '@bpc/support';
 import { JsonRow, type Row } from './explorer-store.port';
 
 /**
- * Serialises rows as JSONEachRow bytes for an insert: the engine parses them,
- * so no per-row SQL is ever built. A `Date` becomes `YYYY-MM-DD hh:mm:ss.sss`
- * in UTC (what a `DateTime64(3, 'UTC')` column reads without guessing) and a
- * `bigint` becomes its exact decimal digits; a `JsonRow` is copied as it is.
+ * Serialises rows as JSONEachRow bytes for an insert, in chunks to send one
+ * after the other: the engine parses them, so no per-row SQL is ever built. A
+ * `Date` becomes `YYYY-MM-DD hh:mm:ss.sss` in UTC (what a `DateTime64(3, 'UTC')`
+ * column reads without guessing) and a `bigint` becomes its exact decimal
+ * digits; a `JsonRow` is copied as it is.
  */
-export function toJsonEachRow(rows: readonly Row[]): Buffer {
-  // Each row's JSON is written into one growing buffer as it is made: joining
-  // the strings first and encoding the whole text at the end costs about as
-  // much again (the joined text is flattened, then transcoded in one piece).
-  let out: Buffer = Buffer.allocUnsafe(initialBytes(rows));
+export function toJsonEachRow(rows: readonly Row[]): Buffer[] {
+  const chunks: Buffer[] = [];
+  let out = Buffer.alloc(0);
   let used = 0;
+  // Each row's JSON is written into the current chunk as it is made: joining
+  // the strings first and encoding the whole text at the end costs about as
+  // much again. Chunks of a megabyte, not one buffer per insert: the allocator
+  // reuses them, where fresh memory for a whole insert costs its page faults
+  // again on every insert.
+  const roomFor = (bytes: number): void => {
+    if (used + bytes <= out.length) return;
+    if (used > 0) chunks.push(out.subarray(0, used));
+    out = Buffer.allocUnsafe(Math.max(bytes, chunks.length === 0 ? FIRST_CHUNK_BYTES : CHUNK_BYTES));
+    used = 0;
+  };
   for (const row of rows) {
     if (row instanceof JsonRow) {
-      if (used + row.json.length + 1 > out.length) out = grownBuffer(out, used, used + row.json.length + 1);
-      out.set(row.json, used);
-      used += row.json.length;
-      out[used++] = NEWLINE;
-      continue;
+      roomFor(row.json.length + 1);
+      used += row.json.copy(out, used);
+    } else {
+      // A replacer takes JSON.stringify off its fast path: rows of plain scalars skip it.
+      const json = needsReplacer(row) ? JSON.stringify(row, replaceValue) : JSON.stringify(row);
+      // Worst case: 3 UTF-8 bytes per UTF-16 unit (a surrogate pair is 2 units for 4 bytes), and the newline.
+      roomFor(json.length * 3 + 1);
+      used += out.write(json, used);
     }
-    // A replacer takes JSON.stringify off its fast path: rows of plain scalars skip it.
-    const json = needsReplacer(row) ? JSON.stringify(row, replaceValue) : JSON.stringify(row);
-    // Worst case: 3 UTF-8 bytes per UTF-16 unit (a surrogate pair is 2 units for 4 bytes), and the newline.
-    const room = json.length * 3 + 1;
-    if (used + room > out.length) out = grownBuffer(out, used, used + room);
-    used += out.write(json, used);
     out[used++] = NEWLINE;
   }
-  return out.subarray(0, used);
+  if (used > 0) chunks.push(out.subarray(0, used));
+  return chunks;
 }
 
 const NEWLINE = 0x0a;
-const INITIAL_BYTES_PER_ROW = 512;
-const MAX_INITIAL_BYTES = 8 * 1024 * 1024;
-
-/** Room for the rows: exact for `JsonRow`s (a batch of them is copied once), a guess for objects. */
-function initialBytes(rows: readonly Row[]): number {
-  let json = 0;
-  let objects = 0;
-  for (const row of rows) {
-    if (row instanceof JsonRow) json += row.json.length + 1;
-    else objects += 1;
-  }
-  return json + Math.min(MAX_INITIAL_BYTES, objects * INITIAL_BYTES_PER_ROW);
-}
+const FIRST_CHUNK_BYTES = 64 * 1024;
+const CHUNK_BYTES = 1024 * 1024;
 
 function needsReplacer(row: Readonly<Record<string, unknown>>): boolean {
   for (const key in row) {
