@@ -23,8 +23,9 @@ export type RawFormat =
 /**
  * A row given as the one-line JSON object it is already stored as elsewhere
  * (an event as the log holds it, for an intake table): the adapter sends the
- * bytes as they are instead of serialising an object, which measured a third
- * faster for the explorer projection (bench/RESULTS.md).
+ * bytes as they are instead of serialising an object. Parsing, mapping and
+ * serialising bot requests again made their projection 30–50 % slower in a
+ * paired bench (bench/RESULTS.md).
  */
 export class JsonRow {
   constructor(readonly json: Buffer) {}

@@ -35,8 +35,8 @@ const EXPLORER_TOPICS: readonly ExplorerTopic[] = ['botRequests', 'searchPerform
  * its rows (`explorerRows`). Bot requests and render facts (nearly every
  * event) go to intake tables whose views map them, as the JSON the log holds
  * when its first bytes name their type and version (`intakeOfStored`): this
- * process then neither parses nor re-serialises them, which a paired bench
- * measured a third faster than parsing them (bench/RESULTS.md).
+ * process then neither parses nor re-serialises them (doing so made the
+ * projection 30–50 % slower in a paired bench: bench/RESULTS.md).
  *
  * Batches are size- and time-bounded (EXPLORER_FLUSH) and span several log
  * batches; each partition resumes from the projector's own checkpoint in
