@@ -31,21 +31,12 @@ export function envelope<TType extends string, TPayload>(
 }
 
 /**
- * True when `stored` is the JSON of an envelope of `type` and `version` as
- * `envelope()` writes it (these keys first, in this order): a reader that
- * hands such events on as bytes can tell their type without parsing them.
- * False says nothing: JSON written otherwise must be parsed to be known.
+ * A test for the JSON of an envelope of `type` and `version` as `envelope()`
+ * writes it (these keys first, in this order): a reader that hands such
+ * events on as bytes can tell their type without parsing them. False says
+ * nothing: JSON written otherwise must be parsed to be known.
  */
-export function isEnvelopeJsonOf(stored: Uint8Array, type: string, version: number): boolean {
-  const start = envelopeJsonStart(type, version);
-  return stored.length > start.length && Buffer.compare(start, stored.subarray(0, start.length)) === 0;
-}
-
-const starts = new Map<string, Buffer>();
-
-function envelopeJsonStart(type: string, version: number): Buffer {
-  const name = `${type}@${version}`;
-  let start = starts.get(name);
-  if (!start) starts.set(name, (start = Buffer.from(`{"type":${JSON.stringify(type)},"version":${version},"id":`)));
-  return start;
+export function envelopeJsonTest(type: string, version: number): (stored: Uint8Array) => boolean {
+  const start = Buffer.from(`{"type":${JSON.stringify(type)},"version":${version},"id":`);
+  return (stored) => stored.length > start.length && start.compare(stored, 0, start.length) === 0;
 }

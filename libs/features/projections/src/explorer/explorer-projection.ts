@@ -1,5 +1,5 @@
 import { assertNever } from '@bpc/domain';
-import { BOT_REQUEST_RECORDED, EXPLORER_EVENT_CATALOG, ExplorerEvent, isEnvelopeJsonOf, RENDER_EVENT_CATALOG, RENDER_RECORDED, RenderEvent, SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecorded } from '@bpc/events';
+import { BOT_REQUEST_RECORDED, EXPLORER_EVENT_CATALOG, ExplorerEvent, envelopeJsonTest, RENDER_EVENT_CATALOG, RENDER_RECORDED, RenderEvent, SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecorded } from '@bpc/events';
 import { BOT_REQUEST_EVENTS_TABLE, BOT_REQUESTS_TABLE, RENDER_OUTCOMES_TABLE, RENDER_RECORDED_EVENTS_TABLE, type Row, SEARCH_DAY_IMPORTS_TABLE, type SearchDayImportRow, type SearchDayRow, SEARCH_TABLES } from '@bpc/explorer-store';
 
 /** Rows per table, filled by `explorerRows`. */
@@ -7,8 +7,8 @@ export type TableRows = Map<string, Row[]>;
 
 /** Events whose intake table takes them as they are: the table's view maps them to rows (their one mapping, in its DDL). */
 const INTAKES = [
-  { type: BOT_REQUEST_RECORDED, version: EXPLORER_EVENT_CATALOG[BOT_REQUEST_RECORDED].version, table: BOT_REQUEST_EVENTS_TABLE, target: BOT_REQUESTS_TABLE },
-  { type: RENDER_RECORDED, version: RENDER_EVENT_CATALOG[RENDER_RECORDED].version, table: RENDER_RECORDED_EVENTS_TABLE, target: RENDER_OUTCOMES_TABLE },
+  { isStored: envelopeJsonTest(BOT_REQUEST_RECORDED, EXPLORER_EVENT_CATALOG[BOT_REQUEST_RECORDED].version), table: BOT_REQUEST_EVENTS_TABLE, target: BOT_REQUESTS_TABLE },
+  { isStored: envelopeJsonTest(RENDER_RECORDED, RENDER_EVENT_CATALOG[RENDER_RECORDED].version), table: RENDER_RECORDED_EVENTS_TABLE, target: RENDER_OUTCOMES_TABLE },
 ] as const;
 
 /** The table rows inserted into `table` land in: an intake table's target, else itself (what the projected-rows metric counts). */
@@ -18,7 +18,9 @@ export function landsIn(table: string): string {
 
 /** The intake table that takes an event stored as `stored` (its JSON as the log holds it) without parsing it; undefined when it must be parsed. */
 export function intakeOfStored(stored: Buffer): string | undefined {
-  return INTAKES.find((intake) => isEnvelopeJsonOf(stored, intake.type, intake.version))?.table;
+  // A loop, not `find`: this runs for nearly every event the projector reads.
+  for (const intake of INTAKES) if (intake.isStored(stored)) return intake.table;
+  return undefined;
 }
 
 /** The rows one event contributes, per table (pure); bot requests and render facts go to their intake tables as they are. */
