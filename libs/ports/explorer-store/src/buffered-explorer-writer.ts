@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { ExplorerStore, Row } from './explorer-store.port';
+import { type ExplorerStore, type Row, rowCount } from './explorer-store.port';
 import { CHECKPOINTS_TABLE, type CheckpointRow } from './tables/projection-checkpoints/projection-checkpoints.table';
 import { SEARCH_DAY_IMPORTS_TABLE } from './tables/search-performance/search-performance.table';
 
@@ -65,7 +65,7 @@ export class BufferedExplorerWriter {
       const buffered = this.tables.get(table);
       if (buffered) buffered.push(rows);
       else this.tables.set(table, [rows]);
-      this.rows += rows.length;
+      this.rows += rowCount(rows);
     }
     const span = this.spans.get(stream);
     if (span) span.next = nextOffset;
@@ -154,7 +154,7 @@ export class BufferedExplorerWriter {
         // must never point queries at an import whose rows are not there yet.
         for (const [table, rows] of markersLast(tables)) {
           await this.store.insert({ table, rows, token: `${table}@${positions}` });
-          this.onInserted(table, rows.length);
+          this.onInserted(table, rowCount(rows));
         }
         const updatedAt = new Date().toISOString();
         const checkpoints: CheckpointRow[] = [...spans.entries()].map(([stream, s]) => ({ stream, next_offset: s.next, updated_at: updatedAt }));

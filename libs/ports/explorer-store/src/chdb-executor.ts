@@ -161,8 +161,8 @@ export class ChdbExecutor implements ExplorerStore {
   async insert(batch: InsertBatch): Promise<void> {
     const table = assertTableName(batch.table);
     const token = assertDedupToken(batch.token);
-    if (batch.rows.length === 0) return;
     const chunks = toJsonEachRow(batch.rows);
+    if (chunks.length === 0) return;
     const statement = (file: string) => insertStatement(table, token, { file, settings: CHDB_INSERT_SETTINGS });
     // A rows file that cannot be written (a full disk) fails the insert like an engine error.
     await this.#withSession((session) => this.#spool.withRowsFile(chunks, (file) => this.#oneShot(session, statement(file), undefined, 'JSONEachRow')));

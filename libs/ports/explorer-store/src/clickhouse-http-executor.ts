@@ -132,8 +132,8 @@ export class ClickhouseHttpExecutor implements ExplorerStore {
   async insert(batch: InsertBatch): Promise<void> {
     const table = assertTableName(batch.table);
     const token = assertDedupToken(batch.token);
-    if (batch.rows.length === 0) return;
     const chunks = toJsonEachRow(batch.rows);
+    if (chunks.length === 0) return;
     const values = Readable.from(chunks, { objectMode: false });
     await this.#run(async (client) => {
       const result = await client.exec({ query: insertStatement(table, token), values });

@@ -21,18 +21,40 @@ export type RawFormat =
   | 'JSONCompactEachRow';
 
 /**
- * A row given as the one-line JSON object it is already stored as elsewhere
- * (an event as the log holds it, for an intake table): the adapter sends the
- * bytes as they are instead of serialising an object. Parsing, mapping and
- * serialising bot requests again made their projection 30–50 % slower in a
- * paired bench (bench/RESULTS.md).
+ * Rows already written as JSON, one object per line (each line ending in a
+ * newline), such as events as the log holds them for an intake table: the
+ * adapter sends the bytes as they are. In a paired bench, parsing, mapping
+ * and serialising bot requests again made their projection 30–50 % slower,
+ * and holding an object per row until the insert instead of a batch's bytes
+ * 30–40 % (bench/RESULTS.md).
  */
-export class JsonRow {
-  constructor(readonly json: Buffer) {}
+export class JsonLines {
+  constructor(
+    readonly bytes: Buffer,
+    readonly count: number,
+  ) {}
+
+  /** Stored JSON objects, one line each, copied into a buffer of their own (the one they come from may be large and shared). */
+  static of(jsons: readonly Buffer[]): JsonLines {
+    const bytes = Buffer.allocUnsafe(jsons.reduce((sum, json) => sum + json.length + 1, 0));
+    let at = 0;
+    for (const json of jsons) {
+      at += json.copy(bytes, at);
+      bytes[at++] = 0x0a;
+    }
+    return new JsonLines(bytes, jsons.length);
+  }
 }
 
-/** One row: column name to value (a `Date` for a DateTime64 column, a `bigint` beyond 2^53), or its JSON. */
-export type Row = Readonly<Record<string, unknown>> | JsonRow;
+/** What an insert takes, in order: row objects (column name to value, a `Date` for a DateTime64 column, a `bigint` beyond 2^53), or rows already written as JSON. */
+export type Row = Readonly<Record<string, unknown>> | JsonLines;
+
+/** How many rows `rows` hold. */
+export function rowCount(rows: readonly Row[]): number {
+  let count = 0;
+  for (const row of rows) count += row instanceof JsonLines ? row.count : 1;
+  return count;
+}
 
 export interface InsertBatch {
   readonly table: string;

@@ -1,5 +1,5 @@
 import { formatUtcDateTime, parseJsonEachRow, toJsonEachRow } from './json-each-row';
-import { JsonRow } from './explorer-store.port';
+import { JsonLines } from './explorer-store.port';
 
 /** The bytes of all chunks, as text. */
 const textOf = (rows: Parameters<typeof toJsonEachRow>[0]): string => Buffer.concat(toJsonEachRow(rows)).toString('utf8');
@@ -45,8 +45,11 @@ describe('parseJsonEachRow', () => {
   });
 });
 
-describe('toJsonEachRow with JsonRows', () => {
-  it('copies a JsonRow as it is, among rows serialised here', () => {
-    expect(textOf([{ a: 1 }, new JsonRow(Buffer.from('{"b":"stored"}')), { a: 2 }])).toBe('{"a":1}\n{"b":"stored"}\n{"a":2}\n');
+describe('toJsonEachRow with JsonLines', () => {
+  it('sends JsonLines as they are, in order among rows serialised here, and nothing for none', () => {
+    const stored = JsonLines.of([Buffer.from('{"b":"stored"}'), Buffer.from('{"b":"too"}')]);
+    expect(stored.count).toBe(2);
+    expect(textOf([{ a: 1 }, stored, { a: 2 }, JsonLines.of([])])).toBe('{"a":1}\n{"b":"stored"}\n{"b":"too"}\n{"a":2}\n');
+    expect(toJsonEachRow([JsonLines.of([])])).toEqual([]);
   });
 });

@@ -1,11 +1,11 @@
-import { JsonRow, type Row } from './explorer-store.port';
+import { JsonLines, type Row } from './explorer-store.port';
 
 /**
  * Serialises rows as JSONEachRow bytes for an insert, in chunks to send one
  * after the other: the engine parses them, so no per-row SQL is ever built. A
  * `Date` becomes `YYYY-MM-DD hh:mm:ss.sss` in UTC (what a `DateTime64(3, 'UTC')`
  * column reads without guessing) and a `bigint` becomes its exact decimal
- * digits; a `JsonRow` is copied as it is.
+ * digits; `JsonLines` are sent as they are.
  */
 export function toJsonEachRow(rows: readonly Row[]): Buffer[] {
   const chunks: Buffer[] = [];
@@ -23,16 +23,19 @@ export function toJsonEachRow(rows: readonly Row[]): Buffer[] {
     used = 0;
   };
   for (const row of rows) {
-    if (row instanceof JsonRow) {
-      roomFor(row.json.length + 1);
-      used += row.json.copy(out, used);
-    } else {
-      // A replacer takes JSON.stringify off its fast path: rows of plain scalars skip it.
-      const json = needsReplacer(row) ? JSON.stringify(row, replaceValue) : JSON.stringify(row);
-      // Worst case: 3 UTF-8 bytes per UTF-16 unit (a surrogate pair is 2 units for 4 bytes), and the newline.
-      roomFor(json.length * 3 + 1);
-      used += out.write(json, used);
+    if (row instanceof JsonLines) {
+      // A chunk of their own, not copied; the current chunk's free room stays in use.
+      if (used > 0) chunks.push(out.subarray(0, used));
+      out = out.subarray(used);
+      used = 0;
+      if (row.count > 0) chunks.push(row.bytes);
+      continue;
     }
+    // A replacer takes JSON.stringify off its fast path: rows of plain scalars skip it.
+    const json = needsReplacer(row) ? JSON.stringify(row, replaceValue) : JSON.stringify(row);
+    // Worst case: 3 UTF-8 bytes per UTF-16 unit (a surrogate pair is 2 units for 4 bytes), and the newline.
+    roomFor(json.length * 3 + 1);
+    used += out.write(json, used);
     out[used++] = NEWLINE;
   }
   if (used > 0) chunks.push(out.subarray(0, used));

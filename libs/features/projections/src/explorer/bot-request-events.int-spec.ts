@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BotRequestRecorded, botRequestRecorded, envelope, recordedBotRequestEvent, type CacheStatus } from '@bpc/events';
-import { BOT_REQUEST_EVENTS_TABLE, BOT_REQUESTS_TABLE, ChdbExecutor, EXPLORER_DDL_DIR, JsonRow } from '@bpc/explorer-store';
+import { BOT_REQUEST_EVENTS_TABLE, BOT_REQUESTS_TABLE, ChdbExecutor, EXPLORER_DDL_DIR, JsonLines } from '@bpc/explorer-store';
 import { botRequestPayload } from '@bpc/testing';
 import { intakeOfStored } from './explorer-projection';
 
@@ -13,7 +13,7 @@ const expectedRow = ({ id, payload: p }: BotRequestRecorded): Record<string, unk
   bytes: p.bytes, ts: p.servedAt.replace('T', ' ').replace('Z', ''), request_id: p.requestId, event_id: id,
 });
 const byRequestId = (a: Record<string, unknown>, b: Record<string, unknown>): number => String(a.request_id).localeCompare(String(b.request_id));
-const jsonRows = (payloads: readonly Buffer[]): JsonRow[] => payloads.map((p) => new JsonRow(p));
+const jsonRows = (payloads: readonly Buffer[]): JsonLines[] => [JsonLines.of(payloads)];
 
 const STATUSES: readonly CacheStatus[] = ['hit', 'miss', 'stale', 'bypass'];
 const events = (prefix: string): BotRequestRecorded[] =>

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { asExplorerEvent, asRenderEvent, TOPICS, UnknownEventError } from '@bpc/events';
 import { EVENT_LOG, EventLog, LogBatch, Subscription } from '@bpc/event-log';
 import { retryInBackground } from '@bpc/support';
-import { BufferedExplorerWriter, checkpointOf, EXPLORER_STORE, ExplorerStore, JsonRow } from '@bpc/explorer-store';
+import { BufferedExplorerWriter, checkpointOf, EXPLORER_STORE, ExplorerStore, JsonLines } from '@bpc/explorer-store';
 import type { AppConfig } from '@bpc/config';
 import { APP_CONFIG, FailureStreakLog, LOGGER, METRICS_REGISTRY, ReadinessRegistry, scrapeSafeCollect, SERVING_LOAD, ServingLoad } from '@bpc/platform';
 import { explorerRows, intakeOfStored, landsIn, push, type TableRows } from './explorer-projection';
@@ -197,17 +197,22 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
   private async apply(batch: LogBatch, writer: BufferedExplorerWriter): Promise<void> {
     if (batch.records.length === 0) return;
     const tables: TableRows = new Map();
+    const storedByIntake = new Map<string, Buffer[]>();
     for (const record of batch.records) {
       const stored = record.payload;
       const intake = stored && intakeOfStored(stored);
       if (stored && intake) {
-        push(tables, intake, new JsonRow(stored));
+        const list = storedByIntake.get(intake);
+        if (list) list.push(stored);
+        else storedByIntake.set(intake, [stored]);
         continue;
       }
       const event = asExplorerEvent(record.event) ?? asRenderEvent(record.event);
       if (!event) throw new UnknownEventError('explorer projector', record.event, `${batch.topic}:${batch.partition}@${record.offset}`);
       explorerRows(event, tables);
     }
+    // One JsonLines per intake and log batch: its bytes wait for the insert, not an object per row.
+    for (const [intake, stored] of storedByIntake) push(tables, intake, JsonLines.of(stored));
     const last = batch.records[batch.records.length - 1].offset;
     await writer.add(`${batch.topic}:${batch.partition}`, batch.records[0].offset, (BigInt(last) + 1n).toString(), tables);
   }

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import { newRenderRecorded, RENDER_OUTCOMES, RENDER_RECORDED, RenderRecorded, RenderRecordedPayload, TOPICS } from '@bpc/events';
-import { ExplorerStore, JsonRow, RENDER_OUTCOMES_TABLE, RENDER_RECORDED_EVENTS_TABLE, type RenderOutcomeRow } from '@bpc/explorer-store';
+import { ExplorerStore, JsonLines, RENDER_OUTCOMES_TABLE, RENDER_RECORDED_EVENTS_TABLE, type RenderOutcomeRow } from '@bpc/explorer-store';
 import { ReadinessRegistry } from '@bpc/platform';
 import { until } from '@bpc/testing';
 import { intakeOfStored } from './explorer-projection';
@@ -49,7 +49,7 @@ describe('render history: RenderRecorded (bpc.renders.v1) into render_outcomes',
     const stored = events.map((e) => ({ ...e, id: `json-${e.id}` }));
     const payloads = stored.map((e) => Buffer.from(JSON.stringify(e)));
     expect(payloads.map(intakeOfStored)).toEqual(payloads.map(() => RENDER_RECORDED_EVENTS_TABLE));
-    await engines.store.insert({ table: RENDER_RECORDED_EVENTS_TABLE, rows: payloads.map((p) => new JsonRow(p)), token: 'json' });
+    await engines.store.insert({ table: RENDER_RECORDED_EVENTS_TABLE, rows: [JsonLines.of(payloads)], token: 'json' });
     expect(await rowsOf('rows-')).toEqual(asObjects.map(expectedRow));
     expect(await rowsOf('json-')).toEqual(stored.map(expectedRow));
   });
