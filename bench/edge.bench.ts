@@ -7,7 +7,7 @@ import autocannon from 'autocannon';
 import type { AppConfig } from '@bpc/config';
 import { sha256Hex } from '@bpc/domain';
 import { caughtUpWithin } from '@bpc/support';
-import { freePort, RunningEngine, startKafkaMock, startRedis } from '../test/harness/engines';
+import { RunningEngine, startKafkaMock, startRedis } from '../test/harness/engines';
 import { RawAnswer, rawRequest } from '../test/harness/http';
 import { metricValue } from '../test/harness/metrics';
 import { spawnNode, waitUntilAnswers } from '../test/harness/spawned-service';
@@ -72,9 +72,10 @@ const MEASURE_S = 5;
  * 3 on a quiet host), with the CPU the serving thread is not on 30–60 % idle
  * either way: the serving thread itself ran slower or faster. With that
  * spread the median's standard error is about 6 points over fifteen rounds,
- * 7 over nine.
+ * 7 over nine. `BENCH_EDGE_ROUNDS` sets fewer for paired A/B runs of two
+ * builds, which alternate whole runs instead.
  */
-const ROUNDS = 15;
+const ROUNDS = Number(process.env.BENCH_EDGE_ROUNDS ?? 15);
 const botHeaders = { 'x-prerender-token': TOKEN, 'user-agent': GOOGLEBOT, 'accept-encoding': 'gzip, deflate, br' };
 
 /** A pre-rendered page of realistic size (~40 KB of HTML, ~5 KB gzipped). */
@@ -102,6 +103,15 @@ async function listen(server: Server): Promise<string> {
 async function close(server: Server): Promise<void> {
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+/** `count` free ports, all different: each is held until every one is taken (ports asked for one after the other can repeat on a busy machine). */
+async function distinctFreePorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => createServer());
+  await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))));
+  const ports = servers.map((server) => (server.address() as AddressInfo).port);
+  await Promise.all(servers.map(close));
+  return ports;
 }
 
 interface Engines {
@@ -148,7 +158,8 @@ interface EdgeProcess {
  */
 async function withEdge<T>(originUrl: string, recordRequests: boolean, engines: Engines | undefined, run: (edge: EdgeProcess) => Promise<T>): Promise<T> {
   const cfg = config(originUrl, recordRequests, engines);
-  const listen = { host: '127.0.0.1', public_api: await freePort(), daemon: await freePort(), edge: await freePort(), projector: await freePort() };
+  const ports = await distinctFreePorts(4);
+  const listen = { host: '127.0.0.1', public_api: ports[0], daemon: ports[1], edge: ports[2], projector: ports[3] };
   const file = path.join(cfg.data_dir, 'bench-config.json');
   writeFileSync(file, JSON.stringify({ ...cfg, listen }));
   const main = path.join(__dirname, '..', 'apps', engines ? 'edge' : 'standalone', 'src', 'main.js');

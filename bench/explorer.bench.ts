@@ -4,7 +4,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { TOPICS } from '@bpc/events';
 import { FileEventLog } from '@bpc/event-log';
-import { buildExplorerSql, DEFAULT_LIMITS, demoBotRequests, findExplorer, QueryBody, resolveQuery } from '@bpc/explorer';
+import { buildExplorerSql, DEFAULT_LIMITS, demoTraffic, findExplorer, QueryBody, resolveQuery } from '@bpc/explorer';
 import { createLogger } from '@bpc/platform';
 import { startApps } from '@bpc/composition';
 import type { BenchRow, BenchSuite } from './bench-row';
@@ -24,8 +24,8 @@ async function writeReplay(dir: string, nowMs: number): Promise<number> {
   let written = 0;
   try {
     const perDay = Math.ceil(REPLAY_EVENTS / 365 / 1.0);
-    for (const day of demoBotRequests({ websiteId: 'replay', hostname: 'www.example.com', nowMs, days: 400, requestsPerDay: perDay, seed: 1 })) {
-      const take = day.slice(0, REPLAY_EVENTS - written);
+    for (const { botRequests } of demoTraffic({ websiteId: 'replay', hostId: 1, hostname: 'www.example.com', nowMs, days: 400, requestsPerDay: perDay, seed: 1 })) {
+      const take = botRequests.slice(0, REPLAY_EVENTS - written);
       for (let i = 0; i < take.length; i += 10_000) await log.append(TOPICS.botRequests, take.slice(i, i + 10_000));
       written += take.length;
       if (written >= REPLAY_EVENTS) break;

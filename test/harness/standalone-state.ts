@@ -47,7 +47,7 @@ export async function openStandaloneState(overrides: Record<string, unknown> = {
   const queue = new MemoryQueueStore();
   const cache = await FileCacheStore.open({ directory: path.join(config.data_dir, 'cache') });
   const readiness = new ReadinessRegistry();
-  const queueProjector = new QueueProjector(log, queue, logger, config, readiness);
+  const queueProjector = new QueueProjector(log, queue, logger, readiness);
   const cacheProjector = new CacheProjector(log, cache, logger, readiness);
   await queueProjector.onApplicationBootstrap();
   cacheProjector.onApplicationBootstrap();

@@ -122,7 +122,7 @@ function render(command: ServiceCommand, result: any): string {
     case 'dashboard-link':
       return [`sign-in link for ${command.user} (single use, until ${result.expiresAt}):`, '', `  ${result.url}`].join('\n');
     case 'demo-data':
-      return `wrote ${result.botRequests} bot requests and ${result.searchDays} days of search performance for ${result.websiteId} (${result.from} … ${result.to}); the explorer shows them once the projector has caught up (seconds)`;
+      return `wrote ${result.botRequests} bot requests, ${result.renders} renders and ${result.searchDays} days of search performance for ${result.websiteId} (${result.from} … ${result.to}); the explorer shows them once the projector has caught up (seconds)`;
     case 'search-import':
       return `imported ${result.days.length} day(s) for ${result.websiteId}: ${result.days.map((d: { date: string; grain: string; rows: number }) => `${d.date} ${d.grain} (${d.rows} rows)`).join(', ')}`;
     case 'sql':

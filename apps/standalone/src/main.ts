@@ -1,4 +1,4 @@
 import { runMain } from '@bpc/composition';
-import { standaloneApps } from './standalone';
+import { serveDemoSite, standaloneApps } from './standalone';
 
-void runMain('standalone', standaloneApps);
+void runMain('standalone', standaloneApps, [serveDemoSite]);

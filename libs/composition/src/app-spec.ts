@@ -19,6 +19,6 @@ export interface AppSpec {
    */
   readonly criticalPorts: readonly PortName[];
   module(runtime: AppRuntime): DynamicModule;
-  /** Runs after the app is created and before it listens (Fastify hooks, error handler). */
-  configure?(app: NestFastifyApplication, runtime: AppRuntime): void;
+  /** Runs after the app is created and before it listens (Fastify hooks, plugins, error handler); awaited, so a plugin can load before the app's routes are added. */
+  configure?(app: NestFastifyApplication, runtime: AppRuntime): void | Promise<void>;
 }

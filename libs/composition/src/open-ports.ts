@@ -4,7 +4,8 @@ import { EventLog, FileEventLog, openKafkaEventLog } from '@bpc/event-log';
 import { ChdbExecutor, ClickhouseHttpExecutor, EXPLORER_DDL_DIR, EXPORT_TIME_LIMIT_S, ExplorerStore } from '@bpc/explorer-store';
 import { MemoryQueueStoreSnapshots, QueueStore, RedisQueueStore } from '@bpc/queue-store';
 import { CacheStore, FileCacheStore, RedisCacheStore } from '@bpc/cache-store';
-import { HostCatalog } from '@bpc/domain';
+import { MemoryWarmUpTurns, RedisWarmUpTurns, WarmUpTurns } from '@bpc/daemon';
+import { Clock, HostCatalog, systemClock } from '@bpc/domain';
 import { TOPICS } from '@bpc/events';
 import { CachingPageRefresher, ChromiumTabPool, PageRefresher } from '@bpc/renderer';
 import { AddressPolicy } from '@bpc/egress';
@@ -31,7 +32,7 @@ export function assertEngineReached(ports: Ports, name: PortName): void {
  * The one place that picks adapters from the validated configuration; the
  * rest of the code only sees the ports. Opens only what the process needs.
  */
-export async function openPorts(config: AppConfig, needs: PortNeeds, logger: Logger): Promise<Ports> {
+export async function openPorts(config: AppConfig, needs: PortNeeds, logger: Logger, clock: Clock = systemClock): Promise<Ports> {
   const closers: (() => Promise<void> | void)[] = [];
   const opened: Ports[keyof Ports][] = [];
   const waits: Partial<Record<PortName, EngineWait>> = {};
@@ -49,7 +50,9 @@ export async function openPorts(config: AppConfig, needs: PortNeeds, logger: Log
     opened.push(rateLimitStore);
     const exportSlots = needs.has('exportSlots') ? openExportSlots(config, logger.child({ port: 'export_slots' })) : undefined;
     opened.push(exportSlots);
-    const ports: Ports = { eventLog, queueStore, explorerStore, cacheStore, pageRefresher, rateLimitStore, exportSlots };
+    const warmUpTurns = needs.has('warmUpTurns') ? openWarmUpTurns(config, clock, logger.child({ port: 'warm_up_turns' })) : undefined;
+    opened.push(warmUpTurns);
+    const ports: Ports = { eventLog, queueStore, explorerStore, cacheStore, pageRefresher, rateLimitStore, exportSlots, warmUpTurns };
     extraClosers.set(ports, closers);
     engineWaits.set(ports, waits);
     return ports;
@@ -74,6 +77,7 @@ export async function closePorts(ports: Ports, logger: Logger): Promise<void> {
     ['renderer', ports.pageRefresher && (() => ports.pageRefresher!.close())],
     ['rate_limit_store', ports.rateLimitStore && (() => ports.rateLimitStore!.close())],
     ['export_slots', ports.exportSlots && (() => ports.exportSlots!.close())],
+    ['warm_up_turns', ports.warmUpTurns && (() => ports.warmUpTurns!.close())],
     ['cache_store', ports.cacheStore && (() => ports.cacheStore!.close())],
     ['explorer_store', ports.explorerStore && (() => ports.explorerStore!.close())],
     ['queue_store', ports.queueStore && (() => ports.queueStore!.close())],
@@ -102,7 +106,9 @@ async function openEventLog(config: AppConfig, log: Logger): Promise<EventLog> {
       });
     case 'kafka': {
       const kafka = config.kafka!;
-      return openKafkaEventLog({ brokers: kafka.brokers, clientId: kafka.client_id, namespace: kafka.namespace, fetchMaxWaitMs: kafka.fetch_max_wait_ms, log });
+      // Bot requests are appended from a worker thread: encoding them in kafkajs would take the serving thread's time.
+      const offThread = { topics: [TOPICS.botRequests], clientId: `${kafka.client_id}-bot-requests` };
+      return openKafkaEventLog({ brokers: kafka.brokers, clientId: kafka.client_id, namespace: kafka.namespace, fetchMaxWaitMs: kafka.fetch_max_wait_ms, offThread, log });
     }
   }
 }
@@ -193,6 +199,12 @@ function openRateLimitStore(config: AppConfig, log: Logger): RateLimitStore {
 /** Export slots: in memory standalone, in the shared Redis in cluster mode (one running export per account across replicas). */
 function openExportSlots(config: AppConfig, log: Logger): ExportSlots {
   return followingQueueStore<ExportSlots>(config, () => new MemoryExportSlots(), (redis) => new RedisExportSlots({ ...redis, log }));
+}
+
+/** Sitemap warm-up turns: in memory standalone, in the shared Redis in cluster mode; with no sitemap to warm no turn is ever claimed, and no connection is worth opening. */
+function openWarmUpTurns(config: AppConfig, clock: Clock, log: Logger): WarmUpTurns {
+  if (config.websites.every((website) => website.sitemaps.length === 0)) return new MemoryWarmUpTurns(clock);
+  return followingQueueStore<WarmUpTurns>(config, () => new MemoryWarmUpTurns(clock), (redis) => new RedisWarmUpTurns({ ...redis, log }));
 }
 
 function openPageRefresher(config: AppConfig, store: CacheStore, log: Logger): PageRefresher {

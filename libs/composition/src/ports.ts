@@ -6,6 +6,7 @@ import type { CacheStore } from '@bpc/cache-store';
 import type { PageRefresher } from '@bpc/renderer';
 import type { RateLimitStore } from '@bpc/rate-limit';
 import type { ExportSlots } from '@bpc/export-slots';
+import type { WarmUpTurns } from '@bpc/daemon';
 
 /** The adapters one process opened; apps in the same process share them. */
 export interface Ports {
@@ -20,6 +21,8 @@ export interface Ports {
   readonly rateLimitStore?: RateLimitStore;
   /** Export slots per account, the export id counter and their leases (memory, or Redis shared by replicas). */
   readonly exportSlots?: ExportSlots;
+  /** Which daemon runs each sitemap warm-up interval (memory, or Redis shared by the daemons). */
+  readonly warmUpTurns?: WarmUpTurns;
 }
 
 export type PortName = keyof Ports;
@@ -43,5 +46,7 @@ export function adapterName(config: AppConfig, port: PortName): string {
       return `rate_limit_store (${config.adapters.queue_store})`;
     case 'exportSlots':
       return `export_slots (${config.adapters.queue_store})`;
+    case 'warmUpTurns':
+      return `warm_up_turns (${config.adapters.queue_store})`;
   }
 }

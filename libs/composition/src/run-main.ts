@@ -1,8 +1,11 @@
-import { ConfigError, loadConfig } from '@bpc/config';
+import { type AppConfig, ConfigError, loadConfig } from '@bpc/config';
 import type { Logger } from 'pino';
 import type { AppSpec } from './app-spec';
 import { createLogger, ProcessShutdown } from '@bpc/platform';
 import { type RunningApps, startApps } from './start-apps';
+
+/** Something a process serves beside its apps: started before them, it lives until the process exits (the standalone demo site). */
+export type Companion = (config: AppConfig, logger: Logger) => Promise<void>;
 
 /**
  * Process entry point of every app: a bad configuration stops startup with
@@ -11,7 +14,7 @@ import { type RunningApps, startApps } from './start-apps';
  * as fatal and shuts down gracefully too (exit 1); a second signal or
  * `shutdown_grace_ms` forces exit.
  */
-export async function runMain(processName: string, specs: readonly AppSpec[]): Promise<void> {
+export async function runMain(processName: string, specs: readonly AppSpec[], companions: readonly Companion[] = []): Promise<void> {
   let config;
   try {
     config = loadConfig();
@@ -65,6 +68,7 @@ export async function runMain(processName: string, specs: readonly AppSpec[]): P
   process.on('uncaughtException', onFatal('uncaughtException'));
 
   try {
+    for (const companion of companions) await companion(config, logger);
     running = await startApps(specs, config, logger, undefined, processShutdown);
   } catch (error) {
     if (error instanceof ConfigError) {

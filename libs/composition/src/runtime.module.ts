@@ -8,10 +8,13 @@ import { CACHE_STORE } from '@bpc/cache-store';
 import { PAGE_REFRESHER } from '@bpc/renderer';
 import { RATE_LIMIT_STORE } from '@bpc/rate-limit';
 import { EXPORT_SLOTS } from '@bpc/export-slots';
+import { OPEN_OPERATOR_SQL_STORES } from '@bpc/public-api';
+import { WARM_UP_TURNS } from '@bpc/daemon';
 import type { Logger } from 'pino';
 import { APP_CONFIG, CLOCK, IN_PROCESS_SIGNALS, InProcessSignals, LOGGER, PROCESS_SHUTDOWN, ProcessShutdown, READINESS_CHECKS, ReadinessCheck, SERVING_LOAD, ServingLoad } from '@bpc/platform';
 import type { AppSpec } from './app-spec';
 import { assertEngineReached } from './open-ports';
+import { operatorSqlStoresOpener } from './operator-sql-stores';
 import { adapterName, PortName, Ports } from './ports';
 
 /** What every app of a process shares: validated config, logger, opened adapters. */
@@ -37,6 +40,7 @@ const PORT_TOKENS: Record<PortName, symbol> = {
   pageRefresher: PAGE_REFRESHER,
   rateLimitStore: RATE_LIMIT_STORE,
   exportSlots: EXPORT_SLOTS,
+  warmUpTurns: WARM_UP_TURNS,
 };
 
 /**
@@ -74,6 +78,8 @@ export class RuntimeModule {
       { provide: SERVING_LOAD, useValue: runtime.servingLoad },
       { provide: PROCESS_SHUTDOWN, useValue: runtime.shutdown },
       { provide: HostCatalog, useValue: new HostCatalog(runtime.config.hosts) },
+      // The operator SQL console's engine, chosen here like the ports; it opens its stores on its first statement.
+      { provide: OPEN_OPERATOR_SQL_STORES, useValue: operatorSqlStoresOpener(runtime.config) },
       { provide: READINESS_CHECKS, useValue: checks },
       ...portProviders,
     ];

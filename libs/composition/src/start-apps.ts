@@ -36,7 +36,7 @@ export async function startApps(
   // Part of loading the configuration, in every process: it takes DNS, which the synchronous load cannot.
   await checkAlertTargets(config, processEnvironment());
   const needs = new Set<PortName>(specs.flatMap((s) => s.uses));
-  const ports = await openPorts(config, needs, logger);
+  const ports = await openPorts(config, needs, logger, clock);
   const runtime: AppRuntime = { config, logger, ports, clock, signals: new InProcessSignals(), servingLoad: new ServingLoad(), shutdown };
   const ordered = [...specs].sort((a, b) => Number(b.name === 'projector') - Number(a.name === 'projector'));
   const started: StartedApp[] = [];
@@ -45,7 +45,7 @@ export async function startApps(
     for (const spec of ordered) {
       if (shutdown.started) break;
       const app = await createHttpApp(spec.module(runtime), logger.child({ component: spec.name }));
-      spec.configure?.(app, runtime);
+      await spec.configure?.(app, runtime);
       started.push({ spec, app });
       await app.listen(config.listen[listenKey(spec.name)], config.listen.host);
       urls[spec.name] = await app.getUrl();

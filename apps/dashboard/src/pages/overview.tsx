@@ -112,7 +112,7 @@ export default function OverviewPage() {
                 <div className="kpi-value">{kpi.format(summary.data.data.current[kpi.key])}</div>
                 <DeltaText kpi={kpi} current={summary.data.data.current[kpi.key]} previous={summary.data.data.previous[kpi.key]} />
                 {kpi.key === 'rendersFailed' && summary.data.data.current.rendersFailed ? (
-                  <Link className="small block" to={`/w/${encodeURIComponent(website)}/renders?${new URLSearchParams({ period }).toString()}`}>
+                  <Link className="small block" to={`/w/${encodeURIComponent(website)}/renders?${new URLSearchParams({ period, trigger: 'edge_miss', show: 'failed' }).toString()}`}>
                     Why: failures by reason
                   </Link>
                 ) : null}

@@ -11,3 +11,5 @@ export * from './renders/renders-body.dto';
 export * from './dashboard-session/dashboard-session.dto';
 export * from './dashboard-session/public-api-base-url';
 export * from './auth/agent-connector-mark';
+export * from './run-operator-sql/open-operator-sql-stores';
+export * from './http/response-compression';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { DaemonCommandsModule } from '@bpc/daemon';
+import { CacheOperationsModule } from '@bpc/cache-operations';
 import { ExplorerModule } from '@bpc/explorer';
 import { IdentityModule } from '@bpc/identity';
 import { HealthModule } from '@bpc/platform';
@@ -34,7 +34,7 @@ import { SearchPerformanceController } from './search-performance/search-perform
 
 /** The public, token-authenticated API (spec/public-api.md) plus the operator's admin endpoints. */
 @Module({
-  imports: [CqrsModule.forRoot(), HealthModule, IdentityModule, ExplorerModule, DaemonCommandsModule],
+  imports: [CqrsModule.forRoot(), HealthModule, IdentityModule, ExplorerModule, CacheOperationsModule],
   controllers: [DataExplorerController, SearchPerformanceController, CacheOperationsController, QueueStatusController, RecacheReceiptsController, DashboardSessionController, InsightsController, RendersController, AdminController, CacheEntriesController, RecacheWebsiteSitemapController, AlertDeliveriesController],
   providers: [
     RecacheWebsiteHandler,

@@ -301,6 +301,12 @@ export class ListenConfig {
   @IsInt() @Min(0) @Max(65535) projector: number = 3003;
 }
 
+/** The generated demo site (docs/demo-site.md): a site to try the service on, without one of your own or the internet. */
+export class DemoSiteConfig {
+  /** The host whose pages it is: the standalone process serves it at that host's `origin`, which must be `http://127.0.0.1:<port>`. */
+  @IsInt() @Min(1) host_id!: number;
+}
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export class LoggingConfig {
@@ -460,6 +466,8 @@ export class AppConfigSchema {
   @ValidateNested() @Type(() => OperatorSqlConfig) operator_sql: OperatorSqlConfig = new OperatorSqlConfig();
   @ValidateNested() @Type(() => ListenConfig) listen: ListenConfig = new ListenConfig();
   @ValidateNested() @Type(() => LoggingConfig) logging: LoggingConfig = new LoggingConfig();
+  /** Serves the generated demo site in the standalone process (the demo configuration only); absent, none. */
+  @IsOptional() @ValidateNested() @Type(() => DemoSiteConfig) demo_site?: DemoSiteConfig;
   /** The sites whose pages are cached: hostnames, origin, cache dimensions, URL rules. */
   @IsArray() @ArrayMinSize(1) @ValidateNested({ each: true }) @Type(() => HostConfig) hosts!: HostConfig[];
   /** The websites of the public API and the edge, each on one host of one account. */

@@ -3,7 +3,7 @@ import type { ConfigIssue } from './config-error';
 
 /** Rules that span several keys; field-level rules live on the schema. */
 export function crossCheck(config: AppConfigSchema): ConfigIssue[] {
-  return [...checkHosts(config), ...checkWebsites(config), ...checkAccounts(config), ...checkAdapters(config), ...checkAuth(config), ...checkListen(config), ...checkLinkSigning(config)];
+  return [...checkHosts(config), ...checkWebsites(config), ...checkAccounts(config), ...checkAdapters(config), ...checkAuth(config), ...checkListen(config), ...checkLinkSigning(config), ...checkDemoSite(config)];
 }
 
 function duplicates<T>(values: readonly T[]): T[] {
@@ -91,6 +91,24 @@ function checkLinkSigning(config: AppConfigSchema): ConfigIssue[] {
 function checkListen(config: AppConfigSchema): ConfigIssue[] {
   const { public_api, daemon, edge, projector } = config.listen;
   return duplicates([public_api, daemon, edge, projector].filter((p) => p !== 0)).map((p) => ({ key: 'listen', reason: `port ${p} is used by two apps` }));
+}
+
+/** The demo site listens where its host's origin says: a fixed loopback port (the one address the renderer may reach there), free of the apps. */
+function checkDemoSite(config: AppConfigSchema): ConfigIssue[] {
+  if (!config.demo_site) return [];
+  const host = config.hosts.find((h) => h.host_id === config.demo_site!.host_id);
+  if (!host) return [{ key: 'demo_site.host_id', reason: `no host with host_id ${config.demo_site.host_id}` }];
+  const port = demoSitePort(host.origin);
+  if (port === undefined) return [{ key: 'demo_site.host_id', reason: `host ${host.host_id} needs an origin of the form http://127.0.0.1:<port> for the demo site to listen on` }];
+  const { public_api, daemon, edge, projector } = config.listen;
+  return [public_api, daemon, edge, projector].includes(port) ? [{ key: 'demo_site.host_id', reason: `port ${port} of host ${host.host_id}'s origin is an app's port` }] : [];
+}
+
+/** The port of an `http://127.0.0.1:<port>` origin; undefined for any other origin. */
+export function demoSitePort(origin: string | undefined): number | undefined {
+  const match = /^http:\/\/127\.0\.0\.1:(\d{1,5})$/.exec(origin ?? '');
+  const port = Number(match?.[1]);
+  return port >= 1 && port <= 65535 ? port : undefined;
 }
 
 /** A warm-up sitemap is read under the same rule as the API's: on one of the host's hostnames, or its configured origin; listed once. */

@@ -46,6 +46,16 @@ describe('configuration', () => {
     expect(config.internal_auth_key_sha256).toBe(createHash('sha256').update('k').digest('hex'));
   });
 
+  it('serves the demo site only at its host\'s http://127.0.0.1:<port> origin, off the apps\' ports', () => {
+    const withDemoSite = (origin?: string, hostId = 1) => ({ ...minimal, hosts: [{ ...minimal.hosts[0], ...(origin ? { origin } : {}) }], demo_site: { host_id: hostId } });
+    expect(issuesOf(withDemoSite('http://127.0.0.1:3004'))).toEqual([]);
+    expect(issuesOf(withDemoSite('http://127.0.0.1:3004', 2))).toEqual(['demo_site.host_id: no host with host_id 2']);
+    for (const origin of [undefined, 'https://127.0.0.1:3004', 'http://10.0.0.5:3004', 'http://localhost:3004', 'http://127.0.0.1']) {
+      expect(issuesOf(withDemoSite(origin))).toEqual(['demo_site.host_id: host 1 needs an origin of the form http://127.0.0.1:<port> for the demo site to listen on']);
+    }
+    expect(issuesOf(withDemoSite('http://127.0.0.1:3002'))).toEqual(["demo_site.host_id: port 3002 of host 1's origin is an app's port"]);
+  });
+
   it('applies BPC__ environment overrides, parsing JSON values', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'bpc-config-'));
     const file = path.join(dir, 'c.json');

@@ -17,3 +17,7 @@ export * from './queue/rules';
 export * from './queue/drain-estimate';
 export * from './alerts/alert-rules';
 export * from './alerts/alert-delivery';
+export * from './pages/page-facts';
+export * from './pages/page-issues';
+export * from './pages/page-changes';
+export * from './pages/llms-txt';

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { APP_CONFIG, CLOCK, HealthModule, LOGGER, MetricsModule } from '@bpc/platform';
+import { CacheOperationsModule } from '@bpc/cache-operations';
+import { APP_CONFIG, HealthModule, MetricsModule } from '@bpc/platform';
 import { GetStatusHandler } from './get-status/get-status.handler';
 import { SCHEDULER_VIEW } from './get-status/scheduler-view';
 import { RecacheScheduler } from './scheduler/recache-scheduler';
@@ -16,14 +17,15 @@ import { PurgeQueueHandler } from './purge-queue/purge-queue.handler';
 import { SetSchedulerPausedHandler } from './scheduler-control/scheduler-control.handler';
 import { SchedulerSwitch } from './scheduler-control/scheduler-switch';
 import { DAEMON_ID, daemonIdFrom } from './shared/daemon-id';
-import { DaemonCommandsModule } from './daemon-commands.module';
 import { WarmSitemaps } from './warm-sitemaps/warm-sitemaps.service';
-import { openWarmUpTurns } from './warm-sitemaps/warm-up-turns.provider';
-import { WARM_UP_TURNS } from './warm-sitemaps/warm-up-turns.port';
 
-/** The internal cache daemon API (spec/daemon-api.md), the scheduler and its metrics. */
+/**
+ * The internal cache daemon API (spec/daemon-api.md), the scheduler and its
+ * metrics, and the sitemap warm-up. The app provides the ports, the
+ * warm-up turns (`WARM_UP_TURNS`) among them.
+ */
 @Module({
-  imports: [CqrsModule.forRoot(), HealthModule, MetricsModule, DaemonCommandsModule],
+  imports: [CqrsModule.forRoot(), HealthModule, MetricsModule, CacheOperationsModule],
   controllers: [RecacheController, StatusController, SchedulerController],
   providers: [
     PurgeQueueHandler,
@@ -38,7 +40,6 @@ import { WARM_UP_TURNS } from './warm-sitemaps/warm-up-turns.port';
     RecacheScheduler,
     SchedulerMetrics,
     { provide: SCHEDULER_VIEW, useExisting: RecacheScheduler },
-    { provide: WARM_UP_TURNS, useFactory: openWarmUpTurns, inject: [APP_CONFIG, CLOCK, LOGGER] },
     WarmSitemaps,
   ],
 })

@@ -6,8 +6,6 @@ import { TOPICS } from '@bpc/events';
 import { APP_CONFIG, LOGGER } from '@bpc/platform';
 import type { Logger } from 'pino';
 import { BotRequestRecorder } from './record-bot-request/bot-request-recorder';
-import { BOT_REQUEST_SINK, BotRequestSink } from './record-bot-request/bot-request-sink';
-import { openBotRequestSink } from './record-bot-request/bot-request-sinks';
 import { BotRequestSpill, SPILL_DIR } from './record-bot-request/bot-request-spill';
 import { RENDER_FACT_SPILL, RenderFactRecorder, RenderFactSpill } from './record-render/render-fact-recorder';
 import { ScheduleAutorecacheWhenPageServed } from './schedule-autorecache/schedule-autorecache-when-page-served';
@@ -24,16 +22,11 @@ import { WarnWebsitesWithoutToken } from './serve-page/warn-websites-without-tok
     ScheduleAutorecacheWhenPageServed,
     AnnounceServing,
     WarnWebsitesWithoutToken,
-    // The recorder sees the port only; the adapter follows the event log's.
-    {
-      provide: BOT_REQUEST_SINK,
-      inject: [APP_CONFIG, EVENT_LOG, LOGGER],
-      useFactory: openBotRequestSink,
-    },
     {
       provide: BotRequestSpill,
-      inject: [APP_CONFIG, BOT_REQUEST_SINK, LOGGER],
-      useFactory: (config: AppConfig, sink: BotRequestSink, logger: Logger) => new BotRequestSpill(path.join(config.data_dir, SPILL_DIR), sink, logger.child({ component: 'bot-request-spill' })),
+      inject: [APP_CONFIG, EVENT_LOG, LOGGER],
+      useFactory: (config: AppConfig, log: EventLog, logger: Logger) =>
+        new BotRequestSpill(path.join(config.data_dir, SPILL_DIR), { append: (events) => log.append(TOPICS.botRequests, events) }, logger.child({ component: 'bot-request-spill' })),
     },
     {
       provide: RenderFactSpill,

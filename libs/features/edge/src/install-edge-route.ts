@@ -6,7 +6,8 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { METRICS_REGISTRY } from '@bpc/platform';
 import { EdgeRequestMetrics } from './serve-page/edge-request-metrics';
-import { EdgeAnswer, problem, ServePage } from './serve-page/serve-page';
+import { EdgeAnswer, problem } from './serve-page/edge-answer';
+import { ServePage } from './serve-page/serve-page';
 
 /** Paths the edge app itself answers through Nest (health, metrics); everything else is a page request. */
 const OWN_PATHS = /^\/(health\/|metrics(\?|$))/;

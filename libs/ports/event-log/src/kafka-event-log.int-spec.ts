@@ -124,6 +124,46 @@ describe('KafkaEventLog', () => {
   );
 
   it.concurrent(
+    'appends the offThread topics from a worker thread: more events than one produce request takes, read back whole and in order; close waits for them',
+    async () => {
+      const topic = unique('offthread');
+      const events = Array.from({ length: 2_500 }, (_, n) => event(n));
+      const log = new KafkaEventLog({ brokers: testEngines().kafkaBrokers, clientId: 'kafka-spec', offThread: { topics: [topic], clientId: 'kafka-spec-offthread' } });
+      const appended = log.append(topic, events);
+      await log.close();
+      await appended;
+
+      const consumer = new Kafka({ brokers: testEngines().kafkaBrokers, clientId: 'downstream', logLevel: logLevel.NOTHING }).consumer({ groupId: unique('group'), maxWaitTimeInMs: 100 });
+      await consumer.connect();
+      await consumer.subscribe({ topics: [topic], fromBeginning: true });
+      const seen: unknown[] = [];
+      const all = new Promise<void>((resolve) => {
+        void consumer.run({
+          eachMessage: async ({ message }) => {
+            seen.push(JSON.parse(message.value!.toString()));
+            if (seen.length === events.length) resolve();
+          },
+        });
+      });
+      try {
+        await all;
+        expect(seen).toEqual(events);
+      } finally {
+        await consumer.disconnect();
+      }
+    },
+    60_000,
+  );
+
+  it.concurrent('rejects an offThread append when the cluster is unreachable, naming the brokers, as an append from this thread does', async () => {
+    const broker = `127.0.0.1:${await freePort()}`;
+    const topic = unique('offthread');
+    const log = new KafkaEventLog({ brokers: [broker], clientId: 'kafka-spec', connectionTimeoutMs: 500, retry: { retries: 1, initialRetryTimeMs: 50, maxRetryTimeMs: 100 }, offThread: { topics: [topic], clientId: 'kafka-spec-offthread' } });
+    await expect(log.append(topic, [event(0)])).rejects.toThrow(`kafka unreachable (brokers ${broker})`);
+    await log.close();
+  });
+
+  it.concurrent(
     'asks startAt again on the next try of a batch after it failed, instead of holding the partition until the group rejoins',
     async () => {
       const sink = capturingLog();

@@ -8,6 +8,7 @@ import { kafkaMessagesOf } from './kafka/kafka-messages';
 import { keyedPartitioner } from './kafka/keyed-partitioner';
 import { kafkaLogCreator } from './kafka/kafka-log-creator';
 import { KafkaSubscription } from './kafka/kafka-subscription';
+import { OffThreadAppends } from './kafka/off-thread-appends';
 import { assertTopicName } from './topic-name';
 
 export interface KafkaEventLogOptions {
@@ -35,7 +36,18 @@ export interface KafkaEventLogOptions {
   readonly retry?: { readonly initialRetryTimeMs?: number; readonly maxRetryTimeMs?: number; readonly retries?: number };
   /** Delays between retries of a partition whose handler failed. */
   readonly handlerBackoff?: BackoffOptions;
+  /**
+   * Topics appended from a worker thread, by a producer of its own with
+   * client id `clientId` (so brokers can meter and quota them apart): for a
+   * hot topic whose encoding would otherwise take the time of the thread
+   * that serves requests (see `OffThreadAppends`). Names as this log is
+   * given them (a `NamespacedEventLog` above it prefixes them first).
+   */
+  readonly offThread?: { readonly topics: readonly string[]; readonly clientId: string };
 }
+
+/** Events per produce request: about 600 KB of bot requests, within the 1 MB a broker takes per record batch by default. */
+const EVENTS_PER_PRODUCE = 1_000;
 
 /** Sends to a topic that is still being auto-created are retried this many times, on top of kafkajs' retries. */
 const TOPIC_NOT_READY_ATTEMPTS = 10;
@@ -60,6 +72,9 @@ const REQUEST_RETRY = { initialRetryTime: 300, maxRetryTime: 5_000, retries: 6 }
  *   in call order but a retried request can overtake a later one.
  * - Nothing connects at construction: the producer and the admin client
  *   connect on first use and reconnect with backoff after broker failures.
+ * - Appends of more than EVENTS_PER_PRODUCE events go in several produce
+ *   requests, one after the other; those of the `offThread` topics go from
+ *   a worker thread with a producer of its own.
  */
 export class KafkaEventLog implements EventLog {
   private readonly kafka: Kafka;
@@ -71,6 +86,7 @@ export class KafkaEventLog implements EventLog {
   private adminReady?: Promise<Admin>;
   private readonly subscriptions = new Set<KafkaSubscription>();
   private readonly appending = new Set<Promise<void>>();
+  private readonly offThread?: OffThreadAppends;
   private closing?: Promise<void>;
 
   constructor(private readonly options: KafkaEventLogOptions) {
@@ -84,13 +100,17 @@ export class KafkaEventLog implements EventLog {
     const client = { clientId: options.clientId, brokers: [...options.brokers], connectionTimeout: options.connectionTimeoutMs ?? 3_000 };
     this.kafka = new Kafka({ ...client, retry: this.connectionRetry, logLevel: logLevel.INFO, logCreator: kafkaLogCreator(this.log) });
     this.probeKafka = new Kafka({ ...client, retry: { retries: 0 }, logLevel: logLevel.NOTHING });
+    if (options.offThread) {
+      const { brokers, connectionTimeoutMs, retry } = options;
+      this.offThread = new OffThreadAppends(options.offThread.topics, { brokers, clientId: options.offThread.clientId, connectionTimeoutMs, retry }, this.log);
+    }
   }
 
   /** Resolves once every partition leader acknowledged with acks=-1. */
   append(topic: string, events: readonly EventEnvelope[]): Promise<void> {
     if (this.closing) return Promise.reject(new Error('kafka event log is closed'));
     if (events.length === 0) return Promise.resolve();
-    const run = this.send(topic, events);
+    const run = this.offThread?.takes(topic) ? this.offThread.append(topic, events) : this.send(topic, events);
     this.appending.add(run);
     void run.catch(() => undefined).finally(() => this.appending.delete(run));
     return run;
@@ -157,11 +177,19 @@ export class KafkaEventLog implements EventLog {
 
   private async shutdown(): Promise<void> {
     await Promise.allSettled([...this.appending]);
+    await this.offThread?.close();
     await Promise.allSettled([...this.subscriptions].map((s) => s.stop()));
     const producer = this.producerReady?.catch(() => undefined);
     const admin = this.adminReady?.catch(() => undefined);
     await (await producer)?.disconnect().catch(() => undefined);
     await (await admin)?.disconnect().catch(() => undefined);
+  }
+
+  /** Sends the events in order, at most EVENTS_PER_PRODUCE per produce request. */
+  private async send(topic: string, events: readonly EventEnvelope[]): Promise<void> {
+    assertTopicName(topic);
+    if (events.length <= EVENTS_PER_PRODUCE) return this.produce(topic, events);
+    for (let start = 0; start < events.length; start += EVENTS_PER_PRODUCE) await this.produce(topic, events.slice(start, start + EVENTS_PER_PRODUCE));
   }
 
   /**
@@ -170,8 +198,7 @@ export class KafkaEventLog implements EventLog {
    * errors get a few more attempts here. A retried send may store a batch
    * twice, which at-least-once consumers (deduplicating by event id) absorb.
    */
-  private async send(topic: string, events: readonly EventEnvelope[]): Promise<void> {
-    assertTopicName(topic);
+  private async produce(topic: string, events: readonly EventEnvelope[]): Promise<void> {
     const { messages, largest, compression } = kafkaMessagesOf(events);
     for (let attempt = 1; ; attempt += 1) {
       const producer = await this.producer();

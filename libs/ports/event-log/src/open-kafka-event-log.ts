@@ -7,8 +7,9 @@ export interface OpenKafkaEventLogOptions extends KafkaEventLogOptions {
   readonly namespace?: string;
 }
 
-/** A Kafka event log, wrapped in a `NamespacedEventLog` when a namespace is given. */
+/** A Kafka event log, wrapped in a `NamespacedEventLog` when a namespace is given (its off-thread topics named as the inner log sees them). */
 export function openKafkaEventLog({ namespace, ...options }: OpenKafkaEventLogOptions): EventLog {
-  const kafka = new KafkaEventLog(options);
+  const offThread = namespace && options.offThread && { ...options.offThread, topics: options.offThread.topics.map((topic) => `${namespace}.${topic}`) };
+  const kafka = new KafkaEventLog(offThread ? { ...options, offThread } : options);
   return namespace ? new NamespacedEventLog(kafka, namespace) : kafka;
 }

@@ -16,7 +16,9 @@ import {
   decideSettle,
   emptyHostQueueCounts,
   PRIORITIES,
+  QueueState,
   queueEntryKey,
+  reached,
   returnToQueue,
   type HostQueueCounts,
   type Priority,
@@ -28,7 +30,6 @@ import { silentLog, type LogSink } from '@bpc/support';
 import { DEFAULT_RESULT_TTL_MS, ProjectionLedger, type RecordedResult } from '@bpc/projection-state';
 import { assertAttemptsMade, assertClaimRequest, assertEnqueueRequest, assertFiniteTime, assertHostId, assertPriorities } from './queue-call-checks';
 import type { ClaimRequest, ClaimedEntry, ClaimedKey, EnqueueRequest, EnqueueResult, ProjectionPosition, QueueStore, StoreResult } from './queue-store.port';
-import { MemoryQueueIndexes } from './memory-queue-indexes';
 
 const DEFAULT_MAX_RESULTS = 100_000;
 export const QUEUE_STORE_SNAPSHOT_VERSION = 1;
@@ -74,12 +75,14 @@ const fromSnapshotEntry = (entry: SnapshotEntry): QueuedEntry => ({ ...entry, ke
 /**
  * Queue state in process memory, for standalone mode: the app rebuilds it by
  * replaying the event log (optionally from a `snapshot()`). Each method checks
- * its input, asks the domain's queue rules (`decide*`) and applies the events
- * they answer to its indexes. Every method runs synchronously inside its
+ * its input, asks the domain's queue rules (`decide*`) and folds the events
+ * they answer into the domain's `QueueState`, the same fold the contract
+ * suite's model runs. Every method runs synchronously inside its
  * promise, so each one is atomic with respect to the others.
  */
 export class MemoryQueueStore implements QueueStore {
-  private readonly state = new MemoryQueueIndexes();
+  readonly rebuiltOnStart = true;
+  private readonly state = new QueueState();
   private readonly ledger: ProjectionLedger;
   private readonly clock: () => number;
   private readonly log: LogSink;
@@ -209,7 +212,7 @@ export class MemoryQueueStore implements QueueStore {
     assertFiniteTime('now', now);
     this.assertOpen();
     const keys: ClaimedKey[] = [];
-    for (const { entry, leaseUntil } of this.state.leases()) if (entry.hostId === hostId && leaseUntil > now) keys.push({ url: entry.url, dimensionId: entry.dimensionId });
+    for (const { entry, leaseUntil } of this.state.leases()) if (entry.hostId === hostId && !reached(leaseUntil, now)) keys.push({ url: entry.url, dimensionId: entry.dimensionId });
     return keys;
   }
 
@@ -250,7 +253,7 @@ export class MemoryQueueStore implements QueueStore {
   }
 
   private apply<T>(decision: QueueDecision<T>): T {
-    this.state.applyAll(decision.events);
+    this.state.evolveAll(decision.events);
     return decision.result;
   }
 
@@ -265,13 +268,13 @@ export class MemoryQueueStore implements QueueStore {
   }
 
   private load(snapshot: QueueStoreSnapshot): void {
-    for (const entry of snapshot.entries) this.state.apply({ type: 'entry-queued', entry: fromSnapshotEntry(entry) });
+    for (const entry of snapshot.entries) this.state.evolve({ type: 'entry-queued', entry: fromSnapshotEntry(entry) });
     // Claims held before the restart come back as their leases would: merged into an entry queued since.
     for (const claimed of snapshot.claimed) {
       const entry = fromSnapshotEntry(claimed);
-      this.state.applyAll(returnToQueue({ entry, claimId: '', leaseUntil: 0 }, entry, this.state.queued(entry.hostId, entry.key)).events);
+      this.state.evolveAll(returnToQueue({ entry, claimId: '', leaseUntil: 0 }, entry, this.state.queued(entry.hostId, entry.key)).events);
     }
-    for (const { hostId, expiresAt } of snapshot.pauses) this.state.apply({ type: 'host-paused', hostId, expiresAt });
+    for (const { hostId, expiresAt } of snapshot.pauses) this.state.evolve({ type: 'host-paused', hostId, expiresAt });
     this.ledger.restore(snapshot, this.clock());
     this.state.lastServedHost = snapshot.lastServedHost;
   }

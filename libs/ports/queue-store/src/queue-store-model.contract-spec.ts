@@ -13,21 +13,17 @@ import {
   decideRetry,
   decideSettle,
   emptyHostQueueCounts,
-  emptyQueueModel,
   completionBucket,
   completionsInWindow,
   noRecentCompletions,
-  evolveQueueAll,
-  modelCounts,
   queueEntryKey,
-  queueView,
+  QueueState,
   type ClaimedEntry,
   type HostQueueCounts,
   type Priority,
   type QueueDecision,
   type QueueChange,
   type QueueItem,
-  type QueueModel,
 } from '@bpc/domain';
 import type { QueueStore } from './queue-store.port';
 
@@ -80,9 +76,9 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ op: fc.constant('wait' as const), ms: fc.oneof(fc.integer({ min: 0, max: 3_000 }), fc.constant(5 * 60_000)) }) },
 );
 
-/** The domain model driven like a store: decide, then evolve. */
+/** The domain's rules driven like a store: decide, then fold into the domain's `QueueState`. */
 class ModelQueue {
-  state: QueueModel = emptyQueueModel();
+  readonly view = new QueueState();
   /** Claims completed or given up while held, with when: what `recentCompletions` counts. */
   readonly completions: { readonly hostId: number; readonly priority: Priority; readonly at: number }[] = [];
 
@@ -100,18 +96,13 @@ class ModelQueue {
   }
 
   apply<T>(decision: QueueDecision<T>): T {
-    this.state = evolveQueueAll(this.state, decision.events);
+    this.view.evolveAll(decision.events);
     return decision.result;
   }
 
-  get view() {
-    return queueView(this.state);
-  }
-
   counts(now: number): Map<number, HostQueueCounts> {
-    const counts = new Map<number, HostQueueCounts>();
-    for (const hostId of HOSTS) counts.set(hostId, emptyHostQueueCounts());
-    for (const hostId of this.view.hostsWithEntries()) counts.set(hostId, modelCounts(this.state, hostId, now));
+    const counts = this.view.counts(now);
+    for (const hostId of HOSTS) if (!counts.has(hostId)) counts.set(hostId, emptyHostQueueCounts());
     return counts;
   }
 
@@ -134,7 +125,7 @@ class ModelQueue {
     });
     const shape = (e: QueueChange) => (e.type === 'entry-leased' ? [e.lease.entry.hostId, e.lease.entry.priority, e.lease.entry.dueAt] : []);
     expect(leased.map(shape)).toEqual(expected.map(shape));
-    this.state = evolveQueueAll(this.state, leased);
+    this.view.evolveAll(leased);
   }
 }
 
@@ -212,12 +203,12 @@ async function runAgainstModel(store: QueueStore, operations: readonly Operation
 
 /**
  * Generated call sequences (seeded, so a run is repeatable) against a store
- * and against the domain model (`decide*` + `evolveQueue`): every answer the
- * store gives must be the model's. A failure prints the shrunk sequence.
+ * and against the domain's rules (`decide*` folded into `QueueState`): every
+ * answer the store gives must be the rules' answer. A failure prints the shrunk sequence.
  */
 export function describeQueueStoreModelContract(name: string, factory: () => Promise<QueueStore>, numRuns = 150): void {
   describe(`QueueStore model: ${name}`, () => {
-    it('answers every generated call sequence as the domain model does', async () => {
+    it('answers every generated call sequence as the domain rules do', async () => {
       await fc.assert(
         fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 40, size: 'max' }), async (operations) => {
           const store = await factory();

@@ -46,6 +46,12 @@ export type StoreResult<T> = { readonly applied: true; readonly value: T } | { r
  *   that event id, when it is still kept.
  */
 export interface QueueStore {
+  /**
+   * True when the state lives in this process only and starts empty (or from
+   * a snapshot) on every start: it answers for the whole queue only once the
+   * log has been replayed into it, so startup waits for that replay.
+   */
+  readonly rebuiltOnStart: boolean;
   enqueue(request: EnqueueRequest, position?: ProjectionPosition): Promise<StoreResult<EnqueueResult>>;
   /**
    * Removes the queued entries of exactly the given priorities (the caller

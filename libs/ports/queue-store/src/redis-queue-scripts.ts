@@ -1,16 +1,24 @@
 import { POSITIONED_MUTATION_LUA } from '@bpc/redis-support';
+import { queueRulesLua } from './redis-queue-rules-lua';
 
 /**
  * Lua scripts of the Redis queue store. Each runs atomically inside Redis, so
  * a mutation and its projection checkpoint change together or not at all.
  *
- * They implement the queue's rules of the domain (`libs/core/domain/src/queue/rules`:
- * `decideEnqueue`, `returnToQueue`, `decideClaim`, …) in Lua, because Redis
- * must run them atomically; the model contract suite runs generated call
- * sequences against this store and the domain model and compares every
- * answer. Two things the port leaves open differ from the memory store:
- * entries due at the same time are served in key order (ZSET member order,
- * not first queued), and leases expiring together return in claim id order.
+ * They evaluate the domain's queue decisions (`libs/core/domain/src/queue/rules`:
+ * `decideEnqueue`, `returnToQueue`, `decideClaim`, …) inside Redis, because a
+ * claim under contention must be decided atomically there. Their rule values
+ * (drain order, the merge of two placements of one key, when a due time,
+ * lease end or pause deadline is reached) are not written here: the prelude
+ * is generated from the domain's `QUEUE_RULE_TABLE` (`redis-queue-rules-lua.ts`).
+ * The steps around them (host rotation, one entry per host per round, dedup
+ * of a request's items) follow the domain's functions of the same name, and
+ * the model contract suite runs generated call sequences against this store
+ * and the domain's rules and compares every answer. Purge, settle, pause and
+ * resume are decided in TypeScript and applied by APPLY. Two things the port
+ * leaves open differ from the memory store: entries due at the same time are
+ * served in key order (ZSET member order, not first queued), and leases
+ * expiring together return in claim id order.
  *
  * Key layout (P = `{<keyPrefix>}:`, one hash tag so every script touches a
  * single cluster slot):
@@ -18,6 +26,7 @@ import { POSITIONED_MUTATION_LUA } from '@bpc/redis-support';
  *   P..'e:<host>'             HASH  queueEntryKey -> '<priority>|<attempt>|<mode>|<trigger>|<entryId>'
  *                                   (values written before triggers existed lack '<trigger>|' and read as none)
  *   P..'hosts'                SET   hosts having queued entries
+ *   P..'v:<host>'             STRING version of the host's queued entries, bumped by every change to them
  *   P..'pauses'               HASH  host -> pause deadline (ms)
  *   P..'leases'               ZSET  claimId, score = leaseUntil (ms)
  *   P..'claims'               HASH  claimId -> JSON of the claimed entry
@@ -45,11 +54,12 @@ local LEASES = P .. 'leases'
 local CLAIMS = P .. 'claims'
 local CURSOR = P .. 'cursor'
 local CHECKPOINTS = P .. 'checkpoints'
-local PRIORITIES = { 'high', 'normal', 'autorecache' }
-local RANK = { high = 1, normal = 2, autorecache = 3 }
-
+${queueRulesLua()}
 local function qkey(host, priority) return P .. 'q:' .. host .. ':' .. priority end
 local function ekey(host) return P .. 'e:' .. host end
+-- Bumped by every change to a host's queued entries, so a decision made on a read of them applies only if nothing changed since.
+local function vkey(host) return P .. 'v:' .. host end
+local function bumpVersion(host) redis.call('INCR', vkey(host)) end
 
 local function encode(priority, attempt, mode, trigger, entryId)
   return priority .. '|' .. attempt .. '|' .. mode .. '|' .. trigger .. '|' .. entryId
@@ -63,10 +73,10 @@ local function decode(value)
   return priority, tonumber(attempt), mode, entryId, trigger
 end
 
--- A pause ends at its deadline (the domain's pausedAt); no deadline, or an unreadable one (nil, false), is no pause.
+-- The domain's pausedAt; no deadline, or an unreadable one (nil, false), is no pause.
 local function pausedAt(deadline, now)
   if not deadline then return false end
-  return deadline > tonumber(now)
+  return not reached(deadline, now)
 end
 `;
 
@@ -74,12 +84,13 @@ end
 /**
  * One entry per key: when a claimed entry returns (retry or expired lease)
  * while a newer request queued the same key, the queued entry survives with
- * its id and attempt count, the higher priority and the earlier due time, and
- * its own explicit mode (else the returning one). The domain's `returnToQueue`.
+ * its id and attempt count, its other fields merged by the rule table (the
+ * domain's `returnToQueue` and `mergeEntry`).
  */
 const REQUEUE = `
 local function requeue(host, key, priority, dueAt, attempt, mode, entryId, trigger)
   local ek = ekey(host)
+  bumpVersion(host)
   local value = redis.call('HGET', ek, key)
   if not value then
     redis.call('ZADD', qkey(host, priority), dueAt, key)
@@ -88,14 +99,12 @@ local function requeue(host, key, priority, dueAt, attempt, mode, entryId, trigg
     return
   end
   local queuedPriority, queuedAttempt, queuedMode, queuedId, queuedTrigger = decode(value)
-  local target = queuedPriority
-  if RANK[priority] < RANK[queuedPriority] then target = priority end
-  local score = tonumber(redis.call('ZSCORE', qkey(host, queuedPriority), key)) or tonumber(dueAt)
-  if tonumber(dueAt) < score then score = dueAt end
+  -- The returning entry is the older placement, the queued one the newer.
+  local target = mergePriority(priority, queuedPriority)
+  local score = mergeDue(dueAt, tonumber(redis.call('ZSCORE', qkey(host, queuedPriority), key)) or dueAt)
   if target ~= queuedPriority then redis.call('ZREM', qkey(host, queuedPriority), key) end
   redis.call('ZADD', qkey(host, target), score, key)
-  if queuedMode == '' then queuedMode = mode end
-  redis.call('HSET', ek, key, encode(target, queuedAttempt, queuedMode, queuedTrigger, queuedId))
+  redis.call('HSET', ek, key, encode(target, queuedAttempt, mergeMode(mode, queuedMode), queuedTrigger, queuedId))
 end
 `;
 
@@ -112,7 +121,6 @@ local done = alreadyApplied()
 if done then return done end
 
 local host, priority, dueAt, entryId, trigger = ARGV[6], ARGV[7], tonumber(ARGV[8]), ARGV[9], ARGV[10]
-local rank = RANK[priority]
 local ek = ekey(host)
 local MODES = { ['-'] = '', r = 'render', b = 'bypass' }
 local FIRST, CHUNK = 11, 1000
@@ -139,15 +147,15 @@ for start = FIRST, #ARGV, CHUNK do
       hset[#hset + 1] = key
       hset[#hset + 1] = freshValue[mode]
     else
+      -- The queued entry is the older placement, the request the newer.
       local was, attempt, wasMode = decode(value)
-      local newMode = wasMode
-      if mode ~= '' then newMode = mode end
-      if rank < RANK[was] then
+      local newMode = mergeMode(wasMode, mode)
+      if mergePriority(was, priority) ~= was then
         promoted = promoted + 1
         local score = tonumber(redis.call('ZSCORE', qkey(host, was), key)) or dueAt
         moveOut[was] = moveOut[was] or {}
         table.insert(moveOut[was], key)
-        zadd[#zadd + 1] = math.min(score, dueAt)
+        zadd[#zadd + 1] = mergeDue(score, dueAt)
         zadd[#zadd + 1] = key
         hset[#hset + 1] = key
         hset[#hset + 1] = encode(priority, attempt, newMode, trigger, entryId)
@@ -163,74 +171,90 @@ for start = FIRST, #ARGV, CHUNK do
   end
   for was, members in pairs(moveOut) do redis.call('ZREM', qkey(host, was), unpack(members)) end
   if #zadd > 0 then redis.call('ZADD', qkey(host, priority), unpack(zadd)) end
-  -- LT: an entry requested again keeps the earlier of its two due times.
-  for was, pairs_ in pairs(keepEarlier) do redis.call('ZADD', qkey(host, was), 'LT', unpack(pairs_)) end
+  -- An entry requested again merges its two due times in the ZADD itself.
+  for was, pairs_ in pairs(keepEarlier) do redis.call('ZADD', qkey(host, was), DUE_MERGE_ZADD, unpack(pairs_)) end
   if #hset > 0 then redis.call('HSET', ek, unpack(hset)) end
 end
 
 local enqueued = #ARGV - FIRST + 1
-if enqueued > 0 then redis.call('SADD', HOSTS, host) end
+if enqueued > 0 then
+  redis.call('SADD', HOSTS, host)
+  bumpVersion(host)
+end
 return appliedWith('{"enqueued":' .. enqueued .. ',"created":' .. created .. ',"promoted":' .. promoted .. '}')
 `;
 
-/** ARGV[6] host, [7..] priorities (repeats ignored). */
-const PURGE = `${PRELUDE}${POSITIONED_MUTATION_LUA}
+/**
+ * ARGV[2] host, [3..] entry keys. What the domain's host decisions
+ * (`decidePurge`, `decideSettle`) read of a host: its version (see APPLY),
+ * the number of queued entries per priority in drain order, then per key its
+ * stored value (false when not queued) and due time.
+ */
+const READ_HOST = `${PRELUDE}
+local host = ARGV[2]
+local out = { redis.call('GET', vkey(host)) or '0' }
+for _, priority in ipairs(PRIORITIES) do out[#out + 1] = redis.call('ZCARD', qkey(host, priority)) end
+local ek = ekey(host)
+for i = 3, #ARGV do
+  local value = redis.call('HGET', ek, ARGV[i])
+  out[#out + 1] = value
+  out[#out + 1] = value and redis.call('ZSCORE', qkey(host, decode(value)), ARGV[i]) or false
+end
+return out
+`;
+
+/**
+ * Applies events the domain decided for one host, decides nothing. ARGV[6]
+ * host, [7] the host version the decision read ('' when it read nothing),
+ * [8] the decision's result (JSON), [9..] events, each a name and its fields:
+ *   'entry-removed', key        'queues-purged', count, priorities…
+ *   'host-paused', deadline     'pause-lifted'
+ * Answers {-1} without a change when the host's version moved since the
+ * read (the caller reads and decides again).
+ */
+const APPLY = `${PRELUDE}${POSITIONED_MUTATION_LUA}
 local done = alreadyApplied()
 if done then return done end
-
 local host = ARGV[6]
+if ARGV[7] ~= '' and (redis.call('GET', vkey(host)) or '0') ~= ARGV[7] then return { -1 } end
+
 local ek = ekey(host)
-local removed, seen = 0, {}
-for i = 7, #ARGV do
-  local priority = ARGV[i]
-  if RANK[priority] and not seen[priority] then
-    seen[priority] = true
-    local qk = qkey(host, priority)
-    local members = redis.call('ZRANGE', qk, 0, -1)
-    for start = 1, #members, 4000 do
-      redis.call('HDEL', ek, unpack(members, start, math.min(start + 3999, #members)))
+local i = 9
+while i <= #ARGV do
+  local event = ARGV[i]
+  if event == 'entry-removed' then
+    local value = redis.call('HGET', ek, ARGV[i + 1])
+    if value then
+      redis.call('ZREM', qkey(host, decode(value)), ARGV[i + 1])
+      redis.call('HDEL', ek, ARGV[i + 1])
     end
-    removed = removed + #members
-    redis.call('DEL', qk)
+    i = i + 2
+  elseif event == 'queues-purged' then
+    local count = tonumber(ARGV[i + 1])
+    for p = i + 2, i + 1 + count do
+      local qk = qkey(host, ARGV[p])
+      local members = redis.call('ZRANGE', qk, 0, -1)
+      for start = 1, #members, 4000 do
+        redis.call('HDEL', ek, unpack(members, start, math.min(start + 3999, #members)))
+      end
+      redis.call('DEL', qk)
+    end
+    i = i + 2 + count
+  elseif event == 'host-paused' then
+    redis.call('HSET', PAUSES, host, ARGV[i + 1])
+    i = i + 2
+  elseif event == 'pause-lifted' then
+    redis.call('HDEL', PAUSES, host)
+    i = i + 1
+  else
+    return redis.error_reply('unknown queue event ' .. tostring(event))
   end
 end
-if redis.call('HLEN', ek) == 0 then redis.call('SREM', HOSTS, host) end
-return appliedWith(tostring(removed))
-`;
-
-/** ARGV[6] host, [7] deadline (ms). */
-const PAUSE = `${PRELUDE}${POSITIONED_MUTATION_LUA}
-local done = alreadyApplied()
-if done then return done end
-redis.call('HSET', PAUSES, ARGV[6], ARGV[7])
-return appliedWith('null')
-`;
-
-/** ARGV[6] host, [7] entry key, [8] entry id: removes the queued entry only while it is that entry. */
-const SETTLE = `${PRELUDE}${POSITIONED_MUTATION_LUA}
-local done = alreadyApplied()
-if done then return done end
-local host = ARGV[6]
-local ek = ekey(host)
-local raw = redis.call('HGET', ek, ARGV[7])
-if raw then
-  local priority, _, _, entryId = decode(raw)
-  if entryId == ARGV[8] then
-    redis.call('ZREM', qkey(host, priority), ARGV[7])
-    redis.call('HDEL', ek, ARGV[7])
-    if redis.call('HLEN', ek) == 0 then redis.call('SREM', HOSTS, host) end
-    return appliedWith('true')
-  end
+if #ARGV >= 9 then
+  bumpVersion(host)
+  if redis.call('HLEN', ek) == 0 then redis.call('SREM', HOSTS, host) end
 end
-return appliedWith('false')
-`;
-
-/** ARGV[6] host. */
-const RESUME = `${PRELUDE}${POSITIONED_MUTATION_LUA}
-local done = alreadyApplied()
-if done then return done end
-redis.call('HDEL', PAUSES, ARGV[6])
-return appliedWith('null')
+return appliedWith(ARGV[8])
 `;
 
 /** ARGV[2] now. Answers host, deadline pairs; expired pauses are removed on the way. */
@@ -275,7 +299,7 @@ for _, host in ipairs(hosts) do
   for _, priority in ipairs(PRIORITIES) do
     local qk = qkey(host, priority)
     out[#out + 1] = redis.call('ZCARD', qk)
-    out[#out + 1] = redis.call('ZCOUNT', qk, '-inf', now)
+    out[#out + 1] = redis.call('ZCOUNT', qk, '-inf', reachedUpTo(now))
   end
 end
 return out
@@ -296,7 +320,7 @@ return out
 const CLAIM = `${PRELUDE}${REQUEUE}
 local now, limit, leaseUntil, base = ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5]
 
-local expired = redis.call('ZRANGEBYSCORE', LEASES, '-inf', now)
+local expired = redis.call('ZRANGEBYSCORE', LEASES, '-inf', reachedUpTo(now))
 for _, claimId in ipairs(expired) do
   local raw = redis.call('HGET', CLAIMS, claimId)
   if raw then
@@ -305,7 +329,7 @@ for _, claimId in ipairs(expired) do
     redis.call('HDEL', CLAIMS, claimId)
   end
 end
-if #expired > 0 then redis.call('ZREMRANGEBYSCORE', LEASES, '-inf', now) end
+if #expired > 0 then redis.call('ZREMRANGEBYSCORE', LEASES, '-inf', reachedUpTo(now)) end
 
 local eligible, unreadable = {}, {}
 for _, host in ipairs(redis.call('SMEMBERS', HOSTS)) do
@@ -350,7 +374,7 @@ for _, priority in ipairs(PRIORITIES) do
   if taken >= limit then break end
   local offers = {}
   for _, host in ipairs(order) do
-    local due = redis.call('ZRANGEBYSCORE', qkey(host, priority), '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit - taken)
+    local due = redis.call('ZRANGEBYSCORE', qkey(host, priority), '-inf', reachedUpTo(now), 'WITHSCORES', 'LIMIT', 0, limit - taken)
     if #due > 0 then offers[#offers + 1] = { host = host, due = due } end
   end
   local round = 0
@@ -369,6 +393,7 @@ for _, priority in ipairs(PRIORITIES) do
 end
 
 for host in pairs(touched) do
+  bumpVersion(host)
   if redis.call('HLEN', ekey(host)) == 0 then redis.call('SREM', HOSTS, host) end
 end
 if served then redis.call('SET', CURSOR, served) end
@@ -429,7 +454,7 @@ return out
  */
 const CLAIMED_KEYS = `${PRELUDE}
 local out = {}
-for _, claimId in ipairs(redis.call('ZRANGEBYSCORE', LEASES, '(' .. ARGV[3], '+inf')) do
+for _, claimId in ipairs(redis.call('ZRANGEBYSCORE', LEASES, notReachedFrom(ARGV[3]), '+inf')) do
   local raw = redis.call('HGET', CLAIMS, claimId)
   if raw then
     local c = cjson.decode(raw)
@@ -452,10 +477,8 @@ return 1
 
 export const QUEUE_SCRIPTS = {
   bpcQueueEnqueue: ENQUEUE,
-  bpcQueuePurge: PURGE,
-  bpcQueuePause: PAUSE,
-  bpcQueueResume: RESUME,
-  bpcQueueSettle: SETTLE,
+  bpcQueueReadHost: READ_HOST,
+  bpcQueueApply: APPLY,
   bpcQueuePausedHosts: PAUSED_HOSTS,
   bpcQueueCounts: COUNTS,
   bpcQueueClaim: CLAIM,

@@ -177,4 +177,35 @@ describe('RedisQueueStore with entries written before triggers existed', () => {
       await store.close();
     }
   });
+
+  it('settles such an entry by its id', async () => {
+    const keyPrefix = `legacy-settle-${Date.now()}`;
+    const store = new RedisQueueStore({ url: testEngines().redisUrl, keyPrefix });
+    const raw = new Redis(testEngines().redisUrl);
+    try {
+      await raw.zadd(`{${keyPrefix}}:q:1:normal`, 1, '1|https://a.example/old');
+      await raw.hset(`{${keyPrefix}}:e:1`, '1|https://a.example/old', 'normal|2|render|old-request');
+      await raw.sadd(`{${keyPrefix}}:hosts`, '1');
+      expect((await store.settle(1, 'https://a.example/old', 1, 'old-request')).value).toBe(true);
+      expect(await store.counts(1)).toEqual(new Map());
+    } finally {
+      raw.disconnect();
+      await store.close();
+    }
+  });
+});
+
+describe('RedisQueueStore deciding on a host read', () => {
+  it('decides again when a claim changed the host between its read and its apply', async () => {
+    const T = 1_700_000_000_000;
+    const store = new RedisQueueStore({ url: testEngines().redisUrl, keyPrefix: `host-changed-${Date.now()}` });
+    try {
+      await store.enqueue({ hostId: 1, priority: 'normal', dueAt: T, items: [{ url: 'https://a.example/1', dimensionId: 1 }], entryId: 'e1' });
+      // One connection keeps call order: the settle's read, the claim, then the settle's apply, which finds the host changed.
+      const [settled, claimed] = await Promise.all([store.settle(1, 'https://a.example/1', 1, 'e1'), store.claim({ now: T, limit: 1, leaseMs: 1_000 })]);
+      expect([settled.value, claimed.length]).toEqual([false, 1]);
+    } finally {
+      await store.close();
+    }
+  });
 });

@@ -4,12 +4,17 @@ import {
   COMPLETION_WINDOW_MS,
   noRecentCompletions,
   PRIORITIES,
+  decidePause,
+  decidePurge,
+  decideResume,
+  decideSettle,
   distinctItems,
-  distinctPriorities,
   emptyHostQueueCounts,
   type HostQueueCounts,
   type Priority,
+  type QueueDecision,
   type QueueTrigger,
+  type QueueView,
   type RecacheMode,
   type RecentCompletions,
 } from '@bpc/domain';
@@ -37,6 +42,7 @@ import type {
 } from './queue-store.port';
 import { DEFAULT_RESULT_TTL_MS } from '@bpc/projection-state';
 import { QUEUE_SCRIPTS, type QueueScriptName } from './redis-queue-scripts';
+import { applyArgs, RedisHostRead } from './redis-host-read';
 import { FailFastRedis } from '@bpc/redis-support';
 
 export interface RedisQueueStoreOptions {
@@ -60,6 +66,10 @@ export { RedisUnavailableError as QueueStoreUnavailableError } from '@bpc/redis-
 
 const MODE_LETTER: Record<RecacheMode, string> = { render: 'r', bypass: 'b' };
 const CLAIM_FIELDS = 9;
+/** `bpcQueueApply`'s answer when the host changed after the decision's read. */
+const HOST_CHANGED = -1;
+/** Reads and decisions on one host before giving up: each retry means another change landed between read and apply. */
+const MAX_DECISION_ROUNDS = 20;
 
 type ScriptReply = unknown;
 
@@ -84,6 +94,7 @@ const asEnqueueResult = (value: unknown): EnqueueResult => value as EnqueueResul
  * backoff. Nothing connects before the first call.
  */
 export class RedisQueueStore implements QueueStore {
+  readonly rebuiltOnStart = false;
   private readonly redis: FailFastRedis;
   private readonly prefix: string;
   private readonly log: LogSink;
@@ -114,25 +125,45 @@ export class RedisQueueStore implements QueueStore {
   async purge(hostId: number, priorities: readonly Priority[], position?: ProjectionPosition): Promise<StoreResult<number>> {
     assertHostId(hostId);
     assertPriorities(priorities);
-    const reply = await this.runPositioned('bpcQueuePurge', position, [hostId, ...distinctPriorities(priorities)]);
-    return parseStoreResult(reply, asNumber);
+    return this.decideOnHost(hostId, [], position, (view) => decidePurge(view, hostId, priorities), asNumber);
   }
 
   async pause(hostId: number, expiresAt: number, position?: ProjectionPosition): Promise<StoreResult<void>> {
     assertHostId(hostId);
     assertFiniteTime('expiresAt', expiresAt);
-    return parseStoreResult(await this.runPositioned('bpcQueuePause', position, [hostId, expiresAt]), asVoid);
+    return parseStoreResult(await this.applyDecision(hostId, undefined, decidePause(hostId, expiresAt), position), asVoid);
   }
 
   async settle(hostId: number, url: string, dimensionId: number, entryId: string, position?: ProjectionPosition): Promise<StoreResult<boolean>> {
     assertHostId(hostId);
     const key = entryKeyOf(dimensionId, url);
-    return parseStoreResult(await this.runPositioned('bpcQueueSettle', position, [hostId, key, entryId]), (value) => value === true);
+    return this.decideOnHost(hostId, [key], position, (view) => decideSettle(view, hostId, key, entryId), (value) => value === true);
   }
 
   async resume(hostId: number, position?: ProjectionPosition): Promise<StoreResult<void>> {
     assertHostId(hostId);
-    return parseStoreResult(await this.runPositioned('bpcQueueResume', position, [hostId]), asVoid);
+    return parseStoreResult(await this.applyDecision(hostId, undefined, decideResume(hostId), position), asVoid);
+  }
+
+  /**
+   * The domain decides on what it read of the host (`bpcQueueReadHost`), and
+   * `bpcQueueApply` applies its events only while the host is as read;
+   * otherwise the host changed in between (a claim, an enqueue) and it reads
+   * and decides again.
+   */
+  private async decideOnHost<T>(hostId: number, keys: readonly string[], position: ProjectionPosition | undefined, decide: (view: QueueView) => QueueDecision<T>, fromJson: (value: unknown) => T): Promise<StoreResult<T>> {
+    for (let round = 1; round <= MAX_DECISION_ROUNDS; round++) {
+      const read = RedisHostRead.parse(hostId, keys, (await this.runScript('bpcQueueReadHost', [hostId, ...keys])) as (string | number | null)[]);
+      const reply = await this.applyDecision(hostId, read.version, decide(read), position);
+      if ((reply as [number])[0] !== HOST_CHANGED) return parseStoreResult(reply, fromJson);
+    }
+    throw new Error(`queue host ${hostId} changed under ${MAX_DECISION_ROUNDS} decisions in a row`);
+  }
+
+  /** `version`: of the read the decision was made on; undefined when it read nothing. */
+  private applyDecision<T>(hostId: number, version: string | undefined, decision: QueueDecision<T>, position: ProjectionPosition | undefined): Promise<ScriptReply> {
+    const result = JSON.stringify(decision.result ?? null);
+    return this.runPositioned('bpcQueueApply', position, [hostId, version ?? '', result, ...decision.events.flatMap(applyArgs)]);
   }
 
   async pausedHosts(now: number): Promise<ReadonlyMap<number, number>> {

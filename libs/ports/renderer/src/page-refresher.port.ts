@@ -1,3 +1,4 @@
+import type { PageFacts } from '@bpc/domain';
 import type { FetchedPage } from './fetched-page';
 import type { LastGoodReason } from './last-good/last-good-rules';
 
@@ -16,7 +17,15 @@ export interface RefreshJob {
 export type KeptReason = 'render-wins' | LastGoodReason;
 
 export type RefreshOutcome =
-  | { readonly kind: 'stored'; readonly cacheKind: 'render' | 'bypass'; readonly statusCode: number; readonly bytes: number; readonly durationMs: number }
+  | {
+      readonly kind: 'stored';
+      readonly cacheKind: 'render' | 'bypass';
+      readonly statusCode: number;
+      readonly bytes: number;
+      readonly durationMs: number;
+      /** What the stored page says to bots (see `extractPageFacts`). */
+      readonly facts: PageFacts;
+    }
   | {
       readonly kind: 'kept';
       readonly reason: KeptReason;
@@ -27,6 +36,8 @@ export type RefreshOutcome =
       readonly statusCode: number;
       readonly bytes: number;
       readonly durationMs: number;
+      /** What the page produced and not stored says to bots; absent when none was produced. */
+      readonly facts?: PageFacts;
     }
   | {
       readonly kind: 'failed';
@@ -39,6 +50,8 @@ export type RefreshOutcome =
       /** The page has a cache entry, left as it was (still served): the caller may report it kept. */
       readonly entryKept?: boolean;
       readonly unstored?: UnstoredPage;
+      /** What the page says to bots when one was produced (judged broken, or not stored). */
+      readonly facts?: PageFacts;
     };
 
 /**

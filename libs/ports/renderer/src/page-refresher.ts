@@ -1,11 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { putDecision, type CacheEntry, type CacheStore, type PutResult } from '@bpc/cache-store';
-import { systemClock, type Clock, type HostCatalog, type HostDefinition, type RecacheMode } from '@bpc/domain';
+import { systemClock, type Clock, type HostCatalog, type HostDefinition, type PageFacts, type RecacheMode } from '@bpc/domain';
 import { silentLog, type LogSink } from '@bpc/support';
 import { AddressPolicy, checkedDispatcher, type EgressRules, originUrl, type Resolvers } from '@bpc/egress';
 import { BlankRender, errorSummary, failureReason, type FetchedPage } from './fetched-page';
 import { fetchOrigin } from './fetch-origin';
+import { pageFactsOf } from './page-facts/page-facts-of';
 import type { PageRefresher, RefreshJob, RefreshOptions, RefreshOutcome, TabCapacity } from './page-refresher.port';
 import { emulationFor, expiresAt, resolveMode } from './refresh-rules';
 import { isGoodStatus, judgeAgainstLastGood, lastGoodRulesOf, type LastGoodRules } from './last-good/last-good-rules';
@@ -96,6 +97,7 @@ export class CachingPageRefresher implements PageRefresher {
 
     const durationMs = elapsed();
     const createdAt = this.clock.now();
+    const factsOf = (soft404: boolean): PageFacts => pageFactsOf(job.url, page, soft404);
     let result: PutResult;
     try {
       const current = await this.options.store.get(job.hostId, job.url, job.dimensionId);
@@ -106,11 +108,11 @@ export class CachingPageRefresher implements PageRefresher {
       );
       if (verdict.kind === 'keep') {
         this.log.info({ hostId: job.hostId, url: job.url, dimensionId: job.dimensionId, mode, rule: verdict.reason, bytes: page.body.length, keptBytes: current?.entry.bytes }, 'last good page kept');
-        return { kind: 'kept', reason: verdict.reason, detail: verdict.detail, mode, statusCode: page.statusCode, bytes: page.body.length, durationMs };
+        return { kind: 'kept', reason: verdict.reason, detail: verdict.detail, mode, statusCode: page.statusCode, bytes: page.body.length, durationMs, facts: factsOf(verdict.reason === 'soft-404') };
       }
       if (verdict.kind === 'fail') {
         this.log.warn({ hostId: job.hostId, url: job.url, dimensionId: job.dimensionId, mode, reason: verdict.reason }, 'page refresh failed');
-        return { kind: 'failed', reason: verdict.reason, durationMs, mode, entryKept: current !== undefined };
+        return { kind: 'failed', reason: verdict.reason, durationMs, mode, entryKept: current !== undefined, facts: factsOf(false) };
       }
       result = await this.options.store.put(
         {
@@ -129,10 +131,10 @@ export class CachingPageRefresher implements PageRefresher {
     } catch (error) {
       const reason = `the page could not be stored: ${errorSummary(error)}`;
       this.log.error({ hostId: job.hostId, url: job.url, dimensionId: job.dimensionId, mode, err: error }, 'page produced but not stored');
-      return { kind: 'failed', reason, durationMs, mode, unstored: { cacheKind: mode, page } };
+      return { kind: 'failed', reason, durationMs, mode, unstored: { cacheKind: mode, page }, facts: factsOf(false) };
     }
-    if (!result.stored) return { kind: 'kept', reason: result.reason, detail: RENDER_WINS_DETAIL, mode, statusCode: page.statusCode, bytes: page.body.length, durationMs };
-    return { kind: 'stored', cacheKind: mode, statusCode: page.statusCode, bytes: result.entry.bytes, durationMs };
+    if (!result.stored) return { kind: 'kept', reason: result.reason, detail: RENDER_WINS_DETAIL, mode, statusCode: page.statusCode, bytes: page.body.length, durationMs, facts: factsOf(false) };
+    return { kind: 'stored', cacheKind: mode, statusCode: page.statusCode, bytes: result.entry.bytes, durationMs, facts: factsOf(false) };
   }
 
   /** The page's entry now (kept as it was by a failed refresh); undefined when there is none or the store cannot tell. */

@@ -1,3 +1,4 @@
+import { factsWith } from '../../../core/domain/src/pages/page-facts.fixtures';
 import type { RefreshOutcome } from './page-refresher.port';
 import { customerFailureReason, INTERNAL_FAILURE_REASON, REFUSED_REASON, renderFactOf } from './render-facts';
 
@@ -5,18 +6,21 @@ const timedOut: RefreshOutcome = { kind: 'failed', reason: 'timed out: the page 
 
 describe('renderFactOf: a refresh as one row of the render history', () => {
   it('maps a stored page and each rule that kept the old entry', () => {
-    expect(renderFactOf({ kind: 'stored', cacheKind: 'bypass', statusCode: 404, bytes: 120, durationMs: 30 }, 'retry', undefined)).toEqual({
+    const facts = factsWith({ statusCode: 404, bytes: 120 });
+    expect(renderFactOf({ kind: 'stored', cacheKind: 'bypass', statusCode: 404, bytes: 120, durationMs: 30, facts }, 'retry', undefined)).toEqual({
       mode: 'bypass',
       outcome: 'stored',
       reason: '',
       statusCode: 404,
       renderMs: 30,
       bytes: 120,
+      facts,
     });
     const kept = (reason: 'render-wins' | 'blank' | 'soft-404' | 'smaller') =>
       renderFactOf({ kind: 'kept', reason, detail: `detail of ${reason}`, mode: 'render', statusCode: 200, bytes: 10, durationMs: 5 }, 'give-up', undefined);
     expect([kept('render-wins'), kept('blank'), kept('soft-404'), kept('smaller')].map((f) => f.outcome)).toEqual(['kept_fresher', 'kept_blank', 'kept_soft_404', 'kept_smaller']);
     expect(kept('smaller')).toMatchObject({ reason: 'detail of smaller', statusCode: 200, bytes: 10, renderMs: 5 });
+    expect(kept('smaller')).not.toHaveProperty('facts');
   });
 
   it('reports a last timeout that left the entry in place as kept_timeout, an earlier one as retry_scheduled', () => {

@@ -15,7 +15,7 @@ const KEPT_OUTCOMES: Readonly<Record<KeptReason, RenderOutcome>> = {
 const UNSTORED_REASON = 'the page could not be stored (cache store error)';
 
 /** The render history's view of one refresh (`RenderRecorded`'s outcome, reason, status, time, bytes and mode). */
-export type RenderFact = Pick<RenderRecordedPayload, 'mode' | 'outcome' | 'reason' | 'statusCode' | 'renderMs' | 'bytes'>;
+export type RenderFact = Pick<RenderRecordedPayload, 'mode' | 'outcome' | 'reason' | 'statusCode' | 'renderMs' | 'bytes' | 'facts'>;
 
 /**
  * How a refresh goes into the render history. A failure that will not be
@@ -27,9 +27,9 @@ export type RenderFact = Pick<RenderRecordedPayload, 'mode' | 'outcome' | 'reaso
 export function renderFactOf(outcome: RefreshOutcome, after: AfterFailure, jobMode: 'render' | 'bypass' | undefined): RenderFact {
   switch (outcome.kind) {
     case 'stored':
-      return { mode: outcome.cacheKind, outcome: 'stored', reason: '', statusCode: outcome.statusCode, renderMs: outcome.durationMs, bytes: outcome.bytes };
+      return { mode: outcome.cacheKind, outcome: 'stored', reason: '', statusCode: outcome.statusCode, renderMs: outcome.durationMs, bytes: outcome.bytes, facts: outcome.facts };
     case 'kept':
-      return { mode: outcome.mode, outcome: KEPT_OUTCOMES[outcome.reason], reason: outcome.detail, statusCode: outcome.statusCode, renderMs: outcome.durationMs, bytes: outcome.bytes };
+      return { mode: outcome.mode, outcome: KEPT_OUTCOMES[outcome.reason], reason: outcome.detail, statusCode: outcome.statusCode, renderMs: outcome.durationMs, bytes: outcome.bytes, ...(outcome.facts ? { facts: outcome.facts } : {}) };
     case 'failed': {
       const page = outcome.unstored?.page;
       const keptOnTimeout = after !== 'retry' && outcome.timedOut === true && outcome.entryKept === true;
@@ -42,6 +42,7 @@ export function renderFactOf(outcome: RefreshOutcome, after: AfterFailure, jobMo
         statusCode: page?.statusCode ?? 0,
         renderMs: outcome.durationMs,
         bytes: page?.body.length ?? 0,
+        ...(outcome.facts ? { facts: outcome.facts } : {}),
       };
     }
     default:

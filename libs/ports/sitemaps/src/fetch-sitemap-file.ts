@@ -1,17 +1,10 @@
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { normalizeHttpUrl } from '@bpc/domain';
-import { EgressRefused, originUrl, publicLocation, refusalOfUrl, type EgressRules } from '@bpc/egress';
+import type { EgressRules } from '@bpc/egress';
+import { fetchOnSite, isOnSite, networkReason, type SitemapSite } from './fetch-on-site';
 import { SitemapParser, type ParsedSitemap } from './parse-sitemap';
 import { readXmlBody } from './read-xml-body';
 import { SitemapRefused, type SitemapLimits } from './sitemap-limits';
-
-/** The website whose sitemap is read: where its pages live and how they are fetched. */
-export interface SitemapSite {
-  /** The host's hostnames: sitemaps (and redirects) must stay on them. */
-  readonly hostnames: readonly string[];
-  /** The host's configured origin: fetched instead of the public hostname, as renders are. */
-  readonly origin?: string;
-}
 
 export interface SitemapFileFetch {
   readonly site: SitemapSite;
@@ -20,12 +13,6 @@ export interface SitemapFileFetch {
   readonly limits: SitemapLimits;
   readonly signal: AbortSignal;
   readonly userAgent: string;
-}
-
-/** Whether a public URL belongs to the website: on one of its hostnames, or exactly its configured origin. */
-export function isOnSite(url: URL, site: SitemapSite): boolean {
-  if (site.hostnames.some((name) => name.toLowerCase() === url.hostname)) return true;
-  return site.origin !== undefined && url.origin === new URL(site.origin).origin;
 }
 
 /** A sitemap URL the website may be read from, or `SitemapRefused` saying why not. */
@@ -38,47 +25,14 @@ export function sitemapUrlOf(raw: string, site: SitemapSite): URL {
 }
 
 /**
- * Fetches and parses one sitemap file. It is fetched where the renderer
- * would fetch the page: the configured origin (path and query kept), else the
- * public URL itself, through the checked dispatcher (every address checked at
- * connect time). Redirects are followed by hand, at most `maxRedirects`, each
- * target checked again: it must stay on the website (its hostnames or its
- * origin), else the file is refused — a sitemap does not get to send the
- * fetch to another host. Anything but a 200 with a sitemap body is refused.
+ * Fetches and parses one sitemap file, where the renderer would fetch the
+ * page and staying on the website (`fetchOnSite`). Anything but a 200 with a
+ * sitemap body is refused.
  */
 export async function fetchSitemapFile(publicUrl: URL, fetch: SitemapFileFetch): Promise<ParsedSitemap> {
-  let current = publicUrl;
-  for (let redirects = 0; ; redirects += 1) {
-    const onOrigin = fetch.site.origin !== undefined && current.origin === new URL(fetch.site.origin).origin;
-    const target = onOrigin ? current : originUrl(current, fetch.site.origin);
-    const refusal = refusalOfUrl(target, fetch.rules);
-    if (refusal) throw new SitemapRefused(`${current.href}: refused: ${refusal}`);
-    const response = await send(target, current, fetch);
-    if (response.statusCode >= 300 && response.statusCode < 400 && response.headers.location) {
-      await response.body.dump().catch(() => undefined);
-      if (redirects >= fetch.limits.maxRedirects) throw new SitemapRefused(`${publicUrl.href}: more than ${fetch.limits.maxRedirects} redirects`);
-      const location = publicLocation(String(response.headers.location), target, current);
-      const next = normalizeHttpUrl(location);
-      if (!next || !isOnSite(next, fetch.site)) throw new SitemapRefused(`${current.href} redirects to another host (${next?.host ?? location.slice(0, 200)})`);
-      next.hash = '';
-      current = next;
-      continue;
-    }
-    return parseResponse(current, response, fetch);
-  }
-}
-
-async function send(target: URL, current: URL, fetch: SitemapFileFetch): Promise<Dispatcher.ResponseData> {
-  try {
-    return await request(target, {
-      method: 'GET',
-      dispatcher: fetch.dispatcher,
-      signal: fetch.signal,
-      headers: { 'user-agent': fetch.userAgent, accept: 'application/xml, text/xml;q=0.9, */*;q=0.1', 'accept-encoding': 'gzip, deflate, br' },
-    });
-  } catch (error) {
-    throw new SitemapRefused(`${current.href}: ${networkReason(error, fetch.signal)}`);
-  }
+  const accept = 'application/xml, text/xml;q=0.9, */*;q=0.1';
+  const { url, response } = await fetchOnSite(publicUrl, { ...fetch, maxRedirects: fetch.limits.maxRedirects, accept }, (reason) => new SitemapRefused(reason));
+  return parseResponse(url, response, fetch);
 }
 
 async function parseResponse(url: URL, response: Dispatcher.ResponseData, fetch: SitemapFileFetch): Promise<ParsedSitemap> {
@@ -98,21 +52,4 @@ async function parseResponse(url: URL, response: Dispatcher.ResponseData, fetch:
     if (error instanceof SitemapRefused) throw new SitemapRefused(`${url.href}: ${error.message}`);
     throw new SitemapRefused(`${url.href}: ${networkReason(error, fetch.signal)}`);
   }
-}
-
-/**
- * Why a fetch failed, for the API's caller: the refusal without the address a
- * name resolved to (the answer would otherwise tell a customer what the
- * service's resolver says about any name they point theirs at, an internal
- * one included), and a connection error by its code alone, never its text
- * (which names addresses).
- */
-function networkReason(error: unknown, signal: AbortSignal): string {
-  if (signal.aborted) return 'timed out';
-  const cause = (error as { cause?: unknown }).cause;
-  if (error instanceof EgressRefused || cause instanceof EgressRefused) {
-    return `refused: ${(error instanceof EgressRefused ? error : (cause as EgressRefused)).message.replace(/ resolves to an internal address \(.*\)$/s, ' resolves to an internal address')}`;
-  }
-  const code = (error as { code?: unknown }).code ?? (cause as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(code) ? `could not be fetched (${code})` : 'could not be fetched (connection error)';
 }

@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { AddressPolicy, checkedDispatcher, type EgressRules, type Resolvers } from '@bpc/egress';
-import { fetchSitemapFile, sitemapUrlOf, type SitemapSite } from './fetch-sitemap-file';
+import type { SitemapSite } from './fetch-on-site';
+import { fetchSitemapFile, sitemapUrlOf } from './fetch-sitemap-file';
 import type { ParsedSitemap } from './parse-sitemap';
 import { DEFAULT_SITEMAP_LIMITS, SitemapRefused, type SitemapLimits } from './sitemap-limits';
 import { UrlTally, type SkippedUrls } from './tally-urls';

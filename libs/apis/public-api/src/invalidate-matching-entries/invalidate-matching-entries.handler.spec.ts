@@ -1,4 +1,4 @@
-import { CacheInvalidatedResult, InvalidateCache } from '@bpc/daemon';
+import { CacheInvalidatedResult, InvalidateCache } from '@bpc/cache-operations';
 import { gate, HandlerBus, openStandaloneState, StandaloneState } from '@bpc/testing';
 import { PatternWalks } from '../cache-entries/pattern-walks';
 import { InvalidateMatchingEntries } from './invalidate-matching-entries.command';
@@ -7,8 +7,8 @@ import { InvalidateMatchingEntriesHandler } from './invalidate-matching-entries.
 const T = Date.parse('2026-11-28T02:00:00Z');
 const page = (p: string, host = 'www.example.com') => `https://${host}/${p}`;
 
-/** The daemon's InvalidateCache (its own spec covers it) answers here that every entry it was told of existed in both dimensions. */
-const daemonInvalidate = async ({ input }: InvalidateCache): Promise<CacheInvalidatedResult> => ({ host_id: input.hostId, urls_count: input.urls.length, dimension_ids_count: 2, entries_invalidated: input.urls.length * 2 });
+/** InvalidateCache (its own spec covers it) answers here that every entry it was told of existed in both dimensions. */
+const invalidateCache = async ({ input }: InvalidateCache): Promise<CacheInvalidatedResult> => ({ hostId: input.hostId, urlsCount: input.urls.length, dimensionIdsCount: 2, entriesInvalidated: input.urls.length * 2 });
 
 describe('InvalidateMatchingEntries', () => {
   let state: StandaloneState;
@@ -19,7 +19,7 @@ describe('InvalidateMatchingEntries', () => {
   beforeEach(async () => {
     // demo is on host 1, whose only hostname is www.example.com.
     state = await openStandaloneState();
-    bus = new HandlerBus().on(InvalidateCache, { execute: daemonInvalidate });
+    bus = new HandlerBus().on(InvalidateCache, { execute: invalidateCache });
     walks = new PatternWalks();
     handler = new InvalidateMatchingEntriesHandler(bus.asCommandBus(), state.hosts, state.cache, state.config, walks);
     // Given host 1's cache: blog/a in both dimensions, blog/b and shop/x in one, and blog/z left on a hostname the host no longer has.
@@ -38,12 +38,12 @@ describe('InvalidateMatchingEntries', () => {
     expect(bus.sent).toEqual([]);
   });
 
-  it("drops the selected URLs through the daemon's InvalidateCache (every dimension, source public-api) and answers what it dropped", async () => {
+  it("drops the selected URLs through InvalidateCache (every dimension, source public-api) and answers what it dropped", async () => {
     expect(await run({ prefix: 'HTTPS://WWW.EXAMPLE.COM/blog/' })).toEqual({ dryRun: false, entriesMatched: 3, urlsMatched: 2, entriesInvalidated: 4 });
     expect(bus.sent).toEqual([new InvalidateCache({ hostId: 1, urls: [page('blog/a'), page('blog/b')] }, 'public-api')]);
   });
 
-  it("counts entries left on a hostname the host no longer has, but never names them to the daemon (it would refuse their URLs)", async () => {
+  it("counts entries left on a hostname the host no longer has, but never names them to InvalidateCache (it would refuse their URLs)", async () => {
     expect(await run({ pattern: '/blog/' })).toEqual({ dryRun: false, entriesMatched: 4, urlsMatched: 3, entriesInvalidated: 4 });
     expect(bus.sentOf(InvalidateCache)[0].input.urls).toEqual([page('blog/a'), page('blog/b')]);
   });

@@ -1,8 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { CacheInvalidatedResult, InvalidateCache } from '@bpc/cache-operations';
 import { CACHE_STORE, CacheStore } from '@bpc/cache-store';
 import type { AppConfig } from '@bpc/config';
-import { CacheInvalidatedResult, InvalidateCache } from '@bpc/daemon';
 import { HostCatalog, normalizeHttpUrl, storeUnavailable, validationError } from '@bpc/domain';
 import { APP_CONFIG } from '@bpc/platform';
 import { onHost, resolveEntrySelection } from '../cache-entries/cache-entry-selection';
@@ -11,7 +11,7 @@ import { InvalidateMatchingEntries, MatchingEntriesInvalidated, MAX_MATCHING_INV
 
 /**
  * Finds the matching entries in the cache store, then drops them through
- * the daemon's InvalidateCache (a CacheInvalidated event, source
+ * the cache operations' InvalidateCache (a CacheInvalidated event, source
  * `public-api`, naming the matched URLs × the host's dimensions), so the
  * event log stays the source of truth and a replay drops the same entries.
  */
@@ -37,13 +37,13 @@ export class InvalidateMatchingEntriesHandler implements ICommandHandler<Invalid
     if (matched.entries > MAX_MATCHING_INVALIDATION) {
       throw validationError(field, `${field} matches ${matched.entries} entries; one call invalidates at most ${MAX_MATCHING_INVALIDATION}: narrow the ${field} (or invalidate part by part)`);
     }
-    // Entries left on a hostname the host no longer has cannot be served; the daemon's command would refuse their URLs.
+    // Entries left on a hostname the host no longer has cannot be served; InvalidateCache would refuse their URLs.
     const urls = matched.firstUrls.filter((url) => {
       const parsed = normalizeHttpUrl(url);
       return parsed !== undefined && onHost(host, parsed);
     });
     if (urls.length === 0) return { dryRun: false, ...counts, entriesInvalidated: 0 };
     const result = await this.commands.execute<InvalidateCache, CacheInvalidatedResult>(new InvalidateCache({ hostId: host.host_id, urls }, 'public-api'));
-    return { dryRun: false, ...counts, entriesInvalidated: result.entries_invalidated };
+    return { dryRun: false, ...counts, entriesInvalidated: result.entriesInvalidated };
   }
 }

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { CacheInvalidatedResult, InvalidateCache } from '@bpc/daemon';
+import { CacheInvalidatedResult, InvalidateCache } from '@bpc/cache-operations';
 import { HostCatalog } from '@bpc/domain';
 import { HandlerBus, testConfig } from '@bpc/testing';
 import { InvalidateWebsiteCache } from './invalidate-website-cache.command';
@@ -8,8 +8,8 @@ import { InvalidateWebsiteCacheHandler } from './invalidate-website-cache.handle
 const page = (p: string, host = 'www.example.com') => `https://${host}/${p}`;
 const pages = (n: number) => Array.from({ length: n }, (_, i) => page(`p${i}`));
 
-/** The daemon's InvalidateCache (its own spec covers it) answers here that one entry per URL existed. */
-const daemonInvalidate = async ({ input }: InvalidateCache): Promise<CacheInvalidatedResult> => ({ host_id: input.hostId, urls_count: input.urls.length, dimension_ids_count: 2, entries_invalidated: input.urls.length });
+/** InvalidateCache (its own spec covers it) answers here that one entry per URL existed. */
+const invalidateCache = async ({ input }: InvalidateCache): Promise<CacheInvalidatedResult> => ({ hostId: input.hostId, urlsCount: input.urls.length, dimensionIdsCount: 2, entriesInvalidated: input.urls.length });
 
 describe('InvalidateWebsiteCache', () => {
   const config = testConfig('standalone', { websites: [{ id: 'demo', host_id: 1, account_id: 'acme' }, { id: 'shop', host_id: 2, account_id: 'acme' }] });
@@ -17,13 +17,13 @@ describe('InvalidateWebsiteCache', () => {
   let handler: InvalidateWebsiteCacheHandler;
 
   beforeEach(() => {
-    bus = new HandlerBus().on(InvalidateCache, { execute: daemonInvalidate });
+    bus = new HandlerBus().on(InvalidateCache, { execute: invalidateCache });
     handler = new InvalidateWebsiteCacheHandler(bus.asCommandBus(), new HostCatalog(config.hosts), config);
   });
 
   afterAll(() => rmSync(config.data_dir, { recursive: true, force: true }));
 
-  it("drops the entries through the daemon's InvalidateCache on the website's host, every dimension (source public-api), and answers the count dropped", async () => {
+  it("drops the entries through InvalidateCache on the website's host, every dimension (source public-api), and answers the count dropped", async () => {
     const answer = await handler.execute(new InvalidateWebsiteCache('demo', [page('a'), 'https://www.example.com:443/a', page('b')]));
 
     expect(bus.sent).toEqual([new InvalidateCache({ hostId: 1, urls: [page('a'), page('b')] }, 'public-api')]);
@@ -43,7 +43,7 @@ describe('InvalidateWebsiteCache', () => {
   it.each([
     ['no URL', [], 'urls'],
     ["a URL of another website's host", [page('a', 'shop.example.org')], 'urls[0]'],
-  ])('refuses %s with VALIDATION_FAILED naming the field; nothing reaches the daemon', async (_what, urls, field) => {
+  ])('refuses %s with VALIDATION_FAILED naming the field; nothing is dropped', async (_what, urls, field) => {
     await expect(handler.execute(new InvalidateWebsiteCache('demo', urls))).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field });
     expect(bus.sent).toEqual([]);
   });

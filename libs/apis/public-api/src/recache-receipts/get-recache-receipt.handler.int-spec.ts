@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { newReceiptId } from '@bpc/daemon';
+import { newReceiptId } from '@bpc/cache-operations';
 import { HostCatalog } from '@bpc/domain';
 import { newQueueEvent, RECACHE_REQUESTED } from '@bpc/events';
 import { ChdbExecutor, EXPLORER_DDL_DIR, type ExplorerStore, type InsertBatch, type QueryParams, type RawFormat } from '@bpc/explorer-store';

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { receiptIdMintedAt } from '@bpc/cache-operations';
 import type { AppConfig } from '@bpc/config';
-import { receiptIdMintedAt } from '@bpc/daemon';
 import { AppError, Clock, HostCatalog, queueEntryKey, storeUnavailable, validationError } from '@bpc/domain';
 import { EXPLORER_STORE, ExplorerStore, QueryParams } from '@bpc/explorer-store';
 import { APP_CONFIG, CLOCK } from '@bpc/platform';

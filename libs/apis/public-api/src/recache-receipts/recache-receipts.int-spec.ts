@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { newReceiptId } from '@bpc/daemon';
+import { newReceiptId } from '@bpc/cache-operations';
 import { AppError, HostCatalog } from '@bpc/domain';
 import { newQueueEvent, QUEUE_PURGED, RECACHE_REQUESTED, type RecacheRequestedPayload, type RenderOutcome } from '@bpc/events';
 import { ChdbExecutor, EXPLORER_DDL_DIR, RECACHE_RECEIPTS_TABLE } from '@bpc/explorer-store';

@@ -10,3 +10,13 @@ export class RecacheWebsiteSitemap {
     readonly lastmodAfter?: string,
   ) {}
 }
+
+/** The public answer (`RecacheWebsiteSitemapResponseDto`), field by field. */
+export interface WebsiteSitemapRecacheAccepted {
+  readonly receiptId: string | null;
+  readonly sitemapsRead: number;
+  readonly urlsFound: number;
+  readonly urlsAccepted: number;
+  readonly entriesEnqueued: number;
+  readonly skipped: { readonly offHost: number; readonly invalid: number; readonly overCap: number; readonly notModified: number; readonly duplicate: number };
+}

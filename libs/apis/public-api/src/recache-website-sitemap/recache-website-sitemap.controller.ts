@@ -1,11 +1,10 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import type { SitemapRecacheAccepted } from '@bpc/daemon';
 import { BodyPipe } from '@bpc/platform';
 import { AuthorizedRequest, RequiresWebsite } from '../auth/bearer-auth.guard';
 import { ApiProjectionTimeout, ApiPublicEndpoint, ApiRefusesBadBodies } from '../http/public-api-docs';
-import { RecacheWebsiteSitemap } from './recache-website-sitemap.command';
+import { RecacheWebsiteSitemap, WebsiteSitemapRecacheAccepted } from './recache-website-sitemap.command';
 import { RecacheWebsiteSitemapDto, RecacheWebsiteSitemapResponseDto } from './recache-website-sitemap.dto';
 
 /** Sitemap recache changes what bots are served, as recache does: manager or above. */
@@ -27,7 +26,7 @@ export class RecacheWebsiteSitemapController {
   @ApiRefusesBadBodies()
   @ApiProjectionTimeout()
   @HttpCode(200)
-  recacheSitemap(@Req() request: AuthorizedRequest, @Body(new BodyPipe(RecacheWebsiteSitemapDto, { forbidUnknownKeys: true })) body: RecacheWebsiteSitemapDto): Promise<SitemapRecacheAccepted> {
+  recacheSitemap(@Req() request: AuthorizedRequest, @Body(new BodyPipe(RecacheWebsiteSitemapDto, { forbidUnknownKeys: true })) body: RecacheWebsiteSitemapDto): Promise<WebsiteSitemapRecacheAccepted> {
     return this.commands.execute(new RecacheWebsiteSitemap(request.access!.website.id, body.sitemapUrl, body.priority ?? 'normal', body.lastmodAfter));
   }
 }

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { RecacheSitemap, SitemapRecacheAccepted } from '@bpc/daemon';
+import { RecacheSitemap, SitemapRecacheAccepted } from '@bpc/cache-operations';
 import { HandlerBus, testConfig } from '@bpc/testing';
 import { RecacheWebsiteSitemap } from './recache-website-sitemap.command';
 import { RecacheWebsiteSitemapHandler } from './recache-website-sitemap.handler';
@@ -19,14 +19,14 @@ describe('RecacheWebsiteSitemap', () => {
   let handler: RecacheWebsiteSitemapHandler;
 
   beforeEach(() => {
-    // The daemon's RecacheSitemap (its own spec covers it) answers as it would.
+    // RecacheSitemap (its own spec covers it) answers as it would.
     bus = new HandlerBus().on(RecacheSitemap, { execute: async () => accepted });
     handler = new RecacheWebsiteSitemapHandler(bus.asCommandBus(), config);
   });
 
   afterAll(() => rmSync(config.data_dir, { recursive: true, force: true }));
 
-  it("hands the sitemap to the daemon's RecacheSitemap on the website's host, and answers what the daemon answered", async () => {
+  it("hands the sitemap to RecacheSitemap on the website's host, and answers what it answered", async () => {
     expect(await handler.execute(new RecacheWebsiteSitemap('shop', 'https://shop.example.org/sitemap.xml', 'high'))).toEqual(accepted);
     expect(bus.sent).toEqual([new RecacheSitemap(2, 'https://shop.example.org/sitemap.xml', 'high', undefined)]);
   });
@@ -39,7 +39,7 @@ describe('RecacheWebsiteSitemap', () => {
     expect(bus.sentOf(RecacheSitemap)[0]).toEqual(new RecacheSitemap(1, 'https://www.example.com/sitemap.xml', 'normal', ms));
   });
 
-  it.each(['2026-02-30', '2026-11-01T10:30', 'yesterday'])('refuses lastmodAfter %s with VALIDATION_FAILED naming it; nothing reaches the daemon', async (lastmodAfter) => {
+  it.each(['2026-02-30', '2026-11-01T10:30', 'yesterday'])('refuses lastmodAfter %s with VALIDATION_FAILED naming it; nothing is read or queued', async (lastmodAfter) => {
     await expect(handler.execute(new RecacheWebsiteSitemap('demo', 'https://www.example.com/sitemap.xml', 'normal', lastmodAfter))).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: 'lastmodAfter' });
     expect(bus.sent).toEqual([]);
   });

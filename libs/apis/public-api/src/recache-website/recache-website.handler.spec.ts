@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { RecacheAccepted, RequestRecache } from '@bpc/daemon';
+import { RecacheAccepted, RequestRecache } from '@bpc/cache-operations';
 import { HostCatalog } from '@bpc/domain';
 import { HandlerBus, testConfig } from '@bpc/testing';
 import { RecacheWebsite } from './recache-website.command';
@@ -8,15 +8,15 @@ import { RecacheWebsiteHandler } from './recache-website.handler';
 const page = (p: string, host = 'www.example.com') => `https://${host}/${p}`;
 const pages = (n: number) => Array.from({ length: n }, (_, i) => page(`p${i}`));
 
-/** The daemon's RequestRecache (its own spec covers it) answers here as it would for two dimensions, under one receipt. */
-const daemonRecache = async ({ input }: RequestRecache): Promise<RecacheAccepted> => ({
-  host_id: input.hostId,
-  urls_count: input.urls.length,
-  dimension_ids_count: 2,
-  entries_enqueued: input.urls.length * 2,
+/** RequestRecache (its own spec covers it) answers here as it would for two dimensions, under one receipt. */
+const requestRecache = async ({ input }: RequestRecache): Promise<RecacheAccepted> => ({
+  hostId: input.hostId,
+  urlsCount: input.urls.length,
+  dimensionIdsCount: 2,
+  entriesEnqueued: input.urls.length * 2,
   priority: input.priority,
   paused: false,
-  receipt_id: '0193b0f4-6d2a-7c1e-9f3b-2a4c6e8d0f12',
+  receiptId: '0193b0f4-6d2a-7c1e-9f3b-2a4c6e8d0f12',
 });
 
 describe('RecacheWebsite', () => {
@@ -26,13 +26,13 @@ describe('RecacheWebsite', () => {
   let handler: RecacheWebsiteHandler;
 
   beforeEach(() => {
-    bus = new HandlerBus().on(RequestRecache, { execute: daemonRecache });
+    bus = new HandlerBus().on(RequestRecache, { execute: requestRecache });
     handler = new RecacheWebsiteHandler(bus.asCommandBus(), new HostCatalog(config.hosts), config);
   });
 
   afterAll(() => rmSync(config.data_dir, { recursive: true, force: true }));
 
-  it("queues through the daemon's RequestRecache on the website's host (source public-api), with the URLs normalised and de-duplicated", async () => {
+  it("queues through RequestRecache on the website's host (source public-api), with the URLs normalised and de-duplicated", async () => {
     const answer = await handler.execute(new RecacheWebsite('demo', [page('a'), 'HTTPS://WWW.EXAMPLE.COM/a', page('b')], 'high'));
 
     expect(bus.sent).toEqual([new RequestRecache({ hostId: 1, urls: [page('a'), page('b')], priority: 'high' }, 'public-api')]);
@@ -62,7 +62,7 @@ describe('RecacheWebsite', () => {
     ['no URL', [], 'urls'],
     ["a URL of another website's host", [page('a'), page('a', 'shop.example.org')], 'urls[1]'],
     ['a URL that is not absolute', ['/a'], 'urls[0]'],
-  ])('refuses %s with VALIDATION_FAILED naming the field; nothing reaches the daemon', async (_what, urls, field) => {
+  ])('refuses %s with VALIDATION_FAILED naming the field; nothing is queued', async (_what, urls, field) => {
     await expect(handler.execute(new RecacheWebsite('demo', urls, 'normal'))).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field });
     expect(bus.sent).toEqual([]);
   });

@@ -1,13 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { RecacheAccepted, RequestRecache } from '@bpc/cache-operations';
 import type { AppConfig } from '@bpc/config';
-import { RecacheAccepted, RequestRecache } from '@bpc/daemon';
 import { HostCatalog } from '@bpc/domain';
 import { APP_CONFIG } from '@bpc/platform';
 import { PUBLIC_URL_LIMITS, websiteUrls } from '../cache-operations/website-urls';
 import { RecacheWebsite, WebsiteRecacheAccepted } from './recache-website.command';
 
-/** Applies the public limits, then goes through the daemon's RequestRecache (source `public-api`). */
+/** Applies the public limits, then goes through the cache operations' RequestRecache (source `public-api`). */
 @CommandHandler(RecacheWebsite)
 export class RecacheWebsiteHandler implements ICommandHandler<RecacheWebsite, WebsiteRecacheAccepted> {
   constructor(
@@ -21,6 +21,6 @@ export class RecacheWebsiteHandler implements ICommandHandler<RecacheWebsite, We
     const accepted = await this.commands.execute<RequestRecache, RecacheAccepted>(
       new RequestRecache({ hostId: target.hostId, urls: target.urls, priority }, 'public-api'),
     );
-    return { entriesEnqueued: accepted.entries_enqueued, urlsAccepted: target.urls.length, receiptId: accepted.receipt_id };
+    return { entriesEnqueued: accepted.entriesEnqueued, urlsAccepted: target.urls.length, receiptId: accepted.receiptId };
   }
 }

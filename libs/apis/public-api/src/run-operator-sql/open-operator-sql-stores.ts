@@ -15,24 +15,24 @@ export interface OperatorSqlStores {
   readonly syntax: ExplorerStore;
 }
 
+/**
+ * Opens the console's stores, on its first statement; undefined when the
+ * deployment's explorer store has none for it. The composition root picks it
+ * from `adapters.explorer_store`.
+ */
+export type OpenOperatorSqlStores = (log: Logger) => OperatorSqlStores | undefined;
+
+export const OPEN_OPERATOR_SQL_STORES = Symbol('OPEN_OPERATOR_SQL_STORES');
+
 // Far more nodes than a statement of the 100,000 characters the console takes can have.
 const SYNTAX_TREE_MAX_NODES = 1_000_000;
 
-/**
- * The console's stores on chDB's data directory. A ClickHouse server has its
- * own read-only analyst user instead (docs/analysts.md): undefined then.
- */
-export function openOperatorSqlStores(config: AppConfig, log: Logger): OperatorSqlStores | undefined {
-  switch (config.adapters.explorer_store) {
-    case 'chdb': {
-      const dir = path.join(config.data_dir, 'chdb');
-      const maxExecutionMs = config.operator_sql.max_execution_ms;
-      return {
-        statements: new ChdbExecutor({ path: dir, log, readOnly: { maxResultRows: config.operator_sql.max_result_rows, maxExecutionMs } }),
-        syntax: new ChdbExecutor({ path: dir, log, readOnly: { maxResultRows: SYNTAX_TREE_MAX_NODES, maxExecutionMs } }),
-      };
-    }
-    case 'clickhouse':
-      return undefined;
-  }
+/** The console's stores on chDB's data directory. */
+export function openChdbOperatorSqlStores(config: AppConfig, log: Logger): OperatorSqlStores {
+  const dir = path.join(config.data_dir, 'chdb');
+  const maxExecutionMs = config.operator_sql.max_execution_ms;
+  return {
+    statements: new ChdbExecutor({ path: dir, log, readOnly: { maxResultRows: config.operator_sql.max_result_rows, maxExecutionMs } }),
+    syntax: new ChdbExecutor({ path: dir, log, readOnly: { maxResultRows: SYNTAX_TREE_MAX_NODES, maxExecutionMs } }),
+  };
 }

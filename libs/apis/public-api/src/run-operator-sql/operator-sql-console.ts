@@ -5,7 +5,7 @@ import type { ExplorerStore } from '@bpc/explorer-store';
 import { APP_CONFIG, LOGGER } from '@bpc/platform';
 import type { Logger } from 'pino';
 import { explainSyntaxTree } from './explain-syntax-tree';
-import { openOperatorSqlStores, type OperatorSqlStores } from './open-operator-sql-stores';
+import { OPEN_OPERATOR_SQL_STORES, type OpenOperatorSqlStores, type OperatorSqlStores } from './open-operator-sql-stores';
 import { operatorSqlError, statementRefused } from './operator-sql-error';
 import { refusalOf } from './statement-refusal';
 import { parseSyntaxTree } from './syntax-tree';
@@ -26,6 +26,7 @@ export class OperatorSqlConsole implements OnModuleDestroy {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(OPEN_OPERATOR_SQL_STORES) private readonly openOperatorSqlStores: OpenOperatorSqlStores,
   ) {}
 
   async rows(sql: string): Promise<{ rows: Record<string, unknown>[]; rowCount: number }> {
@@ -59,7 +60,7 @@ export class OperatorSqlConsole implements OnModuleDestroy {
   }
 
   private openStores(): OperatorSqlStores {
-    if (this.stores === undefined) this.stores = openOperatorSqlStores(this.config, this.logger.child({ component: 'operator-sql' })) ?? null;
+    if (this.stores === undefined) this.stores = this.openOperatorSqlStores(this.logger.child({ component: 'operator-sql' })) ?? null;
     if (this.stores === null) {
       throw new AppError('FEATURE_DISABLED', 'the explorer store is a ClickHouse server: query it directly as its read-only analyst user (docs/analysts.md)');
     }

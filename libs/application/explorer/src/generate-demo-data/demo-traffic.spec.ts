@@ -1,11 +1,11 @@
-import { demoBotRequests, demoSearchDays } from './demo-traffic';
+import { demoSearchDays, demoTraffic } from './demo-traffic';
 
-const options = { websiteId: 'demo', hostname: 'www.example.com', nowMs: Date.parse('2026-11-21T12:00:00Z'), days: 30, requestsPerDay: 500, seed: 7 };
+const options = { websiteId: 'demo', hostId: 1, hostname: 'www.example.com', nowMs: Date.parse('2026-11-21T12:00:00Z'), days: 30, requestsPerDay: 500, seed: 7 };
 
 describe('demo traffic', () => {
   it('is deterministic for a seed and clock, in time order, never in the future', () => {
-    const a = [...demoBotRequests(options)].flat();
-    const b = [...demoBotRequests(options)].flat();
+    const a = [...demoTraffic(options)].flatMap((day) => day.botRequests);
+    const b = [...demoTraffic(options)].flatMap((day) => day.botRequests);
     expect(a.map((e) => e.id)).toEqual(b.map((e) => e.id));
     expect(new Set(a.map((e) => e.id)).size).toBe(a.length);
     expect(a.every((e) => Date.parse(e.payload.servedAt) <= options.nowMs)).toBe(true);
@@ -14,7 +14,7 @@ describe('demo traffic', () => {
   });
 
   it('has a realistic mix: skewed popularity, several bots, mostly 200, hits faster than misses', () => {
-    const all = [...demoBotRequests(options)].flat().map((e) => e.payload);
+    const all = [...demoTraffic(options)].flatMap((day) => day.botRequests).map((e) => e.payload);
     const perUrl = new Map<string, number>();
     for (const r of all) perUrl.set(r.url, (perUrl.get(r.url) ?? 0) + 1);
     const counts = [...perUrl.values()].sort((x, y) => y - x);
@@ -31,5 +31,21 @@ describe('demo traffic', () => {
     expect(days[days.length - 1].map((e) => [e.payload.date, e.payload.grain])).toEqual([['2026-11-20', 'page'], ['2026-11-20', 'query']]);
     const row = days[0][0].payload.rows[0];
     expect(row.clicks).toBeLessThanOrEqual(row.impressions);
+  });
+  it('tells one story: every miss has its render at the same moment, and the failed ones are the misses answered 503 or 504', () => {
+    const days = [...demoTraffic(options)];
+    const requests = days.flatMap((day) => day.botRequests).map((e) => e.payload);
+    const renders = days.flatMap((day) => day.renders).map((e) => e.payload);
+    const misses = requests.filter((r) => r.cacheStatus === 'miss');
+    const edgeRenders = renders.filter((r) => r.trigger === 'edge_miss');
+    expect(edgeRenders.map((r) => [r.url, r.dimensionId])).toEqual(misses.map((r) => [r.url, r.dimensionId]));
+    const failedMisses = misses.filter((r) => r.statusCode === 503 || r.statusCode === 504);
+    expect(failedMisses.length).toBeGreaterThan(0);
+    expect(edgeRenders.filter((r) => r.outcome === 'failed')).toHaveLength(failedMisses.length);
+    expect(edgeRenders.filter((r) => r.outcome !== 'failed' && r.outcome !== 'stored')).toEqual([]);
+    const at = (e: { occurredAt: string }) => e.occurredAt;
+    expect(days.flatMap((day) => day.renders.filter((r) => r.payload.trigger === 'edge_miss').map(at))).toEqual(days.flatMap((day) => day.botRequests.filter((r) => r.payload.cacheStatus === 'miss').map(at)));
+    // The scheduler's recaches bring the other outcomes the Renders page explains.
+    expect(new Set(renders.filter((r) => r.trigger !== 'edge_miss').map((r) => r.outcome))).toEqual(new Set(['stored', 'kept_smaller', 'kept_soft_404', 'kept_blank', 'retry_scheduled', 'gave_up']));
   });
 });

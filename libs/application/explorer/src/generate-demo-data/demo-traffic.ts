@@ -1,9 +1,11 @@
-import { BOT_REQUEST_RECORDED, BotRequestRecorded, CacheStatus, envelope, SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecorded, SearchPerformanceRow } from '@bpc/events';
+import { BOT_REQUEST_RECORDED, BotRequestRecorded, CacheStatus, envelope, RENDER_EVENT_CATALOG, RENDER_RECORDED, RenderOutcome, RenderRecorded, RenderRecordedPayload, RenderTrigger, SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecorded, SearchPerformanceRow } from '@bpc/events';
 
 const DAY_MS = 86_400_000;
 
 export interface DemoTrafficOptions {
   readonly websiteId: string;
+  /** The website's host: render outcomes are keyed by it. */
+  readonly hostId: number;
   /** Hostname pages live on, e.g. www.example.com. */
   readonly hostname: string;
   readonly nowMs: number;
@@ -47,7 +49,8 @@ const BOTS: readonly (readonly [{ name: string; ua: string; mobile: boolean }, n
   [{ name: 'Baiduspider', ua: 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)', mobile: false }, 5],
 ];
 
-const STATUS: readonly (readonly [number, number])[] = [[200, 90], [301, 3], [404, 5], [500, 1], [503, 1]];
+/** A 503 or 504 is what the edge answers when a miss's render fails or times out: each one is a failed render below. */
+const STATUS: readonly (readonly [number, number])[] = [[200, 90], [301, 3], [404, 5], [503, 1], [504, 1]];
 const CACHE: readonly (readonly [CacheStatus, number])[] = [['hit', 72], ['stale', 10], ['miss', 12], ['bypass', 6]];
 const TOPICS = ['pricing', 'features', 'rendering', 'seo', 'javascript', 'crawl-budget', 'core-web-vitals', 'sitemaps', 'caching', 'spa', 'react', 'angular', 'vue', 'nextjs', 'indexing'];
 
@@ -101,12 +104,46 @@ function serveTime(random: () => number, median: number): number {
   return Math.max(1, Math.round(median * Math.exp(0.6 * gaussian)));
 }
 
+/** One day of demo traffic: the bot requests, and the renders that served them or kept pages fresh. */
+export interface DemoDay {
+  readonly botRequests: BotRequestRecorded[];
+  readonly renders: RenderRecorded[];
+}
+
+/** Why a miss's render failed, by the status the edge answered (the renderer's own words). */
+const MISS_FAILURES: Readonly<Record<number, readonly string[]>> = {
+  503: ['origin answered 502', 'origin answered 500'],
+  504: ['timed out after 20 s'],
+};
+
+/** How the scheduler's recaches of popular pages end, with the reasons the renderer gives. */
+const RECACHE_OUTCOMES: readonly (readonly [{ outcome: RenderOutcome; reason: string; status: number }, number])[] = [
+  [{ outcome: 'stored', reason: '', status: 200 }, 85],
+  [{ outcome: 'kept_smaller', reason: "under 30% of the last good page's size", status: 200 }, 4],
+  [{ outcome: 'kept_soft_404', reason: 'a "not found" title on a page under 4096 bytes', status: 200 }, 3],
+  [{ outcome: 'kept_blank', reason: 'no visible text', status: 0 }, 2],
+  [{ outcome: 'retry_scheduled', reason: 'timed out after 20 s', status: 0 }, 4],
+  [{ outcome: 'gave_up', reason: 'origin answered 502', status: 0 }, 2],
+];
+
+/** Scheduler recaches per day, against bot requests: autorecache keeps the popular pages fresh. */
+const RECACHES_PER_REQUEST = 0.03;
+
+function renderRecorded(options: DemoTrafficOptions, id: string, atMs: number, payload: Omit<RenderRecordedPayload, 'hostId' | 'mode'>): RenderRecorded {
+  const version = RENDER_EVENT_CATALOG[RENDER_RECORDED].version;
+  return envelope(RENDER_RECORDED, version, { hostId: options.hostId, mode: 'render', ...payload }, { id, occurredAt: new Date(atMs), key: String(options.hostId) }) as unknown as RenderRecorded;
+}
+
 /**
  * Synthetic bot traffic, one day at a time, oldest first: a bot mix,
  * Zipf-skewed URL popularity, weekday rhythm, status codes, cache outcomes
- * and serve times that depend on them. Deterministic for a seed and clock.
+ * and serve times that depend on them. Every miss comes with the render that
+ * served it, at the same moment: stored, or failed when the edge answered
+ * 503/504 (so the overview's "renders failed" are the Renders page's failed
+ * edge misses, one for one); and the scheduler's recaches of popular pages
+ * add the other outcomes. Deterministic for a seed and clock.
  */
-export function* demoBotRequests(options: DemoTrafficOptions): Generator<BotRequestRecorded[]> {
+export function* demoTraffic(options: DemoTrafficOptions): Generator<DemoDay> {
   const random = seededRandom(options.seed);
   const pages = demoPages(options.hostname);
   const pick = zipfSampler(pages.length, random);
@@ -115,7 +152,8 @@ export function* demoBotRequests(options: DemoTrafficOptions): Generator<BotRequ
     const dayStart = today - d * DAY_MS;
     const weekday = new Date(dayStart).getUTCDay();
     const volume = Math.round(options.requestsPerDay * (weekday === 0 || weekday === 6 ? 0.75 : 1.1) * (0.85 + 0.3 * random()));
-    const events: BotRequestRecorded[] = [];
+    const botRequests: BotRequestRecorded[] = [];
+    const renders: RenderRecorded[] = [];
     for (let i = 0; i < volume; i++) {
       const servedMs = dayStart + Math.floor(random() * DAY_MS);
       if (servedMs > options.nowMs) continue;
@@ -125,7 +163,10 @@ export function* demoBotRequests(options: DemoTrafficOptions): Generator<BotRequ
       const cache = status >= 500 ? 'miss' : weighted(random, CACHE);
       const median = cache === 'hit' ? 18 : cache === 'stale' ? 25 : cache === 'bypass' ? 350 : 1800;
       const requestId = `demo-${options.seed}-${dayStart / DAY_MS}-${i}`;
-      events.push(
+      const serveTimeMs = serveTime(random, median);
+      const bytes = status === 200 ? 20_000 + Math.floor(random() * 180_000) : 400 + Math.floor(random() * 2000);
+      const dimensionId = bot.mobile ? 2 : 1;
+      botRequests.push(
         envelope(
           BOT_REQUEST_RECORDED,
           1,
@@ -137,21 +178,39 @@ export function* demoBotRequests(options: DemoTrafficOptions): Generator<BotRequ
             statusCode: status,
             botName: bot.name,
             userAgent: bot.ua,
-            dimensionId: bot.mobile ? 2 : 1,
+            dimensionId,
             dimensionName: bot.mobile ? 'mobile' : 'desktop',
             cacheStatus: cache,
-            serveTimeMs: serveTime(random, median),
+            serveTimeMs,
             snapshotAgeS: cache === 'hit' || cache === 'stale' ? Math.floor(random() * (cache === 'stale' ? 400_000 : 86_400)) : null,
-            bytes: status === 200 ? 20_000 + Math.floor(random() * 180_000) : 400 + Math.floor(random() * 2000),
+            bytes,
             servedAt: new Date(servedMs).toISOString(),
             requestId,
           },
           { id: requestId, occurredAt: new Date(servedMs), key: options.websiteId },
         ),
       );
+      if (cache === 'miss') {
+        const failures = MISS_FAILURES[status];
+        const outcome = failures ? { outcome: 'failed' as const, reason: failures[Math.floor(random() * failures.length)]!, statusCode: 0, bytes: 0 } : { outcome: 'stored' as const, reason: '', statusCode: status, bytes };
+        renders.push(renderRecorded(options, `${requestId}-render`, servedMs, { url: page.url, dimensionId, trigger: 'edge_miss', ...outcome, renderMs: Math.max(1, serveTimeMs - 5), attempt: 1 }));
+      }
     }
-    events.sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
-    yield events;
+    const recaches = Math.round(volume * RECACHES_PER_REQUEST);
+    for (let i = 0; i < recaches; i++) {
+      const renderedMs = dayStart + Math.floor(random() * DAY_MS);
+      if (renderedMs > options.nowMs) continue;
+      const page = pages[Math.floor(Math.pow(random(), 3) * 200)]!;
+      const { outcome, reason, status } = weighted(random, RECACHE_OUTCOMES);
+      const trigger: RenderTrigger = random() < 0.8 ? 'autorecache' : 'recache_normal';
+      const renderMs = serveTime(random, 1600);
+      const id = `demo-${options.seed}-${dayStart / DAY_MS}-recache-${i}`;
+      const bytes = status === 0 ? 0 : 20_000 + Math.floor(random() * 180_000);
+      renders.push(renderRecorded(options, id, renderedMs, { url: page.url, dimensionId: random() < 0.6 ? 2 : 1, trigger, outcome, reason, statusCode: status, renderMs, bytes, attempt: outcome === 'gave_up' ? 3 : 1, entryId: `${id}-entry` }));
+    }
+    botRequests.sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
+    renders.sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
+    yield { botRequests, renders };
   }
 }
 

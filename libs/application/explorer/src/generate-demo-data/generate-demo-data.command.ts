@@ -5,7 +5,7 @@ export interface GenerateDemoDataInput {
   readonly seed: number;
 }
 
-/** Writes synthetic bot traffic and search performance for a website into the log. */
+/** Writes synthetic bot traffic, the renders behind it and search performance for a website into the log. */
 export class GenerateDemoData {
   constructor(readonly input: GenerateDemoDataInput) {}
 }
@@ -13,6 +13,8 @@ export class GenerateDemoData {
 export interface DemoDataWritten {
   readonly websiteId: string;
   readonly botRequests: number;
+  /** Render outcomes written: one per miss, and the scheduler's recaches. */
+  readonly renders: number;
   readonly searchDays: number;
   readonly from: string;
   readonly to: string;

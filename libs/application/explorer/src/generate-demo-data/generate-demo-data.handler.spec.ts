@@ -1,6 +1,6 @@
 import { TOPICS } from '@bpc/events';
 import { AppendsNoted, openStandaloneState, StandaloneState, TestClock } from '@bpc/testing';
-import { demoBotRequests, demoSearchDays } from './demo-traffic';
+import { demoSearchDays, demoTraffic } from './demo-traffic';
 import { GenerateDemoData } from './generate-demo-data.command';
 import { GenerateDemoDataHandler } from './generate-demo-data.handler';
 
@@ -25,14 +25,18 @@ describe('GenerateDemoData', () => {
     const input = { websiteId: 'demo', days: 3, requestsPerDay: 50, seed: 7 };
     const written = await handler.execute(new GenerateDemoData(input));
 
-    const options = { ...input, hostname: 'www.example.com', nowMs: NOW };
-    const requests = [...demoBotRequests(options)].flat();
+    const options = { ...input, hostId: 1, hostname: 'www.example.com', nowMs: NOW };
+    const requests = [...demoTraffic(options)].flatMap((day) => day.botRequests);
+    const renders = [...demoTraffic(options)].flatMap((day) => day.renders);
     const search = [...demoSearchDays(options)].flat();
-    expect(written).toEqual({ websiteId: 'demo', botRequests: requests.length, searchDays: 3, from: '2026-11-18', to: '2026-11-20' });
+    expect(written).toEqual({ websiteId: 'demo', botRequests: requests.length, renders: renders.length, searchDays: 3, from: '2026-11-18', to: '2026-11-20' });
     const recordedRequests = await state.recorded(TOPICS.botRequests);
     expect(recordedRequests.map((e) => e.id)).toEqual(requests.map((e) => e.id));
     expect(new Set(recordedRequests.map((e) => e.key))).toEqual(new Set(['demo']));
     expect((await state.recorded(TOPICS.searchPerformance)).map((e) => e.id)).toEqual(search.map((e) => e.id));
+    const recordedRenders = await state.recorded(TOPICS.renders);
+    expect(recordedRenders.map((e) => e.id)).toEqual(renders.map((e) => e.id));
+    expect(new Set(recordedRenders.map((e) => e.key))).toEqual(new Set(['1']));
   });
 
   it('appends a busy day in pieces of at most 5,000 events', async () => {

@@ -5,12 +5,12 @@ import { AppError, Clock, validationError } from '@bpc/domain';
 import { EventEnvelope, TOPICS } from '@bpc/events';
 import { EVENT_LOG, EventLog } from '@bpc/event-log';
 import { APP_CONFIG, CLOCK } from '@bpc/platform';
-import { demoBotRequests, demoSearchDays } from './demo-traffic';
+import { demoSearchDays, demoTraffic } from './demo-traffic';
 import { DemoDataWritten, GenerateDemoData } from './generate-demo-data.command';
 
 const CHUNK = 5000;
 
-/** Appends demo events day by day, in order (one key per website keeps them in one partition). */
+/** Appends demo events day by day, in order (one key per website, or its host for renders, keeps them in one partition). */
 @CommandHandler(GenerateDemoData)
 export class GenerateDemoDataHandler implements ICommandHandler<GenerateDemoData, DemoDataWritten> {
   constructor(
@@ -24,11 +24,14 @@ export class GenerateDemoDataHandler implements ICommandHandler<GenerateDemoData
     if (!website) throw validationError('website', `unknown website ${input.websiteId}`);
     const hostname = this.config.hosts.find((h) => h.host_id === website.host_id)?.hostnames[0];
     if (!hostname) throw validationError('website', `website ${website.id} has no host`);
-    const options = { websiteId: website.id, hostname, nowMs: this.clock.now(), days: input.days, requestsPerDay: input.requestsPerDay, seed: input.seed };
+    const options = { websiteId: website.id, hostId: website.host_id, hostname, nowMs: this.clock.now(), days: input.days, requestsPerDay: input.requestsPerDay, seed: input.seed };
     let botRequests = 0;
-    for (const day of demoBotRequests(options)) {
-      for (let i = 0; i < day.length; i += CHUNK) await this.append(TOPICS.botRequests, day.slice(i, i + CHUNK));
-      botRequests += day.length;
+    let renders = 0;
+    for (const day of demoTraffic(options)) {
+      for (let i = 0; i < day.botRequests.length; i += CHUNK) await this.append(TOPICS.botRequests, day.botRequests.slice(i, i + CHUNK));
+      for (let i = 0; i < day.renders.length; i += CHUNK) await this.append(TOPICS.renders, day.renders.slice(i, i + CHUNK));
+      botRequests += day.botRequests.length;
+      renders += day.renders.length;
     }
     let searchDays = 0;
     for (const day of demoSearchDays(options)) {
@@ -37,7 +40,7 @@ export class GenerateDemoDataHandler implements ICommandHandler<GenerateDemoData
     }
     const dayMs = 86_400_000;
     const today = Math.floor(options.nowMs / dayMs) * dayMs;
-    return { websiteId: website.id, botRequests, searchDays, from: new Date(today - (input.days - 1) * dayMs).toISOString().slice(0, 10), to: new Date(today).toISOString().slice(0, 10) };
+    return { websiteId: website.id, botRequests, renders, searchDays, from: new Date(today - (input.days - 1) * dayMs).toISOString().slice(0, 10), to: new Date(today).toISOString().slice(0, 10) };
   }
 
   private async append(topic: string, events: readonly EventEnvelope[]): Promise<void> {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { BOT_REQUEST_EVENTS_TABLE, ChdbExecutor, EXPLORER_DDL_DIR, ExplorerAdmission } from '@bpc/explorer-store';
 import { TestClock, testConfig } from '@bpc/testing';
 import { AccountLimits } from '../account-limits';
-import { demoBotRequests } from '../generate-demo-data/demo-traffic';
+import { demoTraffic } from '../generate-demo-data/demo-traffic';
 import type { QueryBody } from '../resolve-query/query-body';
 import { RunExplorerQueryHandler } from '../run-explorer-query/run-explorer-query.handler';
 import { RunExplorerQuery } from '../run-explorer-query/run-explorer-query.query';
@@ -33,7 +33,7 @@ describe('insights against the Data Explorer on demo traffic (chDB)', () => {
     store = new ChdbExecutor({ path: path.join(dir, 'chdb'), ddlDir: EXPLORER_DDL_DIR });
     await store.migrate();
     let day = 0;
-    for (const events of demoBotRequests({ websiteId: WEBSITE, hostname: 'www.example.com', nowMs: NOW, days: 100, requestsPerDay: 600, seed: 30 })) {
+    for (const { botRequests: events } of demoTraffic({ websiteId: WEBSITE, hostId: 1, hostname: 'www.example.com', nowMs: NOW, days: 100, requestsPerDay: 600, seed: 30 })) {
       await store.insert({ table: BOT_REQUEST_EVENTS_TABLE, rows: events.map((e) => ({ ...e })), token: `day-${day}` });
       // A batch the projector wrote again with other boundaries (another token): FINAL counts its rows once, as the explorer does.
       if (day % 10 === 0) await store.insert({ table: BOT_REQUEST_EVENTS_TABLE, rows: events.slice(0, 50).map((e) => ({ ...e })), token: `day-${day}-again` });

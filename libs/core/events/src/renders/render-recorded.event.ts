@@ -1,6 +1,8 @@
+import type { PageFacts } from '@bpc/domain';
 import type { EventEnvelope } from '../envelope';
 import { payloadSchema } from '../json-schema';
 import { pageUrlSchema } from '../page-url-schema';
+import { pageFactsSchema } from './page-facts-schema';
 
 export const RENDER_RECORDED = 'RenderRecorded';
 
@@ -40,6 +42,8 @@ export interface RenderRecordedPayload {
   readonly attempt: number;
   /** The queue entry's id (the request that last queued it); absent for an edge miss. */
   readonly entryId?: string;
+  /** What the produced page says to bots; absent when no page was produced (and in events recorded before facts were). */
+  readonly facts?: PageFacts;
 }
 
 /** One render or origin fetch and how it ended. Keyed by host id, like the queue topic. */
@@ -62,5 +66,6 @@ export const renderRecordedSchema = payloadSchema<RenderRecordedPayload>()({
     bytes: { type: 'integer', minimum: 0 },
     attempt: { type: 'integer', minimum: 1 },
     entryId: { type: 'string' },
+    facts: pageFactsSchema,
   },
 });

@@ -3,15 +3,15 @@ import { ApiDaemonEndpoint, bool, int, str } from './daemon-api-docs';
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
+import { CacheInvalidatedResult, InvalidateCache, RecacheAccepted, RequestRecache } from '@bpc/cache-operations';
 import { BodyPipe } from '@bpc/platform';
 import { HostPausedResult, HostResumedResult, PauseHostRecache, ResumeHostRecache } from '../host-recache-pause/host-recache-pause.commands';
 import { PurgeQueue, QueuePurgedResult } from '../purge-queue/purge-queue.command';
 import { PurgeQueueDto } from '../purge-queue/purge-queue.dto';
-import { RecacheAccepted, RequestRecache } from '../request-recache/request-recache.command';
 import { RequestRecacheDto } from '../request-recache/request-recache.dto';
 import { HostBodyDto } from '../shared/host-body.dto';
-import { CacheInvalidatedResult, InvalidateCache } from '../invalidate-cache/invalidate-cache.command';
 import { InvalidateCacheDto } from '../invalidate-cache/invalidate-cache.dto';
+import { invalidateBody, RecacheBody, recacheBody } from './cache-operation-bodies';
 import { ResponseEnvelope, without } from './response-envelope';
 
 const lenient = { forbidUnknownKeys: false };
@@ -43,7 +43,7 @@ export class RecacheController {
     const input = { hostId: body.host_id, urls: body.urls, dimensionIds: body.dimension_ids, priority: body.priority, mode: body.mode };
     const accepted = await this.commands.execute<RequestRecache, RecacheAccepted>(new RequestRecache(input, 'daemon-api'));
     // The earlier form stays as it was: no `paused`, `mode` nor the receipt added later.
-    return this.envelope.wrap(form, accepted, without<RecacheAccepted, 'paused' | 'mode' | 'receipt_id'>('paused', 'mode', 'receipt_id'));
+    return this.envelope.wrap(form, recacheBody(accepted), without<RecacheBody, 'paused' | 'mode' | 'receipt_id'>('paused', 'mode', 'receipt_id'));
   }
 
   @Post('queue/purge')
@@ -71,7 +71,8 @@ export class RecacheController {
   async invalidate(@Req() request: FastifyRequest, @Body(new BodyPipe(InvalidateCacheDto, lenient)) body: InvalidateCacheDto) {
     const form = this.envelope.formOf(request);
     const input = { hostId: body.host_id, urls: body.urls, dimensionIds: body.dimension_ids };
-    return this.envelope.wrap(form, await this.commands.execute<InvalidateCache, CacheInvalidatedResult>(new InvalidateCache(input, 'daemon-api')));
+    const result = await this.commands.execute<InvalidateCache, CacheInvalidatedResult>(new InvalidateCache(input, 'daemon-api'));
+    return this.envelope.wrap(form, invalidateBody(result));
   }
 
   @Post('recache/resume')

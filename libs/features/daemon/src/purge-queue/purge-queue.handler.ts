@@ -1,11 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { recordAndProject } from '@bpc/cache-operations';
 import { Clock, HostCatalog, resolvePurgePriorities } from '@bpc/domain';
 import { newQueueEvent, QUEUE_PURGED, TOPICS } from '@bpc/events';
 import { EVENT_LOG, EventLog } from '@bpc/event-log';
 import { CLOCK } from '@bpc/platform';
 import { QUEUE_STORE, QueueStore } from '@bpc/queue-store';
-import { recordAndProject } from '../projection/record-and-project';
 import { requireHost } from '../shared/require-host';
 import { PurgeQueue, QueuePurgedResult } from './purge-queue.command';
 

@@ -1,5 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
+import { QueueActivity } from '@bpc/cache-operations';
 import type { AppConfig } from '@bpc/config';
 import type { Clock } from '@bpc/domain';
 import { EventEnvelope, newQueueEvent, newRenderRecorded, RECACHE_GAVE_UP, RECACHE_RETRY_SCHEDULED, RECACHE_SUCCEEDED, RecacheAttemptSubject, TOPICS, TopicName } from '@bpc/events';
@@ -10,7 +11,6 @@ import { AfterFailure, PAGE_REFRESHER, PageRefresher, RefreshOutcome, renderFact
 import type { RenderCapacity, SchedulerView } from '../get-status/scheduler-view';
 import { SchedulerSwitch } from '../scheduler-control/scheduler-switch';
 import { afterFailure, claimLeaseMs, internalQueueTarget, SchedulerLimits, triggerOf } from './scheduler-policy';
-import { QueueActivity } from './queue-activity';
 import { SchedulerMetrics } from './scheduler-metrics';
 
 /** How long shutdown lets running attempts finish before aborting them. */

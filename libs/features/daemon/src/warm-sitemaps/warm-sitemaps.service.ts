@@ -1,10 +1,10 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
+import { RecacheSitemap, SitemapRecacheAccepted } from '@bpc/cache-operations';
 import type { AppConfig } from '@bpc/config';
 import { AppError, type Clock } from '@bpc/domain';
 import { APP_CONFIG, CLOCK, LOGGER } from '@bpc/platform';
-import { RecacheSitemap, SitemapRecacheAccepted } from '../recache-sitemap/recache-sitemap.command';
 import { DAEMON_ID } from '../shared/daemon-id';
 import { dueWarmUpTurns, sitemapKey, type WarmUpSitemap, type WarmUpTurn } from './warm-up-schedule';
 import { WARM_UP_TURNS, type WarmUpTurns } from './warm-up-turns.port';
@@ -46,8 +46,8 @@ export class WarmSitemaps implements OnApplicationBootstrap, OnApplicationShutdo
 
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
+    // A check still running ends here, before the composition root closes the turns with the other ports.
     await this.running;
-    await this.turns.close();
   }
 
   /** One check: runs the turns due now that this daemon wins; a check still running makes the next one wait its turn. */

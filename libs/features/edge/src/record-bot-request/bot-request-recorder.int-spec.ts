@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { FileEventLog, LogRecord } from '@bpc/event-log';
+import { EventLog, FileEventLog, LogRecord } from '@bpc/event-log';
 import { BotRequestRecorded, BotRequestRecordedPayload, RecordedBotRequest, TOPICS } from '@bpc/events';
 import { createLogger } from '@bpc/platform';
 import { testConfig, until } from '@bpc/testing';
@@ -9,8 +9,6 @@ import pino from 'pino';
 import { Registry } from 'prom-client';
 import { SwappableLog } from '../swappable-log.fixture';
 import { BotRequestRecorder } from './bot-request-recorder';
-import type { BotRequestSink } from './bot-request-sink';
-import { fileLogBotRequestSink } from './bot-request-sinks';
 
 const payload = (n: number): RecordedBotRequest => ({
   websiteId: 'demo',
@@ -35,6 +33,16 @@ function requestIdsOf(events: readonly BotRequestRecorded[]): string[] {
   return events.map((event) => event.payload.requestId);
 }
 
+/** A log whose appends the test scripts (refused, or never answered, at will); nothing reads from it. */
+function scriptedLog(append: (events: readonly BotRequestRecorded[]) => Promise<void>): EventLog {
+  return {
+    append: (_topic, events) => append(events as readonly BotRequestRecorded[]),
+    subscribe: () => Promise.reject(new Error('a scripted log has nothing to read')),
+    check: async () => undefined,
+    close: async () => undefined,
+  };
+}
+
 describe('BotRequestRecorder against a file event log', () => {
   it('buffers while the log refuses appends, drops the oldest beyond the bound, and records the rest once the log is back', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'bpc-recorder-'));
@@ -44,7 +52,7 @@ describe('BotRequestRecorder against a file event log', () => {
     const registry = new Registry();
     const config = testConfig('standalone', { edge: { record_buffer_max: 5, record_batch_max: 2, record_flush_ms: 10 } });
     const logger = createLogger('silent', 'recorder');
-    const recorder = new BotRequestRecorder(config, fileLogBotRequestSink(log), logger, registry);
+    const recorder = new BotRequestRecorder(config, log, logger, registry);
     recorder.onModuleInit();
     for (let n = 1; n <= 8; n += 1) recorder.record(payload(n));
     await until(() => log.refused >= 1, { what: 'an append the closed log refused' });
@@ -68,13 +76,10 @@ describe('BotRequestRecorder against a file event log', () => {
 
   it('never throws for a request it cannot record: counts it as dropped and records the next ones', async () => {
     const appended: string[] = [];
-    const sink: BotRequestSink = {
-      append: async (events) => void appended.push(...requestIdsOf(events)),
-      close: async () => undefined,
-    };
+    const log = scriptedLog(async (events) => void appended.push(...requestIdsOf(events)));
     const registry = new Registry();
     const config = testConfig('standalone', { edge: { record_buffer_max: 10, record_batch_max: 3, record_flush_ms: 10 } });
-    const recorder = new BotRequestRecorder(config, sink, createLogger('silent', 'recorder'), registry);
+    const recorder = new BotRequestRecorder(config, log, createLogger('silent', 'recorder'), registry);
     recorder.onModuleInit();
     recorder.record(payload(1));
     expect(() => recorder.record({ ...payload(2), pageTitle: undefined as unknown as string })).not.toThrow();
@@ -89,18 +94,15 @@ describe('BotRequestRecorder against a file event log', () => {
     const appended: string[] = [];
     let calls = 0;
     let refuse!: () => void;
-    const sink: BotRequestSink = {
-      append: (events) => {
-        calls += 1;
-        if (calls === 1) return new Promise<void>((_resolve, reject) => (refuse = () => reject(new Error('log down'))));
-        appended.push(...requestIdsOf(events));
-        return Promise.resolve();
-      },
-      close: async () => undefined,
-    };
+    const log = scriptedLog((events) => {
+      calls += 1;
+      if (calls === 1) return new Promise<void>((_resolve, reject) => (refuse = () => reject(new Error('log down'))));
+      appended.push(...requestIdsOf(events));
+      return Promise.resolve();
+    });
     const registry = new Registry();
     const config = testConfig('standalone', { edge: { record_buffer_max: 10, record_batch_max: 3, record_flush_ms: 10 } });
-    const recorder = new BotRequestRecorder(config, sink, createLogger('silent', 'recorder'), registry);
+    const recorder = new BotRequestRecorder(config, log, createLogger('silent', 'recorder'), registry);
     recorder.onModuleInit();
     for (let n = 1; n <= 3; n += 1) recorder.record(payload(n));
     await until(() => calls === 1, { timeoutMs: 5_000, intervalMs: 5 });
@@ -116,25 +118,21 @@ describe('BotRequestRecorder against a file event log', () => {
 
   it('stops waiting at the shutdown deadline for an append that never answers, and logs how many requests it lost', async () => {
     let calls = 0;
-    const sink: BotRequestSink = {
-      append: () => {
-        calls += 1;
-        return new Promise<void>(() => undefined);
-      },
-      close: () => new Promise<void>(() => undefined),
-    };
+    const log = scriptedLog(() => {
+      calls += 1;
+      return new Promise<void>(() => undefined);
+    });
     const lines: { lost?: number; msg: string }[] = [];
     const logger = pino({ level: 'error' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
     const config = testConfig('standalone', { edge: { record_buffer_max: 10, record_batch_max: 3, record_flush_ms: 10 } });
-    const recorder = new BotRequestRecorder(config, sink, logger, new Registry(), 300);
+    const recorder = new BotRequestRecorder(config, log, logger, new Registry(), 300);
     recorder.onModuleInit();
     for (let n = 1; n <= 5; n += 1) recorder.record(payload(n));
     await until(() => calls === 1, { timeoutMs: 5_000, intervalMs: 5 });
 
     const started = Date.now();
     await recorder.onApplicationShutdown();
-    // 300 ms of flushing, then at most 2 s for closing the sink (timers, not CPU: about as long on a busy
-    // machine), well before the 10 s a shutdown flush that ignored the 300 ms given would take.
+    // 300 ms of flushing (timers, not CPU: about as long on a busy machine), well before the 10 s a shutdown flush that ignored the 300 ms given would take.
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(lines).toEqual([expect.objectContaining({ lost: 5, msg: 'event log unreachable at shutdown: bot requests not recorded' })]);
   }, 20_000);
@@ -142,16 +140,13 @@ describe('BotRequestRecorder against a file event log', () => {
   it('appends per flush what was buffered when it started and batches filled meanwhile, not each request served during an append', async () => {
     const batches: string[][] = [];
     let release!: () => void;
-    const sink: BotRequestSink = {
-      append: (events) => {
-        batches.push(requestIdsOf(events));
-        return batches.length === 1 ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
-      },
-      close: async () => undefined,
-    };
+    const log = scriptedLog((events) => {
+      batches.push(requestIdsOf(events));
+      return batches.length === 1 ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
+    });
     // The timer never fires here: flushes are called by hand.
     const config = testConfig('standalone', { edge: { record_buffer_max: 100, record_batch_max: 3, record_flush_ms: 60_000 } });
-    const recorder = new BotRequestRecorder(config, sink, createLogger('silent', 'recorder'), new Registry());
+    const recorder = new BotRequestRecorder(config, log, createLogger('silent', 'recorder'), new Registry());
     recorder.onModuleInit();
     recorder.record(payload(1));
     const first = recorder.flush();
@@ -168,18 +163,15 @@ describe('BotRequestRecorder against a file event log', () => {
   it('while backing off after a refused append, keeps the requests served meanwhile in one open batch, appended after the refused one', async () => {
     const batches: string[][] = [];
     let calls = 0;
-    const sink: BotRequestSink = {
-      append: (events) => {
-        calls += 1;
-        if (calls === 1) return Promise.reject(new Error('log down'));
-        // The refused batch and the one filled meanwhile go in one append, in that order.
-        batches.push(requestIdsOf(events));
-        return Promise.resolve();
-      },
-      close: async () => undefined,
-    };
+    const log = scriptedLog((events) => {
+      calls += 1;
+      if (calls === 1) return Promise.reject(new Error('log down'));
+      // The refused batch and the one filled meanwhile go in one append, in that order.
+      batches.push(requestIdsOf(events));
+      return Promise.resolve();
+    });
     const config = testConfig('standalone', { edge: { record_buffer_max: 100, record_batch_max: 10, record_flush_ms: 60_000 } });
-    const recorder = new BotRequestRecorder(config, sink, createLogger('silent', 'recorder'), new Registry());
+    const recorder = new BotRequestRecorder(config, log, createLogger('silent', 'recorder'), new Registry());
     // The backoff is measured on Date.now(): stopped here, so that a busy machine cannot end it before the test moves it on.
     jest.useFakeTimers({ doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
     try {

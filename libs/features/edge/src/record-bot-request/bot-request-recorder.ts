@@ -1,18 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit, Optional } from '@nestjs/common';
 import type { AppConfig } from '@bpc/config';
-import { BotRequestRecorded, RecordedBotRequest, recordedBotRequestEvent } from '@bpc/events';
+import { EVENT_LOG, EventLog } from '@bpc/event-log';
+import { BotRequestRecorded, RecordedBotRequest, recordedBotRequestEvent, TOPICS } from '@bpc/events';
 import { APP_CONFIG, LOGGER, METRICS_REGISTRY, settlesWithin } from '@bpc/platform';
 import type { Logger } from 'pino';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { BotRequestBuffer } from './bot-request-buffer';
-import { BOT_REQUEST_SINK, BotRequestSink } from './bot-request-sink';
 import { BotRequestSpill } from './bot-request-spill';
 
 /** Longest the shutdown flush keeps trying an unreachable log. */
 const SHUTDOWN_FLUSH_MS = 10_000;
-/** Longest closing the sink may take after that (its producer). */
-const CLOSE_SINK_MS = 2_000;
 /** Overrides the 10 s of the shutdown flush (tests). */
 export const RECORDER_SHUTDOWN_FLUSH_MS = Symbol('RECORDER_SHUTDOWN_FLUSH_MS');
 const MAX_RETRY_DELAY_MS = 5_000;
@@ -25,7 +23,7 @@ const MAX_BATCHES_PER_APPEND = 16;
  * (see `BotRequestBuffer`); a timer appends batches of up to
  * `edge.record_batch_max` every `edge.record_flush_ms` (up to 16 batches per
  * append), one append in flight at a time, so events keep their order per
- * website, to the `BotRequestSink` the composition picked. Each request's
+ * website, to the event log's bot request topic. Each request's
  * event id (a random UUID) is fixed when it is recorded, so a batch appended
  * again after a refused append carries the same ids (and the explorer folds
  * duplicates).
@@ -35,8 +33,7 @@ const MAX_BATCHES_PER_APPEND = 16;
  * `edge.record_buffer_max` events: beyond it the oldest are dropped, counted
  * in `bpc_edge_recorded_dropped_total` and logged (once per outage, with the
  * running count). The buffer is flushed when the app shuts down (after the
- * HTTP server stopped, bounded by 10 s); then the sink is closed (on Kafka
- * it has a producer of its own: see `kafkaBotRequestSink`).
+ * HTTP server stopped, bounded by 10 s).
  *
  * What the log still has not taken when the shutdown flush ends is spilled
  * to a local file (see `BotRequestSpill`), appended when the edge starts
@@ -65,7 +62,7 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(BOT_REQUEST_SINK) private readonly sink: BotRequestSink,
+    @Inject(EVENT_LOG) private readonly log: EventLog,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(METRICS_REGISTRY) registry: Registry,
     @Optional() @Inject(RECORDER_SHUTDOWN_FLUSH_MS) private readonly shutdownFlushMs: number = SHUTDOWN_FLUSH_MS,
@@ -121,7 +118,6 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
       if (this.pending() > 0) await settledBy(new Promise((r) => setTimeout(r, Math.min(200, Math.max(0, this.retryAt - Date.now())))), deadline);
     }
     if (this.pending() > 0) await this.spillUnrecorded();
-    await settledBy(this.sink.close(), Math.max(deadline, Date.now()) + CLOSE_SINK_MS);
   }
 
   /**
@@ -161,7 +157,7 @@ export class BotRequestRecorder implements OnModuleInit, OnApplicationShutdown {
       this.appendingBatches = batches;
       this.appending = events.length;
       try {
-        await this.sink.append(events);
+        await this.log.append(TOPICS.botRequests, events);
         this.appended.inc(events.length);
         if (this.failures > 0) this.logger.info({ after: this.failures }, 'event log reachable again: recording bot requests');
         this.failures = 0;

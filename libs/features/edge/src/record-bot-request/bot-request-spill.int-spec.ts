@@ -8,7 +8,6 @@ import pino from 'pino';
 import { Registry } from 'prom-client';
 import { BotRequestRecorder } from './bot-request-recorder';
 import { BotRequestSpill } from './bot-request-spill';
-import { fileLogBotRequestSink } from './bot-request-sinks';
 
 interface LogLine {
   readonly msg: string;
@@ -30,9 +29,8 @@ function recorderOn(log: FileEventLog, spillDir: string, maxSpillBytes?: number)
     },
   );
   const config = testConfig('standalone', { edge: { record_buffer_max: 100, record_batch_max: 3, record_flush_ms: 10 } });
-  const sink = fileLogBotRequestSink(log);
-  const spill = new BotRequestSpill(spillDir, sink, logger, maxSpillBytes);
-  const recorder = new BotRequestRecorder(config, sink, logger, new Registry(), 300, spill);
+  const spill = new BotRequestSpill(spillDir, { append: (events) => log.append(TOPICS.botRequests, events) }, logger, maxSpillBytes);
+  const recorder = new BotRequestRecorder(config, log, logger, new Registry(), 300, spill);
   recorder.onModuleInit();
   return { recorder, lines };
 }

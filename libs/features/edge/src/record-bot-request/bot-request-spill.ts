@@ -5,7 +5,6 @@ import { createFileAtomic } from '@bpc/durable-fs';
 import { retryUntilStopped } from '@bpc/support';
 import { BOT_REQUEST_RECORDED, BotRequestRecorded, type EventEnvelope } from '@bpc/events';
 import type { Logger } from 'pino';
-import type { BotRequestSink } from './bot-request-sink';
 
 /** The spill directory, under `data_dir`. */
 export const SPILL_DIR = 'edge-spill';
@@ -168,7 +167,7 @@ export class EventSpill<E extends EventEnvelope> {
 
 /** Bot requests the log could not take at shutdown (see `EventSpill`). */
 export class BotRequestSpill extends EventSpill<BotRequestRecorded> {
-  constructor(dir: string, sink: BotRequestSink, logger: Logger, maxBytes = SPILL_MAX_BYTES) {
+  constructor(dir: string, sink: SpillSink<BotRequestRecorded>, logger: Logger, maxBytes = SPILL_MAX_BYTES) {
     super(dir, sink, logger, maxBytes, BOT_REQUEST_SPILL);
   }
 }

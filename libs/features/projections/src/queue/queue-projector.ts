@@ -1,9 +1,8 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import type { AppConfig } from '@bpc/config';
 import { TOPICS } from '@bpc/events';
 import { EVENT_LOG, EventLog } from '@bpc/event-log';
 import { caughtUpWithin } from '@bpc/support';
-import { APP_CONFIG, LOGGER, ReadinessRegistry } from '@bpc/platform';
+import { LOGGER, ReadinessRegistry } from '@bpc/platform';
 import type { Logger } from 'pino';
 import { QUEUE_STORE, QueueStore } from '@bpc/queue-store';
 import { SubscriptionUntilSubscribed } from '../shared/subscription-until-subscribed';
@@ -14,11 +13,11 @@ export const QUEUE_PROJECTOR_GROUP = 'queue-projector';
 const IN_PROCESS_REBUILD_MS = 60_000;
 
 /**
- * Keeps the queue store in step with the queue topic. An in-process (memory)
- * store starts empty or from its last snapshot and is rebuilt from the log:
- * startup waits for that (the projector app starts first), so the daemon's
- * first `/status` and the scheduler's first claim see the whole queue, not
- * the part replayed so far. Kafka or Redis not reachable yet does not stop
+ * Keeps the queue store in step with the queue topic. A store rebuilt on
+ * start (`QueueStore.rebuiltOnStart`: the memory one, empty or from its last
+ * snapshot) is replayed from the log and startup waits for that (the
+ * projector app starts first), so the daemon's first `/status` and the
+ * scheduler's first claim see the whole queue, not the part replayed so far. Kafka or Redis not reachable yet does not stop
  * startup: the subscription is retried until they are (readiness says so).
  */
 @Injectable()
@@ -29,7 +28,6 @@ export class QueueProjector implements OnApplicationBootstrap, OnApplicationShut
     @Inject(EVENT_LOG) private readonly log: EventLog,
     @Inject(QUEUE_STORE) private readonly store: QueueStore,
     @Inject(LOGGER) private readonly logger: Logger,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     readiness: ReadinessRegistry,
   ) {
     readiness.add({ name: 'projection (queue)', check: async () => ({ lag: await this.lag() }) });
@@ -49,7 +47,7 @@ export class QueueProjector implements OnApplicationBootstrap, OnApplicationShut
       this.logger,
     );
     await this.subscription.started();
-    if (this.config.adapters.queue_store === 'memory') await this.rebuilt();
+    if (this.store.rebuiltOnStart) await this.rebuilt();
   }
 
   private async rebuilt(): Promise<void> {

@@ -19,7 +19,7 @@ describe('claim decisions', () => {
   });
 
   it('given high and normal entries of two hosts, when claiming, then high goes first and hosts alternate', () => {
-    const { view } = given(
+    const view = given(
       ...queued(entry('a1'), entry('a2'), entry('a3', { priority: 'high' }), entry('b1', { hostId: 2 }), entry('b2', { hostId: 2, dueAt: T + 1 })),
     );
     const decision = decideClaim(view, claim(10), claimIds());
@@ -29,7 +29,7 @@ describe('claim decisions', () => {
   });
 
   it('given host 1 served last, when claiming one entry, then host 2 is served', () => {
-    const { view } = given(...queued(entry('a1'), entry('a2'), entry('b1', { hostId: 2 })), {
+    const view = given(...queued(entry('a1'), entry('a2'), entry('b1', { hostId: 2 })), {
       type: 'entry-leased',
       lease: { entry: entry('a1'), claimId: 'old', leaseUntil: T + 9_000 },
     });
@@ -37,7 +37,7 @@ describe('claim decisions', () => {
   });
 
   it('given a paused host, when claiming before and at its deadline, then it is skipped, then drained', () => {
-    const { view } = given(...queued(entry('a1')), { type: 'host-paused', hostId: 1, expiresAt: T + 1 });
+    const view = given(...queued(entry('a1')), { type: 'host-paused', hostId: 1, expiresAt: T + 1 });
     expect(urls(decideClaim(view, claim(5), claimIds()))).toEqual([]);
     expect(urls(decideClaim(view, claim(5, T + 1), claimIds()))).toEqual(['a1']);
   });
@@ -45,7 +45,7 @@ describe('claim decisions', () => {
   it('given two expired leases of one key, when their time is up, then the first returns and the second merges into it', () => {
     const first = entry('a', { entryId: 'e1', priority: 'normal', dueAt: T - 10 });
     const second = entry('a', { entryId: 'e2', priority: 'high', dueAt: T });
-    const { view } = given(
+    const view = given(
       ...queued(first),
       { type: 'entry-leased', lease: { entry: first, claimId: 'c1', leaseUntil: T } },
       ...queued(second),

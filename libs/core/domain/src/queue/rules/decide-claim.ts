@@ -1,5 +1,6 @@
 import { PRIORITIES } from '../priority';
 import { pausedAt } from './entry-placement';
+import { reached } from './queue-rule-table';
 import type { ClaimedEntry, ClaimRequest } from './queue-commands';
 import type { QueueDecision, QueueChange, QueueView, QueuedEntry } from './queue-changes';
 import { returnToQueue } from './return-to-queue';
@@ -15,7 +16,7 @@ export function decideLeaseExpiry(view: QueueView, now: number): QueueDecision<n
   const returned = new Map<string, QueuedEntry>();
   let expired = 0;
   for (const lease of view.leases()) {
-    if (lease.leaseUntil > now) continue;
+    if (!reached(lease.leaseUntil, now)) continue;
     expired++;
     const at = `${lease.entry.hostId} ${lease.entry.key}`;
     const back = returnToQueue(lease, lease.entry, returned.get(at) ?? view.queued(lease.entry.hostId, lease.entry.key));

@@ -1,6 +1,7 @@
-import { PRIORITIES, priorityRank, type Priority } from '../priority';
+import { PRIORITIES, type Priority } from '../priority';
 import { queueEntryKey, type QueueItem } from '../queue-entry';
 import type { RecacheMode } from '../recache-mode';
+import { MERGE_POLICIES, QUEUE_RULE_TABLE, reached } from './queue-rule-table';
 
 /**
  * The distinct entries a request names, keyed by `queueEntryKey`, in order of
@@ -31,14 +32,14 @@ export interface EntryPlacement {
 /**
  * One entry per host + URL + dimension: when two placements meet (a request
  * for a queued entry, or a claim returning while a newer request queued the
- * same key) the survivor takes the higher priority, the earlier due time, and
- * the newer side's explicit mode (else the older one's). The caller keeps the
- * queued entry's `entryId` and `attempt`.
+ * same key) the survivor's fields follow `QUEUE_RULE_TABLE.merge`: the higher
+ * priority, the earlier due time, and the newer side's explicit mode (else
+ * the older one's). The caller keeps the queued entry's `entryId` and `attempt`.
  */
 export function mergeEntry(older: EntryPlacement, newer: EntryPlacement): EntryPlacement {
-  const priority = priorityRank(newer.priority) < priorityRank(older.priority) ? newer.priority : older.priority;
-  const mode = newer.mode ?? older.mode;
-  return { priority, dueAt: Math.min(older.dueAt, newer.dueAt), ...(mode ? { mode } : {}) };
+  const { merge } = QUEUE_RULE_TABLE;
+  const mode = MERGE_POLICIES[merge.mode](older.mode, newer.mode);
+  return { priority: MERGE_POLICIES[merge.priority](older.priority, newer.priority), dueAt: MERGE_POLICIES[merge.dueAt](older.dueAt, newer.dueAt), ...(mode ? { mode } : {}) };
 }
 
 /** `entry` moved to `placement` (its mode replaced by the placement's, or dropped when it has none). */
@@ -47,7 +48,7 @@ export function withPlacement<T extends EntryPlacement>(entry: T, placement: Ent
   return { ...rest, priority: placement.priority, dueAt: placement.dueAt, ...(placement.mode ? { mode: placement.mode } : {}) } as T;
 }
 
-/** Whether a host paused until `deadline` is still paused at `now`: a pause ends at its deadline. */
+/** Whether a host paused until `deadline` is still paused at `now` (until its deadline is `reached`). */
 export function pausedAt(deadline: number | undefined, now: number): boolean {
-  return deadline !== undefined && deadline > now;
+  return deadline !== undefined && !reached(deadline, now);
 }

@@ -48,10 +48,7 @@ export type QueueChange =
   /** The lease ends and its entry is queued again as `entry` (no entry of its key was queued). */
   | { readonly type: 'lease-returned'; readonly claimId: string; readonly entry: QueuedEntry };
 
-/**
- * What the decisions read of a queue state. The memory store answers from
- * its indexes, the domain model (`QueueModel`) from plain persistent maps.
- */
+/** What the decisions read of a queue state (`QueueState` answers it). */
 export interface QueueView {
   queued(hostId: number, key: string): QueuedEntry | undefined;
   /** Queued entries of a host at one priority. */

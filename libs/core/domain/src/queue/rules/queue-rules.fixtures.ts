@@ -1,9 +1,9 @@
 import { queueEntryKey } from '../queue-entry';
 import type { Priority } from '../priority';
 import type { QueueChange, QueuedEntry } from './queue-changes';
-import { emptyQueueModel, evolveQueueAll, queueView, type QueueModel } from './queue-model';
+import { QueueState } from './queue-state';
 
-/** Shared by the queue rules' specs: a state built from events, read through the model's view. */
+/** Shared by the queue rules' specs: a state built from events, read as the decisions read it. */
 export const T = 1_700_000_000_000;
 
 export function entry(url: string, over: Partial<QueuedEntry> = {}): QueuedEntry {
@@ -13,9 +13,10 @@ export function entry(url: string, over: Partial<QueuedEntry> = {}): QueuedEntry
 
 export const queued = (...entries: QueuedEntry[]): QueueChange[] => entries.map((e) => ({ type: 'entry-queued', entry: e }));
 
-export function given(...events: QueueChange[]): { state: QueueModel; view: ReturnType<typeof queueView> } {
-  const state = evolveQueueAll(emptyQueueModel(), events);
-  return { state, view: queueView(state) };
+export function given(...events: QueueChange[]): QueueState {
+  const state = new QueueState();
+  state.evolveAll(events);
+  return state;
 }
 
 /** Claim ids c1, c2, … in the order asked. */

@@ -1,0 +1,29 @@
+import type { DimensionDefinition } from '@bpc/domain';
+import type { Website } from './website-tokens';
+
+/** A bot request as the customer's middleware forwards it. */
+export interface BotPageRequest {
+  /** The request target: `/` + the page's absolute URL (query included). */
+  readonly target: string;
+  readonly token: string | undefined;
+  readonly userAgent: string;
+  readonly acceptEncoding: string | undefined;
+  /** HEAD: the answer's headers only (its body is not sent, and not counted as sent). */
+  readonly headOnly?: boolean;
+  /** The id the bot gets in `X-Request-Id`, the recorded request carries, and the logs name the request by. */
+  readonly requestId: string;
+  /** `performance.now()` when the request arrived. */
+  readonly receivedAt: number;
+}
+
+/** A bot request once accepted: its website, page and dimension known. */
+export interface PageRequest {
+  readonly website: Website;
+  readonly hostId: number;
+  readonly url: string;
+  readonly hostname: string;
+  readonly dimension: DimensionDefinition;
+  readonly request: BotPageRequest;
+  readonly requestId: string;
+  readonly started: number;
+}

@@ -1,0 +1,2 @@
+export * from './robots-file';
+export * from './fetch-robots-txt';

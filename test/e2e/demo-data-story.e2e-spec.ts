@@ -1,0 +1,57 @@
+import { createLogger } from '@bpc/platform';
+import { RunningApps, startApps } from '@bpc/composition';
+import { jsonOf, removeTestDataDir, testConfig, until } from '@bpc/testing';
+import { standaloneApps } from '../../apps/standalone/src/standalone';
+import { adminHeaders, issueToken } from './explorer-fixtures';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/**
+ * The demo data tells one story: each figure of the dashboard's overview is
+ * what the page its link opens shows (the same API bodies the dashboard sends).
+ */
+describe('demo data: the overview agrees with the pages it links to (standalone)', () => {
+  let running: RunningApps;
+  let api: string;
+  let token: string;
+
+  beforeAll(async () => {
+    running = await startApps(standaloneApps, testConfig('standalone', { websites: [{ id: 'demo', host_id: 1, account_id: 'acme' }] }), createLogger('warn', 'e2e-demo-story'));
+    api = running.urls['public-api']!;
+    ({ token } = await issueToken(api, { user: 'dana', website: 'demo', role: 'readonly' }));
+    const response = await fetch(`${api}/internal/admin/demo-data`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ website: 'demo', days: 16, requestsPerDay: 400, seed: 5 }) });
+    expect(response.status).toBe(200);
+    const written = await jsonOf(response);
+    expect(written.renders).toBeGreaterThan(0);
+    const count = async (table: string) => Number((await running.runtime.ports.explorerStore!.query<{ n: number }>(`SELECT count() AS n FROM ${table} FINAL`))[0]!.n);
+    await until(async () => (await count('bot_requests')) === written.botRequests && (await count('render_outcomes')) === written.renders, { timeoutMs: 60_000, what: () => 'the demo data in the explorer' });
+  }, 120_000);
+
+  afterAll(async () => {
+    await running?.close();
+    if (running) removeTestDataDir(running.runtime.config.data_dir);
+  });
+
+  const post = async (path: string, body: unknown): Promise<Json> => {
+    const response = await fetch(`${api}/api/websites/demo/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    expect(response.status).toBe(200);
+    return jsonOf(response);
+  };
+
+  it.each(['7d', '24h'])('over %s: renders failed are the failed edge misses the Renders page lists by reason', async (period) => {
+    const { data: summary } = await post('insights/summary', { period });
+    expect(summary.current.rendersFailed).toBeGreaterThan(period === '7d' ? 0 : -1);
+    // The overview links to /renders?period=…&trigger=edge_miss&show=failed: the reasons table of that view.
+    const reasons = await post('renders/query', { mode: 'reasons', period, columns: ['outcome', 'reason', 'renders'], filters: [{ field: 'trigger', op: 'eq', val: 'edge_miss' }, { field: 'outcome_class', op: 'eq', val: 'failed' }], perPage: 100 });
+    expect(reasons.data.reduce((sum: number, row: Json) => sum + Number(row.renders), 0)).toBe(summary.current.rendersFailed);
+  });
+
+  it('pages new and lost are the rows of the explorer comparison each links to', async () => {
+    const { data: summary } = await post('insights/summary', { period: '7d' });
+    expect(summary.newPages + summary.lostPages).toBeGreaterThan(0);
+    for (const [category, figure] of [['new', summary.newPages], ['lost', summary.lostPages]] as const) {
+      const comparison = await post('data-explorer/events/query', { mode: 'comparison', period: '7d', compCategory: category });
+      expect([category, comparison.meta.total]).toEqual([category, figure]);
+    }
+  });
+});
