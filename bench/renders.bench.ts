@@ -5,9 +5,9 @@ import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { botRequestRecorded, EventEnvelope, newRenderRecorded, RENDER_OUTCOMES, RENDER_TRIGGERS, TOPICS } from '@bpc/events';
 import { FileEventLog } from '@bpc/event-log';
-import { ChdbExecutor } from '@bpc/explorer-store';
+import { ChdbExecutor, EXPLORER_DDL_DIR } from '@bpc/explorer-store';
 import { ReadinessRegistry } from '@bpc/platform';
-import { EXPLORER_DDL_DIR, ExplorerProjector } from '@bpc/projections';
+import { ExplorerProjector } from '@bpc/projections';
 import { botRequestPayload } from '../test/harness/bot-request-fixture';
 import type { BenchRow, BenchSuite } from './bench-row';
 

@@ -1,23 +1,4 @@
-import type { ExplorerStore } from '@bpc/explorer-store';
-
-/** One render_outcomes row as the projector writes it (the table's columns). */
-export interface RenderOutcomeRow {
-  readonly host_id: number;
-  readonly url: string;
-  readonly dimension_id: number;
-  readonly mode: string;
-  readonly trigger: string;
-  readonly outcome: string;
-  readonly reason: string;
-  readonly status_code: number;
-  readonly render_ms: number;
-  readonly bytes: number;
-  readonly attempt: number;
-  readonly entry_id: string;
-  /** ClickHouse DateTime64(3) text, UTC. */
-  readonly ts: string;
-  readonly event_id: string;
-}
+import { type ExplorerStore, RENDER_OUTCOMES_TABLE, type RenderOutcomeRow } from '@bpc/explorer-store';
 
 let made = 0;
 
@@ -45,7 +26,7 @@ export function renderOutcome(at: Date, overrides: Partial<Omit<RenderOutcomeRow
 
 /** Inserts rows as one batch (its token from the event ids: the same rows inserted again are stored once). */
 export async function insertRenderOutcomes(store: ExplorerStore, rows: readonly RenderOutcomeRow[]): Promise<void> {
-  await store.insert({ table: 'render_outcomes', rows: rows as unknown as Record<string, unknown>[], token: `test-renders-${rows.map((r) => r.event_id).join(',')}` });
+  await store.insert({ table: RENDER_OUTCOMES_TABLE, rows, token: `test-renders-${rows.map((r) => r.event_id).join(',')}` });
 }
 
 /**

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { AppConfig } from '@bpc/config';
 import { EventLog, FileEventLog, openKafkaEventLog } from '@bpc/event-log';
-import { ChdbExecutor, ClickhouseHttpExecutor, EXPORT_TIME_LIMIT_S, ExplorerStore } from '@bpc/explorer-store';
+import { ChdbExecutor, ClickhouseHttpExecutor, EXPLORER_DDL_DIR, EXPORT_TIME_LIMIT_S, ExplorerStore } from '@bpc/explorer-store';
 import { MemoryQueueStoreSnapshots, QueueStore, RedisQueueStore } from '@bpc/queue-store';
 import { CacheStore, FileCacheStore, RedisCacheStore } from '@bpc/cache-store';
 import { MemoryWarmUpTurns, RedisWarmUpTurns, WarmUpTurns } from '@bpc/daemon';
@@ -15,7 +15,6 @@ import type { Logger } from 'pino';
 import { settlesWithin, SHUTDOWN_BOUNDS_MS } from '@bpc/platform';
 import { EngineWait } from './engine-wait';
 import type { PortName, PortNeeds, Ports } from './ports';
-import { EXPLORER_DDL_DIR } from '@bpc/projections';
 
 const HOUR_MS = 3_600_000;
 

@@ -29,3 +29,14 @@ export function envelope<TType extends string, TPayload>(
 ): EventEnvelope<TType, TPayload> {
   return { type, version, id: meta.id, occurredAt: meta.occurredAt.toISOString(), key: meta.key, payload };
 }
+
+/**
+ * A test for the JSON of an envelope of `type` and `version` as `envelope()`
+ * writes it (these keys first, in this order): a reader that hands such
+ * events on as bytes can tell their type without parsing them. False says
+ * nothing: JSON written otherwise must be parsed to be known.
+ */
+export function envelopeJsonTest(type: string, version: number): (stored: Uint8Array) => boolean {
+  const start = Buffer.from(`{"type":${JSON.stringify(type)},"version":${version},"id":`);
+  return (stored) => stored.length > start.length && start.compare(stored, 0, start.length) === 0;
+}

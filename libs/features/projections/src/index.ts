@@ -4,7 +4,5 @@ export * from './queue/queue-projection';
 export * from './explorer/explorer-projector';
 export * from './explorer/explorer-projection';
 export * from './cache/cache-projector';
-export * from './explorer/buffered-explorer-writer';
-export * from './explorer/explorer-ddl';
 export * from './receipts/receipt-projector';
 export * from './receipts/receipt-projection';

@@ -8,7 +8,7 @@ import { PINNED_QUERY_SETTINGS, assertDedupToken, assertTableName, insertStateme
 import { ExplorerStoreError, toExplorerStoreError } from './explorer-store-error';
 import type { ExplorerStore, InsertBatch, QueryParams, RawFormat, WrittenFile } from './explorer-store.port';
 import { InsertSpool } from './insert-spool';
-import { jsonEachRowChunksOf, parseJsonEachRow } from './json-each-row';
+import { parseJsonEachRow, toJsonEachRow } from './json-each-row';
 import { normaliseQueryParams } from './query-params';
 import { assertRawFormat, createHeaderDeduplicator } from './raw-formats';
 import { assertSingleStatement } from './sql-statements';
@@ -16,7 +16,7 @@ import { assertSingleStatement } from './sql-statements';
 export interface ChdbExecutorOptions {
   /** Data directory (created if missing). Only one per process: see {@link ChdbExecutor}. */
   readonly path: string;
-  /** Directory of the `*.sql` DDL files `migrate` applies (the explorer's: `EXPLORER_DDL_DIR` of @bpc/projections); none for an executor that never migrates. */
+  /** Directory of the `*.sql` DDL files `migrate` applies (the explorer's: `EXPLORER_DDL_DIR`); none for an executor that never migrates. */
   readonly ddlDir?: string;
   readonly log?: LogSink;
   /**
@@ -93,6 +93,7 @@ const CHDB_INSERT_SETTINGS = { input_format_parallel_parsing: 0, os_threads_nice
  * statements wait; streams and inserts do not.
  */
 export class ChdbExecutor implements ExplorerStore {
+  readonly inProcess = true;
   readonly #pool: ChdbSessionPool;
   readonly #ddlDir: string | undefined;
   readonly #log: LogSink;
@@ -160,8 +161,8 @@ export class ChdbExecutor implements ExplorerStore {
   async insert(batch: InsertBatch): Promise<void> {
     const table = assertTableName(batch.table);
     const token = assertDedupToken(batch.token);
-    const { chunks, count } = jsonEachRowChunksOf(batch.rows);
-    if (count === 0) return;
+    const chunks = toJsonEachRow(batch.rows);
+    if (chunks.length === 0) return;
     const statement = (file: string) => insertStatement(table, token, { file, settings: CHDB_INSERT_SETTINGS });
     // A rows file that cannot be written (a full disk) fails the insert like an engine error.
     await this.#withSession((session) => this.#spool.withRowsFile(chunks, (file) => this.#oneShot(session, statement(file), undefined, 'JSONEachRow')));

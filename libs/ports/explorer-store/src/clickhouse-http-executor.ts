@@ -13,7 +13,7 @@ import { applyDdl, ddlDirOf } from './ddl-migration';
 import { PINNED_QUERY_SETTINGS, assertDedupToken, assertTableName, insertStatement } from './engine-settings';
 import { ExplorerStoreError, toExplorerStoreError } from './explorer-store-error';
 import type { ExplorerStore, InsertBatch, QueryParams, RawFormat, WrittenFile } from './explorer-store.port';
-import { jsonEachRowChunksOf } from './json-each-row';
+import { toJsonEachRow } from './json-each-row';
 import { normaliseQueryParams } from './query-params';
 import { assertRawFormat, createRecordCounter } from './raw-formats';
 import { assertSingleStatement } from './sql-statements';
@@ -28,7 +28,7 @@ export interface ClickhouseHttpExecutorOptions {
   readonly database?: string;
   readonly username?: string;
   readonly password?: string;
-  /** Directory of the `*.sql` DDL files `migrate` applies (the explorer's: `EXPLORER_DDL_DIR` of @bpc/projections); none for an executor that never migrates. */
+  /** Directory of the `*.sql` DDL files `migrate` applies (the explorer's: `EXPLORER_DDL_DIR`); none for an executor that never migrates. */
   readonly ddlDir?: string;
   readonly log?: LogSink;
   /** Per-request timeout of the HTTP transport (client default 30 s). */
@@ -49,6 +49,7 @@ export interface ClickhouseHttpExecutorOptions {
  * use, so construction has no side effects.
  */
 export class ClickhouseHttpExecutor implements ExplorerStore {
+  readonly inProcess = false;
   readonly #options: ClickhouseHttpExecutorOptions;
   readonly #log: LogSink;
   #client: ClickHouseClient | undefined;
@@ -131,8 +132,8 @@ export class ClickhouseHttpExecutor implements ExplorerStore {
   async insert(batch: InsertBatch): Promise<void> {
     const table = assertTableName(batch.table);
     const token = assertDedupToken(batch.token);
-    const { chunks, count } = jsonEachRowChunksOf(batch.rows);
-    if (count === 0) return;
+    const chunks = toJsonEachRow(batch.rows);
+    if (chunks.length === 0) return;
     const values = Readable.from(chunks, { objectMode: false });
     await this.#run(async (client) => {
       const result = await client.exec({ query: insertStatement(table, token), values });

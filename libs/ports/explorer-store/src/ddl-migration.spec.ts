@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLog } from '@bpc/support';
@@ -10,14 +10,15 @@ describe('DDL files', () => {
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'bpc-ddl-'));
-    writeFileSync(join(dir, '010_b.sql'), 'CREATE TABLE b (x UInt8) ENGINE = Memory;\n');
+    mkdirSync(join(dir, 'b'));
+    writeFileSync(join(dir, 'b', '010_b.sql'), 'CREATE TABLE b (x UInt8) ENGINE = Memory;\n');
     writeFileSync(join(dir, '002_a.sql'), '-- two\nCREATE TABLE a1 (x UInt8) ENGINE = Memory;\nCREATE TABLE a2 (x UInt8) ENGINE = Memory;\n');
     writeFileSync(join(dir, 'README.md'), 'not SQL; ignored');
   });
 
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('reads the *.sql files in name order, split into statements', async () => {
+  it('reads the *.sql files under the directory in file name order, whatever their folder, split into statements', async () => {
     const files = await readDdlFiles(dir);
     expect(files.map((f) => [f.name, f.statements.length])).toEqual([
       ['002_a.sql', 2],

@@ -1,5 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { LogSink } from '@bpc/support';
 import { ExplorerStoreError, toExplorerStoreError } from './explorer-store-error';
 import { splitSqlStatements } from './sql-statements';
@@ -15,12 +15,11 @@ export function ddlDirOf(dir: string | undefined): string {
   return dir;
 }
 
-/** Every `*.sql` file of `dir` in name order, split into statements. */
+/** Every `*.sql` file under `dir` (one folder per table) in file name order, whatever its folder, split into statements. */
 export async function readDdlFiles(dir: string): Promise<DdlFile[]> {
-  const names = (await readdir(dir)).filter((name) => name.endsWith('.sql')).sort(byCodeUnit);
-  return Promise.all(
-    names.map(async (name) => ({ name, statements: splitSqlStatements(await readFile(join(dir, name), 'utf8')) })),
-  );
+  const paths = (await readdir(dir, { recursive: true })).filter((path) => path.endsWith('.sql'));
+  const inOrder = paths.map((path) => ({ path, name: basename(path) })).sort((a, b) => byCodeUnit(a.name, b.name));
+  return Promise.all(inOrder.map(async ({ path, name }) => ({ name, statements: splitSqlStatements(await readFile(join(dir, path), 'utf8')) })));
 }
 
 /**

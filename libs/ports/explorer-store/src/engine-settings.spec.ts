@@ -10,6 +10,7 @@ describe('insertStatement', () => {
 
   it('skips unmapped fields only for intake tables, which take stored events as they are', () => {
     expect(insertStatement('bot_request_events', 't')).toContain('input_format_skip_unknown_fields = 1');
+    expect(insertStatement('render_recorded_events', 't')).toContain('input_format_skip_unknown_fields = 1');
     expect(insertStatement('bot_requests', 't')).toContain('input_format_skip_unknown_fields = 0');
   });
 

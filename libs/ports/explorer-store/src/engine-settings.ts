@@ -1,3 +1,6 @@
+import { BOT_REQUEST_EVENTS_TABLE } from './tables/bot-requests/bot-requests.table';
+import { RENDER_RECORDED_EVENTS_TABLE } from './tables/render-outcomes/render-outcomes.table';
+
 /**
  * Settings both adapters pin on every query, so results do not depend on the
  * server's defaults or the host's time zone: explorer numbers come back as JSON
@@ -23,11 +26,12 @@ export const INSERT_SETTINGS = {
 
 /**
  * Intake tables take stored events as the log holds them (see
- * libs/features/projections/src/explorer/004_…): a field they do not map, such as one a later
- * envelope adds, is skipped rather than refused, as a projection in code
- * would ignore it. A refused insert would hold up the projection for good.
+ * tables/bot-requests/004_bot_request_events.sql): a field they do not map,
+ * such as one a later envelope adds, is skipped rather than refused, as a
+ * projection in code would ignore it. A refused insert would hold up the
+ * projection for good.
  */
-const INTAKE_TABLES: ReadonlySet<string> = new Set(['bot_request_events']);
+const INTAKE_TABLES: ReadonlySet<string> = new Set([BOT_REQUEST_EVENTS_TABLE, RENDER_RECORDED_EVENTS_TABLE]);
 
 /** The settings of an insert into `table` (besides its token). */
 function insertSettings(table: string): Readonly<Record<string, string | number>> {

@@ -9,7 +9,7 @@ import { ChdbExecutor } from './chdb-executor';
 import { ClickhouseHttpExecutor, type ClickhouseConnection } from './clickhouse-http-executor';
 import { describeExplorerStoreContract } from './explorer-store.contract-spec';
 import { ExplorerStoreError } from './explorer-store-error';
-import { EXPLORER_DDL_DIR } from '@bpc/projections';
+import { EXPLORER_DDL_DIR } from './tables';
 
 // chDB binds one data directory per process and jest runs the next file in
 // the same worker: every block below closes its stores before the next opens.

@@ -20,21 +20,46 @@ export type RawFormat =
   | 'JSONEachRow'
   | 'JSONCompactEachRow';
 
-/** Rows already serialised as JSONEachRow (`toJsonEachRow`: one JSON object per line), and how many there are. */
-export interface EncodedRows {
-  readonly jsonEachRow: Buffer;
-  readonly count: number;
+/**
+ * Rows already written as JSON, one object per line (each line ending in a
+ * newline), such as events as the log holds them for an intake table: the
+ * adapter sends the bytes as they are. In a paired bench, parsing, mapping
+ * and serialising bot requests again made their projection 30–50 % slower,
+ * and holding an object per row until the insert instead of a batch's bytes
+ * 30–40 % (bench/RESULTS.md).
+ */
+export class JsonLines {
+  constructor(
+    readonly bytes: Buffer,
+    readonly count: number,
+  ) {}
+
+  /** Stored JSON objects, one line each, copied into a buffer of their own (the one they come from may be large and shared). */
+  static of(jsons: readonly Buffer[]): JsonLines {
+    const bytes = Buffer.allocUnsafe(jsons.reduce((sum, json) => sum + json.length + 1, 0));
+    let at = 0;
+    for (const json of jsons) {
+      at += json.copy(bytes, at);
+      bytes[at++] = 0x0a;
+    }
+    return new JsonLines(bytes, jsons.length);
+  }
 }
 
-/** Rows serialised in parts: their JSONEachRow bytes are the parts' one after the other. */
-export interface EncodedRowParts {
-  readonly parts: readonly EncodedRows[];
+/** What an insert takes, in order: row objects (column name to value, a `Date` for a DateTime64 column, a `bigint` beyond 2^53), or rows already written as JSON. */
+export type Row = Readonly<Record<string, unknown>> | JsonLines;
+
+/** How many rows `rows` hold. */
+export function rowCount(rows: readonly Row[]): number {
+  let count = 0;
+  for (const row of rows) count += row instanceof JsonLines ? row.count : 1;
+  return count;
 }
 
 export interface InsertBatch {
   readonly table: string;
-  /** Row objects, or rows serialised elsewhere (e.g. in another thread), in one piece or in parts sent one after the other (a writer gathering batches need not join them). */
-  readonly rows: readonly Record<string, unknown>[] | EncodedRows | EncodedRowParts;
+  /** The adapter serialises them for its engine. */
+  readonly rows: readonly Row[];
   /**
    * Deduplication token: inserting the same token twice into the same table
    * stores the rows once. Derive it from the batch's content or log positions.
@@ -64,6 +89,12 @@ export interface WrittenFile {
  * `ExplorerStoreError`.
  */
 export interface ExplorerStore {
+  /**
+   * True when the engine runs in this process (chDB): its memory and CPU are
+   * this process's, so statements carry bounds and priorities a server sets
+   * itself (and an older server may not know).
+   */
+  readonly inProcess: boolean;
   /** Applies the DDL files of the store's `ddlDir` in name order (idempotent). */
   migrate(): Promise<void>;
   query<T = Record<string, unknown>>(sql: string, params?: QueryParams): Promise<T[]>;

@@ -1,29 +1,31 @@
 import { formatUtcDateTime, parseJsonEachRow, toJsonEachRow } from './json-each-row';
+import { JsonLines } from './explorer-store.port';
+
+/** The bytes of all chunks, as text. */
+const textOf = (rows: Parameters<typeof toJsonEachRow>[0]): string => Buffer.concat(toJsonEachRow(rows)).toString('utf8');
 
 describe('toJsonEachRow', () => {
   it('writes one JSON object per line', () => {
-    const bytes = toJsonEachRow([{ a: 1, s: 'x' }, { a: 2, s: 'line\nbreak' }]);
-    expect(bytes.toString('utf8')).toBe('{"a":1,"s":"x"}\n{"a":2,"s":"line\\nbreak"}\n');
+    expect(textOf([{ a: 1, s: 'x' }, { a: 2, s: 'line\nbreak' }])).toBe('{"a":1,"s":"x"}\n{"a":2,"s":"line\\nbreak"}\n');
   });
 
   it('writes Dates as UTC DateTime64 text and bigints as exact digits', () => {
-    const bytes = toJsonEachRow([{ ts: new Date('2024-01-02T03:04:05.678Z'), n: 18446744073709551615n }]);
-    expect(bytes.toString('utf8')).toBe('{"ts":"2024-01-02 03:04:05.678","n":"18446744073709551615"}\n');
+    expect(textOf([{ ts: new Date('2024-01-02T03:04:05.678Z'), n: 18446744073709551615n }])).toBe('{"ts":"2024-01-02 03:04:05.678","n":"18446744073709551615"}\n');
   });
 
   it('converts Dates nested in arrays too', () => {
-    const bytes = toJsonEachRow([{ tss: [new Date('2024-01-02T00:00:00.000Z')] }]);
-    expect(bytes.toString('utf8')).toBe('{"tss":["2024-01-02 00:00:00.000"]}\n');
+    expect(textOf([{ tss: [new Date('2024-01-02T00:00:00.000Z')] }])).toBe('{"tss":["2024-01-02 00:00:00.000"]}\n');
   });
 
-  it('writes rows of any size and script byte for byte as their JSON lines, growing its buffer as needed', () => {
+  it('writes rows of any size and script byte for byte as their JSON lines, chunk after chunk, none split', () => {
     const texts = ['Título «quoted» "page"', '中文标题', 'emoji 😀 and \u2028', 'x'.repeat(5_000), '\\ back\\slash'];
     const rows = Array.from({ length: 3_000 }, (_, i) => ({ n: i, title: texts[i % texts.length], big: i % 500 === 0 ? 'é'.repeat(20_000) : '' }));
-    expect(toJsonEachRow(rows).toString('utf8')).toBe(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    expect(textOf(rows)).toBe(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    for (const chunk of toJsonEachRow(rows)) expect(chunk.toString('utf8')).toMatch(/^(\{[^\n]*\}\n)+$/);
   });
 
-  it('gives empty bytes for no rows', () => {
-    expect(toJsonEachRow([]).length).toBe(0);
+  it('gives no chunks for no rows', () => {
+    expect(toJsonEachRow([])).toEqual([]);
   });
 
   it('refuses invalid Dates', () => {
@@ -40,5 +42,14 @@ describe('parseJsonEachRow', () => {
   it('gives no rows for empty text', () => {
     expect(parseJsonEachRow('')).toEqual([]);
     expect(parseJsonEachRow('\n')).toEqual([]);
+  });
+});
+
+describe('toJsonEachRow with JsonLines', () => {
+  it('sends JsonLines as they are, in order among rows serialised here, and nothing for none', () => {
+    const stored = JsonLines.of([Buffer.from('{"b":"stored"}'), Buffer.from('{"b":"too"}')]);
+    expect(stored.count).toBe(2);
+    expect(textOf([{ a: 1 }, stored, { a: 2 }, JsonLines.of([])])).toBe('{"a":1}\n{"b":"stored"}\n{"b":"too"}\n{"a":2}\n');
+    expect(toJsonEachRow([JsonLines.of([])])).toEqual([]);
   });
 });

@@ -1,48 +1,52 @@
-import { grownBuffer } from '@bpc/support';
-import type { EncodedRows, InsertBatch } from './explorer-store.port';
+import { JsonLines, type Row } from './explorer-store.port';
 
 /**
- * Serialises rows as JSONEachRow bytes for an insert: the engine parses them,
- * so no per-row SQL is ever built. A `Date` becomes `YYYY-MM-DD hh:mm:ss.sss`
- * in UTC (what a `DateTime64(3, 'UTC')` column reads without guessing) and a
- * `bigint` becomes its exact decimal digits.
+ * Serialises rows as JSONEachRow bytes for an insert, in chunks to send one
+ * after the other: the engine parses them, so no per-row SQL is ever built. A
+ * `Date` becomes `YYYY-MM-DD hh:mm:ss.sss` in UTC (what a `DateTime64(3, 'UTC')`
+ * column reads without guessing) and a `bigint` becomes its exact decimal
+ * digits; `JsonLines` are sent as they are.
  */
-export function toJsonEachRow(rows: readonly Record<string, unknown>[]): Buffer {
-  // Each row's JSON is written into one growing buffer as it is made: joining
-  // the strings first and encoding the whole text at the end costs about as
-  // much again (the joined text is flattened, then transcoded in one piece).
-  // Not from the shared pool (as `grownBuffer`): a worker transfers the bytes instead of copying them.
-  let out: Buffer = Buffer.allocUnsafeSlow(Math.min(MAX_INITIAL_BYTES, rows.length * INITIAL_BYTES_PER_ROW));
+export function toJsonEachRow(rows: readonly Row[]): Buffer[] {
+  const chunks: Buffer[] = [];
+  let out = Buffer.alloc(0);
   let used = 0;
+  // Each row's JSON is written into the current chunk as it is made: joining
+  // the strings first and encoding the whole text at the end costs about as
+  // much again. Chunks of a megabyte, not one buffer per insert: the allocator
+  // reuses them, where fresh memory for a whole insert costs its page faults
+  // again on every insert.
+  const roomFor = (bytes: number): void => {
+    if (used + bytes <= out.length) return;
+    if (used > 0) chunks.push(out.subarray(0, used));
+    out = Buffer.allocUnsafe(Math.max(bytes, chunks.length === 0 ? FIRST_CHUNK_BYTES : CHUNK_BYTES));
+    used = 0;
+  };
   for (const row of rows) {
+    if (row instanceof JsonLines) {
+      // A chunk of their own, not copied; the current chunk's free room stays in use.
+      if (used > 0) chunks.push(out.subarray(0, used));
+      out = out.subarray(used);
+      used = 0;
+      if (row.count > 0) chunks.push(row.bytes);
+      continue;
+    }
     // A replacer takes JSON.stringify off its fast path: rows of plain scalars skip it.
     const json = needsReplacer(row) ? JSON.stringify(row, replaceValue) : JSON.stringify(row);
     // Worst case: 3 UTF-8 bytes per UTF-16 unit (a surrogate pair is 2 units for 4 bytes), and the newline.
-    const room = json.length * 3 + 1;
-    if (used + room > out.length) out = grownBuffer(out, used, used + room);
+    roomFor(json.length * 3 + 1);
     used += out.write(json, used);
     out[used++] = NEWLINE;
   }
-  return out.subarray(0, used);
-}
-
-/** Rows as `toJsonEachRow` bytes with their count. */
-export function encodeRows(rows: readonly Record<string, unknown>[]): EncodedRows {
-  return { jsonEachRow: toJsonEachRow(rows), count: rows.length };
-}
-
-/** An insert's rows as JSONEachRow chunks to send one after the other, and how many rows they hold; row objects are serialised here. */
-export function jsonEachRowChunksOf(rows: InsertBatch['rows']): { readonly chunks: readonly Buffer[]; readonly count: number } {
-  if ('parts' in rows) return { chunks: rows.parts.map((p) => p.jsonEachRow), count: rows.parts.reduce((sum, p) => sum + p.count, 0) };
-  const { jsonEachRow, count } = 'jsonEachRow' in rows ? rows : encodeRows(rows);
-  return { chunks: [jsonEachRow], count };
+  if (used > 0) chunks.push(out.subarray(0, used));
+  return chunks;
 }
 
 const NEWLINE = 0x0a;
-const INITIAL_BYTES_PER_ROW = 512;
-const MAX_INITIAL_BYTES = 8 * 1024 * 1024;
+const FIRST_CHUNK_BYTES = 64 * 1024;
+const CHUNK_BYTES = 1024 * 1024;
 
-function needsReplacer(row: Record<string, unknown>): boolean {
+function needsReplacer(row: Readonly<Record<string, unknown>>): boolean {
   for (const key in row) {
     const value = row[key];
     // Dates and bigints may also sit inside arrays or objects.

@@ -6,7 +6,7 @@ describe('buildExportSql', () => {
   const settingsOf = (sql: string) => sql.slice(sql.lastIndexOf(' SETTINGS ') + 10);
 
   it('bounds the working memory of the SELECT with chDB, after the CSV settings', () => {
-    const { sql, params } = buildExportSql(query, 'w1', exportResourceSettings('chdb'));
+    const { sql, params } = buildExportSql(query, 'w1', exportResourceSettings(true));
     expect(settingsOf(sql)).toBe(
       "output_format_csv_crlf_end_of_line = 1, format_csv_null_representation = '', max_threads = 2, max_block_size = 8192, " +
         'max_bytes_before_external_sort = 33554432, max_bytes_ratio_before_external_sort = 0, temporary_files_buffer_size = 131072, max_execution_time = 300',
@@ -15,8 +15,8 @@ describe('buildExportSql', () => {
   });
 
   it('leaves a ClickHouse server to bound its own memory, and bounds the time on both', () => {
-    expect(exportResourceSettings('clickhouse')).toEqual({ max_execution_time: 300 });
-    expect(exportResourceSettings('chdb')).toBe(EXPORT_RESOURCE_SETTINGS);
-    expect(settingsOf(buildExportSql(query, 'w1', exportResourceSettings('clickhouse')).sql)).toBe("output_format_csv_crlf_end_of_line = 1, format_csv_null_representation = '', max_execution_time = 300");
+    expect(exportResourceSettings(false)).toEqual({ max_execution_time: 300 });
+    expect(exportResourceSettings(true)).toBe(EXPORT_RESOURCE_SETTINGS);
+    expect(settingsOf(buildExportSql(query, 'w1', exportResourceSettings(false)).sql)).toBe("output_format_csv_crlf_end_of_line = 1, format_csv_null_representation = '', max_execution_time = 300");
   });
 });

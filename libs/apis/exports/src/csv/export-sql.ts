@@ -1,4 +1,3 @@
-import type { AppConfig } from '@bpc/config';
 import { buildQuerySql, columnsOf, ResolvedQuery } from '@bpc/explorer';
 import { EXPORT_TIME_LIMIT_S, settingsClause } from '@bpc/explorer-store';
 
@@ -35,13 +34,13 @@ export const EXPORT_RESOURCE_SETTINGS: Readonly<Record<string, number>> = {
 const SERVER_EXPORT_SETTINGS: Readonly<Record<string, number>> = { max_execution_time: EXPORT_TIME_LIMIT_S };
 
 /**
- * The memory bounds apply with chDB only: a ClickHouse server's memory is not
- * this process's, the server bounds it itself, and a 24.x server refuses
- * settings it does not know yet (the ratio above came with 25.1). The time
- * bound applies to both.
+ * The memory bounds apply to an engine in this process (chDB) only: a
+ * ClickHouse server's memory is not this process's, the server bounds it
+ * itself, and a 24.x server refuses settings it does not know yet (the ratio
+ * above came with 25.1). The time bound applies to both.
  */
-export function exportResourceSettings(explorerStore: AppConfig['adapters']['explorer_store']): Readonly<Record<string, number>> {
-  return explorerStore === 'chdb' ? EXPORT_RESOURCE_SETTINGS : SERVER_EXPORT_SETTINGS;
+export function exportResourceSettings(inProcess: boolean): Readonly<Record<string, number>> {
+  return inProcess ? EXPORT_RESOURCE_SETTINGS : SERVER_EXPORT_SETTINGS;
 }
 
 /**
@@ -62,7 +61,7 @@ const FORMULA_STARTS = "('=', '+', '-', '@', '\\t', '\\r')";
 export function buildExportSql(
   query: ResolvedQuery,
   websiteId: string,
-  /** `exportResourceSettings(adapter)`: the bounds apply to chDB only. */
+  /** `exportResourceSettings(store.inProcess)`: the bounds apply to chDB only. */
   resources: Readonly<Record<string, number>>,
 ): { sql: string; params: Record<string, unknown> } {
   const inner = buildQuerySql({ ...query, page: 1, perPage: query.perPage }, websiteId);

@@ -2,8 +2,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { AppConfig } from '@bpc/config';
 import { FileEventLog } from '@bpc/event-log';
-import { ChdbExecutor } from '@bpc/explorer-store';
-import { EXPLORER_DDL_DIR } from '@bpc/projections';
+import { ChdbExecutor, EXPLORER_DDL_DIR } from '@bpc/explorer-store';
 
 /** The real engines of an ExportRunner spec, in `config.data_dir`: opened before its tests, closed and removed after them. */
 export function exportRunnerEngines(config: AppConfig): { readonly log: FileEventLog; readonly store: ChdbExecutor } {

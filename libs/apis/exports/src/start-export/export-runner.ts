@@ -168,9 +168,9 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
         if (!started) ticket.leave();
       }
       if (started) {
-        const engine = this.config.adapters.explorer_store;
+        const { inProcess } = this.store;
         // Its engine time bound is what its wait in the queue left of the export's budget.
-        const sqlFor = (admitted: Admission) => buildExportSql(query, caller.websiteId, { ...exportResourceSettings(engine), ...admittedSettings(admitted, engine) });
+        const sqlFor = (admitted: Admission) => buildExportSql(query, caller.websiteId, { ...exportResourceSettings(inProcess), ...admittedSettings(admitted, inProcess) });
         this.running.set(record.exportId, this.run(record, ticket, sqlFor));
       }
     }

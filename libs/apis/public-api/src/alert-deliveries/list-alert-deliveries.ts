@@ -1,5 +1,5 @@
 import { validationError } from '@bpc/domain';
-import type { ExplorerStore } from '@bpc/explorer-store';
+import { ALERT_DELIVERIES_TABLE, type ExplorerStore } from '@bpc/explorer-store';
 import { pagingParams } from '../http/paging-params';
 
 export const DELIVERY_STATUSES = ['delivered', 'retrying', 'failed'] as const;
@@ -45,10 +45,10 @@ export async function listAlertDeliveries(store: ExplorerStore, website: string,
   const where = `website = {website:String}${query.status ? ' AND status = {status:String}' : ''}`;
   const params = { website, status: query.status ?? '', limit: query.perPage, offset: (query.page - 1) * query.perPage };
   const [counted, rows] = await Promise.all([
-    store.query<{ total: number }>(`SELECT count() AS total FROM alert_deliveries FINAL WHERE ${where}`, params),
+    store.query<{ total: number }>(`SELECT count() AS total FROM ${ALERT_DELIVERIES_TABLE} FINAL WHERE ${where}`, params),
     store.query<{ alertId: string; type: string; attempt: number; status: string; httpStatus: number | null; error: string; at: string }>(
       `SELECT alert_id AS alertId, type, attempt, status, http_status AS httpStatus, error, toString(ts) AS at
-       FROM alert_deliveries FINAL WHERE ${where}
+       FROM ${ALERT_DELIVERIES_TABLE} FINAL WHERE ${where}
        ORDER BY ts DESC, alert_id, attempt DESC LIMIT {limit:UInt32} OFFSET {offset:UInt64}`,
       params,
     ),

@@ -1,4 +1,4 @@
-import type { QueryParams } from '@bpc/explorer-store';
+import { BOT_REQUESTS_TABLE, type QueryParams } from '@bpc/explorer-store';
 
 export interface RenderedDimension {
   readonly dimensionId: number;
@@ -26,7 +26,7 @@ export function cacheEntryHitsSql(websiteId: string, url: string, rendered: read
     return `(dimension_id = {d${i}:UInt16} AND ts >= fromUnixTimestamp64Milli({t${i}:Int64}))`;
   });
   const sql = `SELECT dimension_id AS dimensionId, count() AS hits, toUnixTimestamp64Milli(max(ts)) AS lastServedMs
-FROM bot_requests FINAL
+FROM ${BOT_REQUESTS_TABLE} FINAL
 WHERE website = {website:String} AND url = {url:String}
   AND ts >= fromUnixTimestamp64Milli({since:Int64})
   AND cache_status IN ('hit', 'stale')

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { drainPending } from 'chdb';
 import { BOT_REQUEST_RECORDED, type BotRequestRecordedPayload, envelope } from '@bpc/events';
-import { ChdbExecutor, encodeRows, ExplorerAdmission } from '@bpc/explorer-store';
-import { botRequestRow, EXPLORER_DDL_DIR } from '@bpc/projections';
+import { BOT_REQUEST_EVENTS_TABLE, ChdbExecutor, EXPLORER_DDL_DIR, ExplorerAdmission } from '@bpc/explorer-store';
 import { botRequestPayload, openStandaloneState, StandaloneState, TestClock } from '@bpc/testing';
 import { LookUpCacheEntry } from './look-up-cache-entry.query';
 import { LookUpCacheEntryHandler } from './look-up-cache-entry.handler';
@@ -47,8 +46,8 @@ describe('LookUpCacheEntry (file cache store, chDB)', () => {
       // Mobile (rendered 8 minutes ago): one served since, one before.
       servedRequest(T - 5 * MINUTE, 2, 'hit'),
       servedRequest(T - 9 * MINUTE, 2, 'hit'),
-    ].map(botRequestRow);
-    await explorer.insert({ table: 'bot_requests', rows: encodeRows(rows), token: 'lookup-requests' });
+    ].map((event) => ({ ...event }));
+    await explorer.insert({ table: BOT_REQUEST_EVENTS_TABLE, rows, token: 'lookup-requests' });
   }, 60_000);
 
   beforeEach(async () => {

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { newReceiptId } from '@bpc/cache-operations';
 import { HostCatalog } from '@bpc/domain';
 import { newQueueEvent, RECACHE_REQUESTED } from '@bpc/events';
-import { ChdbExecutor, encodeRows, type ExplorerStore, type InsertBatch, type QueryParams, type RawFormat } from '@bpc/explorer-store';
-import { EXPLORER_DDL_DIR, receiptRows } from '@bpc/projections';
+import { ChdbExecutor, EXPLORER_DDL_DIR, type ExplorerStore, type InsertBatch, type QueryParams, type RawFormat } from '@bpc/explorer-store';
+import { receiptRows } from '@bpc/projections';
 import { MemoryQueueStore } from '@bpc/queue-store';
 import { gate, type Gate, TestClock, testConfig } from '@bpc/testing';
 import { FRESH_RECEIPT, GetRecacheReceiptHandler } from './get-recache-receipt.handler';
@@ -32,6 +32,7 @@ class AnswersNoted implements ExplorerStore {
   streamRaw = (sql: string, params: QueryParams | undefined, format: RawFormat) => this.store.streamRaw(sql, params, format);
   writeFile = (sql: string, params: QueryParams | undefined, format: RawFormat, file: string) => this.store.writeFile(sql, params, format, file);
   command = (sql: string, params?: QueryParams) => this.store.command(sql, params);
+  readonly inProcess = true;
   insert = (batch: InsertBatch) => this.store.insert(batch);
   check = () => this.store.check();
   close = () => this.store.close();
@@ -76,7 +77,7 @@ describe('GetRecacheReceipt: a receipt not projected yet (chDB)', () => {
   async function projected(receiptId: string, at: number): Promise<void> {
     const event = newQueueEvent(RECACHE_REQUESTED, { hostId: 1, urls: ['https://www.example.com/a'], dimensionIds: [1, 2], priority: 'normal', source: 'public-api', receiptId }, '1', at);
     const { table, rows } = receiptRows(event)!;
-    await chdb.insert({ table, rows: encodeRows(rows), token: `r-${token++}` });
+    await chdb.insert({ table, rows, token: `r-${token++}` });
   }
 
   const read = (receiptId: string) => handler.execute(new GetRecacheReceipt('demo', receiptId, 1, 100, undefined));

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { newReceiptId } from '@bpc/cache-operations';
 import { AppError, HostCatalog } from '@bpc/domain';
 import { newQueueEvent, QUEUE_PURGED, RECACHE_REQUESTED, type RecacheRequestedPayload, type RenderOutcome } from '@bpc/events';
-import { ChdbExecutor, encodeRows } from '@bpc/explorer-store';
-import { applyQueueEvent, EXPLORER_DDL_DIR, RECACHE_RECEIPTS_TABLE, receiptRows } from '@bpc/projections';
+import { ChdbExecutor, EXPLORER_DDL_DIR, RECACHE_RECEIPTS_TABLE } from '@bpc/explorer-store';
+import { applyQueueEvent, receiptRows } from '@bpc/projections';
 import { MemoryQueueStore, RedisQueueStore } from '@bpc/queue-store';
 import { freePort, TestClock, testConfig } from '@bpc/testing';
 import { FRESH_RECEIPT, GetRecacheReceiptHandler } from './get-recache-receipt.handler';
@@ -52,7 +52,7 @@ describe('recache receipts (chDB, memory queue store)', () => {
     const receiptId = over.receiptId ?? newReceiptId(at);
     const event = newQueueEvent(RECACHE_REQUESTED, { hostId: 1, urls, dimensionIds: [1, 2], priority: 'normal', source: 'public-api', receiptId, ...over }, String(over.hostId ?? 1), at);
     await applyQueueEvent(queue, event, { stream: 'q:0', offset: String(offset++), eventId: event.id });
-    await explorer.insert({ table: RECACHE_RECEIPTS_TABLE, rows: encodeRows(receiptRows(event)?.rows ?? []), token: `r-${token++}` });
+    await explorer.insert({ table: RECACHE_RECEIPTS_TABLE, rows: receiptRows(event)?.rows ?? [], token: `r-${token++}` });
     return { receiptId, entryId: event.id };
   }
 
@@ -61,7 +61,7 @@ describe('recache receipts (chDB, memory queue store)', () => {
       host_id: 1, url, dimension_id: dimensionId, mode: 'render', trigger: extra.trigger ?? 'recache_normal', outcome, reason: extra.reason ?? '',
       status_code: outcome === 'stored' ? 200 : 0, render_ms: renderMs, bytes: 1000, attempt: extra.attempt ?? 1, entry_id: '', ts: new Date(endedAt).toISOString(), event_id: `ev-${token}`,
     };
-    await explorer.insert({ table: 'render_outcomes', rows: encodeRows([row]), token: `o-${token++}` });
+    await explorer.insert({ table: 'render_outcomes', rows: [row], token: `o-${token++}` });
   }
 
   /** A purge as recorded: applied to the queue store (unless it is one from before the requests), its row in ClickHouse. */
@@ -69,7 +69,7 @@ describe('recache receipts (chDB, memory queue store)', () => {
     const event = newQueueEvent(QUEUE_PURGED, { hostId: 1, priorities }, '1', at);
     if (!earlier) await applyQueueEvent(queue, event, { stream: 'q:0', offset: String(offset++), eventId: event.id });
     const { table, rows } = receiptRows(event)!;
-    await explorer.insert({ table, rows: encodeRows(rows), token: `p-${token++}` });
+    await explorer.insert({ table, rows, token: `p-${token++}` });
   }
 
   const read = (receiptId: string, state?: ReceiptState, pageNo = 1, perPage = 100, website = 'demo') => handler.execute(new GetRecacheReceipt(website, receiptId, pageNo, perPage, state));

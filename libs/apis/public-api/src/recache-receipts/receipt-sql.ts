@@ -1,4 +1,4 @@
-import type { QueryParams } from '@bpc/explorer-store';
+import { type QueryParams, RECACHE_PURGES_TABLE, RECACHE_RECEIPTS_TABLE, RENDER_OUTCOMES_TABLE } from '@bpc/explorer-store';
 
 /** A receipt entry's state: the queue's (`queued`, `rendering`) until the first terminal render after the request, then its outcome class. */
 export const RECEIPT_STATES = ['queued', 'rendering', 'stored', 'kept', 'failed'] as const;
@@ -67,18 +67,18 @@ function entriesSql(): string {
       FROM
       (
         SELECT url, dimension_id, min(requested_at) AS first_requested_at, argMin(source, requested_at) AS first_source, argMin(priority, requested_at) AS first_priority
-        FROM recache_receipts FINAL
+        FROM ${RECACHE_RECEIPTS_TABLE} FINAL
         WHERE receipt_id = {receiptId:String} AND host_id = {hostId:UInt32}
         GROUP BY url, dimension_id
       ) AS e
       LEFT JOIN
       (
         SELECT url, dimension_id, outcome, reason, attempt, ts, render_ms, toUInt8(1) AS matched
-        FROM render_outcomes FINAL
+        FROM ${RENDER_OUTCOMES_TABLE} FINAL
         WHERE host_id = {hostId:UInt32}
           AND trigger != 'edge_miss'
-          AND ts >= (SELECT min(requested_at) FROM recache_receipts WHERE receipt_id = {receiptId:String} AND host_id = {hostId:UInt32})
-          AND url IN (SELECT url FROM recache_receipts WHERE receipt_id = {receiptId:String} AND host_id = {hostId:UInt32})
+          AND ts >= (SELECT min(requested_at) FROM ${RECACHE_RECEIPTS_TABLE} WHERE receipt_id = {receiptId:String} AND host_id = {hostId:UInt32})
+          AND url IN (SELECT url FROM ${RECACHE_RECEIPTS_TABLE} WHERE receipt_id = {receiptId:String} AND host_id = {hostId:UInt32})
       ) AS o
       ON o.url = e.url AND o.dimension_id = e.dimension_id
     )
@@ -88,9 +88,9 @@ function entriesSql(): string {
 /** The host's purges since the receipt began, as (time, priorities) pairs: few, read once per statement. */
 const PURGES = `(
   SELECT groupArray((purged_at, priorities))
-  FROM recache_purges FINAL
+  FROM ${RECACHE_PURGES_TABLE} FINAL
   WHERE host_id = {hostId:UInt32}
-    AND purged_at > (SELECT min(requested_at) FROM recache_receipts WHERE receipt_id = {receiptId:String} AND host_id = {hostId:UInt32})
+    AND purged_at > (SELECT min(requested_at) FROM ${RECACHE_RECEIPTS_TABLE} WHERE receipt_id = {receiptId:String} AND host_id = {hostId:UInt32})
 )`;
 
 function statesSql(): string {

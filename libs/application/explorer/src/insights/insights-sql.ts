@@ -1,8 +1,9 @@
 import { assertNever } from '@bpc/domain';
 import type { TimeWindow } from '../periods/periods';
 import type { ResolvedFilter } from '../resolve-query/resolve-query';
-import { EVENT_FILTER_SQL, filterSql, latestImportSql, SEARCH_FILTER_SQL } from '../sql/explorer-sql';
+import { EVENT_FILTER_SQL, filterSql, SEARCH_FILTER_SQL } from '../sql/explorer-sql';
 import type { BotMetric, Interval, SearchMetric, SplitBy } from './insights-catalog';
+import { BOT_REQUESTS_TABLE, latestImportSql, SEARCH_TABLES } from '@bpc/explorer-store';
 
 /**
  * SQL of the insights. Bot-request figures read `bot_requests FINAL` with the
@@ -61,12 +62,12 @@ export function summarySql(websiteId: string, window: TimeWindow, compWindow: Ti
   const params: Record<string, unknown> = { website: websiteId, start: window.start, end: window.end, compStart: compWindow.start, compEnd: compWindow.end };
   const where = eventConditions(`((${MAIN}) OR (${COMP}))`, filters, params).join(' AND ');
   return {
-    figures: { sql: `SELECT ${[...windowFigures(`(${MAIN})`, ''), ...windowFigures(`(${COMP})`, 'comp_')].join(', ')} FROM bot_requests FINAL WHERE ${where}`, params },
+    figures: { sql: `SELECT ${[...windowFigures(`(${MAIN})`, ''), ...windowFigures(`(${COMP})`, 'comp_')].join(', ')} FROM ${BOT_REQUESTS_TABLE} FINAL WHERE ${where}`, params },
     pages: {
       sql:
         'SELECT countIf(requests > 0) AS pages, countIf(comp_requests > 0) AS comp_pages, ' +
         'countIf(requests > 0 AND comp_requests = 0) AS new_pages, countIf(requests = 0 AND comp_requests > 0) AS lost_pages ' +
-        `FROM (SELECT url, countIf(${MAIN}) AS requests, countIf(${COMP}) AS comp_requests FROM bot_requests FINAL WHERE ${where} GROUP BY url)`,
+        `FROM (SELECT url, countIf(${MAIN}) AS requests, countIf(${COMP}) AS comp_requests FROM ${BOT_REQUESTS_TABLE} FINAL WHERE ${where} GROUP BY url)`,
       params,
     },
   };
@@ -99,7 +100,7 @@ export function botTimeseriesSql(websiteId: string, metric: BotMetric, interval:
   const where = eventConditions(MAIN, filters, params).join(' AND ');
   const key = splitBy === undefined ? "'all'" : SPLIT_SQL[splitBy];
   return {
-    sql: `SELECT toUnixTimestamp(${BUCKET_SQL[interval]}) * 1000 AS t, ${key} AS k, ${BOT_METRIC_SQL[metric]} AS v FROM bot_requests FINAL WHERE ${where} GROUP BY t, k`,
+    sql: `SELECT toUnixTimestamp(${BUCKET_SQL[interval]}) * 1000 AS t, ${key} AS k, ${BOT_METRIC_SQL[metric]} AS v FROM ${BOT_REQUESTS_TABLE} FINAL WHERE ${where} GROUP BY t, k`,
     params,
   };
 }
@@ -125,7 +126,7 @@ export function searchTimeseriesSql(websiteId: string, metric: SearchMetric, win
   const params: Record<string, unknown> = { website: websiteId, startDate: window.start.toISOString().slice(0, 10), endDate: window.end.toISOString().slice(0, 10) };
   const conditions = ['website = {website:String}', 'date >= {startDate:Date}', 'date < {endDate:Date}', latestImportSql('page'), ...filters.map((f, i) => filterSql(f, SEARCH_FILTER_SQL[f.field], params, i))];
   // Renamed in a subquery so the aggregates never read an output alias.
-  const source = `(SELECT date AS s_date, clicks AS s_clicks, impressions AS s_impressions, position AS s_position FROM search_page_daily FINAL WHERE ${conditions.join(' AND ')})`;
+  const source = `(SELECT date AS s_date, clicks AS s_clicks, impressions AS s_impressions, position AS s_position FROM ${SEARCH_TABLES.page} FINAL WHERE ${conditions.join(' AND ')})`;
   return { sql: `SELECT toUnixTimestamp(toDateTime(s_date)) * 1000 AS t, 'all' AS k, ${searchMetricSql(metric)} AS v FROM ${source} GROUP BY t`, params };
 }
 

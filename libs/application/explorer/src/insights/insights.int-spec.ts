@@ -1,8 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ChdbExecutor, encodeRows, ExplorerAdmission } from '@bpc/explorer-store';
-import { botRequestRow, EXPLORER_DDL_DIR } from '@bpc/projections';
+import { BOT_REQUEST_EVENTS_TABLE, ChdbExecutor, EXPLORER_DDL_DIR, ExplorerAdmission } from '@bpc/explorer-store';
 import { TestClock, testConfig } from '@bpc/testing';
 import { AccountLimits } from '../account-limits';
 import { demoTraffic } from '../generate-demo-data/demo-traffic';
@@ -35,9 +34,9 @@ describe('insights against the Data Explorer on demo traffic (chDB)', () => {
     await store.migrate();
     let day = 0;
     for (const { botRequests: events } of demoTraffic({ websiteId: WEBSITE, hostId: 1, hostname: 'www.example.com', nowMs: NOW, days: 100, requestsPerDay: 600, seed: 30 })) {
-      await store.insert({ table: 'bot_requests', rows: encodeRows(events.map(botRequestRow)), token: `day-${day}` });
+      await store.insert({ table: BOT_REQUEST_EVENTS_TABLE, rows: events.map((e) => ({ ...e })), token: `day-${day}` });
       // A batch the projector wrote again with other boundaries (another token): FINAL counts its rows once, as the explorer does.
-      if (day % 10 === 0) await store.insert({ table: 'bot_requests', rows: encodeRows(events.slice(0, 50).map(botRequestRow)), token: `day-${day}-again` });
+      if (day % 10 === 0) await store.insert({ table: BOT_REQUEST_EVENTS_TABLE, rows: events.slice(0, 50).map((e) => ({ ...e })), token: `day-${day}-again` });
       day += 1;
     }
     const admission = new ExplorerAdmission({ maxRunning: 3, perAccount: 16 }, clock);
@@ -158,22 +157,22 @@ describe('insights against the Data Explorer on demo traffic (chDB)', () => {
     const row = (date: string, url: string, clicks: number, impressions: number, position: number, importedAt: string) => ({ website: WEBSITE, date, url, clicks, impressions, position, imported_at: importedAt });
     await store.insert({
       table: 'search_page_daily',
-      rows: encodeRows([
+      rows: [
         row('2026-11-10', 'https://www.example.com/', 10, 100, 2, '2026-11-11T00:00:00.000Z'),
         row('2026-11-10', 'https://www.example.com/docs', 5, 50, 8, '2026-11-11T00:00:00.000Z'),
         // An earlier import of the same day, replaced by the later one: not counted.
         row('2026-11-10', 'https://www.example.com/old', 99, 990, 1, '2026-11-10T12:00:00.000Z'),
         row('2026-11-12', 'https://www.example.com/', 3, 60, 4, '2026-11-13T00:00:00.000Z'),
-      ]),
+      ],
       token: 'search-pages',
     });
     await store.insert({
       table: 'search_day_imports',
-      rows: encodeRows([
+      rows: [
         { website: WEBSITE, grain: 'page', date: '2026-11-10', imported_at: '2026-11-10T12:00:00.000Z' },
         { website: WEBSITE, grain: 'page', date: '2026-11-10', imported_at: '2026-11-11T00:00:00.000Z' },
         { website: WEBSITE, grain: 'page', date: '2026-11-12', imported_at: '2026-11-13T00:00:00.000Z' },
-      ]),
+      ],
       token: 'search-imports',
     });
     const period = '2026-11-10,2026-11-12';

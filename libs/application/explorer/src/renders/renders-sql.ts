@@ -4,6 +4,7 @@ import type { Interval } from '../insights/insights-catalog';
 import type { ResolvedFilter, ResolvedQuery } from '../resolve-query/resolve-query';
 import { ExplorerSql, filterSql, RENDER_FILTER_SQL, selectAndOrder } from '../sql/explorer-sql';
 import { FAILED_OUTCOMES, RendersDef } from './renders-catalog';
+import { RENDER_OUTCOMES_TABLE } from '@bpc/explorer-store';
 
 /**
  * SQL of render history over `render_outcomes FINAL` (exact counts: a row
@@ -31,16 +32,16 @@ export function buildRendersSql(query: ResolvedQuery & { readonly explorer: Rend
     case 'renders': {
       const { select, order } = selectAndOrder(query, 'event_id', [], params);
       return {
-        countSql: `SELECT count() AS total FROM render_outcomes FINAL WHERE ${where}`,
-        pageSql: `SELECT ${select.join(', ')} FROM render_outcomes FINAL WHERE ${where} ${order}`,
+        countSql: `SELECT count() AS total FROM ${RENDER_OUTCOMES_TABLE} FINAL WHERE ${where}`,
+        pageSql: `SELECT ${select.join(', ')} FROM ${RENDER_OUTCOMES_TABLE} FINAL WHERE ${where} ${order}`,
         params,
       };
     }
     case 'reasons': {
       const { select, order } = selectAndOrder(query, "concat(outcome, '|', reason)", [], params);
       return {
-        countSql: `SELECT uniqExact(outcome, reason) AS total FROM render_outcomes FINAL WHERE ${where}`,
-        pageSql: `SELECT ${select.join(', ')} FROM render_outcomes FINAL WHERE ${where} GROUP BY outcome, reason ${order}`,
+        countSql: `SELECT uniqExact(outcome, reason) AS total FROM ${RENDER_OUTCOMES_TABLE} FINAL WHERE ${where}`,
+        pageSql: `SELECT ${select.join(', ')} FROM ${RENDER_OUTCOMES_TABLE} FINAL WHERE ${where} GROUP BY outcome, reason ${order}`,
         params,
       };
     }
@@ -81,7 +82,7 @@ export function rendersTimeseriesSql(explorer: RendersDef, window: TimeWindow, i
     sql:
       `SELECT toUnixTimestamp(${BUCKET_SQL[interval]}) * 1000 AS t, count() AS renders, countIf(outcome = 'stored') AS stored, ` +
       `countIf(startsWith(outcome, 'kept_')) AS kept, countIf(${FAILED_SQL}) AS failed, ` +
-      `quantileExact(0.5)(render_ms) AS p50, quantileExact(0.95)(render_ms) AS p95 FROM render_outcomes FINAL WHERE ${where} GROUP BY t`,
+      `quantileExact(0.5)(render_ms) AS p50, quantileExact(0.95)(render_ms) AS p95 FROM ${RENDER_OUTCOMES_TABLE} FINAL WHERE ${where} GROUP BY t`,
     params,
   };
 }

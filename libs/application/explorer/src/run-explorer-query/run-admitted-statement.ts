@@ -35,7 +35,7 @@ export async function runAdmittedStatement<T = Record<string, unknown>>(
 ): Promise<T[]> {
   const timeout = config.explorer.query_timeout_ms;
   try {
-    return await admission.run(accountId, deadlineMs, (admitted) => store.query<T>(`${sql} SETTINGS ${settingsClause(admittedSettings(admitted, config.adapters.explorer_store))}`, params));
+    return await admission.run(accountId, deadlineMs, (admitted) => store.query<T>(`${sql} SETTINGS ${settingsClause(admittedSettings(admitted, store.inProcess))}`, params));
   } catch (error) {
     if (error instanceof AdmissionRefusedError) throw explorerBusyError(error, config, `${timeout} ms (explorer.query_timeout_ms)`);
     if (!(error instanceof ExplorerStoreError)) throw error;

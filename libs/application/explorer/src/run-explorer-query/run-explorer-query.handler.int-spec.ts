@@ -4,8 +4,8 @@ import path from 'node:path';
 import { drainPending } from 'chdb';
 import { AppError } from '@bpc/domain';
 import { BOT_REQUEST_RECORDED, BotRequestRecorded, envelope, SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecorded } from '@bpc/events';
-import { ChdbExecutor, encodeRows, ExplorerAdmission } from '@bpc/explorer-store';
-import { EXPLORER_DDL_DIR, explorerRows, type TableRows } from '@bpc/projections';
+import { ChdbExecutor, EXPLORER_DDL_DIR, ExplorerAdmission } from '@bpc/explorer-store';
+import { explorerRows, type TableRows } from '@bpc/projections';
 import { botRequestPayload, TestClock, testConfig } from '@bpc/testing';
 import { AccountLimits } from '../account-limits';
 import { RunExplorerQueryHandler } from './run-explorer-query.handler';
@@ -64,7 +64,7 @@ describe('RunExplorerQuery (chDB)', () => {
       ...Array.from({ length: 25 }, (_, i) => served('demo', page(`e${i}`), NOW - (i + 1) * 60_000, `E${i}`, 200)),
     ];
     for (const event of events) explorerRows(event, tables);
-    for (const [table, rows] of tables) await store.insert({ table, rows: encodeRows(rows), token: `given-${table}` });
+    for (const [table, rows] of tables) await store.insert({ table, rows, token: `given-${table}` });
     const admission = new ExplorerAdmission({ maxRunning: 2, perAccount: 8 }, clock);
     handler = new RunExplorerQueryHandler(store, admission, clock, new AccountLimits(config), config);
   }, 60_000);

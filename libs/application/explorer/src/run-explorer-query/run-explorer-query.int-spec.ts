@@ -4,12 +4,11 @@ import path from 'node:path';
 import { drainPending } from 'chdb';
 import { createChdbConnection } from 'chdb/connection';
 import { AppError } from '@bpc/domain';
-import { ChdbExecutor, ClickhouseConnection, ClickhouseHttpExecutor, ExplorerAdmission, ExplorerStore } from '@bpc/explorer-store';
+import { ChdbExecutor, EXPLORER_DDL_DIR, ClickhouseConnection, ClickhouseHttpExecutor, ExplorerAdmission, ExplorerStore } from '@bpc/explorer-store';
 import { insertBulkBotRequests, TestClock, testConfig, until } from '@bpc/testing';
 import { AccountLimits } from '../account-limits';
 import { RunExplorerQueryHandler } from './run-explorer-query.handler';
 import { ExplorerQueryResult, RunExplorerQuery } from './run-explorer-query.query';
-import { EXPLORER_DDL_DIR } from '@bpc/projections';
 
 const BUDGET_MS = 30_000;
 /** Valid, within the regex budget, and still real work for the engine over a million rows. */

@@ -1,6 +1,7 @@
 import { assertNever } from '@bpc/domain';
 import { companionsOf, ModeKey, Operator } from '../catalog/explorer-catalog';
 import type { ResolvedFilter, ResolvedQuery } from '../resolve-query/resolve-query';
+import { BOT_REQUESTS_TABLE, latestImportSql, SEARCH_TABLES } from '@bpc/explorer-store';
 
 /**
  * SQL for every (mode, column) of the catalog. Only these expressions and
@@ -138,16 +139,16 @@ export function buildExplorerSql(query: ResolvedQuery, websiteId: string): Explo
     case 'requests': {
       const where = eventWhere(query, params, 'main');
       return {
-        countSql: `SELECT count() AS total FROM bot_requests FINAL WHERE ${where}`,
-        pageSql: `SELECT ${select.join(', ')} FROM bot_requests FINAL WHERE ${where} ${order}`,
+        countSql: `SELECT count() AS total FROM ${BOT_REQUESTS_TABLE} FINAL WHERE ${where}`,
+        pageSql: `SELECT ${select.join(', ')} FROM ${BOT_REQUESTS_TABLE} FINAL WHERE ${where} ${order}`,
         params,
       };
     }
     case 'unique_pages': {
       const where = eventWhere(query, params, 'main');
       return {
-        countSql: `SELECT uniqExact(url) AS total FROM bot_requests FINAL WHERE ${where}`,
-        pageSql: `SELECT ${select.join(', ')} FROM bot_requests FINAL WHERE ${where} GROUP BY url ${order}`,
+        countSql: `SELECT uniqExact(url) AS total FROM ${BOT_REQUESTS_TABLE} FINAL WHERE ${where}`,
+        pageSql: `SELECT ${select.join(', ')} FROM ${BOT_REQUESTS_TABLE} FINAL WHERE ${where} GROUP BY url ${order}`,
         params,
       };
     }
@@ -156,14 +157,14 @@ export function buildExplorerSql(query: ResolvedQuery, websiteId: string): Explo
       const having = categoryHaving(query);
       const counts = `${exprs.requests} AS requests, ${exprs.comp_requests} AS comp_requests`;
       return {
-        countSql: `SELECT count() AS total FROM (SELECT url, ${counts} FROM bot_requests FINAL WHERE ${where} GROUP BY url HAVING ${having})`,
-        pageSql: `SELECT ${select.join(', ')} FROM bot_requests FINAL WHERE ${where} GROUP BY url HAVING ${having} ${order}`,
+        countSql: `SELECT count() AS total FROM (SELECT url, ${counts} FROM ${BOT_REQUESTS_TABLE} FINAL WHERE ${where} GROUP BY url HAVING ${having})`,
+        pageSql: `SELECT ${select.join(', ')} FROM ${BOT_REQUESTS_TABLE} FINAL WHERE ${where} GROUP BY url HAVING ${having} ${order}`,
         params,
       };
     }
     case 'search_pages':
     case 'search_keywords': {
-      const table = mode === 'search_pages' ? 'search_page_daily' : 'search_query_daily';
+      const table = SEARCH_TABLES[mode === 'search_pages' ? 'page' : 'query'];
       const keyColumn = mode === 'search_pages' ? 'url' : 'query';
       params.startDate = query.window.start.toISOString().slice(0, 10);
       params.endDate = query.window.end.toISOString().slice(0, 10);
@@ -174,7 +175,7 @@ export function buildExplorerSql(query: ResolvedQuery, websiteId: string): Explo
       params.end = query.window.end;
       const companionSql =
         mode === 'search_pages' && query.columns.includes('page')
-          ? 'SELECT url, argMax(page_title, ts) AS _title, argMax(status_code, ts) AS _status_code FROM bot_requests WHERE website = {website:String} AND ts >= {start:DateTime64(3)} AND ts < {end:DateTime64(3)} AND url IN {urls:Array(String)} GROUP BY url'
+          ? `SELECT url, argMax(page_title, ts) AS _title, argMax(status_code, ts) AS _status_code FROM ${BOT_REQUESTS_TABLE} WHERE website = {website:String} AND ts >= {start:DateTime64(3)} AND ts < {end:DateTime64(3)} AND url IN {urls:Array(String)} GROUP BY url`
           : undefined;
       return {
         countSql: `SELECT uniqExact(s_key) AS total FROM ${source}`,
@@ -208,14 +209,6 @@ export function selectAndOrder(query: ResolvedQuery, rowId: string, helpers: rea
   if (!select.some((s) => s.endsWith(` AS ${query.sort}`)) && !SORT_SQL[mode]?.[query.sort]) select.push(`${exprs[query.sort]} AS ${query.sort}`);
   const order = `ORDER BY ${sortKey} ${query.sortDir === 'asc' ? 'ASC' : 'DESC'}, _rowId ASC LIMIT {limit:UInt32} OFFSET {offset:UInt64}`;
   return { select, order };
-}
-
-/**
- * Only the latest import of each day counts: a re-import replaces the day,
- * including keys it no longer lists. Reads `{website}`, `{startDate}` and `{endDate}`.
- */
-export function latestImportSql(grain: 'page' | 'query'): string {
-  return `(date, imported_at) IN (SELECT date, max(imported_at) FROM search_day_imports WHERE website = {website:String} AND grain = '${grain}' AND date >= {startDate:Date} AND date < {endDate:Date} GROUP BY date)`;
 }
 
 function eventWhere(query: ResolvedQuery, params: Record<string, unknown>, windows: 'main' | 'both'): string {

@@ -4,11 +4,9 @@ import { assertNever } from '@bpc/domain';
 import { ALERT_DELIVERY_ATTEMPTED, ALERT_RAISED, asAlertEvent, TOPICS, UnknownEventError } from '@bpc/events';
 import { EVENT_LOG, EventLog, LogBatch, Subscription } from '@bpc/event-log';
 import { retryInBackground } from '@bpc/support';
-import { encodeRows, EXPLORER_STORE, ExplorerStore } from '@bpc/explorer-store';
+import { ALERT_DELIVERIES_TABLE, type AlertDeliveryRow, BufferedExplorerWriter, checkpointOf, EXPLORER_STORE, ExplorerStore } from '@bpc/explorer-store';
 import { FailureStreakLog, LOGGER, ReadinessRegistry } from '@bpc/platform';
-import { BufferedExplorerWriter, checkpointOf } from '@bpc/projections';
 
-export const ALERT_DELIVERIES_TABLE = 'alert_deliveries';
 export const ALERT_DELIVERIES_GROUP = 'alert-deliveries-projector';
 
 /**
@@ -80,7 +78,7 @@ export class AlertDeliveriesProjector implements OnApplicationBootstrap, OnAppli
 
   private async apply(batch: LogBatch): Promise<void> {
     if (batch.records.length === 0) return;
-    const rows: Record<string, unknown>[] = [];
+    const rows: AlertDeliveryRow[] = [];
     for (const record of batch.records) {
       const event = asAlertEvent(record.event);
       if (!event) throw new UnknownEventError('alert deliveries projector', record.event, `${batch.topic}:${batch.partition}@${record.offset}`);
@@ -98,7 +96,7 @@ export class AlertDeliveriesProjector implements OnApplicationBootstrap, OnAppli
       }
     }
     const last = batch.records[batch.records.length - 1].offset;
-    const tables = rows.length > 0 ? new Map([[ALERT_DELIVERIES_TABLE, encodeRows(rows)]]) : new Map();
+    const tables = rows.length > 0 ? new Map([[ALERT_DELIVERIES_TABLE, rows]]) : new Map();
     await this.writer.add(`${batch.topic}:${batch.partition}`, batch.records[0].offset, (BigInt(last) + 1n).toString(), tables);
   }
 }

@@ -1,5 +1,5 @@
 import type { PageRequestFigures, RenderFailureFigures } from '@bpc/domain';
-import type { ExplorerStore } from '@bpc/explorer-store';
+import { BOT_REQUESTS_TABLE, type ExplorerStore, RENDER_OUTCOMES_TABLE } from '@bpc/explorer-store';
 
 /** Outcomes that count as a failed render (the `failed` outcome class of the render history). */
 const FAILED_OUTCOMES = ['retry_scheduled', 'gave_up', 'failed'];
@@ -7,7 +7,7 @@ const FAILED_OUTCOMES = ['retry_scheduled', 'gave_up', 'failed'];
 /** Render failures of a host over [from, to), with the most frequent reasons. FINAL: a projected row written twice counts once. */
 export async function renderFailureFigures(store: ExplorerStore, hostId: number, from: number, to: number): Promise<RenderFailureFigures> {
   const rows = await store.query<{ reason: string; renders: number }>(
-    `SELECT reason, count() AS renders FROM render_outcomes FINAL
+    `SELECT reason, count() AS renders FROM ${RENDER_OUTCOMES_TABLE} FINAL
      WHERE host_id = {hostId:UInt32} AND ts >= {from:DateTime64(3)} AND ts < {to:DateTime64(3)} AND outcome IN {outcomes:Array(String)}
      GROUP BY reason ORDER BY renders DESC, reason`,
     { hostId, from: new Date(from), to: new Date(to), outcomes: FAILED_OUTCOMES },
@@ -32,7 +32,7 @@ export async function pageRequestFigures(store: ExplorerStore, website: string, 
             countIf(ts >= {middle:DateTime64(3)}) AS recentRequests,
             countIf(ts >= {middle:DateTime64(3)} AND status_code >= 400) AS recentErrors,
             argMaxIf(status_code, ts, ts >= {middle:DateTime64(3)}) AS lastStatus
-     FROM bot_requests
+     FROM ${BOT_REQUESTS_TABLE}
      WHERE website = {website:String} AND ts >= {from:DateTime64(3)} AND ts < {to:DateTime64(3)}
      GROUP BY url
      HAVING beforeRequests >= {minRequests:UInt32} AND recentErrors > 0

@@ -2,11 +2,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BotRequestRecorded, botRequestRecorded, envelope, recordedBotRequestEvent, type CacheStatus } from '@bpc/events';
-import { ChdbExecutor, encodeRows } from '@bpc/explorer-store';
+import { BOT_REQUEST_EVENTS_TABLE, BOT_REQUESTS_TABLE, ChdbExecutor, EXPLORER_DDL_DIR, JsonLines } from '@bpc/explorer-store';
 import { botRequestPayload } from '@bpc/testing';
-import { BOT_REQUEST_EVENTS_TABLE, BOT_REQUESTS_TABLE, botRequestRow } from './explorer-projection';
-import { isStoredBotRequest, jsonLines } from './explorer-rows';
-import { EXPLORER_DDL_DIR } from './explorer-ddl';
+import { intakeOfStored } from './explorer-projection';
+
+/** The `bot_requests` row of an event, as the spec of the view's mapping (ts as ClickHouse prints it). */
+const expectedRow = ({ id, payload: p }: BotRequestRecorded): Record<string, unknown> => ({
+  website: p.websiteId, host: p.host, url: p.url, page_title: p.pageTitle, status_code: p.statusCode, bot_name: p.botName, user_agent: p.userAgent,
+  dimension_id: p.dimensionId, dimension_name: p.dimensionName, cache_status: p.cacheStatus, serve_time_ms: p.serveTimeMs, snapshot_age_s: p.snapshotAgeS,
+  bytes: p.bytes, ts: p.servedAt.replace('T', ' ').replace('Z', ''), request_id: p.requestId, event_id: id,
+});
+const byRequestId = (a: Record<string, unknown>, b: Record<string, unknown>): number => String(a.request_id).localeCompare(String(b.request_id));
+const jsonRows = (payloads: readonly Buffer[]): JsonLines[] => [JsonLines.of(payloads)];
 
 const STATUSES: readonly CacheStatus[] = ['hit', 'miss', 'stale', 'bypass'];
 const events = (prefix: string): BotRequestRecorded[] =>
@@ -27,23 +34,22 @@ describe('bot_request_events: stored bot requests into bot_requests through the 
     rmSync(dir, { recursive: true, force: true });
   });
   const rowsOf = (prefix: string) =>
-    store.query<Record<string, unknown>>(`SELECT * EXCEPT event_id, toString(ts) AS ts FROM ${BOT_REQUESTS_TABLE} WHERE startsWith(event_id, {prefix:String}) ORDER BY request_id`, { prefix: `${prefix}-` });
+    store.query<Record<string, unknown>>(`SELECT * EXCEPT ts, toString(ts) AS ts FROM ${BOT_REQUESTS_TABLE} WHERE startsWith(event_id, {prefix:String}) ORDER BY request_id`, { prefix: `${prefix}-` });
 
-  it('stores exactly the rows botRequestRow gives, for events as JSON.stringify writes them and as the edge records them, once per token', async () => {
-    const asRows = events('rows');
-    await store.insert({ table: BOT_REQUESTS_TABLE, rows: encodeRows(asRows.map(botRequestRow)), token: 'rows' });
+  it('maps events to their rows, given as objects, as JSON.stringify writes them and as the edge records them, once per token', async () => {
+    const asObjects = events('rows');
+    await store.insert({ table: BOT_REQUEST_EVENTS_TABLE, rows: asObjects.map((e) => ({ ...e })), token: 'rows' });
     const stringified = events('json');
     const recorded = events('batch').map(({ id, payload: { servedAt, ...rest } }) => recordedBotRequestEvent({ ...rest, servedAtMs: Date.parse(servedAt) }, id));
     for (const [token, list] of [['json', stringified], ['batch', recorded]] as const) {
       const payloads = list.map((e) => Buffer.from(JSON.stringify(e)));
-      expect(payloads.every(isStoredBotRequest)).toBe(true);
-      await store.insert({ table: BOT_REQUEST_EVENTS_TABLE, rows: jsonLines(payloads), token });
-      await store.insert({ table: BOT_REQUEST_EVENTS_TABLE, rows: jsonLines(payloads), token });
+      expect(payloads.map(intakeOfStored)).toEqual(payloads.map(() => BOT_REQUEST_EVENTS_TABLE));
+      await store.insert({ table: BOT_REQUEST_EVENTS_TABLE, rows: jsonRows(payloads), token });
+      await store.insert({ table: BOT_REQUEST_EVENTS_TABLE, rows: jsonRows(payloads), token });
     }
-    const expected = await rowsOf('rows');
-    expect(expected).toHaveLength(40);
-    expect(await rowsOf('json')).toEqual(expected);
-    expect(await rowsOf('batch')).toEqual(expected);
+    expect(await rowsOf('rows')).toEqual(asObjects.map(expectedRow).sort(byRequestId));
+    expect(await rowsOf('json')).toEqual(stringified.map(expectedRow).sort(byRequestId));
+    expect(await rowsOf('batch')).toEqual(recorded.map(expectedRow).sort(byRequestId));
     const ids = await store.query<{ event_id: string }>(`SELECT event_id FROM ${BOT_REQUESTS_TABLE} WHERE startsWith(event_id, 'json-') ORDER BY event_id`);
     expect(ids.map((r) => r.event_id)).toEqual(stringified.map((e) => e.id).sort());
   });
@@ -51,17 +57,19 @@ describe('bot_request_events: stored bot requests into bot_requests through the 
   it('takes events whose envelope has fields it does not map (a later envelope field), and still refuses a malformed one', async () => {
     const [event] = events('later');
     const withMore = Buffer.from(JSON.stringify({ ...event, traceId: 't-1', payload: { ...event.payload, region: 'eu' } }));
-    await store.insert({ table: BOT_REQUEST_EVENTS_TABLE, rows: jsonLines([withMore]), token: 'later' });
+    await store.insert({ table: BOT_REQUEST_EVENTS_TABLE, rows: jsonRows([withMore]), token: 'later' });
     expect(await store.query(`SELECT request_id FROM ${BOT_REQUESTS_TABLE} WHERE event_id = 'later-0'`)).toEqual([{ request_id: event.payload.requestId }]);
     const broken = Buffer.from(JSON.stringify({ ...event, id: 'broken-0', payload: { ...event.payload, statusCode: 'two hundred' } }));
-    await expect(store.insert({ table: BOT_REQUEST_EVENTS_TABLE, rows: jsonLines([broken]), token: 'broken' })).rejects.toThrow();
+    await expect(store.insert({ table: BOT_REQUEST_EVENTS_TABLE, rows: jsonRows([broken]), token: 'broken' })).rejects.toThrow();
   });
 
-  it('takes as they are only BotRequestRecorded v1 events', () => {
+  it('takes as they are only BotRequestRecorded v1 events as envelope() writes them; others are parsed', () => {
     const [event] = events('x');
-    expect(isStoredBotRequest(Buffer.from(JSON.stringify(event)))).toBe(true);
-    expect(isStoredBotRequest(Buffer.from(JSON.stringify({ ...event, version: 2 })))).toBe(false);
-    expect(isStoredBotRequest(Buffer.from(JSON.stringify(envelope('SearchPerformanceRecorded', 1, {}, { id: 's', occurredAt: new Date(0), key: 'w' }))))).toBe(false);
-    expect(isStoredBotRequest(Buffer.from('{"type":"BotRequestRecorded","version":1,"id":'))).toBe(false);
+    expect(intakeOfStored(Buffer.from(JSON.stringify(event)))).toBe(BOT_REQUEST_EVENTS_TABLE);
+    expect(intakeOfStored(Buffer.from(JSON.stringify({ ...event, version: 2 })))).toBeUndefined();
+    const { type, ...rest } = event;
+    expect(intakeOfStored(Buffer.from(JSON.stringify({ ...rest, type })))).toBeUndefined();
+    expect(intakeOfStored(Buffer.from(JSON.stringify(envelope('SearchPerformanceRecorded', 1, {}, { id: 's', occurredAt: new Date(0), key: 'w' }))))).toBeUndefined();
+    expect(intakeOfStored(Buffer.from('{"type":"BotRequestRecorded","version":1,"id":'))).toBeUndefined();
   });
 });

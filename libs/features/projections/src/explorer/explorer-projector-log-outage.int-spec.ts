@@ -5,11 +5,10 @@ import pino from 'pino';
 import { Registry } from 'prom-client';
 import { BOT_REQUEST_RECORDED, BotRequestRecorded, envelope, TOPICS } from '@bpc/events';
 import { EventLog, openKafkaEventLog } from '@bpc/event-log';
-import { ChdbExecutor } from '@bpc/explorer-store';
+import { ChdbExecutor, EXPLORER_DDL_DIR } from '@bpc/explorer-store';
 import { ReadinessRegistry, SCRAPE_READ_TIMEOUT_MS } from '@bpc/platform';
 import { metricValue, refusedUntilOpened, settlesBefore, startKafkaMock, SwitchableAddress, until } from '@bpc/testing';
 import { ExplorerProjector } from './explorer-projector';
-import { EXPLORER_DDL_DIR } from './explorer-ddl';
 
 const logger = pino({ level: 'silent' });
 const LAG = 'bpc_explorer_projection_lag_events';

@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FileEventLog } from '@bpc/event-log';
-import { ChdbExecutor, ExplorerStore, InsertBatch } from '@bpc/explorer-store';
-import { EXPLORER_DDL_DIR } from './explorer-ddl';
+import { ChdbExecutor, EXPLORER_DDL_DIR, ExplorerStore, InsertBatch } from '@bpc/explorer-store';
 
 /** The real engines of an explorer projector spec, in a fresh temporary directory: a migrated chDB store and a file log of two partitions retrying fast; opened before its tests, closed and removed after them. */
 export function explorerProjectorEngines(prefix: string): { readonly store: ChdbExecutor; readonly log: FileEventLog } {

@@ -1,12 +1,11 @@
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import { BOT_REQUEST_RECORDED, BotRequestRecorded, envelope, SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecorded, SearchPerformanceRow, TOPICS } from '@bpc/events';
-import type { ExplorerStore } from '@bpc/explorer-store';
+import { BOT_REQUEST_EVENTS_TABLE, type ExplorerStore } from '@bpc/explorer-store';
 import { buildExplorerSql, DEFAULT_LIMITS, findExplorer, resolveQuery } from '@bpc/explorer';
 import type { AppConfig } from '@bpc/config';
 import { ReadinessRegistry, ServingLoad } from '@bpc/platform';
 import { until } from '@bpc/testing';
-import { botRequestRow } from './explorer-projection';
 import { EXPLORER_FLUSH, ExplorerProjector } from './explorer-projector';
 import { CrashAfterInsert, explorerProjectorEngines } from './explorer-projector.fixture';
 
@@ -37,7 +36,7 @@ describe('explorer projector (file log → chDB)', () => {
   it('projects every event exactly once, even when inserts land and the commit does not, and when batches re-form', async () => {
     const events = Array.from({ length: 3000 }, (_, i) => request(i));
     // A batch "from an earlier run" with other boundaries (so another dedup token) already holds part of the events.
-    await engines.store.insert({ table: 'bot_requests', rows: events.slice(100, 600).map(botRequestRow), token: 'earlier-run-with-other-boundaries' });
+    await engines.store.insert({ table: BOT_REQUEST_EVENTS_TABLE, rows: events.slice(100, 600).map((e) => ({ ...e })), token: 'earlier-run-with-other-boundaries' });
     await engines.log.append(TOPICS.botRequests, events.slice(0, 1500));
     await engines.log.append(TOPICS.botRequests, events.slice(1500));
 

@@ -1,16 +1,13 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { Logger } from 'pino';
-import { TOPICS, UnknownEventError } from '@bpc/events';
-import { EVENT_LOG, EventLog, LogBatch, LogRecord, Subscription } from '@bpc/event-log';
+import { asExplorerEvent, asRenderEvent, TOPICS, UnknownEventError } from '@bpc/events';
+import { EVENT_LOG, EventLog, LogBatch, Subscription } from '@bpc/event-log';
 import { retryInBackground } from '@bpc/support';
-import { EXPLORER_STORE, ExplorerStore } from '@bpc/explorer-store';
+import { BufferedExplorerWriter, checkpointOf, EXPLORER_STORE, ExplorerStore, JsonLines } from '@bpc/explorer-store';
 import type { AppConfig } from '@bpc/config';
 import { APP_CONFIG, FailureStreakLog, LOGGER, METRICS_REGISTRY, ReadinessRegistry, scrapeSafeCollect, SERVING_LOAD, ServingLoad } from '@bpc/platform';
-import { BufferedExplorerWriter, checkpointOf } from './buffered-explorer-writer';
-import { BOT_REQUEST_EVENTS_TABLE, BOT_REQUESTS_TABLE, RENDER_OUTCOMES_TABLE, RENDER_RECORDED_EVENTS_TABLE } from './explorer-projection';
-import { EncodedBatch, encodeExplorerRows, isStoredBotRequest, isStoredRenderRecorded, jsonLines } from './explorer-rows';
-import { OffThreadExplorerRows } from './off-thread-explorer-rows';
+import { explorerRows, intakeOfStored, landsIn, push, type TableRows } from './explorer-projection';
 import { YieldToServing } from './yield-to-serving';
 
 /** One group per topic, so a slow search import never holds up bot requests (a subscription handles one batch at a time). */
@@ -29,23 +26,17 @@ export const EXPLORER_BATCH_SIZE = 20_000;
  */
 export const EXPLORER_FLUSH = { maxRows: 100_000, maxDelayMs: 1_000 } as const;
 
-/** Rows inserted through an intake table count as the table they land in. */
-const INTAKE_TARGETS: Readonly<Record<string, string>> = { [BOT_REQUEST_EVENTS_TABLE]: BOT_REQUESTS_TABLE, [RENDER_RECORDED_EVENTS_TABLE]: RENDER_OUTCOMES_TABLE };
-
 type ExplorerTopic = keyof typeof EXPLORER_PROJECTOR_GROUPS;
 const EXPLORER_TOPICS: readonly ExplorerTopic[] = ['botRequests', 'searchPerformance', 'renders'];
 
 /**
  * Bot requests, search performance and the render history (`RenderRecorded`
- * into `render_outcomes`) from the log into ClickHouse.
- *
- * Stored bot requests (nearly every event) go to the engine as the log holds
- * them, one JSON line each, into `bot_request_events`, whose view writes
- * `bot_requests`: ClickHouse parses each event once, and this process never
- * parses or re-serialises them (in standalone mode it also serves the bots).
- * Stored render facts go the same way, into `render_recorded_events`.
- * Other events are parsed and their rows serialised in a worker thread
- * (`OffThreadExplorerRows`), fed the records' stored bytes.
+ * into `render_outcomes`) from the log into ClickHouse. Each event becomes
+ * its rows (`explorerRows`). Bot requests and render facts (nearly every
+ * event) go to intake tables whose views map them, as the JSON the log holds
+ * when its first bytes name their type and version (`intakeOfStored`): this
+ * process then neither parses nor re-serialises them (doing so made the
+ * projection 30–50 % slower in a paired bench: bench/RESULTS.md).
  *
  * Batches are size- and time-bounded (EXPLORER_FLUSH) and span several log
  * batches; each partition resumes from the projector's own checkpoint in
@@ -77,7 +68,6 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
   private firstAttempts?: Promise<void>;
   private readonly projected?: Counter<'table'>;
   private readonly writers: BufferedExplorerWriter[] = [];
-  private readonly offThread: OffThreadExplorerRows;
   private readonly pausedSeconds?: Counter;
 
   constructor(
@@ -91,7 +81,6 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
     @Optional() @Inject(SERVING_LOAD) private readonly servingLoad?: ServingLoad,
     @Optional() @Inject(APP_CONFIG) private readonly config?: AppConfig,
   ) {
-    this.offThread = new OffThreadExplorerRows(logger);
     readiness.add({ name: 'projection (explorer)', check: async () => ({ lag: await this.lag() }) });
     if (registry) {
       this.pausedSeconds = new Counter({ name: 'bpc_explorer_projection_paused_seconds_total', help: 'Time the explorer projection paused for saturated serving in its process (standalone mode).', registers: [registry] });
@@ -113,7 +102,7 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
   /** Joins without holding up startup: joining a Kafka group takes seconds, and nothing waits on this projection to start. */
   onApplicationBootstrap(): void {
     const firstAttempts = EXPLORER_TOPICS.map((topic) => {
-      const inserted = (table: string, rows: number) => this.projected?.inc({ table: INTAKE_TARGETS[table] ?? table }, rows);
+      const inserted = (table: string, rows: number) => this.projected?.inc({ table: landsIn(table) }, rows);
       const writer = new BufferedExplorerWriter(this.store, this.logger, EXPLORER_FLUSH, inserted);
       this.writers.push(writer);
       const { firstAttempt, done } = this.subscribeUntilDone(topic, writer);
@@ -130,7 +119,6 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
     await Promise.all(this.subscribing);
     await Promise.all([...this.subscriptions.values()].map((s) => s.stop()));
     await Promise.all(this.writers.map((w) => w.close()));
-    await this.offThread.close();
   }
 
   /** Writes what is buffered now (tests and benches that need the rows at once). */
@@ -208,36 +196,24 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
 
   private async apply(batch: LogBatch, writer: BufferedExplorerWriter): Promise<void> {
     if (batch.records.length === 0) return;
-    const { tables, skipped } = await this.encode(batch.records);
-    if (skipped.length > 0) {
-      const record = batch.records[skipped[0].index];
-      throw new UnknownEventError('explorer projector', record.event, `${batch.topic}:${batch.partition}@${record.offset}`);
+    const tables: TableRows = new Map();
+    const storedByIntake = new Map<string, Buffer[]>();
+    for (const record of batch.records) {
+      const stored = record.payload;
+      const intake = stored && intakeOfStored(stored);
+      if (stored && intake) {
+        const list = storedByIntake.get(intake);
+        if (list) list.push(stored);
+        else storedByIntake.set(intake, [stored]);
+        continue;
+      }
+      const event = asExplorerEvent(record.event) ?? asRenderEvent(record.event);
+      if (!event) throw new UnknownEventError('explorer projector', record.event, `${batch.topic}:${batch.partition}@${record.offset}`);
+      explorerRows(event, tables);
     }
+    // One JsonLines per intake and log batch: its bytes wait for the insert, not an object per row.
+    for (const [intake, stored] of storedByIntake) push(tables, intake, JsonLines.of(stored));
     const last = batch.records[batch.records.length - 1].offset;
     await writer.add(`${batch.topic}:${batch.partition}`, batch.records[0].offset, (BigInt(last) + 1n).toString(), tables);
-  }
-
-  /** A batch's rows per table: stored bot requests as they are, other records as rows (`rowsOf`); skipped records by their index in `records`. */
-  private async encode(records: readonly LogRecord[]): Promise<EncodedBatch> {
-    const stored: Buffer[] = [];
-    const renders: Buffer[] = [];
-    const rest: { readonly record: LogRecord; readonly index: number }[] = [];
-    records.forEach((record, index) => {
-      if (record.payload && isStoredBotRequest(record.payload)) stored.push(record.payload);
-      else if (record.payload && isStoredRenderRecorded(record.payload)) renders.push(record.payload);
-      else rest.push({ record, index });
-    });
-    const others = rest.length > 0 ? await this.rowsOf(rest.map((r) => r.record)) : { tables: new Map(), skipped: [] };
-    const tables = new Map(others.tables);
-    if (stored.length > 0) tables.set(BOT_REQUEST_EVENTS_TABLE, jsonLines(stored));
-    if (renders.length > 0) tables.set(RENDER_RECORDED_EVENTS_TABLE, jsonLines(renders));
-    return { tables, skipped: others.skipped.map(({ index, type }) => ({ index: rest[index].index, type })) };
-  }
-
-  /** In the worker thread when the records carry their stored bytes (both log adapters give them), here otherwise. */
-  private rowsOf(records: readonly LogRecord[]): Promise<EncodedBatch> {
-    const payloads = records.map((r) => r.payload);
-    if (payloads.every((p): p is Buffer => p !== undefined)) return this.offThread.encode(payloads);
-    return Promise.resolve(encodeExplorerRows(records.map((r) => r.event)));
   }
 }

@@ -1,8 +1,6 @@
 import { asQueueEvent, QUEUE_PURGED, RECACHE_REQUESTED } from '@bpc/events';
 import type { EventEnvelope } from '@bpc/events';
-
-export const RECACHE_RECEIPTS_TABLE = 'recache_receipts';
-export const RECACHE_PURGES_TABLE = 'recache_purges';
+import { RECACHE_PURGES_TABLE, RECACHE_RECEIPTS_TABLE, type RecachePurgeRow, type RecacheReceiptRow } from '@bpc/explorer-store';
 
 /**
  * The rows one queue-topic event contributes to the receipt tables (pure):
@@ -11,7 +9,7 @@ export const RECACHE_PURGES_TABLE = 'recache_purges';
  * removed ends its receipt entries); nothing for any other event (requests
  * recorded before receipts existed have none).
  */
-export function receiptRows(event: EventEnvelope): { table: string; rows: Record<string, unknown>[] } | undefined {
+export function receiptRows(event: EventEnvelope): { table: string; rows: readonly (RecacheReceiptRow | RecachePurgeRow)[] } | undefined {
   const queueEvent = asQueueEvent(event);
   if (queueEvent?.type === QUEUE_PURGED) {
     const { hostId, priorities } = queueEvent.payload;
@@ -19,7 +17,7 @@ export function receiptRows(event: EventEnvelope): { table: string; rows: Record
   }
   if (queueEvent?.type !== RECACHE_REQUESTED || !queueEvent.payload.receiptId) return undefined;
   const { receiptId, hostId, urls, dimensionIds, source, priority } = queueEvent.payload;
-  const rows = urls.flatMap((url) =>
+  const rows = urls.flatMap((url): RecacheReceiptRow[] =>
     dimensionIds.map((dimensionId) => ({
       receipt_id: receiptId,
       host_id: hostId,

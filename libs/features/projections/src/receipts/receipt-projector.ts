@@ -3,9 +3,8 @@ import type { Logger } from 'pino';
 import { TOPICS } from '@bpc/events';
 import { EVENT_LOG, EventLog, LogBatch, Subscription } from '@bpc/event-log';
 import { retryInBackground } from '@bpc/support';
-import { encodeRows, EXPLORER_STORE, ExplorerStore } from '@bpc/explorer-store';
+import { BufferedExplorerWriter, checkpointOf, EXPLORER_STORE, ExplorerStore, type Row } from '@bpc/explorer-store';
 import { FailureStreakLog, LOGGER, ReadinessRegistry } from '@bpc/platform';
-import { BufferedExplorerWriter, checkpointOf } from '../explorer/buffered-explorer-writer';
 import { mayCarryReceipt, receiptRows } from './receipt-projection';
 
 export const RECEIPT_PROJECTOR_GROUP = 'receipt-projector';
@@ -95,14 +94,13 @@ export class ReceiptProjector implements OnApplicationBootstrap, OnApplicationSh
 
   private async apply(batch: LogBatch): Promise<void> {
     if (batch.records.length === 0) return;
-    const byTable = new Map<string, Record<string, unknown>[]>();
+    const byTable = new Map<string, Row[]>();
     for (const record of batch.records) {
       const found = mayCarryReceipt(record.payload) ? receiptRows(record.event) : undefined;
       if (found) byTable.set(found.table, [...(byTable.get(found.table) ?? []), ...found.rows]);
     }
     const last = batch.records[batch.records.length - 1].offset;
     // A batch without receipts still moves the checkpoint (an empty table map), so a restart does not read it again.
-    const tables = new Map([...byTable].map(([table, rows]) => [table, encodeRows(rows)]));
-    await this.writer.add(`${batch.topic}:${batch.partition}`, batch.records[0].offset, (BigInt(last) + 1n).toString(), tables);
+    await this.writer.add(`${batch.topic}:${batch.partition}`, batch.records[0].offset, (BigInt(last) + 1n).toString(), byTable);
   }
 }

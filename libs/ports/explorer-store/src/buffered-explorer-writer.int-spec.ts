@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { ChdbExecutor, encodeRows, type ExplorerStore } from '@bpc/explorer-store';
+import { ChdbExecutor } from './chdb-executor';
+import type { ExplorerStore } from './explorer-store.port';
 import { until } from '@bpc/testing';
 import { BufferedExplorerWriter } from './buffered-explorer-writer';
 
@@ -29,7 +30,7 @@ describe('buffered explorer writer while ClickHouse is down', () => {
     const { store: down, dir } = await downStore();
     const { store, attempts } = countingInserts(down);
     const writer = new BufferedExplorerWriter(store, pino({ level: 'silent' }), { maxRows: 100, maxDelayMs: 20 });
-    const batch = new Map([['bot_requests', encodeRows(Array.from({ length: 100 }, (_, i) => ({ n: i })))]]);
+    const batch = new Map([['bot_requests', Array.from({ length: 100 }, (_, i) => ({ n: i }))]]);
     let accepted = 0;
     const feeding = (async () => {
       for (let i = 0; i < 50; i += 1) {

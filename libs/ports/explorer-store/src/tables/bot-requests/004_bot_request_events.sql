@@ -1,10 +1,11 @@
--- The explorer projector's intake for stored `BotRequestRecorded` events: it
--- inserts the events' JSON exactly as the log holds it (one envelope per
--- line, JSONEachRow) into this Null table, and the view below writes their
--- rows into `bot_requests`. The engine parses each event once; the projector
--- neither parses nor re-serialises them. Only version 1 of the event is
--- mapped here (the projector sends nothing else this way), and the mapping is
--- the same as `botRequestRow` in libs/features/projections (a spec compares the two).
+-- The explorer projector's intake for `BotRequestRecorded` events: it
+-- inserts the events' JSON, as the log holds it when it can (one envelope per
+-- line, JSONEachRow), into this Null table, and the view below writes their
+-- rows into `bot_requests`: the table's one mapping. The engine parses each
+-- event once; the projector neither parses nor re-serialises stored ones.
+-- Only version 1 of the event is mapped here (the projector sends nothing
+-- else this way; bot-request-events.int-spec.ts in libs/features/projections
+-- pins the mapping).
 CREATE TABLE IF NOT EXISTS bot_request_events
 (
     type       String,

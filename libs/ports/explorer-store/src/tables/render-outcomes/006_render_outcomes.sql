@@ -34,8 +34,8 @@ SETTINGS non_replicated_deduplication_window = 1000;
 -- requests (004_bot_request_events.sql): the events' JSON exactly as the log
 -- holds it, one envelope per line (JSONEachRow), into this Null table; the
 -- view below writes their rows into `render_outcomes`. `entryId` is absent
--- for an edge miss: it reads as ''. The mapping is the same as
--- `renderOutcomeRow` in libs/features/projections (a spec compares the two).
+-- for an edge miss: it reads as ''. This view is the table's one mapping
+-- (render-outcomes.int-spec.ts in libs/features/projections pins it).
 CREATE TABLE IF NOT EXISTS render_recorded_events
 (
     type       String,

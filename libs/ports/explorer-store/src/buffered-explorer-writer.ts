@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
-import type { EncodedRows, ExplorerStore } from '@bpc/explorer-store';
-import { SEARCH_DAY_IMPORTS_TABLE } from './explorer-projection';
-import type { EncodedTables } from './explorer-rows';
+import { type ExplorerStore, type Row, rowCount } from './explorer-store.port';
+import { CHECKPOINTS_TABLE, type CheckpointRow } from './tables/projection-checkpoints/projection-checkpoints.table';
+import { SEARCH_DAY_IMPORTS_TABLE } from './tables/search-performance/search-performance.table';
 
-export const CHECKPOINTS_TABLE = 'explorer_projection_checkpoints';
+/** Rows per table, as one log batch contributes them. */
+export type BatchRows = ReadonlyMap<string, readonly Row[]>;
 
 function markersLast<T>(tables: ReadonlyMap<string, T>): [string, T][] {
   const entries = [...tables.entries()];
@@ -35,8 +36,8 @@ interface Span {
  * holds up `add`, so the log stops delivering: nothing is ever skipped.
  */
 export class BufferedExplorerWriter {
-  /** Serialised rows per table, kept as bytes (not row objects) until the insert. */
-  private tables = new Map<string, EncodedRows[]>();
+  /** Rows per table, in the batches they came in (joined at the insert). */
+  private tables = new Map<string, (readonly Row[])[]>();
   private rows = 0;
   private spans = new Map<string, Span>();
   private timer?: NodeJS.Timeout;
@@ -59,12 +60,12 @@ export class BufferedExplorerWriter {
   }
 
   /** Buffers a batch's rows; `nextOffset` is the offset after the batch's last record. */
-  async add(stream: string, firstOffset: string, nextOffset: string, tables: EncodedTables): Promise<void> {
+  async add(stream: string, firstOffset: string, nextOffset: string, tables: BatchRows): Promise<void> {
     for (const [table, rows] of tables) {
       const buffered = this.tables.get(table);
       if (buffered) buffered.push(rows);
       else this.tables.set(table, [rows]);
-      this.rows += rows.count;
+      this.rows += rowCount(rows);
     }
     const span = this.spans.get(stream);
     if (span) span.next = nextOffset;
@@ -142,9 +143,8 @@ export class BufferedExplorerWriter {
     return this.flushing ?? Promise.resolve();
   }
 
-  private async write(buffered: Map<string, EncodedRows[]>, spans: Map<string, Span>): Promise<void> {
-    // Parts as they came: joining them would copy every row once more, into fresh memory, on the thread that serves bots in standalone mode.
-    const tables = new Map([...buffered].map(([table, parts]) => [table, { parts }]));
+  private async write(buffered: Map<string, (readonly Row[])[]>, spans: Map<string, Span>): Promise<void> {
+    const tables = new Map([...buffered].map(([table, batches]) => [table, batches.flat()]));
     // Log positions make the token: a retried write of the same rows is dropped by the engine.
     const positions = [...spans.entries()].map(([stream, s]) => `${stream}:${s.first}-${s.next}`).join(',');
     let delay = 50;
@@ -154,12 +154,13 @@ export class BufferedExplorerWriter {
         // must never point queries at an import whose rows are not there yet.
         for (const [table, rows] of markersLast(tables)) {
           await this.store.insert({ table, rows, token: `${table}@${positions}` });
-          this.onInserted(table, rows.parts.reduce((sum, p) => sum + p.count, 0));
+          this.onInserted(table, rowCount(rows));
         }
         const updatedAt = new Date().toISOString();
+        const checkpoints: CheckpointRow[] = [...spans.entries()].map(([stream, s]) => ({ stream, next_offset: s.next, updated_at: updatedAt }));
         await this.store.insert({
           table: CHECKPOINTS_TABLE,
-          rows: [...spans.entries()].map(([stream, s]) => ({ stream, next_offset: s.next, updated_at: updatedAt })),
+          rows: checkpoints,
           token: `${CHECKPOINTS_TABLE}@${positions}`,
         });
         return;
@@ -171,10 +172,4 @@ export class BufferedExplorerWriter {
       }
     }
   }
-}
-
-/** Where to resume a partition: the checkpoint in ClickHouse, or the beginning (an empty store is rebuilt from the log). */
-export async function checkpointOf(store: ExplorerStore, stream: string): Promise<string> {
-  const rows = await store.query<{ next: string }>(`SELECT toString(max(next_offset)) AS next, count() AS n FROM ${CHECKPOINTS_TABLE} WHERE stream = {stream:String} HAVING n > 0`, { stream });
-  return rows[0]?.next ?? '0';
 }
