@@ -26,7 +26,7 @@ export interface PageMarkdown {
 
 /** Longest Markdown kept for one page (about 250k tokens): an agent's context is the limit, not our memory. */
 export const MAX_MARKDOWN_CHARS = 1_000_000;
-/** Elements Readability looks at before it gives up on finding the main content (its own guard against huge pages); the body is converted instead. */
+/** Most elements a page may have for Readability to look for its main content (its cost grows with size); a larger page's body is converted whole. */
 const MAX_ELEMENTS_FOR_READABILITY = 20_000;
 /** Nesting deeper than this is flattened to text before conversion (turndown recurses per level; real pages stay well under it). */
 const MAX_DEPTH = 64;
@@ -38,6 +38,7 @@ type PageElement = NonNullable<PageDocument['body']>;
 /** Turndown keeps no state between calls: one instance serves every conversion. */
 const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '_' });
 turndown.use(gfm);
+// `as never`: turndown types tag names through the browser's DOM types, which the service does not compile with.
 turndown.remove(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'canvas', 'form', 'button', 'select', 'input', 'textarea', 'nav', 'footer', 'header', 'aside'] as never);
 
 /**
