@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { BoundedMemo } from '@bpc/support';
 import aiRobots from './lists/ai-robots.json';
 import crawlerUserAgents from './lists/crawler-user-agents.json';
 import type { BotIdentity } from './bot-category';
@@ -13,7 +13,7 @@ import { compileBotCatalog, type BotCatalog } from './bot-catalog';
 export const CLASSIFIED_USER_AGENT_LENGTH = 512;
 
 export interface BotClassifierOptions {
-  /** How many distinct User-Agents keep their answer (least recently used go first). */
+  /** How many distinct User-Agents keep their answer (the oldest go first). */
   readonly cacheSize?: number;
 }
 
@@ -28,22 +28,16 @@ export function botCatalog(): BotCatalog {
 }
 
 /**
- * A classifier with its own cache of answers per User-Agent string. A
+ * A classifier with its own memo of answers per User-Agent (the project's
+ * `BoundedMemo`, as the edge memoises its other per-request lookups). A
  * User-Agent longer than the bound is classified on its first
- * CLASSIFIED_USER_AGENT_LENGTH characters and not cached, so the cache never
- * holds a huge key.
+ * CLASSIFIED_USER_AGENT_LENGTH characters and not remembered, so the memo
+ * never holds a huge key.
  */
 export function createBotClassifier(options: BotClassifierOptions = {}): BotClassifier {
   const { identify } = botCatalog();
-  const cache = new LRUCache<string, BotIdentity>({ max: options.cacheSize ?? 10_000 });
-  return (userAgent) => {
-    if (userAgent.length > CLASSIFIED_USER_AGENT_LENGTH) return identify(userAgent.slice(0, CLASSIFIED_USER_AGENT_LENGTH));
-    const cached = cache.get(userAgent);
-    if (cached !== undefined) return cached;
-    const identity = identify(userAgent);
-    cache.set(userAgent, identity);
-    return identity;
-  };
+  const memo = new BoundedMemo((userAgent) => identify(userAgent.slice(0, CLASSIFIED_USER_AGENT_LENGTH)), options.cacheSize ?? 10_000, CLASSIFIED_USER_AGENT_LENGTH);
+  return (userAgent) => memo.get(userAgent);
 }
 
 let shared: BotClassifier | undefined;

@@ -1,3 +1,5 @@
+import { canonicalNamesPage, collapseWhitespace } from './page-facts';
+
 /** A cached page as `llms.txt` lists it. */
 export interface LlmsTxtPage {
   readonly url: string;
@@ -34,18 +36,9 @@ function decodeSegment(segment: string): string {
 }
 
 /** Markdown link text and descriptions on one line, with nothing that would end the link early. */
-const linkText = (text: string): string => text.replace(/\s+/g, ' ').replace(/[[\]]/g, (bracket) => `\\${bracket}`).trim();
-const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
+const linkText = (text: string): string => collapseWhitespace(text).replace(/[[\]]/g, (bracket) => `\\${bracket}`);
 
-const indexable = (page: LlmsTxtPage): boolean => {
-  if (page.noindex) return false;
-  if (page.canonical === null) return true;
-  const canonical = new URL(page.canonical);
-  const own = new URL(page.url);
-  canonical.hash = '';
-  own.hash = '';
-  return canonical.href === own.href;
-};
+const indexable = (page: LlmsTxtPage): boolean => !page.noindex && (page.canonical === null || canonicalNamesPage(page.canonical, page.url));
 
 /**
  * An `llms.txt` (llmstxt.org) from what the cache holds: the site's name and
@@ -63,7 +56,7 @@ export function llmsTxt(site: LlmsTxtSite, pages: readonly LlmsTxtPage[]): { rea
     else sections.set(section, [page]);
   }
   const names = [...sections.keys()].sort((a, b) => (a === 'Pages' ? -1 : b === 'Pages' ? 1 : a.localeCompare(b)));
-  const head = `# ${oneLine(site.name)}\n\n> ${oneLine(site.summary)}\n`;
+  const head = `# ${collapseWhitespace(site.name)}\n\n> ${collapseWhitespace(site.summary)}\n`;
   const lines: string[] = [head];
   let bytes = Buffer.byteLength(head);
   let listed = 0;
@@ -76,7 +69,7 @@ export function llmsTxt(site: LlmsTxtSite, pages: readonly LlmsTxtPage[]): { rea
     lines.push(heading);
     bytes += Buffer.byteLength(heading);
     for (const page of entries) {
-      const description = page.description ? `: ${oneLine(page.description)}` : '';
+      const description = page.description ? `: ${collapseWhitespace(page.description)}` : '';
       const line = `- [${linkText(page.title || page.url)}](${linkTarget(page.url)})${description}\n`;
       if (bytes + Buffer.byteLength(line) > budget) break outer;
       lines.push(line);

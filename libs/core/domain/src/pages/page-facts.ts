@@ -58,6 +58,18 @@ export const MAX_LISTED = 20;
 /** Largest JSON-LD block parsed; a larger one counts as invalid rather than cost a render seconds. */
 export const MAX_JSON_LD_BYTES = 1_000_000;
 
+/** Runs of whitespace (newlines included) as one space, trimmed: how a title, description or heading reads on one line. */
+export const collapseWhitespace = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+/** The canonical names the page itself (a fragment aside): a page that ranks as itself. */
+export function canonicalNamesPage(canonical: string, pageUrl: string): boolean {
+  const target = new URL(canonical);
+  const page = new URL(pageUrl);
+  target.hash = '';
+  page.hash = '';
+  return target.href === page.href;
+}
+
 /** The page says `noindex` to every bot, or to Google's or Bing's crawler. */
 export function isNoindex(facts: Pick<PageFacts, 'noindexBy'>): boolean {
   return facts.noindexBy.length > 0;

@@ -1,4 +1,4 @@
-import { isNoindex, PageFacts } from './page-facts';
+import { canonicalNamesPage, isNoindex, PageFacts } from './page-facts';
 
 export const ISSUE_SEVERITIES = ['critical', 'warning', 'notice'] as const;
 export type IssueSeverity = (typeof ISSUE_SEVERITIES)[number];
@@ -99,12 +99,8 @@ function noindexIssue(facts: PageFacts, context: PageContext): PageIssue {
 /** `canonical_other_origin` or `canonical_elsewhere` when the canonical names another page; none when it names this one. */
 function canonicalIssue(canonical: string | null, pageUrl: string): PageIssue | undefined {
   if (canonical === null) return undefined;
-  const target = new URL(canonical);
-  const page = new URL(pageUrl);
-  if (target.origin !== page.origin) return issue('canonical_other_origin', canonical);
-  target.hash = '';
-  page.hash = '';
-  return target.href === page.href ? undefined : issue('canonical_elsewhere', canonical);
+  if (new URL(canonical).origin !== new URL(pageUrl).origin) return issue('canonical_other_origin', canonical);
+  return canonicalNamesPage(canonical, pageUrl) ? undefined : issue('canonical_elsewhere', canonical);
 }
 
 /** A page's issue codes counted by severity, as the explorers' columns hold them. */

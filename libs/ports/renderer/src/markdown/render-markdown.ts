@@ -1,4 +1,5 @@
 import { Readability } from '@mozilla/readability';
+import { collapseWhitespace as collapse } from '@bpc/domain';
 import { countTokens } from 'gpt-tokenizer';
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
@@ -82,7 +83,6 @@ function headOf(document: PageDocument): HeadFacts {
   return { title: collapse(document.querySelector('title')?.textContent ?? ''), description: collapse(description), lang: document.documentElement?.getAttribute('lang') ?? '' };
 }
 
-const collapse = (text: string): string => text.replace(/\s+/g, ' ').trim();
 const escapeHeading = (text: string): string => text.replace(/^#+\s*/, '');
 
 /** YAML front matter, every value a JSON string (valid YAML, whatever the page put in its title). */

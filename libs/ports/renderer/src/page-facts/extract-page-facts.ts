@@ -1,5 +1,5 @@
 import { Parser } from 'htmlparser2';
-import { MAX_FACT_TEXT, MAX_JSON_LD_BYTES, MAX_LISTED, PageFacts } from '@bpc/domain';
+import { collapseWhitespace as collapse, MAX_FACT_TEXT, MAX_JSON_LD_BYTES, MAX_LISTED, PageFacts } from '@bpc/domain';
 import { RobotsDirectives, scopesIn } from './robots-directives';
 
 /** What a render produced, as the facts are read from it. */
@@ -22,7 +22,6 @@ const ABSOLUTE_HTTP = /^(?:https?:)?\/\/([^/?#\\]*)/i;
 /** Any other scheme (`mailto:`, `javascript:`, `tel:`): not a link to a page. */
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
-const collapse = (text: string): string => text.replace(/\s+/g, ' ').trim();
 const cut = (text: string): string => (text.length > MAX_FACT_TEXT ? text.slice(0, MAX_FACT_TEXT) : text);
 const headerValues = (value: string | readonly string[] | undefined): readonly string[] => (value === undefined ? [] : typeof value === 'string' ? [value] : value);
 
