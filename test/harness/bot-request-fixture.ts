@@ -1,7 +1,7 @@
-import type { BotRequestRecordedPayload, RecordedBotRequest } from '@bpc/events';
+import type { CurrentBotRequestRecordedPayload, RecordedBotRequest } from '@bpc/events';
 
 /** The n-th of a varied run of recorded bot requests: titles and URLs with quotes, backslashes, accents, CJK, emoji and U+2028; hits and misses; null and set snapshot ages. */
-export function botRequestPayload(n: number): BotRequestRecordedPayload {
+export function botRequestPayload(n: number): CurrentBotRequestRecordedPayload {
   return {
     websiteId: `w${n % 2}`,
     host: 'www.example.com',
@@ -18,6 +18,11 @@ export function botRequestPayload(n: number): BotRequestRecordedPayload {
     bytes: 100 + n,
     servedAt: new Date(Date.UTC(2026, 10, 1) + n * 1000).toISOString(),
     requestId: `r${n}`,
+    format: n % 3 ? 'html' : 'markdown',
+    botCategory: n % 2 ? 'search' : 'ai_assistant',
+    botOperator: n % 2 ? 'Google' : 'OpenAI',
+    verified: (['yes', 'no', 'unknown'] as const)[n % 3],
+    robotsAllowed: (['yes', 'no', 'unknown'] as const)[(n + 1) % 3],
   };
 }
 
@@ -31,7 +36,7 @@ export function recordedBotRequest(n: number): RecordedBotRequest {
 export const HOSTILE_TEXTS = ['', '"', '\\', '\\"', '\n\r\t\b\f', '\u0000\u001f\u007f', '\u2028\u2029', '\ud800', 'a\udfffb', '🤖 Бот', 'é', 'x'.repeat(64), 'y'.repeat(65), '</script>', 'Pricing — "Example"'];
 
 /** The i-th of a run of recorded bot requests whose every text field is `text(i + k)` (by default the hostile texts in turn), numbers of every kind. */
-export function hostileBotRequestPayload(i: number, text: (n: number) => string = (n) => HOSTILE_TEXTS[n % HOSTILE_TEXTS.length]): BotRequestRecordedPayload {
+export function hostileBotRequestPayload(i: number, text: (n: number) => string = (n) => HOSTILE_TEXTS[n % HOSTILE_TEXTS.length]): CurrentBotRequestRecordedPayload {
   return {
     websiteId: text(i),
     host: text(i + 1),
@@ -48,5 +53,10 @@ export function hostileBotRequestPayload(i: number, text: (n: number) => string 
     bytes: i * 1_013,
     servedAt: new Date(1_763_740_000_000 + i).toISOString(),
     requestId: text(i + 7),
+    format: i % 2 ? 'html' : 'markdown',
+    botCategory: 'other',
+    botOperator: text(i + 8),
+    verified: 'unknown',
+    robotsAllowed: 'no',
   };
 }

@@ -1,3 +1,4 @@
+import { BOT_CATEGORIES, type BotCategory } from '@bpc/bots';
 import type { EventEnvelope } from '../envelope';
 import { payloadSchema } from '../json-schema';
 import { pageUrlSchema } from '../page-url-schema';
@@ -6,6 +7,19 @@ export const BOT_REQUEST_RECORDED = 'BotRequestRecorded';
 
 export const CACHE_STATUSES = ['hit', 'miss', 'stale', 'bypass'] as const;
 export type CacheStatus = (typeof CACHE_STATUSES)[number];
+
+/** What the bot was answered in: the page as HTML, or as Markdown for an agent that asked for it (docs/agents.md). */
+export const ANSWER_FORMATS = ['html', 'markdown'] as const;
+export type AnswerFormat = (typeof ANSWER_FORMATS)[number];
+
+/**
+ * A three-way answer the edge may not know yet: whether a bot is who its
+ * User-Agent claims (checked in the background, so a first request from an
+ * address is `unknown`), or whether the site's robots.txt allowed that bot
+ * that URL (`unknown` until the file was fetched).
+ */
+export const TRI_STATES = ['yes', 'no', 'unknown'] as const;
+export type TriState = (typeof TRI_STATES)[number];
 
 /** One bot request served by the edge: one row of the `events` explorer. */
 export interface BotRequestRecordedPayload {
@@ -28,7 +42,22 @@ export interface BotRequestRecordedPayload {
   readonly servedAt: string;
   /** Edge request id: the `_rowId` of the events explorer. */
   readonly requestId: string;
+  // The fields below were added after version 1 was published: optional and
+  // additive (readers default them), so events recorded before stay valid.
+  /** What the bot was answered in; absent in older events (read as `html`). */
+  readonly format?: AnswerFormat;
+  /** Why this kind of bot reads pages (`@bpc/bots`); absent in older events (read as `other`). */
+  readonly botCategory?: BotCategory;
+  /** The company that runs the bot, `unknown` when no source names one; absent in older events. */
+  readonly botOperator?: string;
+  /** Whether the bot is who it claims, by its operator's published ranges or reverse DNS; absent in older events (read as `unknown`). */
+  readonly verified?: TriState;
+  /** Whether the site's robots.txt allowed this bot this URL; absent in older events (read as `unknown`). */
+  readonly robotsAllowed?: TriState;
 }
+
+/** The payload as the edge writes it now: the added fields always filled, though older events may lack them. */
+export type CurrentBotRequestRecordedPayload = BotRequestRecordedPayload & Required<Pick<BotRequestRecordedPayload, 'format' | 'botCategory' | 'botOperator' | 'verified' | 'robotsAllowed'>>;
 
 export type BotRequestRecorded = EventEnvelope<typeof BOT_REQUEST_RECORDED, BotRequestRecordedPayload>;
 
@@ -52,6 +81,11 @@ export const botRequestRecordedSchema = payloadSchema<BotRequestRecordedPayload>
     bytes: { type: 'integer', minimum: 0 },
     servedAt: { type: 'string', format: 'date-time' },
     requestId: { type: 'string' },
+    format: { enum: [...ANSWER_FORMATS], description: 'absent in events recorded before it was added: read as html' },
+    botCategory: { enum: [...BOT_CATEGORIES], description: 'absent in events recorded before it was added: read as other' },
+    botOperator: { type: 'string', description: 'unknown when no source names the operator; absent in events recorded before it was added' },
+    verified: { enum: [...TRI_STATES], description: 'absent in events recorded before it was added: read as unknown' },
+    robotsAllowed: { enum: [...TRI_STATES], description: 'absent in events recorded before it was added: read as unknown' },
   },
 });
 
@@ -65,9 +99,9 @@ export function botRequestRecorded(payload: BotRequestRecordedPayload, meta: { r
  * time it was served in milliseconds (the event's `occurredAt` and the
  * payload's `servedAt`, both ISO 8601).
  */
-export type RecordedBotRequest = Omit<BotRequestRecordedPayload, 'servedAt'> & { readonly servedAtMs: number };
+export type RecordedBotRequest = Omit<CurrentBotRequestRecordedPayload, 'servedAt'> & { readonly servedAtMs: number };
 
-const TEXT_FIELDS = ['websiteId', 'host', 'url', 'pageTitle', 'botName', 'userAgent', 'dimensionName', 'cacheStatus', 'requestId'] as const;
+const TEXT_FIELDS = ['websiteId', 'host', 'url', 'pageTitle', 'botName', 'userAgent', 'dimensionName', 'cacheStatus', 'requestId', 'format', 'botCategory', 'botOperator', 'verified', 'robotsAllowed'] as const;
 const NUMBER_FIELDS = ['statusCode', 'dimensionId', 'serveTimeMs', 'bytes', 'servedAtMs'] as const;
 
 /**
@@ -84,6 +118,7 @@ export function recordedBotRequestEvent(request: RecordedBotRequest, id: string)
   if (Number.isNaN(servedAt.getTime())) throw new TypeError(`recorded bot request: servedAtMs ${request.servedAtMs} is not a time`);
   const occurredAt = servedAt.toISOString();
   const { websiteId, host, url, pageTitle, statusCode, botName, userAgent, dimensionId, dimensionName, cacheStatus, serveTimeMs, snapshotAgeS, bytes, requestId } = request;
-  const payload = { websiteId, host, url, pageTitle, statusCode, botName, userAgent, dimensionId, dimensionName, cacheStatus, serveTimeMs, snapshotAgeS, bytes, servedAt: occurredAt, requestId };
+  const { format, botCategory, botOperator, verified, robotsAllowed } = request;
+  const payload = { websiteId, host, url, pageTitle, statusCode, botName, userAgent, dimensionId, dimensionName, cacheStatus, serveTimeMs, snapshotAgeS, bytes, servedAt: occurredAt, requestId, format, botCategory, botOperator, verified, robotsAllowed };
   return botRequestRecorded(payload, { id, occurredAt });
 }

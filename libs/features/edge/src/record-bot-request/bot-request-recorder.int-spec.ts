@@ -26,6 +26,11 @@ const payload = (n: number): RecordedBotRequest => ({
   bytes: 10,
   servedAtMs: Date.now(),
   requestId: `r${n}`,
+  format: 'html',
+  botCategory: 'search',
+  botOperator: 'Google',
+  verified: 'unknown',
+  robotsAllowed: 'unknown',
 });
 
 /** The request ids of one append's events. */

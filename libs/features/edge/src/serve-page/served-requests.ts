@@ -27,13 +27,14 @@ export class ServedRequests {
 
   record(page: PageRequest, served: ServedAnswer): void {
     if (!this.enabled) return;
+    const bot = this.classify(page.request.userAgent);
     this.recorder.record({
       websiteId: page.website.id,
       host: page.hostname,
       url: page.url,
       pageTitle: served.title,
       statusCode: served.statusCode,
-      botName: this.classify(page.request.userAgent).name,
+      botName: bot.name,
       userAgent: page.request.userAgent.slice(0, 1000),
       dimensionId: page.dimension.id,
       dimensionName: page.dimension.name,
@@ -43,6 +44,11 @@ export class ServedRequests {
       bytes: served.bytes,
       servedAtMs: this.clock.now(),
       requestId: page.requestId,
+      format: 'html',
+      botCategory: bot.category,
+      botOperator: bot.operator,
+      verified: 'unknown',
+      robotsAllowed: 'unknown',
     });
   }
 }

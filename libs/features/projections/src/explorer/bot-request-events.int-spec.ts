@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { BotRequestRecorded, botRequestRecorded, envelope, recordedBotRequestEvent, type CacheStatus } from '@bpc/events';
+import { BotRequestRecorded, botRequestRecorded, type CurrentBotRequestRecordedPayload, envelope, recordedBotRequestEvent, type CacheStatus } from '@bpc/events';
 import { BOT_REQUEST_EVENTS_TABLE, BOT_REQUESTS_TABLE, ChdbExecutor, EXPLORER_DDL_DIR, JsonLines } from '@bpc/explorer-store';
 import { botRequestPayload } from '@bpc/testing';
 import { intakeOfStored } from './explorer-projection';
@@ -16,10 +16,10 @@ const byRequestId = (a: Record<string, unknown>, b: Record<string, unknown>): nu
 const jsonRows = (payloads: readonly Buffer[]): JsonLines[] => [JsonLines.of(payloads)];
 
 const STATUSES: readonly CacheStatus[] = ['hit', 'miss', 'stale', 'bypass'];
-const events = (prefix: string): BotRequestRecorded[] =>
+const events = (prefix: string): Array<BotRequestRecorded & { payload: CurrentBotRequestRecordedPayload }> =>
   Array.from({ length: 40 }, (_, n) => {
     const payload = { ...botRequestPayload(n), cacheStatus: STATUSES[n % 4], statusCode: [200, 301, 404, 504][n % 4] };
-    return botRequestRecorded(payload, { id: `${prefix}-${n}`, occurredAt: payload.servedAt });
+    return { ...botRequestRecorded(payload, { id: `${prefix}-${n}`, occurredAt: payload.servedAt }), payload };
   });
 
 describe('bot_request_events: stored bot requests into bot_requests through the view', () => {
