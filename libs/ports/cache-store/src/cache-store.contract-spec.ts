@@ -1,6 +1,7 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { until } from '@bpc/testing';
+import { factsWith } from '../../../core/domain/src/pages/page-facts.fixtures';
 import type { CacheStore, NewCacheEntry, ProjectionPosition } from './cache-store.port';
 
 export interface CacheStoreUnderTest {
@@ -67,6 +68,15 @@ export function describeCacheStoreContract(name: string, factory: (options: Cach
         const streamed: Buffer[] = [];
         for await (const chunk of hit!.openBody()) streamed.push(chunk as Buffer);
         expect(Buffer.concat(streamed).toString()).toBe('<html><body>hello</body></html>');
+      });
+
+      it("keeps the page's facts with the entry, hostile text included, and stores an entry without them", async () => {
+        const facts = factsWith({ title: 'Ünïcode "quoted" \\ | title\u2028', description: '=cmd|x' });
+        const result = await store.put(entry({ facts }), html('facts'));
+        expect((await store.get(1, entry().url, 1))?.entry.facts).toEqual(facts);
+        expect(result.stored && result.entry.facts).toEqual(facts);
+        await store.put(entry({ url: 'https://www.example.com/plain' }), html('plain'));
+        expect((await store.get(1, 'https://www.example.com/plain', 1))?.entry.facts).toBeUndefined();
       });
 
       it('keeps one entry per host + URL + dimension and answers undefined for unknown keys', async () => {

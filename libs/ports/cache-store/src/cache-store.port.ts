@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { PageFacts } from '@bpc/domain';
 
 export const CACHE_STORE = Symbol('CACHE_STORE');
 
@@ -36,6 +37,13 @@ export interface NewCacheEntry extends CacheKey {
   readonly createdAt: number;
   /** Epoch ms after which the entry is stale (still served by `get`; the caller decides). */
   readonly expiresAt: number;
+  /**
+   * What the stored page says to bots (docs/seo-health.md), extracted from
+   * the render: kept with the entry so the next render of the page can be
+   * compared with it and `llms.txt` can list the cached pages without reading
+   * their bodies. Absent for entries stored before, and for bypasses.
+   */
+  readonly facts?: PageFacts;
 }
 
 /** An entry as stored: the metadata plus where its body lives. */

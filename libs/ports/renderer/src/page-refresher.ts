@@ -97,7 +97,7 @@ export class CachingPageRefresher implements PageRefresher {
 
     const durationMs = elapsed();
     const createdAt = this.clock.now();
-    const factsOf = (soft404: boolean): PageFacts => pageFactsOf(job.url, page, soft404);
+    const facts: PageFacts = pageFactsOf(job.url, page, false);
     let result: PutResult;
     try {
       const current = await this.options.store.get(job.hostId, job.url, job.dimensionId);
@@ -108,11 +108,11 @@ export class CachingPageRefresher implements PageRefresher {
       );
       if (verdict.kind === 'keep') {
         this.log.info({ hostId: job.hostId, url: job.url, dimensionId: job.dimensionId, mode, rule: verdict.reason, bytes: page.body.length, keptBytes: current?.entry.bytes }, 'last good page kept');
-        return { kind: 'kept', reason: verdict.reason, detail: verdict.detail, mode, statusCode: page.statusCode, bytes: page.body.length, durationMs, facts: factsOf(verdict.reason === 'soft-404') };
+        return { kind: 'kept', reason: verdict.reason, detail: verdict.detail, mode, statusCode: page.statusCode, bytes: page.body.length, durationMs, facts: { ...facts, soft404: verdict.reason === 'soft-404' } };
       }
       if (verdict.kind === 'fail') {
         this.log.warn({ hostId: job.hostId, url: job.url, dimensionId: job.dimensionId, mode, reason: verdict.reason }, 'page refresh failed');
-        return { kind: 'failed', reason: verdict.reason, durationMs, mode, entryKept: current !== undefined, facts: factsOf(false) };
+        return { kind: 'failed', reason: verdict.reason, durationMs, mode, entryKept: current !== undefined, facts };
       }
       result = await this.options.store.put(
         {
@@ -125,16 +125,17 @@ export class CachingPageRefresher implements PageRefresher {
           durationMs,
           createdAt,
           expiresAt: resolved.ttlExpiry(createdAt),
+          facts,
         },
         page.body,
       );
     } catch (error) {
       const reason = `the page could not be stored: ${errorSummary(error)}`;
       this.log.error({ hostId: job.hostId, url: job.url, dimensionId: job.dimensionId, mode, err: error }, 'page produced but not stored');
-      return { kind: 'failed', reason, durationMs, mode, unstored: { cacheKind: mode, page }, facts: factsOf(false) };
+      return { kind: 'failed', reason, durationMs, mode, unstored: { cacheKind: mode, page }, facts };
     }
-    if (!result.stored) return { kind: 'kept', reason: result.reason, detail: RENDER_WINS_DETAIL, mode, statusCode: page.statusCode, bytes: page.body.length, durationMs, facts: factsOf(false) };
-    return { kind: 'stored', cacheKind: mode, statusCode: page.statusCode, bytes: result.entry.bytes, durationMs, facts: factsOf(false) };
+    if (!result.stored) return { kind: 'kept', reason: result.reason, detail: RENDER_WINS_DETAIL, mode, statusCode: page.statusCode, bytes: page.body.length, durationMs, facts };
+    return { kind: 'stored', cacheKind: mode, statusCode: page.statusCode, bytes: result.entry.bytes, durationMs, facts };
   }
 
   /** The page's entry now (kept as it was by a failed refresh); undefined when there is none or the store cannot tell. */
