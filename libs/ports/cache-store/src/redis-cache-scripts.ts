@@ -2,7 +2,7 @@ import { POSITIONED_MUTATION_LUA } from '@bpc/redis-support';
 
 /**
  * Lua scripts of the Redis cache store. Each runs atomically inside Redis, so
- * render-wins and the switch, or an invalidation, its count and its
+ * a put's compare-and-switch, or an invalidation, its count and its
  * projection checkpoint, happen together or not at all.
  *
  * Key layout (P = `{<keyPrefix>}:`, one hash tag so every script touches a
@@ -15,8 +15,8 @@ import { POSITIONED_MUTATION_LUA } from '@bpc/redis-support';
  *   P..'cache:checkpoints'     HASH   stream -> last applied offset
  *   P..'cache:r:<eventId>'     STRING result of a positioned invalidation, with a TTL
  *
- * The kind and expiry lead the value so the scripts judge render-wins with
- * string matching, without decoding JSON (cjson would round 13-digit times).
+ * The kind and expiry lead the value: scripts of earlier versions judged
+ * render-wins from them; values stored then are still read the same way.
  */
 
 /** Lua: the index member of a hash field (`indexMember` in entry-index.ts). */
@@ -30,19 +30,19 @@ end
 
 export const CACHE_SCRIPTS = {
   /**
-   * KEYS[1] host hash; ARGV[1] field, ARGV[2] incoming kind, ARGV[3] incoming
-   * createdAt, ARGV[4] new value, ARGV[5] host index, ARGV[6] index member.
-   * Answers {1, replaced value or ''} when stored, {0, ''} when a fresh
-   * render wins over a bypass.
+   * KEYS[1] host hash; ARGV[1] field, ARGV[2] the value the caller decided
+   * against ('' when there was none), ARGV[3] new value, ARGV[4] host index,
+   * ARGV[5] index member. Switches the field to the new value only if it
+   * still holds what the caller saw: render-wins is decided once, in
+   * TypeScript (`putDecision`), and this script only applies the decision.
+   * Answers {1, replaced value or ''} when switched, {0, value now or ''}
+   * when the entry changed meanwhile (the caller decides again).
    */
-  bpcCachePut: `
+  bpcCacheSwap: `
 local current = redis.call('HGET', KEYS[1], ARGV[1])
-if current and ARGV[2] == 'bypass' then
-  local kind, expiresAt = string.match(current, '^([^|]*)|([^|]*)|')
-  if kind == 'render' and tonumber(expiresAt) > tonumber(ARGV[3]) then return { 0, '' } end
-end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[4])
-if not current then redis.call('ZADD', ARGV[5], 0, ARGV[6]) end
+if (current or '') ~= ARGV[2] then return { 0, current or '' } end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+if not current then redis.call('ZADD', ARGV[4], 0, ARGV[5]) end
 return { 1, current or '' }
 `,
   /**

@@ -62,12 +62,14 @@ const DEFAULT_LOCAL_ENTRIES = 10_000;
 /** Larger stored values are read from Redis each time, which bounds what the kept entries hold (10,000 values of up to 4 KB, decoded). */
 const LOCAL_MAX_VALUE = 4 * 1024;
 const DEFAULT_WALK_CHUNK = 10_000;
+/** Puts racing other replicas' puts of the same key: each lost race means another replica stored meanwhile, so a few suffice. */
+const MAX_PUT_ATTEMPTS = 16;
 /** Keys checked per script while re-indexing: a few ms of Redis each. */
 const REINDEX_BATCH = 1_000;
 
 /**
  * Cache store for cluster mode: metadata in Redis (atomic Lua for
- * put-with-render-wins and invalidate-with-count, see
+ * compare-and-switch puts and invalidate-with-count, see
  * `redis-cache-scripts.ts`), bodies as files in a directory shared by every
  * replica. A put writes and fsyncs its body file before the script switches
  * the metadata to it.
@@ -141,32 +143,37 @@ export class RedisCacheStore implements CacheStore {
     return hit;
   }
 
+  /**
+   * Decides render-wins against the entry as read, then switches only if
+   * the entry is still that one (`bpcCacheSwap`); when another replica
+   * changed it meanwhile, decides again against the new one. The body file
+   * is written once, before the first switch, and removed if it never
+   * becomes the entry.
+   */
   async put(incoming: NewCacheEntry, body: Buffer): Promise<PutResult> {
     assertStorable(incoming, body);
+    const key = this.hostKey(incoming.hostId);
     const field = entryField(incoming.dimensionId, incoming.url);
-    // Cheap early answer: no file written for a bypass that would lose anyway; the script decides for real.
-    if (incoming.kind === 'bypass') {
-      const current = await this.redis.call((r) => r.hget(this.hostKey(incoming.hostId), field));
-      if (current !== null && putDecision(decodeEntry(current), incoming) === 'render-wins') return { stored: false, reason: 'render-wins' };
+    let current = await this.redis.call((r) => r.hget(key, field));
+    let entry: CacheEntry | undefined;
+    for (let attempt = 1; ; attempt++) {
+      if (current !== null && putDecision(decodeEntry(current), incoming) === 'render-wins') {
+        if (entry) void this.files.removeNow([entry.bodyPath]);
+        return { stored: false, reason: 'render-wins' };
+      }
+      if (attempt > MAX_PUT_ATTEMPTS) throw new Error(`the entry of ${incoming.url} changed under ${MAX_PUT_ATTEMPTS} puts in a row`);
+      entry ??= { ...incoming, headers: { ...incoming.headers }, bytes: body.length, bodyPath: await this.files.write(newBodyBase(incoming, incoming.createdAt), body) };
+      // If the script fails, whether the switch happened is unknown (e.g. a timeout after Redis ran it): the file is kept, removing it could break a live entry.
+      const [switched, seen] = (await this.writeEntries('bpcCacheSwap', key, [field, current ?? '', encodeEntry(entry), this.indexKey(incoming.hostId), indexMember(incoming.url, incoming.dimensionId)])) as [
+        number,
+        string,
+      ];
+      if (Number(switched) === 1) {
+        if (seen) this.files.removeLater([decodeEntry(seen).bodyPath]);
+        return { stored: true, entry };
+      }
+      current = seen === '' ? null : seen;
     }
-    const bodyPath = await this.files.write(newBodyBase(incoming, incoming.createdAt), body);
-    const entry: CacheEntry = { ...incoming, headers: { ...incoming.headers }, bytes: body.length, bodyPath };
-    // If the script fails, whether the switch happened is unknown (e.g. a timeout after Redis ran it): the file is kept, removing it could break a live entry.
-    const reply = (await this.writeEntries('bpcCachePut', this.hostKey(incoming.hostId), [
-      field,
-      incoming.kind,
-      incoming.createdAt,
-      encodeEntry(entry),
-      this.indexKey(incoming.hostId),
-      indexMember(incoming.url, incoming.dimensionId),
-    ])) as [number, string];
-    const [stored, replaced] = reply;
-    if (Number(stored) !== 1) {
-      void this.files.removeNow([bodyPath]);
-      return { stored: false, reason: 'render-wins' };
-    }
-    if (replaced) this.files.removeLater([decodeEntry(replaced).bodyPath]);
-    return { stored: true, entry };
   }
 
   async invalidate(hostId: number, urls: readonly string[], dimensionIds: readonly number[], position?: ProjectionPosition): Promise<StoreResult<number>> {
