@@ -180,7 +180,7 @@ export class WebsiteConfig {
    * e.g. `ChatGPT-User`) of agents that get Markdown without asking for it
    * in `Accept` (docs/agents.md); empty = only agents that ask.
    */
-  @IsArray() @IsString({ each: true }) @Matches(/^[A-Za-z0-9][A-Za-z0-9._\/ -]{0,63}$/, { each: true, message: 'each token must be 1-64 letters, digits, . _ / - or spaces' }) markdown_for_agents: string[] = [];
+  @IsArray() @IsString({ each: true }) @Matches(/^[A-Za-z0-9][A-Za-z0-9._/ -]{0,63}$/, { each: true, message: 'each token must be 1-64 letters, digits, . _ / - or spaces' }) markdown_for_agents: string[] = [];
   /** `Content-Signal` sent with Markdown and `llms.txt` answers, in contentsignals.org syntax (`search=yes, ai-input=yes, ai-train=no`); absent = none. */
   @IsOptional()
   @ValidateBy({ name: 'isContentSignal', validator: { validate: (value) => typeof value === 'string' && parseContentSignal(value).ok, defaultMessage: (args) => contentSignalIssue(args?.value) } })
