@@ -60,6 +60,7 @@ export class LlmsTxtFiles {
     private readonly now: () => number,
     private readonly refreshMs: number,
     private readonly onRefreshFailure: (error: unknown, websiteId: string) => void,
+    private readonly maxEntriesRead = MAX_LLMS_TXT_ENTRIES_READ,
   ) {}
 
   /** The website's file: kept, or generated now when there is none yet (rejects when the cache cannot be listed then). */
@@ -87,8 +88,8 @@ export class LlmsTxtFiles {
   private async generated(hostId: number, site: LlmsTxtSite): Promise<LlmsTxtFile> {
     const generatedAt = this.now();
     const entries: CacheEntry[] = [];
-    for (let offset = 0; offset < MAX_LLMS_TXT_ENTRIES_READ; offset += LIST_PAGE) {
-      const page = await this.cache.listEntries(hostId, {}, offset, Math.min(LIST_PAGE, MAX_LLMS_TXT_ENTRIES_READ - offset));
+    for (let offset = 0; offset < this.maxEntriesRead; offset += LIST_PAGE) {
+      const page = await this.cache.listEntries(hostId, {}, offset, Math.min(LIST_PAGE, this.maxEntriesRead - offset));
       entries.push(...page.entries);
       if (page.entries.length === 0 || offset + page.entries.length >= page.total) break;
     }
