@@ -4,7 +4,7 @@ import { sha256Hex } from '@bpc/domain';
 import { BotRequestRecordedPayload, TOPICS } from '@bpc/events';
 import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
-import { OriginAnswer, RawAnswer, rawRequest, RuntimeMode, testConfig, TestOrigin, until } from '@bpc/testing';
+import { metricValue, OriginAnswer, RawAnswer, rawRequest, RuntimeMode, testConfig, TestOrigin, until } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 
 const TOKEN = 'edge-agents-token';
@@ -98,6 +98,9 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('Markdown for agents and l
     const hit = await ask('/guide', CLAUDEBOT, { accept: 'text/markdown, text/html;q=0.9, */*;q=0.8' });
     expect([hit.status, hit.headers['x-prerender-cache'], hit.body.equals(miss.body)]).toEqual([200, 'hit', true]);
     expect(origin.hits.get('/guide')).toBe(1);
+    const metrics = await (await fetch(`${running.urls.edge}/metrics`)).text();
+    expect(metricValue(metrics, 'bpc_edge_markdown_conversions_total{result="converted"}')).toBe(1);
+    expect(metricValue(metrics, 'bpc_edge_markdown_cache_bytes')).toBeGreaterThan(Buffer.byteLength(text));
   }, 60_000);
 
   it('answers the same render in HTML to a bot that does not prefer Markdown, with Vary: Accept', async () => {

@@ -384,7 +384,8 @@ export class EdgeConfig {
    * stored render is converted once, on its first Markdown request, and kept
    * (with its gzipped form) until evicted, least recently used first.
    */
-  @IsInt() @Min(1) @Max(4096) markdown_cache_mb: number = 32;
+  // At least 8: the largest Markdown (1,000,000 characters, up to 4 MB of UTF-8) and its gzipped form must fit, or it would be converted on every request.
+  @IsInt() @Min(8) @Max(4096) markdown_cache_mb: number = 32;
   /** A website's `llms.txt` is generated again from the cache at most this often (seconds, per host and edge process). */
   @IsInt() @Min(1) @Max(86_400) llms_txt_refresh_s: number = 60;
 }

@@ -17,6 +17,7 @@ const entryOf = (bodyPath: string, over: Partial<CacheEntry> = {}): CacheEntry =
   bodyPath,
   ...over,
 });
+const quiet = { converted: () => undefined, failed: () => undefined };
 const HTML = Buffer.from('<html lang="en"><head><title>Guide</title></head><body><main><h1>Guide</h1><p>Built by <a href="/js">scripts</a>.</p></main></body></html>');
 
 /** The real conversion, in this thread, counting its calls (and able to fail or hold them). */
@@ -36,7 +37,7 @@ function counted(): { convert: ConvertMarkdown; calls: MarkdownRequest[]; failNe
 describe('Markdown for agents, converted once per stored render', () => {
   it('converts a render on first request, with its URL, render time and canonical, then serves it kept', async () => {
     const { convert, calls } = counted();
-    const markdown = new AgentMarkdown(1024 * 1024, convert, () => undefined);
+    const markdown = new AgentMarkdown(1024 * 1024, convert, quiet);
     const entry = entryOf('b/1', { facts: { canonical: 'https://www.example.com/guide?canonical' } as CacheEntry['facts'] });
     const first = await markdown.of(entry, entry.url, HTML);
     expect(first!.raw.toString()).toContain('# Guide');
@@ -52,7 +53,7 @@ describe('Markdown for agents, converted once per stored render', () => {
 
   it('shares one conversion between concurrent requests, and converts a new body file (a re-render) anew', async () => {
     const { convert, calls } = counted();
-    const markdown = new AgentMarkdown(1024 * 1024, convert, () => undefined);
+    const markdown = new AgentMarkdown(1024 * 1024, convert, quiet);
     const answers = await Promise.all(Array.from({ length: 5 }, () => markdown.of(entryOf('b/1'), 'https://www.example.com/guide', HTML)));
     expect(new Set(answers).size).toBe(1);
     await markdown.of(entryOf('b/2'), 'https://www.example.com/guide', HTML);
@@ -62,7 +63,7 @@ describe('Markdown for agents, converted once per stored render', () => {
   it('remembers a render that could not be converted: the caller serves HTML, the converter is not asked again', async () => {
     const { convert, calls, failNext } = counted();
     const failures: string[] = [];
-    const markdown = new AgentMarkdown(1024 * 1024, convert, (_error, entry) => failures.push(entry.bodyPath));
+    const markdown = new AgentMarkdown(1024 * 1024, convert, { converted: () => undefined, failed: (_error, entry) => void failures.push(entry.bodyPath) });
     failNext();
     expect(await markdown.of(entryOf('b/bad'), 'https://www.example.com/guide', HTML)).toBeUndefined();
     expect(markdown.of(entryOf('b/bad'), 'https://www.example.com/guide', HTML)).toBeUndefined();
@@ -71,9 +72,9 @@ describe('Markdown for agents, converted once per stored render', () => {
 
   it('keeps at most its bytes, the least recently used evicted first', async () => {
     const { convert, calls } = counted();
-    const one = await new AgentMarkdown(1024 * 1024, convert, () => undefined).of(entryOf('probe'), 'https://www.example.com/guide', HTML);
+    const one = await new AgentMarkdown(1024 * 1024, convert, quiet).of(entryOf('probe'), 'https://www.example.com/guide', HTML);
     const size = one!.raw.length + one!.gzipped.length;
-    const markdown = new AgentMarkdown(size * 2, convert, () => undefined);
+    const markdown = new AgentMarkdown(size * 2, convert, quiet);
     for (const path of ['a', 'b', 'a', 'c']) await markdown.of(entryOf(path), 'https://www.example.com/guide', HTML);
     expect(markdown.usage()).toEqual({ entries: 2, bytes: size * 2 });
     calls.length = 0;

@@ -30,6 +30,12 @@ export interface ConvertedMarkdown {
 
 export type ConvertMarkdown = (request: MarkdownRequest) => Promise<ConvertedMarkdown>;
 
+/** Told of each conversion's end (metrics, logs). */
+export interface ConversionListener {
+  converted(entry: CacheEntry, seconds: number): void;
+  failed(error: unknown, entry: CacheEntry): void;
+}
+
 /** Renders whose conversion failed, remembered so a page that breaks the converter costs one attempt, not one per request. */
 const FAILED_REMEMBERED = 1_000;
 
@@ -52,7 +58,7 @@ export class AgentMarkdown {
   constructor(
     maxBytes: number,
     private readonly convert: ConvertMarkdown,
-    private readonly onFailure: (error: unknown, entry: CacheEntry) => void,
+    private readonly listener: ConversionListener,
   ) {
     this.kept = new LRUCache<string, MarkdownBody>({ maxSize: maxBytes, sizeCalculation: (body) => Math.max(1, body.raw.length + body.gzipped.length) });
   }
@@ -77,14 +83,16 @@ export class AgentMarkdown {
   }
 
   private async converted(entry: CacheEntry, url: string, html: Buffer): Promise<MarkdownBody | undefined> {
+    const started = performance.now();
     try {
       const answer = await this.convert({ url, html: html.toString('utf8'), renderedAt: new Date(entry.createdAt).toISOString(), canonical: entry.facts?.canonical ?? null });
       const body: MarkdownBody = { raw: asBuffer(answer.raw), gzipped: asBuffer(answer.gzipped), tokens: answer.tokens, truncated: answer.truncated };
       this.kept.set(entry.bodyPath, body);
+      this.listener.converted(entry, (performance.now() - started) / 1000);
       return body;
     } catch (error) {
       this.failed.set(entry.bodyPath, true);
-      this.onFailure(error, entry);
+      this.listener.failed(error, entry);
       return undefined;
     }
   }
