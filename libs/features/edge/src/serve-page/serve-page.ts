@@ -8,14 +8,15 @@ import type { CacheStatus } from '@bpc/events';
 import { APP_CONFIG, CLOCK, LOGGER, METRICS_REGISTRY } from '@bpc/platform';
 import { PAGE_REFRESHER, PageRefresher, UnstoredPage } from '@bpc/renderer';
 import type { Logger } from 'pino';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { AnswerFormat, answerFormatOf } from '../answer-format/answer-format';
 import { BotRequestRecorder } from '../record-bot-request/bot-request-recorder';
 import { RenderFactRecorder } from '../record-render/render-fact-recorder';
 import { ScheduleAutorecacheWhenPageServed } from '../schedule-autorecache/schedule-autorecache-when-page-served';
 import { LlmsTxtFiles } from '../serve-llms-txt/llms-txt-files';
-import { AgentMarkdown, ConversionListener, MarkdownBody } from '../serve-markdown/agent-markdown';
+import { AgentMarkdown, MarkdownBody } from '../serve-markdown/agent-markdown';
 import { markdownConverter } from '../serve-markdown/markdown-converter';
+import { markdownMetrics } from '../serve-markdown/markdown-metrics';
 import { convertsToMarkdown, isListedAgent } from '../serve-markdown/markdown-wanted';
 import { acceptsGzip } from './accepts-gzip';
 import { CachedPages, CacheUnreadableError } from './cached-pages';
@@ -260,30 +261,6 @@ export class ServePage implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.converter.close();
   }
-}
-
-/** Conversions to Markdown (counted by result, timed) and the bytes kept, for `/metrics`; a failed conversion is logged. */
-function markdownMetrics(registry: Registry, keptBytes: () => number, logger: Logger): ConversionListener {
-  const conversions = new Counter({ name: 'bpc_edge_markdown_conversions_total', help: 'Stored renders converted to Markdown for agents, by result (converted, failed)', labelNames: ['result'], registers: [registry] });
-  const seconds = new Histogram({ name: 'bpc_edge_markdown_conversion_seconds', help: 'Time to convert a stored render to Markdown for agents (in the conversion thread, queue included)', buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers: [registry] });
-  new Gauge({
-    name: 'bpc_edge_markdown_cache_bytes',
-    help: 'Bytes of Markdown for agents (and its gzipped form) kept in memory',
-    registers: [registry],
-    collect(this: Gauge) {
-      this.set(keptBytes());
-    },
-  });
-  return {
-    converted: (_entry, took) => {
-      conversions.inc({ result: 'converted' });
-      seconds.observe(took);
-    },
-    failed: (error, entry) => {
-      conversions.inc({ result: 'failed' });
-      logger.warn({ err: error, url: entry.url, bodyPath: entry.bodyPath }, 'Markdown for agents: the render could not be converted; its HTML is served');
-    },
-  };
 }
 
 /** The request is for the site's `/llms.txt` itself (no query). */
