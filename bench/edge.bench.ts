@@ -4,8 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { countTokens } from 'gpt-tokenizer';
 import type { AppConfig } from '@bpc/config';
 import { sha256Hex } from '@bpc/domain';
+import { renderMarkdown } from '@bpc/renderer';
 import { caughtUpWithin } from '@bpc/support';
 import { RunningEngine, startKafkaMock, startRedis } from '../test/harness/engines';
 import { RawAnswer, rawRequest } from '../test/harness/http';
@@ -14,6 +16,7 @@ import { spawnNode, waitUntilAnswers } from '../test/harness/spawned-service';
 import { bypassHost, testConfig } from '../test/harness/test-config';
 import { TestOrigin } from '../test/harness/test-origin';
 import type { BenchRow, BenchSuite } from './bench-row';
+import { pageHtml as productPageHtml } from './render-pages';
 import { median } from './stats';
 import { wrk, WrkResult } from './wrk';
 
@@ -32,7 +35,11 @@ import { wrk, WrkResult } from './wrk';
  *   after the first second, and its work
  *   moves to the catch-up after the load, which its rows report, and which
  *   the CPU rows count);
- * - 100 concurrent misses of one URL, counted at the origin.
+ * - 100 concurrent misses of one URL, counted at the origin;
+ * - Markdown for agents (issue 44): a Markdown hit (already converted)
+ *   against an HTML hit of the same render, in one standalone edge, rounds
+ *   alternating their order; conversion time and tokens on the bench pages
+ *   (`BENCH_EDGE_MARKDOWN_ONLY=1` runs these rows alone).
  *
  * The host's speed drifts during a run (by up to a factor of two here), so
  * each mode runs `ROUNDS` rounds of plain, on and off measured next to each
@@ -126,7 +133,8 @@ function config(originUrl: string, recordRequests: boolean, engines?: Engines): 
       logging: { level: 'silent' },
       rate_limit: { enabled: false },
       edge: { record_requests: recordRequests },
-      hosts: [bypassHost(originUrl)],
+      // Pages under /agents/ are rendered (Chromium), for the Markdown rows: Markdown is made of renders only.
+      hosts: [{ ...bypassHost(originUrl), url_rules: [{ pattern: '^/agents/', action: 'render' }] }],
       websites: [{ id: 'demo', host_id: 1, account_id: 'acme', prerender_token_sha256: sha256Hex(TOKEN) }],
     },
     engines && { kafkaBrokers: engines.kafka.url.split(','), redisUrl: engines.redis.url },
@@ -385,11 +393,89 @@ function explorerRows(mode: string, rounds: readonly Round[]): BenchRow[] {
   ];
 }
 
+const MARKDOWN_PAGE = 'https://www.example.com/agents/pricing';
+const markdownHeaders = { ...botHeaders, accept: 'text/markdown' };
+/** Rounds of the Markdown rows (each an HTML hit and a Markdown hit measured, in alternating order). */
+const MARKDOWN_ROUNDS = Number(process.env.BENCH_EDGE_MARKDOWN_ROUNDS ?? 5);
+
+/** One standalone edge: the page rendered and converted once, then HTML hits and Markdown hits of it measured by turns. */
+async function measureMarkdownHits(originUrl: string): Promise<{ html: number[]; markdown: number[]; ratios: number[]; htmlBytes: number; markdownBytes: number }> {
+  return withEdge(originUrl, true, undefined, async ({ edge }) => {
+    const get = (headers: Record<string, string>) => rawRequest(edge, `/${MARKDOWN_PAGE}`, { headers });
+    await get(botHeaders);
+    await get(markdownHeaders);
+    const [html, markdown] = [await get(botHeaders), await get(markdownHeaders)];
+    if (html.headers['x-prerender-cache'] !== 'hit' || markdown.headers['x-prerender-cache'] !== 'hit' || markdown.headers['content-type'] !== 'text/markdown; charset=utf-8') {
+      throw new Error(`Markdown warm-up: expected an HTML hit and a Markdown hit, got ${html.headers['x-prerender-cache']} and ${markdown.headers['x-prerender-cache']} ${markdown.headers['content-type']}`);
+    }
+    const rows = { html: [] as number[], markdown: [] as number[], ratios: [] as number[], htmlBytes: html.body.length, markdownBytes: markdown.body.length };
+    for (let round = 0; round < MARKDOWN_ROUNDS; round += 1) {
+      const measureHtml = () => load(`${edge}/${MARKDOWN_PAGE}`, botHeaders, 'edge HTML hit (Markdown rows)');
+      const measureMarkdown = () => load(`${edge}/${MARKDOWN_PAGE}`, markdownHeaders, 'edge Markdown hit');
+      const [h, m] = round % 2 === 0 ? [await measureHtml(), await measureMarkdown()] : await measureMarkdown().then(async (m) => [await measureHtml(), m] as const);
+      rows.html.push(h.rps);
+      rows.markdown.push(m.rps);
+      rows.ratios.push(m.rps / h.rps);
+    }
+    return rows;
+  });
+}
+
+/** Conversion time (in this process, as the edge's conversion thread runs it) and tokens, Markdown against HTML, on the bench pages. */
+function conversionRows(): BenchRow[] {
+  const pages = [pageHtml(), ...Array.from({ length: 20 }, (_, n) => productPageHtml(n))];
+  const times: number[] = [];
+  let htmlTokens = 0;
+  let markdownTokens = 0;
+  for (let pass = 0; pass < 3; pass += 1) {
+    for (const [n, html] of pages.entries()) {
+      const started = performance.now();
+      const { tokens } = renderMarkdown({ url: `https://www.example.com/p/${n}`, html, renderedAt: '2026-12-07T00:00:00.000Z' });
+      times.push(performance.now() - started);
+      if (pass === 0) {
+        htmlTokens += countTokens(html);
+        markdownTokens += tokens;
+      }
+    }
+  }
+  const p50 = median(times.slice(pages.length));
+  const fewer = (1 - markdownTokens / htmlTokens) * 100;
+  return [
+    { name: `Markdown conversion p50 per bench page (${pages.length} pages, 12–40 KB of HTML, the first pass as warm-up)`, value: p50, unit: 'ms', target: '<= 15 ms', pass: p50 <= 15 },
+    { name: `Markdown tokens against HTML tokens on the bench pages (gpt-tokenizer o200k_base; ${markdownTokens} against ${htmlTokens})`, value: fewer, unit: '% fewer', target: '>= 60% fewer', pass: fewer >= 60 },
+  ];
+}
+
+async function markdownRows(originUrl: string): Promise<BenchRow[]> {
+  const hits = await measureMarkdownHits(originUrl);
+  const ratio = median(hits.ratios);
+  return [
+    { name: `edge HTML hit of a render (standalone, ${hits.htmlBytes} B gzipped), median of ${hits.ratios.length} rounds`, value: median(hits.html), unit: 'req/s', target: '' },
+    {
+      name: `edge Markdown hit ÷ HTML hit (already converted, ${hits.markdownBytes} B gzipped; rounds: ${hits.ratios.map((r) => r.toFixed(2)).join(' / ')})`,
+      value: median(hits.markdown),
+      unit: 'req/s',
+      target: '>= 0.8 of the HTML hit',
+      pass: ratio >= 0.8,
+      baseline: { name: 'HTML hit', value: median(hits.html), unit: 'req/s' },
+      ratio,
+    },
+    ...conversionRows(),
+  ];
+}
+
 export const edgeBench: BenchSuite = {
   name: 'edge',
   async run(): Promise<BenchRow[]> {
     const origin = new TestOrigin((p) => ({ status: 200, body: pageHtml(), delayMs: p.startsWith('/popular') ? 300 : 0 }));
     const originUrl = await origin.start();
+    if (process.env.BENCH_EDGE_MARKDOWN_ONLY === '1') {
+      try {
+        return await markdownRows(originUrl);
+      } finally {
+        await origin.stop();
+      }
+    }
     const [redis, kafka] = await Promise.all([startRedis(), startKafkaMock()]);
     try {
       const standalone = await measureMode(originUrl, undefined);
@@ -397,7 +483,11 @@ export const edgeBench: BenchSuite = {
       const engines = { redis, kafka };
       const cluster = await measureMode(originUrl, engines);
       const clusterMisses = await concurrentMisses(origin, originUrl, engines);
-      return [...modeRows('standalone, all apps in one process', standalone, standaloneMisses), ...modeRows('cluster, edge app alone on Kafka + Redis', cluster, clusterMisses)];
+      return [
+        ...modeRows('standalone, all apps in one process', standalone, standaloneMisses),
+        ...modeRows('cluster, edge app alone on Kafka + Redis', cluster, clusterMisses),
+        ...(await markdownRows(originUrl)),
+      ];
     } finally {
       await Promise.all([redis.stop(), kafka.stop(), origin.stop()]);
     }

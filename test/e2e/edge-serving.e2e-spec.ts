@@ -210,7 +210,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('edge serving (%s mode)', 
     expect(rows.map((r) => r.page_title)).toEqual(Array(4).fill('Page /rec v1'));
     // A HEAD answer sends no body: 0 bytes.
     expect(rows.map((r) => Number(r.bytes))).toEqual([curl.body.length, curl.body.length, expect.any(Number), 0]);
-    expect(curl.headers.vary).toBe('Accept-Encoding, User-Agent');
+    expect(curl.headers.vary).toBe('Accept, Accept-Encoding, User-Agent');
     // A miss has no snapshot; a hit's is 0 s old, as the test clock stands still (read as it is stored: null stays null).
     expect(rows.map((r) => r.snapshot_age_s)).toEqual([0, 0, null, 0]);
     const timedOut = await store.query<{ n: number }>("SELECT count() AS n FROM bot_requests FINAL WHERE website = 'demo' AND status_code = 504", {});

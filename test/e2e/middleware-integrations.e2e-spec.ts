@@ -8,6 +8,7 @@ import prerender from 'prerender-node';
 import { sha256Hex } from '@bpc/domain';
 import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
+import { countTokens } from 'gpt-tokenizer';
 import { bypassHost, RawAnswer, rawRequest, RunningNginx, startNginx, testConfig, TestOrigin, until } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 
@@ -21,6 +22,13 @@ const PAGES = ['/pricing?plan=pro', '/caf%C3%A9?q=a%20b', '/caf%C3%A9'];
 
 /** The origin's page names the path it was asked for: the edge fetched the page the bot asked. */
 const originPage = (pagePath: string) => `<html><head><title>origin page</title></head><body>origin served ${pagePath}</body></html>`;
+/** Under /agents/ the host renders (a URL rule): the origin's page is a shell its script fills, as a JavaScript app's is. */
+const AGENT_PAGE = `<!DOCTYPE html><html lang="en"><head><title>shell</title></head><body><div id="app">loading…</div><script>
+document.title = 'Widget pricing';
+document.getElementById('app').innerHTML = '<main><h1>Widget pricing</h1><p>Blue widgets cost 3 euros, as this script says.</p><p>Red widgets cost 4 euros.</p></main>';
+</script></body></html>`;
+const CHATGPT_USER = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot';
+const CONTENT_SIGNAL = 'search=yes, ai-input=yes, ai-train=no';
 
 /** The README's nginx snippet ("Point your site at the edge"), read from the README and filled in as a user would: their token, the edge's address. */
 function readmeSnippet(edgePort: number, siteRoot: string): string {
@@ -79,19 +87,20 @@ describe('pre-rendering middlewares in front of the edge (standalone mode)', () 
   };
 
   beforeAll(async () => {
-    origin = new TestOrigin((pagePath) => ({ status: 200, body: originPage(pagePath) }));
+    origin = new TestOrigin((pagePath) => ({ status: 200, body: pagePath.startsWith('/agents/') ? AGENT_PAGE : originPage(pagePath) }));
     const config = testConfig('standalone', {
       scheduler: { enabled: false },
+      render_service: { tabs: 1, reservation_percent: 100 },
       edge: { record_flush_ms: 50 },
-      hosts: [bypassHost(await origin.start())],
-      websites: [{ id: 'demo', host_id: 1, account_id: 'acme', prerender_token_sha256: sha256Hex(TOKEN) }],
+      hosts: [{ ...bypassHost(await origin.start()), url_rules: [{ pattern: '^/agents/', action: 'render' }] }],
+      websites: [{ id: 'demo', host_id: 1, account_id: 'acme', prerender_token_sha256: sha256Hex(TOKEN), content_signal: CONTENT_SIGNAL }],
     });
     running = await startApps(standaloneApps, config, createLogger('silent', 'middleware-integrations'));
     const edgePort = Number(new URL(running.urls.edge!).port);
 
     // Express as the README's snippet sets it up, its own route after the middleware.
     const app = express();
-    app.use(prerender.set('prerenderServiceUrl', `${running.urls.edge}/`).set('prerenderToken', TOKEN));
+    app.use(prerender.set('prerenderServiceUrl', `${running.urls.edge}/`).set('prerenderToken', TOKEN).set('forwardHeaders', true));
     prerender.addUserAgents(['ClaudeBot', 'OAI-SearchBot', 'DuckDuckBot']);
     app.use((_req, res) => void res.type('html').send(SITE_ITSELF));
     expressServer = await new Promise<Server>((resolve) => {
@@ -126,6 +135,20 @@ describe('pre-rendering middlewares in front of the edge (standalone mode)', () 
       expect([answer.status, answer.headers['x-prerender-cache']]).toEqual([200, expect.stringMatching(/^(hit|miss|bypass|stale)$/)]);
     });
 
+    it('gives an agent that asks for Markdown the JavaScript-built page as Markdown, with the edge\'s headers (forwardHeaders passes its Accept)', async () => {
+      const answer = await rawRequest(expressSite, '/agents/pricing', { headers: { host: SITE, 'user-agent': CHATGPT_USER, accept: 'text/markdown', 'x-forwarded-proto': 'https' } });
+      const text = answer.body.toString();
+      expect([answer.status, answer.headers['content-type'], answer.headers.vary, answer.headers['content-signal']]).toEqual([200, 'text/markdown; charset=utf-8', 'Accept, Accept-Encoding, User-Agent', CONTENT_SIGNAL]);
+      expect(answer.headers['x-markdown-tokens']).toBe(String(countTokens(text)));
+      expect(text).toContain('\n# Widget pricing\n');
+      expect(text).toContain('Blue widgets cost 3 euros, as this script says.');
+      expect(text).not.toMatch(/loading…|<script/);
+      // The same page in HTML to a bot that does not ask for Markdown.
+      const html = await rawRequest(expressSite, '/agents/pricing', { headers: { host: SITE, 'user-agent': GOOGLEBOT, 'x-forwarded-proto': 'https' } });
+      expect([html.status, html.headers['content-type'], html.headers['x-prerender-cache']]).toEqual([200, 'text/html; charset=utf-8', 'hit']);
+      expect(html.body.toString()).toContain('<h1>Widget pricing</h1>');
+    }, 60_000);
+
     it("serves a person's browser Express's own route", async () => {
       const answer = await rawRequest(expressSite, PAGES[0], { headers: { host: SITE, 'user-agent': BROWSER } });
       expect([answer.status, answer.body.toString(), answer.headers['x-prerender-cache']]).toEqual([200, SITE_ITSELF, undefined]);
@@ -147,6 +170,13 @@ describe('pre-rendering middlewares in front of the edge (standalone mode)', () 
       expect([answer.status, answer.body.toString(), answer.headers['x-prerender-cache']]).toEqual([200, SITE_ITSELF, undefined]);
     });
   });
+
+  it("nginx with the README's snippet passes an agent's Accept: Markdown", async () => {
+    const claudeUser = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Claude-User/1.0; +Claude-User@anthropic.com)';
+    const answer = await rawRequest(nginx.urls[0], '/agents/pricing', { headers: { host: SITE, 'user-agent': claudeUser, accept: 'text/markdown, text/html;q=0.5' } });
+    expect([answer.status, answer.headers['content-type'], answer.headers['content-signal']]).toEqual([200, 'text/markdown; charset=utf-8', CONTENT_SIGNAL]);
+    expect(answer.body.toString()).toContain('Blue widgets cost 3 euros, as this script says.');
+  }, 60_000);
 
   it('recorded each bot request with the full page URL the middleware sent', async () => {
     type Row = { request_id: string; url: string; bot_name: string };

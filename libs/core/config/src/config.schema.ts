@@ -18,6 +18,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import ipaddr from 'ipaddr.js';
+import { parseContentSignal } from '@bpc/domain';
 
 /**
  * The configuration file, field by field. Names are snake_case as in the
@@ -168,6 +169,28 @@ export class WebsiteConfig {
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => WebsiteSitemapConfig) sitemaps: WebsiteSitemapConfig[] = [];
   /** The website's alert webhook; absent = no alerts. */
   @IsOptional() @ValidateNested() @Type(() => WebsiteAlertsConfig) alerts?: WebsiteAlertsConfig;
+  /** The site's name, as its `llms.txt` heading says it; absent = the host's first hostname. */
+  @IsOptional() @IsString() @Matches(/^[^\r\n]{1,200}$/, { message: 'must be 1-200 characters on one line' }) name?: string;
+  /** One paragraph about the site, the blockquote of its `llms.txt`; absent = none. */
+  @IsOptional() @IsString() @Matches(/^[\s\S]{0,2000}$/, { message: 'must be at most 2000 characters' }) summary?: string;
+  /** The edge serves `https://<host>/llms.txt` itself, generated from the cached pages (docs/agents.md); false = an ordinary page. */
+  @IsBoolean() llms_txt: boolean = false;
+  /**
+   * User-Agent tokens (case-insensitive, matched anywhere in the User-Agent,
+   * e.g. `ChatGPT-User`) of agents that get Markdown without asking for it
+   * in `Accept` (docs/agents.md); empty = only agents that ask.
+   */
+  @IsArray() @IsString({ each: true }) @Matches(/^[A-Za-z0-9][A-Za-z0-9._/ -]{0,63}$/, { each: true, message: 'each token must be 1-64 letters, digits, . _ / - or spaces' }) markdown_for_agents: string[] = [];
+  /** `Content-Signal` sent with Markdown and `llms.txt` answers, in contentsignals.org syntax (`search=yes, ai-input=yes, ai-train=no`); absent = none. */
+  @IsOptional()
+  @ValidateBy({ name: 'isContentSignal', validator: { validate: (value) => typeof value === 'string' && parseContentSignal(value).ok, defaultMessage: (args) => contentSignalIssue(args?.value) } })
+  content_signal?: string;
+}
+
+function contentSignalIssue(value: unknown): string {
+  if (typeof value !== 'string') return 'must be a string such as "search=yes, ai-input=yes, ai-train=no"';
+  const parsed = parseContentSignal(value);
+  return parsed.ok ? '' : `${parsed.reason} (contentsignals.org syntax, e.g. "search=yes, ai-input=yes, ai-train=no")`;
 }
 
 /** Data Explorer limits of an account; absent values take the specification's defaults (500 / 100 / 1,000,000). */
@@ -356,6 +379,15 @@ export class EdgeConfig {
    * its catch-up. 0 never pauses. No effect where the projector runs apart.
    */
   @IsInt() @Min(0) @Max(300_000) projection_pause_max_ms: number = 10_000;
+  /**
+   * Megabytes of Markdown for agents kept in memory (per edge process): each
+   * stored render is converted once, on its first Markdown request, and kept
+   * (with its gzipped form) until evicted, least recently used first.
+   */
+  // At least 8: the largest Markdown (1,000,000 characters, up to 4 MB of UTF-8) and its gzipped form must fit, or it would be converted on every request.
+  @IsInt() @Min(8) @Max(4096) markdown_cache_mb: number = 32;
+  /** A website's `llms.txt` is generated again from the cache at most this often (seconds, per host and edge process). */
+  @IsInt() @Min(1) @Max(86_400) llms_txt_refresh_s: number = 60;
 }
 
 /** CSV exports of the public API (download links and retention). */

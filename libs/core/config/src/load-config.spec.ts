@@ -122,6 +122,21 @@ describe('configuration', () => {
     }
   });
 
+  it("takes a website's settings for AI agents with documented defaults, and names a bad one", () => {
+    const website = (over: Record<string, unknown>) => ({ ...minimal, websites: [{ id: 'w', host_id: 1, account_id: 'a', ...over }] });
+    expect(validateConfig(website({}), 'test').websites[0]).toMatchObject({ llms_txt: false, markdown_for_agents: [] });
+    expect(validateConfig(website({}), 'test').edge).toMatchObject({ markdown_cache_mb: 32, llms_txt_refresh_s: 60 });
+    const good = { name: 'Example', summary: 'Widgets.', llms_txt: true, markdown_for_agents: ['ChatGPT-User', 'Claude-User'], content_signal: 'search=yes, ai-input=yes, ai-train=no' };
+    expect(issuesOf(website(good))).toEqual([]);
+    expect(issuesOf(website({ content_signal: 'search=yes, ai-sell=no' }))).toEqual([
+      'websites[0].content_signal: unknown signal "ai-sell" (known: search, ai-input, ai-train) (contentsignals.org syntax, e.g. "search=yes, ai-input=yes, ai-train=no")',
+    ]);
+    expect(issuesOf(website({ content_signal: 'search=yes\r\nSet-Cookie: x=1' }))[0]).toMatch(/^websites\[0\]\.content_signal: .*not signal=yes or signal=no/);
+    expect(issuesOf(website({ content_signal: 3 }))[0]).toMatch(/^websites\[0\]\.content_signal: must be a string/);
+    expect(issuesOf(website({ markdown_for_agents: ['ok', 'bad\ntoken'] }))).toEqual(['websites[0].markdown_for_agents: each token must be 1-64 letters, digits, . _ / - or spaces']);
+    expect(issuesOf(website({ name: 'two\nlines' }))).toEqual(['websites[0].name: must be 1-200 characters on one line']);
+  });
+
   it("takes a host's render settings with documented defaults, and names a bad one", () => {
     expect(validateConfig(minimal, 'test').hosts[0].render).toEqual({ quiet_ms: 300, long_request_ms: 4000, prerender_ready: true });
     const host = (render: Record<string, unknown>) => ({ ...minimal, hosts: [{ ...minimal.hosts[0], render }] });

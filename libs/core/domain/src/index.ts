@@ -21,3 +21,4 @@ export * from './pages/page-facts';
 export * from './pages/page-issues';
 export * from './pages/page-changes';
 export * from './pages/llms-txt';
+export * from './agents/content-signal';

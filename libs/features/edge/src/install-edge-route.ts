@@ -16,7 +16,7 @@ type RequestListener = (request: IncomingMessage, response: ServerResponse) => v
 
 /**
  * The pre-rendering protocol: `GET /<absolute page URL>` with
- * `X-Prerender-Token`, the bot's `User-Agent` and `Accept-Encoding`.
+ * `X-Prerender-Token`, the bot's `User-Agent`, `Accept-Encoding` and `Accept`.
  *
  * Page requests are the hot path, so they are answered by a plain
  * `node:http` listener placed in front of Fastify's: no router, hooks or
@@ -47,6 +47,7 @@ export function installEdgeRoute(app: NestFastifyApplication, logger: Logger): v
         token: Array.isArray(token) ? token[0] : token,
         userAgent: request.headers['user-agent'] ?? '',
         acceptEncoding: request.headers['accept-encoding'],
+        accept: request.headers.accept,
         headOnly: request.method === 'HEAD',
         requestId,
         receivedAt,

@@ -25,3 +25,5 @@ export { customerFailureReason, renderFactOf } from './render-facts';
 export type { AfterFailure, RenderFact } from './render-facts';
 export { DEFAULT_LAST_GOOD_RULES, judgeAgainstLastGood, lastGoodRulesOf } from './last-good/last-good-rules';
 export type { LastGoodReason, LastGoodRules, LastGoodVerdict } from './last-good/last-good-rules';
+export { MAX_MARKDOWN_CHARS, renderMarkdown } from './markdown/render-markdown';
+export type { MarkdownSource, PageMarkdown } from './markdown/render-markdown';

@@ -60,6 +60,10 @@ describe('llms.txt from the cached pages', () => {
     expect(text.endsWith(`\n${leftOut} more pages are cached but not listed: this file is kept under 256 KB.\n`)).toBe(true);
   });
 
+  it('leaves the blockquote out when the site has no summary', () => {
+    expect(llmsTxt({ name: 'Example', summary: ' ' }, [page('/')]).text).toBe('# Example\n\n## Pages\n\n- [Title of /](https://www.example.com/): About /.\n');
+  });
+
   it("names a page's section by its first path segment", () => {
     expect(sectionOf('https://www.example.com/')).toBe('Pages');
     expect(sectionOf('https://www.example.com/about')).toBe('Pages');

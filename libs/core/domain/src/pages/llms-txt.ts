@@ -14,7 +14,7 @@ export interface LlmsTxtPage {
 export interface LlmsTxtSite {
   /** The site's name, the file's only H1 (llmstxt.org). */
   readonly name: string;
-  /** One paragraph, the file's blockquote. */
+  /** One paragraph, the file's blockquote; empty: no blockquote. */
   readonly summary: string;
 }
 
@@ -56,7 +56,8 @@ export function llmsTxt(site: LlmsTxtSite, pages: readonly LlmsTxtPage[]): { rea
     else sections.set(section, [page]);
   }
   const names = [...sections.keys()].sort((a, b) => (a === 'Pages' ? -1 : b === 'Pages' ? 1 : a.localeCompare(b)));
-  const head = `# ${collapseWhitespace(site.name)}\n\n> ${collapseWhitespace(site.summary)}\n`;
+  const summary = collapseWhitespace(site.summary);
+  const head = `# ${collapseWhitespace(site.name)}\n${summary ? `\n> ${summary}\n` : ''}`;
   const lines: string[] = [head];
   let bytes = Buffer.byteLength(head);
   let listed = 0;

@@ -1,4 +1,5 @@
 import type { DimensionDefinition } from '@bpc/domain';
+import type { AnswerFormat } from '../answer-format/answer-format';
 import type { Website } from './website-tokens';
 
 /** A bot request as the customer's middleware forwards it. */
@@ -8,6 +9,8 @@ export interface BotPageRequest {
   readonly token: string | undefined;
   readonly userAgent: string;
   readonly acceptEncoding: string | undefined;
+  /** The bot's `Accept`: Markdown when it prefers `text/markdown`. */
+  readonly accept?: string | undefined;
   /** HEAD: the answer's headers only (its body is not sent, and not counted as sent). */
   readonly headOnly?: boolean;
   /** The id the bot gets in `X-Request-Id`, the recorded request carries, and the logs name the request by. */
@@ -26,4 +29,6 @@ export interface PageRequest {
   readonly request: BotPageRequest;
   readonly requestId: string;
   readonly started: number;
+  /** The format the bot asked for (or its website gives it); what it gets depends on the page too. */
+  readonly wants: AnswerFormat;
 }

@@ -1,16 +1,23 @@
 import { performance } from 'node:perf_hooks';
-import { Inject, Injectable } from '@nestjs/common';
-import { CACHE_STORE, CacheHit, CacheStore, isFresh, StoredHeaders } from '@bpc/cache-store';
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { CACHE_STORE, CacheEntry, CacheHit, CacheStore, isFresh, StoredHeaders } from '@bpc/cache-store';
 import type { AppConfig } from '@bpc/config';
-import { Clock, DimensionDefinition, HostCatalog } from '@bpc/domain';
+import { Clock, DimensionDefinition, HostCatalog, HostDefinition } from '@bpc/domain';
 import type { BoundedMemo } from '@bpc/support';
 import type { CacheStatus } from '@bpc/events';
-import { APP_CONFIG, CLOCK, LOGGER } from '@bpc/platform';
+import { APP_CONFIG, CLOCK, LOGGER, METRICS_REGISTRY } from '@bpc/platform';
 import { PAGE_REFRESHER, PageRefresher, UnstoredPage } from '@bpc/renderer';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { AnswerFormat, answerFormatOf } from '../answer-format/answer-format';
 import { BotRequestRecorder } from '../record-bot-request/bot-request-recorder';
 import { RenderFactRecorder } from '../record-render/render-fact-recorder';
 import { ScheduleAutorecacheWhenPageServed } from '../schedule-autorecache/schedule-autorecache-when-page-served';
+import { LlmsTxtFiles } from '../serve-llms-txt/llms-txt-files';
+import { AgentMarkdown, MarkdownBody } from '../serve-markdown/agent-markdown';
+import { markdownConverter } from '../serve-markdown/markdown-converter';
+import { markdownMetrics } from '../serve-markdown/markdown-metrics';
+import { convertsToMarkdown, isListedAgent } from '../serve-markdown/markdown-wanted';
 import { acceptsGzip } from './accepts-gzip';
 import { CachedPages, CacheUnreadableError } from './cached-pages';
 import { EdgeAnswer, EdgeErrorCode, problem } from './edge-answer';
@@ -20,11 +27,14 @@ import { pageUrlOf } from './page-url';
 import { requestMemo } from './request-memo';
 import { ServedRequests } from './served-requests';
 import { SharedRenders } from './shared-renders';
-import { WebsiteTokens } from './website-tokens';
+import { Website, WebsiteTokens } from './website-tokens';
 
 /** `Retry-After` of a failed render, and of a cache that could not be read (a store outage is usually shorter). */
 const RENDER_RETRY_AFTER_S = '60';
 const CACHE_RETRY_AFTER_S = '10';
+/** Every page answer may differ by these request headers: the format (`Accept`), gzip, and the dimension chosen from the User-Agent. */
+const VARY = 'Accept, Accept-Encoding, User-Agent';
+const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
 
 /**
  * Serves one bot request: website by token (`WebsiteTokens`), page URL
@@ -33,10 +43,12 @@ const CACHE_RETRY_AFTER_S = '10';
  * already due), or none (`miss`: rendered now on an online tab and waited
  * for, up to `edge.render_timeout_ms`, one render per page shared by the bots
  * asking for it: `SharedRenders`). Every answer to an accepted request is
- * recorded (`ServedRequests`).
+ * recorded (`ServedRequests`). An agent that asks for Markdown (or that its
+ * website lists) gets a render's Markdown (`AgentMarkdown`), and a website
+ * may have the edge serve its `llms.txt` (`LlmsTxtFiles`): docs/agents.md.
  */
 @Injectable()
-export class ServePage {
+export class ServePage implements OnApplicationShutdown {
   private readonly websites: WebsiteTokens;
   private readonly bodies = new PageBodies();
   private readonly pages: CachedPages;
@@ -46,6 +58,12 @@ export class ServePage {
   private readonly pageUrls = requestMemo(pageUrlOf);
   private readonly gzipAccepted = requestMemo(acceptsGzip);
   private readonly dimensions = new Map<number, BoundedMemo<DimensionDefinition>>();
+  private readonly formatsAsked = requestMemo(answerFormatOf);
+  /** Per website with `markdown_for_agents`: whether a User-Agent is one of them. */
+  private readonly listedAgents = new Map<string, BoundedMemo<boolean>>();
+  private readonly converter: ReturnType<typeof markdownConverter>;
+  private readonly markdown: AgentMarkdown;
+  private readonly llmsTxtFiles: LlmsTxtFiles;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -57,11 +75,21 @@ export class ServePage {
     recorder: BotRequestRecorder,
     private readonly autorecache: ScheduleAutorecacheWhenPageServed,
     renderFacts: RenderFactRecorder,
+    @Inject(METRICS_REGISTRY) registry: Registry,
   ) {
     this.websites = new WebsiteTokens(config.websites);
     this.pages = new CachedPages(cache, this.bodies);
     this.renders = new SharedRenders(refresher, renderFacts, { botWaitMs: config.edge.render_timeout_ms, renderMs: config.recache.timeout_per_url * 1_000 });
     this.served = new ServedRequests(config.edge.record_requests, clock, recorder);
+    this.converter = markdownConverter(logger.child({ component: 'agent-markdown' }));
+    this.markdown = new AgentMarkdown(config.edge.markdown_cache_mb * 1024 * 1024, this.converter.convert, markdownMetrics(registry, () => this.markdown.usage().bytes, logger));
+    this.llmsTxtFiles = new LlmsTxtFiles(cache, () => clock.now(), config.edge.llms_txt_refresh_s * 1_000, (error, websiteId) =>
+      logger.warn({ err: error, website: websiteId }, 'llms.txt could not be generated again; the previous one is served'),
+    );
+    for (const website of config.websites) {
+      const tokens = this.websites.agentsOf(website.id)?.markdownFor ?? [];
+      if (tokens.length > 0) this.listedAgents.set(website.id, requestMemo((userAgent) => isListedAgent(tokens, userAgent)));
+    }
     for (const host of config.hosts) {
       this.dimensions.set(host.host_id, requestMemo((userAgent) => hosts.dimensionForUserAgent(host.host_id, userAgent)!));
     }
@@ -76,8 +104,9 @@ export class ServePage {
     const host = this.hosts.hostForHostname(url.hostname);
     if (!host || host.host_id !== website.hostId) return problem(404, 'NOT_FOUND', requestId);
     const dimension = this.dimensions.get(host.host_id)!.get(request.userAgent);
-    const page: PageRequest = { website, hostId: host.host_id, url: url.href, hostname: url.hostname, dimension, request, requestId, started };
+    const page: PageRequest = { website, hostId: host.host_id, url: url.href, hostname: url.hostname, dimension, request, requestId, started, wants: this.formatWanted(website, request) };
     try {
+      if (website.agents.llmsTxt && isLlmsTxt(url.href)) return await this.serveLlmsTxt(page, host);
       return await this.servePage(page);
     } catch (error) {
       if (!(error instanceof CacheUnreadableError)) throw error;
@@ -85,6 +114,12 @@ export class ServePage {
       this.logCacheUnreadable(error.cause, requestId);
       return this.failed(page, 503, 'UNAVAILABLE', CACHE_RETRY_AFTER_S);
     }
+  }
+
+  /** Markdown when `Accept` prefers it (q-values and all) or the website lists the agent; else HTML. */
+  private formatWanted(website: Website, request: BotPageRequest): AnswerFormat {
+    if (this.listedAgents.get(website.id)?.get(request.userAgent)) return 'markdown';
+    return request.accept ? this.formatsAsked.get(request.accept) : 'html';
   }
 
   private async servePage(page: PageRequest): Promise<EdgeAnswer> {
@@ -114,11 +149,64 @@ export class ServePage {
     this.logger.error({ err: error, reqId: requestId }, 'edge cache unreadable: answering 503');
   }
 
-  private answer(page: PageRequest, hit: CacheHit, body: PageBody, cacheStatus: CacheStatus): EdgeAnswer {
+  private answer(page: PageRequest, hit: CacheHit, body: PageBody, cacheStatus: CacheStatus): EdgeAnswer | Promise<EdgeAnswer> {
     const entry = hit.entry;
     this.autorecache.served(entry);
     const snapshotAgeS = cacheStatus === 'hit' || cacheStatus === 'stale' ? Math.max(0, Math.floor((this.clock.now() - entry.createdAt) / 1000)) : null;
+    if (page.wants === 'markdown' && convertsToMarkdown(entry)) {
+      // Converted once per stored render: a hit on a converted render answers at once, a first request waits for its conversion.
+      const markdown = this.markdown.of(entry, page.url, body.raw);
+      if (markdown instanceof Promise) return markdown.then((converted) => this.answerIn(page, entry, body, cacheStatus, snapshotAgeS, converted));
+      return this.answerIn(page, entry, body, cacheStatus, snapshotAgeS, markdown);
+    }
     return this.pageAnswer(page, { statusCode: entry.statusCode, headers: entry.headers }, body, cacheStatus, snapshotAgeS);
+  }
+
+  /** The render's Markdown when there is one (a conversion that failed has none), else its page. */
+  private answerIn(page: PageRequest, entry: CacheEntry, body: PageBody, cacheStatus: CacheStatus, snapshotAgeS: number | null, markdown: MarkdownBody | undefined): EdgeAnswer {
+    if (!markdown) return this.pageAnswer(page, { statusCode: entry.statusCode, headers: entry.headers }, body, cacheStatus, snapshotAgeS);
+    const gzip = this.gzipAccepted.get(page.request.acceptEncoding ?? '');
+    const sent = gzip ? markdown.gzipped : markdown.raw;
+    const headers: Record<string, string> = Object.assign({}, entry.headers);
+    headers['content-type'] = MARKDOWN_TYPE;
+    headers['x-markdown-tokens'] = String(markdown.tokens);
+    this.agentHeaders(page, headers, sent, gzip, cacheStatus);
+    this.served.record(page, { statusCode: entry.statusCode, cacheStatus, title: body.title, snapshotAgeS, bytes: page.request.headOnly ? 0 : sent.length, format: 'markdown' });
+    return { statusCode: entry.statusCode, headers, body: sent, cacheStatus };
+  }
+
+  /** The edge's own headers of an answer for agents (Markdown, llms.txt), `Content-Signal` when the website sets one. */
+  private agentHeaders(page: PageRequest, headers: Record<string, string>, sent: Buffer, gzip: boolean, cacheStatus: CacheStatus): void {
+    const signal = page.website.agents.contentSignal;
+    if (signal) headers['content-signal'] = signal;
+    headers.vary = VARY;
+    headers['x-prerender-cache'] = cacheStatus;
+    headers['x-request-id'] = page.requestId;
+    headers['content-length'] = String(sent.length);
+    if (gzip) headers['content-encoding'] = 'gzip';
+  }
+
+  /**
+   * The website's `llms.txt`, generated from its host's cached pages
+   * (`LlmsTxtFiles`): text/plain, or text/markdown when `Accept` prefers it;
+   * recorded as a `hit` in Markdown, its age that of the generated file.
+   */
+  private async serveLlmsTxt(page: PageRequest, host: HostDefinition): Promise<EdgeAnswer> {
+    const settings = page.website.agents.llmsTxt!;
+    const site = { name: settings.name ?? host.hostnames[0] ?? page.hostname, summary: settings.summary };
+    let file;
+    try {
+      file = await this.llmsTxtFiles.of(page.website.id, page.hostId, site);
+    } catch (error) {
+      throw new CacheUnreadableError('the cache could not be listed for llms.txt', { cause: error });
+    }
+    const gzip = this.gzipAccepted.get(page.request.acceptEncoding ?? '');
+    const sent = gzip ? file.gzipped : file.text;
+    const headers: Record<string, string> = { 'content-type': page.wants === 'markdown' ? MARKDOWN_TYPE : 'text/plain; charset=utf-8' };
+    this.agentHeaders(page, headers, sent, gzip, 'hit');
+    const snapshotAgeS = Math.max(0, Math.floor((this.clock.now() - file.generatedAt) / 1000));
+    this.served.record(page, { statusCode: 200, cacheStatus: 'hit', title: site.name, snapshotAgeS, bytes: page.request.headOnly ? 0 : sent.length, format: 'markdown' });
+    return { statusCode: 200, headers, body: sent, cacheStatus: 'hit' };
   }
 
   /** A page as the bot gets it: its status and stored headers plus the edge's own, the body gzipped when asked; recorded. */
@@ -127,13 +215,12 @@ export class ServePage {
     const sent = gzip ? this.bodies.gzipped(body) : body.raw;
     // Copied, then added to: as an object spread with these keys, V8 (Node 20) took about 3 µs per answer, more than all the rest of a hit.
     const headers: Record<string, string> = Object.assign({}, stored.headers);
-    // The body depends on the dimension, chosen from the User-Agent.
-    headers.vary = 'Accept-Encoding, User-Agent';
+    headers.vary = VARY;
     headers['x-prerender-cache'] = cacheStatus;
     headers['x-request-id'] = page.requestId;
     headers['content-length'] = String(sent.length);
     if (gzip) headers['content-encoding'] = 'gzip';
-    this.served.record(page, { statusCode: stored.statusCode, cacheStatus, title: body.title, snapshotAgeS, bytes: page.request.headOnly ? 0 : sent.length });
+    this.served.record(page, { statusCode: stored.statusCode, cacheStatus, title: body.title, snapshotAgeS, bytes: page.request.headOnly ? 0 : sent.length, format: 'html' });
     return { statusCode: stored.statusCode, headers, body: sent, cacheStatus };
   }
 
@@ -166,7 +253,15 @@ export class ServePage {
   private failed(page: PageRequest, statusCode: number, code: EdgeErrorCode, retryAfterS?: string): EdgeAnswer {
     const answer = problem(statusCode, code, page.requestId);
     if (retryAfterS !== undefined) answer.headers['retry-after'] = retryAfterS;
-    this.served.record(page, { statusCode, cacheStatus: 'miss', title: '', snapshotAgeS: null, bytes: page.request.headOnly ? 0 : answer.body.length });
+    this.served.record(page, { statusCode, cacheStatus: 'miss', title: '', snapshotAgeS: null, bytes: page.request.headOnly ? 0 : answer.body.length, format: 'html' });
     return { ...answer, cacheStatus: 'miss' };
   }
+
+  /** Ends the conversion thread (conversions in flight are answered first). */
+  async onApplicationShutdown(): Promise<void> {
+    await this.converter.close();
+  }
 }
+
+/** The request is for the site's `/llms.txt` itself (no query). */
+const isLlmsTxt = (href: string): boolean => href.endsWith('/llms.txt') && new URL(href).pathname === '/llms.txt';

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { createBotClassifier } from '@bpc/bots';
 import type { Clock } from '@bpc/domain';
 import type { CacheStatus } from '@bpc/events';
+import type { AnswerFormat } from '../answer-format/answer-format';
 import type { BotRequestRecorder } from '../record-bot-request/bot-request-recorder';
 import type { PageRequest } from './page-request';
 
@@ -12,6 +13,8 @@ export interface ServedAnswer {
   readonly title: string;
   readonly snapshotAgeS: number | null;
   readonly bytes: number;
+  /** What the body is: the page's HTML (or the stored answer, or an error), or Markdown for agents. */
+  readonly format: AnswerFormat;
 }
 
 /** Hands each answered page request to the recorder (when `edge.record_requests` is on), named by its bot. */
@@ -44,7 +47,7 @@ export class ServedRequests {
       bytes: served.bytes,
       servedAtMs: this.clock.now(),
       requestId: page.requestId,
-      format: 'html',
+      format: served.format,
       botCategory: bot.category,
       botOperator: bot.operator,
       verified: 'unknown',

@@ -1,11 +1,32 @@
 import type { WebsiteConfig } from '@bpc/config';
-import { digestsEqual, sha256Digest } from '@bpc/domain';
+import { digestsEqual, parseContentSignal, sha256Digest } from '@bpc/domain';
+import { agentTokensOf } from '../serve-markdown/markdown-wanted';
 
 /** A website the edge serves: the one its `X-Prerender-Token` names. */
 export interface Website {
   readonly id: string;
   readonly hostId: number;
   readonly tokenSha256: Buffer;
+  readonly agents: WebsiteAgents;
+}
+
+/** What the website configured for AI agents (docs/agents.md). */
+export interface WebsiteAgents {
+  /** `markdown_for_agents`, lower-cased: these get Markdown without asking for it. */
+  readonly markdownFor: readonly string[];
+  /** `content_signal` as sent (`search=yes, ai-input=yes, ai-train=no`); undefined: none. */
+  readonly contentSignal: string | undefined;
+  /** `llms_txt` on: the site's name (absent: the host's first hostname) and summary; undefined: off. */
+  readonly llmsTxt: { readonly name: string | undefined; readonly summary: string } | undefined;
+}
+
+function agentsOf(website: WebsiteConfig): WebsiteAgents {
+  const signal = website.content_signal === undefined ? undefined : parseContentSignal(website.content_signal);
+  return {
+    markdownFor: agentTokensOf(website.markdown_for_agents ?? []),
+    contentSignal: signal?.ok ? signal.value : undefined,
+    llmsTxt: website.llms_txt ? { name: website.name, summary: website.summary ?? '' } : undefined,
+  };
 }
 
 /** The websites that have an edge token, found by token. */
@@ -15,7 +36,7 @@ export class WebsiteTokens {
   private readonly websiteByToken = new Map<string, Website>();
 
   constructor(websites: readonly WebsiteConfig[]) {
-    this.websites = websites.flatMap((w) => (w.prerender_token_sha256 ? [{ id: w.id, hostId: w.host_id, tokenSha256: Buffer.from(w.prerender_token_sha256, 'hex') }] : []));
+    this.websites = websites.flatMap((w) => (w.prerender_token_sha256 ? [{ id: w.id, hostId: w.host_id, tokenSha256: Buffer.from(w.prerender_token_sha256, 'hex'), agents: agentsOf(w) }] : []));
   }
 
   /**
@@ -24,6 +45,11 @@ export class WebsiteTokens {
    * one per request (it was the largest item of a cache hit after the socket
    * write). Answering a known token faster tells nothing its 200 does not.
    */
+  /** What a website with a token configured for AI agents. */
+  agentsOf(websiteId: string): WebsiteAgents | undefined {
+    return this.websites.find((website) => website.id === websiteId)?.agents;
+  }
+
   websiteOf(token: string | undefined): Website | undefined {
     if (!token) return undefined;
     const known = this.websiteByToken.get(token);
