@@ -137,7 +137,7 @@ const options = <Value extends string>(field: string, title: string, values: rea
 });
 
 /** Labels of the bot categories (`@bpc/bots`); typed by the list, so a new category does not compile without one. */
-export const BOT_CATEGORY_LABELS: Readonly<Record<BotCategory, string>> = {
+const BOT_CATEGORY_LABELS: Readonly<Record<BotCategory, string>> = {
   search: 'Search',
   ai_search: 'AI search',
   ai_assistant: 'AI assistant',
