@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { botTimeseriesSql, buildExplorerSql, DEFAULT_LIMITS, findExplorer, InsightsStatement, resolveInsightsSummary, resolveInsightsTimeseries, resolveQuery, summarySql } from '@bpc/explorer';
+import { botCategoriesSql, botTimeseriesSql, buildExplorerSql, DEFAULT_LIMITS, findExplorer, InsightsStatement, resolveInsightsBotCategories, resolveInsightsSummary, resolveInsightsTimeseries, resolveQuery, summarySql } from '@bpc/explorer';
 import type { ExplorerStore } from '@bpc/explorer-store';
 import { createLogger } from '@bpc/platform';
 import { startApps } from '@bpc/composition';
@@ -37,7 +37,7 @@ interface OverviewCall {
   readonly statements: (nowMs: number) => InsightsStatement[];
 }
 
-/** What the dashboard's overview asks for a 30-day window: the figures, two charts, the top pages. */
+/** What the dashboard's overview asks for a 30-day window: the figures, two charts, who reads, the top pages. */
 const OVERVIEW: readonly OverviewCall[] = [
   {
     name: 'summary 30d vs previous',
@@ -60,6 +60,16 @@ const OVERVIEW: readonly OverviewCall[] = [
       },
     }),
   ),
+  {
+    name: 'who reads (bot categories 30d, AI agents, top AI pages)',
+    path: 'insights/bot-categories',
+    body: { period: '30d' },
+    statements: (nowMs) => {
+      const { main, filters } = resolveInsightsBotCategories({ period: '30d' }, nowMs);
+      const sql = botCategoriesSql('bench', main.window, filters);
+      return [sql.categories, sql.aiAgents, sql.topAiPages];
+    },
+  },
   {
     name: 'top pages (events unique_pages 30d, page and requests, 10 rows)',
     path: 'data-explorer/events/query',
@@ -104,7 +114,7 @@ export const dashboardBench: BenchSuite = {
         const direct = (call: OverviewCall) => runAll(store, call.statements(Date.now()));
         const cases: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
           ...OVERVIEW.map((call): [string, () => Promise<unknown>, () => Promise<unknown>] => [call.name, () => http(call), () => direct(call)]),
-          ['the overview: all four calls at once', () => Promise.all(OVERVIEW.map(http)), () => Promise.all(OVERVIEW.map(direct))],
+          ['the overview: all its calls at once', () => Promise.all(OVERVIEW.map(http)), () => Promise.all(OVERVIEW.map(direct))],
         ];
         for (const [name, overHttp, onEngine] of cases) {
           await overHttp();

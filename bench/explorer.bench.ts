@@ -39,15 +39,20 @@ async function writeReplay(dir: string, nowMs: number): Promise<number> {
 /** 12 months of skewed synthetic bot traffic for one website, generated inside the engine (the query cost depends on the data, not on how it arrived). Also used by the exports bench. */
 export function botRequestsSql(nowMs: number, rows = QUERY_ROWS): string {
   const start = Math.floor((nowMs - 365 * DAY) / 1000);
-  return `INSERT INTO bot_requests SELECT
+  // Who reads, by the bot's index: its category and operator as the edge's classifier records them.
+  const bot = '(cityHash64(number, 3) % 8) + 1';
+  return `INSERT INTO bot_requests (website, host, url, page_title, status_code, bot_name, user_agent, dimension_id, dimension_name, cache_status, serve_time_ms, snapshot_age_s, bytes, ts, request_id, event_id, format, bot_category, bot_operator, verified, robots_allowed)
+  SELECT
     'bench', 'www.example.com',
     concat('https://www.example.com/p', toString(toUInt32(pow((cityHash64(number, 1) % 1000000) / 1000000.0, 3) * 50000))),
     'Page title', [200, 200, 200, 200, 200, 200, 200, 200, 404, 301][(cityHash64(number, 2) % 10) + 1],
-    ['Googlebot', 'Googlebot', 'Googlebot', 'Bingbot', 'GPTBot', 'YandexBot', 'Applebot', 'ClaudeBot'][(cityHash64(number, 3) % 8) + 1],
+    ['Googlebot', 'Googlebot', 'Googlebot', 'Bingbot', 'GPTBot', 'YandexBot', 'Applebot', 'ClaudeBot'][${bot}],
     'UA', 1, 'desktop', ['hit', 'hit', 'hit', 'stale', 'miss'][(cityHash64(number, 4) % 5) + 1],
     10 + cityHash64(number, 5) % 2000, NULL, 20000,
     fromUnixTimestamp64Milli(toInt64((${start} + number * ${(365 * 86400) / rows}) * 1000)),
-    concat('r', toString(number)), concat('e', toString(number))
+    concat('r', toString(number)), concat('e', toString(number)),
+    'html', ['search', 'search', 'search', 'search', 'ai_training', 'search', 'search', 'ai_training'][${bot}],
+    ['Google', 'Google', 'Google', 'Microsoft', 'OpenAI', 'Yandex', 'Apple', 'Anthropic'][${bot}], 'yes', 'yes'
   FROM numbers(${rows})`;
 }
 

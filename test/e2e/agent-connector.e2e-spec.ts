@@ -116,7 +116,7 @@ describe('agent connector (MCP)', () => {
 
     it('lists tools with schemas from the API and truthful annotations, resources of each Data Explorer website, templates and prompts', async () => {
       const { tools } = await asManager.listTools();
-      expect(tools.map((t) => t.name)).toEqual(['list_websites', 'describe_explorers', 'query_explorer', 'get_insights', 'start_export', 'get_export_status', 'recache_urls', 'invalidate_urls', 'get_queue_status', 'query_renders', 'lookup_cache', 'invalidate_matching', 'recache_sitemap', 'get_recache_receipt', 'list_alert_deliveries']);
+      expect(tools.map((t) => t.name)).toEqual(['list_websites', 'describe_explorers', 'query_explorer', 'get_insights', 'get_bot_categories', 'start_export', 'get_export_status', 'recache_urls', 'invalidate_urls', 'get_queue_status', 'query_renders', 'lookup_cache', 'invalidate_matching', 'recache_sitemap', 'get_recache_receipt', 'list_alert_deliveries']);
       const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
       expect(byName.lookup_cache.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
       expect(byName.invalidate_matching.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
@@ -155,7 +155,7 @@ describe('agent connector (MCP)', () => {
       expect(prompt.messages[0].content).toMatchObject({ type: 'text', text: expect.stringContaining('query_explorer') });
     });
 
-    it('answers list_websites, describe_explorers, get_insights and get_queue_status with structured content and a summary', async () => {
+    it('answers list_websites, describe_explorers, get_insights, get_bot_categories and get_queue_status with structured content and a summary', async () => {
       const websites = await call(asManager, 'list_websites', {});
       expect(websites.isError).toBeFalsy();
       expect((websites.structuredContent!.websites as { id: string; role: string }[]).map((w) => [w.id, w.role])).toEqual([
@@ -172,6 +172,14 @@ describe('agent connector (MCP)', () => {
       expect(insights.isError).toBeFalsy();
       expect(insights.structuredContent).toMatchObject({ summary: { data: { current: { requests: PAGES, pages: PAGES } } }, timeseries: { meta: { metric: 'requests', interval: 'hour' } } });
       expect(insights.content[0].text).toContain(`${PAGES} requests on ${PAGES} pages`);
+
+      const readers = await call(asReadonly, 'get_bot_categories', { website: 'demo', period: '24h' });
+      expect(readers.isError).toBeFalsy();
+      expect(readers.structuredContent).toMatchObject({ data: { requests: PAGES, aiAgents: { requests: expect.any(Number) } }, meta: { period: '24h' } });
+      expect(readers.content[0].text).toMatch(new RegExp(`^Period 24h: ${PAGES} bot requests; AI agents `));
+      const refusedFilter = await call(asReadonly, 'get_bot_categories', { website: 'demo', filters: [{ field: 'verified', op: 'eq', val: 'perhaps' }] });
+      expect(refusedFilter.isError).toBe(true);
+      expect(refusedFilter.content[0].text).toContain('(field: filters[0].val)');
 
       const queue = await call(asReadonly, 'get_queue_status', { website: 'demo' });
       expect(queue.structuredContent).toMatchObject({ hostId: 1, paused: false, queues: { high: { total: expect.any(Number) } }, drainEstimate: { high: { completedPerMinute: 0 } } });

@@ -41,9 +41,10 @@ describe('dashboard journeys in Chromium', () => {
     await issueToken(api, { user: 'alice', website: 'shop', role: 'readonly' });
     readonly = (await issueToken(api, { user: 'rita', website: 'demo', role: 'readonly' })).token;
     const now = Date.now();
-    // 30 requests over 3 pages in the last 3 days: one 404 among them.
+    // 30 requests over 3 pages in the last 3 days: one 404 among them; every fifth by an AI assistant (two on each page).
+    const reader = (i: number) => (i % 5 === 0 ? { botName: 'ChatGPT-User', botCategory: 'ai_assistant' as const, botOperator: 'OpenAI' } : { botCategory: 'search' as const, botOperator: 'Google' });
     const events = Array.from({ length: 30 }, (_, i) =>
-      botRequest('demo', new Date(now - (i + 1) * 2 * hour), { url: `https://www.example.com/p${i % 3}`, statusCode: i === 0 ? 404 : 200, cacheStatus: i % 2 ? 'hit' : 'miss' }),
+      botRequest('demo', new Date(now - (i + 1) * 2 * hour), { url: `https://www.example.com/p${i % 3}`, statusCode: i === 0 ? 404 : 200, cacheStatus: i % 2 ? 'hit' : 'miss', ...reader(i) }),
     );
     await recordAndWait(running, events, 'demo', 30);
     await insertBulkBotRequests(running.runtime.ports.explorerStore!, 'shop', BULK_ROWS, now - 60_000);
@@ -114,7 +115,7 @@ describe('dashboard journeys in Chromium', () => {
   it('shows the overview figures the API answers for the same window', async () => {
     const { context, page } = await freshPage();
     await signInWithToken(page, api, manager, '/w/demo?period=7d');
-    await page.getByText('Bot requests').waitFor();
+    await page.getByText('Bot requests', { exact: true }).waitFor();
     const summary = await jsonOf(
       await fetch(`${api}/api/websites/demo/insights/summary`, { method: 'POST', headers: { authorization: `Bearer ${manager}`, 'content-type': 'application/json' }, body: JSON.stringify({ period: '7d' }) }),
     );
@@ -122,6 +123,23 @@ describe('dashboard journeys in Chromium', () => {
     expect(await card('Bot requests')).toBe(String(summary.data.current.requests));
     expect(await card('Pages crawled')).toBe(String(summary.data.current.pages));
     await page.getByRole('heading', { name: 'Top pages' }).waitFor();
+    // Who reads: the categories and the AI agents' pages, as the API answers them.
+    const readers = (
+      await jsonOf(
+        await fetch(`${api}/api/websites/demo/insights/bot-categories`, { method: 'POST', headers: { authorization: `Bearer ${manager}`, 'content-type': 'application/json' }, body: JSON.stringify({ period: '7d' }) }),
+      )
+    ).data;
+    expect(readers.aiAgents).toEqual({ requests: 6, share: 0.2, pages: 3 });
+    await page.getByRole('heading', { name: 'Who reads' }).waitFor();
+    await page.getByText(/AI agents made 6 requests for 3 pages, 20% of bot requests/).waitFor();
+    const categories = page.getByRole('table', { name: 'Bot requests by category' });
+    expect(await categories.getByRole('row', { name: /AI assistant/ }).innerText()).toMatch(/AI assistant\s+6\s+20%\s+3/);
+    expect(await page.getByRole('table', { name: 'The pages each kind of AI agent read most' }).getByRole('link').allInnerTexts()).toEqual(['/p0', '/p1', '/p2']);
+    await categories.getByRole('link', { name: 'AI assistant', exact: true }).click();
+    await page.waitForURL(/\/explorer\?/);
+    await page.getByText('6 rows', { exact: false }).waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Who reads' }).waitFor();
     await shot(page, 'overview');
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();

@@ -54,4 +54,18 @@ describe('demo data: the overview agrees with the pages it links to (standalone)
       expect([category, comparison.meta.total]).toEqual([category, figure]);
     }
   });
+
+  it('who reads: each category of the overview card is the explorer rows its link opens; AI assistants read pages, a few Googlebots are spoofed, some crawling is disallowed', async () => {
+    const { data } = await post('insights/bot-categories', { period: '7d' });
+    expect(data.categories.map((c: Json) => c.category)).toEqual(expect.arrayContaining(['search', 'ai_search', 'ai_assistant', 'ai_training']));
+    for (const row of data.categories) {
+      const rows = await post('data-explorer/events/query', { period: '7d', perPage: 1, filters: [{ field: 'bot_category', op: 'eq', val: row.category }] });
+      expect([row.category, rows.meta.total]).toEqual([row.category, row.requests]);
+    }
+    expect(data.topAiPages.some((p: Json) => p.category === 'ai_assistant')).toBe(true);
+    const total = async (filters: Json[]) => (await post('data-explorer/events/query', { period: '7d', perPage: 1, filters })).meta.total;
+    expect(await total([{ field: 'verified', op: 'eq', val: 'no' }, { field: 'bot_name', op: 'equals', val: 'Googlebot' }])).toBeGreaterThan(0);
+    expect(await total([{ field: 'robots_allowed', op: 'eq', val: 'no' }])).toBeGreaterThan(0);
+    expect(await total([{ field: 'format', op: 'eq', val: 'markdown' }])).toBeGreaterThan(0);
+  });
 });

@@ -29,10 +29,11 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('Data Explorer discovery a
     await recordAndWait(
       running,
       [
-        botRequest('demo', at(1 * HOUR), { url: page('/a'), pageTitle: 'A', botName: 'Googlebot', serveTimeMs: 10, requestId: 'r1' }),
+        // r1, r3 and r4 carry the fields added to the event since; r2 is an event recorded before them (their defaults).
+        botRequest('demo', at(1 * HOUR), { url: page('/a'), pageTitle: 'A', botName: 'Googlebot', serveTimeMs: 10, requestId: 'r1', format: 'html', botCategory: 'search', botOperator: 'Google', verified: 'yes', robotsAllowed: 'yes' }),
         botRequest('demo', at(2 * HOUR), { url: page('/a'), pageTitle: 'A', botName: 'Bingbot', serveTimeMs: 30, requestId: 'r2' }),
-        botRequest('demo', at(3 * HOUR), { url: page('/b'), pageTitle: 'B', botName: 'Googlebot', statusCode: 404, serveTimeMs: 500, cacheStatus: 'miss', requestId: 'r3' }),
-        botRequest('demo', at(30 * HOUR), { url: page('/c'), pageTitle: "C's \"quoted\" title", botName: 'GPTBot', serveTimeMs: 40, requestId: 'r4' }),
+        botRequest('demo', at(3 * HOUR), { url: page('/b'), pageTitle: 'B', botName: 'Googlebot', statusCode: 404, serveTimeMs: 500, cacheStatus: 'miss', requestId: 'r3', format: 'html', botCategory: 'search', botOperator: 'Google', verified: 'no', robotsAllowed: 'yes' }),
+        botRequest('demo', at(30 * HOUR), { url: page('/c'), pageTitle: "C's \"quoted\" title", botName: 'GPTBot', serveTimeMs: 40, requestId: 'r4', format: 'markdown', botCategory: 'ai_training', botOperator: 'OpenAI', verified: 'unknown', robotsAllowed: 'no' }),
         // Comparison window (31-60 days ago): /a returns, /old is lost, /b and /c are new.
         botRequest('demo', at(40 * DAY), { url: page('/a'), requestId: 'r5' }),
         botRequest('demo', at(45 * DAY), { url: page('/old'), requestId: 'r6' }),
@@ -118,6 +119,45 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('Data Explorer discovery a
     expect(between.body.data.map((r: Json) => r._rowId)).toEqual(['r2', 'r4']);
     const contains = await query('events', { filters: [{ field: 'url', val: '/B' }] });
     expect(contains.body.data.map((r: Json) => r._rowId)).toEqual(['r3']);
+  });
+
+  it('shows and filters the bot fields, events recorded before them reading their defaults; discovery lists their values; the insights split by category', async () => {
+    const columns = ['bot_name', 'bot_category', 'bot_operator', 'verified', 'robots_allowed', 'format'];
+    const all = await query('events', { columns, sort: 'event_date_time', sortDir: 'desc' });
+    expect(all.status).toBe(200);
+    expect(all.body.data.map((r: Json) => [r._rowId, r.bot_category, r.bot_operator, r.verified, r.robots_allowed, r.format])).toEqual([
+      ['r1', 'search', 'Google', 'yes', 'yes', 'html'],
+      ['r2', 'other', 'unknown', 'unknown', 'unknown', 'html'],
+      ['r3', 'search', 'Google', 'no', 'yes', 'html'],
+      ['r4', 'ai_training', 'OpenAI', 'unknown', 'no', 'markdown'],
+    ]);
+    const ids = async (filters: Json[], mode = 'requests') => (await query('events', { mode, filters })).body.data.map((r: Json) => r._rowId);
+    expect(await ids([{ field: 'verified', op: 'eq', val: 'no' }])).toEqual(['r3']);
+    expect(await ids([{ field: 'bot_category', op: 'ne', val: 'search' }])).toEqual(['r2', 'r4']);
+    expect(await ids([{ field: 'robots_allowed', val: 'no' }, { field: 'format', val: 'markdown' }])).toEqual(['r4']);
+    expect(await ids([{ field: 'bot_operator', op: 'equals', val: 'unknown' }])).toEqual(['r2']);
+    expect(await ids([{ field: 'bot_category', val: 'search' }], 'unique_pages')).toEqual(['https://www.example.com/a', 'https://www.example.com/b']);
+    const refused = await query('events', { filters: [{ field: 'bot_category', val: 'crawler' }] });
+    expect(refused).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', field: 'filters[0].val' } });
+
+    const discovery = await jsonOf(await fetch(`${api}/api/websites/demo/data-explorer`, { headers: { authorization: `Bearer ${token}` } }));
+    const filters = discovery.explorers[0].modes[1].filters;
+    expect(filters.find((f: Json) => f.field === 'verified').options.map((o: Json) => o.value)).toEqual(['yes', 'no', 'unknown']);
+    expect(filters.find((f: Json) => f.field === 'bot_category').options.map((o: Json) => o.value)).toContain('ai_assistant');
+
+    const response = await fetch(`${api}/api/websites/demo/insights/bot-categories`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ period: '7d' }) });
+    expect(response.status).toBe(200);
+    const { data } = await jsonOf(response);
+    expect(data).toEqual({
+      requests: 4,
+      categories: [
+        { category: 'search', requests: 2, share: 0.5, pages: 2 },
+        { category: 'ai_training', requests: 1, share: 0.25, pages: 1 },
+        { category: 'other', requests: 1, share: 0.25, pages: 1 },
+      ],
+      aiAgents: { requests: 1, share: 0.25, pages: 1 },
+      topAiPages: [{ category: 'ai_training', url: 'https://www.example.com/c', requests: 1 }],
+    });
   });
 
   it('unique_pages groups per URL; comparison splits by compCategory against the previous window', async () => {

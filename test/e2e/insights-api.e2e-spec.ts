@@ -68,6 +68,14 @@ describe('insights API (standalone)', () => {
     expect(data.series[0].points.reduce((sum: number, p: { v: number }) => sum + p.v, 0)).toBe(2);
   });
 
+  it('answers a readonly user who read the website: events recorded before the bot categories count as other', async () => {
+    const response = await post('bot-categories', { period: '24h' });
+    expect(response.status).toBe(200);
+    const { data, meta } = await jsonOf(response);
+    expect(data).toEqual({ requests: 3, categories: [{ category: 'other', requests: 3, share: 1, pages: 2 }], aiAgents: { requests: 0, share: 0, pages: 0 }, topAiPages: [] });
+    expect(meta).toEqual({ period: '24h', window: { start: expect.any(String), end: expect.any(String) } });
+  });
+
   it('refuses bad bodies with 400 VALIDATION_FAILED naming the field, unknown keys included', async () => {
     const cases: [string, unknown, string][] = [
       ['summary', { perPage: 10 }, 'perPage'],
@@ -77,6 +85,10 @@ describe('insights API (standalone)', () => {
       ['timeseries', { metric: 'requests', interval: 'minute' }, 'interval'],
       ['timeseries', { metric: 'clicks', period: '24h' }, 'period'],
       ['timeseries', { metric: 'requests', splitBy: 'country' }, 'splitBy'],
+      ['bot-categories', { compPeriod: '7d' }, 'compPeriod'],
+      ['bot-categories', { period: 7 }, 'period'],
+      ['bot-categories', { filters: [{ field: 'bot_category', op: 'eq', val: 'robot' }] }, 'filters[0].val'],
+      ['bot-categories', { filters: [{ field: 'verified', op: 'regex', val: '.*' }] }, 'filters[0].op'],
     ];
     for (const [path, body, field] of cases) {
       const response = await post(path, body);
@@ -86,6 +98,9 @@ describe('insights API (standalone)', () => {
 
   it('needs a token, a role on the website and its platform module', async () => {
     expect((await post('summary', {}, null)).status).toBe(401);
+    expect((await post('bot-categories', {}, null)).status).toBe(401);
+    const categories = await post('bot-categories', {}, token, 'off');
+    expect({ status: categories.status, code: (await jsonOf(categories)).code }).toEqual({ status: 403, code: 'FORBIDDEN' });
     const other = await post('timeseries', { metric: 'requests' }, token, 'off');
     expect({ status: other.status, code: (await jsonOf(other)).code }).toEqual({ status: 403, code: 'FORBIDDEN' });
     const { token: offToken } = await issueToken(api, { user: 'olga', website: 'off', role: 'admin' });

@@ -245,11 +245,11 @@ describe('the operator SQL console (standalone: chDB, read-only)', () => {
     const examples = guideExamples();
     const demoCount = async (where: string) => Number((await rows(`SELECT count() AS n FROM bot_requests FINAL WHERE website = 'demo' AND ${where}`))[0].n);
 
-    it('has five', () => {
-      expect(examples).toHaveLength(5);
+    it('has six', () => {
+      expect(examples).toHaveLength(6);
     });
 
-    it('1: requests per bot and day add up to every request of the last 7 days', async () => {
+    it('1: requests per kind of bot and day add up to every request of the last 7 days', async () => {
       const answer = await rows(examples[0]);
       expect(answer.length).toBeGreaterThan(0);
       expect(new Set(answer.map((r) => r.day)).size).toBeGreaterThanOrEqual(7);
@@ -288,6 +288,18 @@ describe('the operator SQL console (standalone: chDB, read-only)', () => {
       expect(answer.some((r) => Number(r.bot_requests) > 0)).toBe(true);
       const top = answer[0];
       expect(Number(top.bot_requests)).toBe(await demoCount(`url = '${String(top.url).replace(/'/g, "\\'")}' AND ts >= today() - 28`));
+    });
+
+    it('6: the pages AI agents read most, by category and operator, with what robots.txt disallowed and what went out as Markdown', async () => {
+      const answer = await rows(examples[5]);
+      expect(answer.length).toBe(20);
+      expect(new Set(answer.map((r) => r.bot_category)).size).toBeGreaterThan(1);
+      for (const r of answer) expect(['ai_search', 'ai_assistant', 'ai_training']).toContain(r.bot_category);
+      const requests = answer.map((r) => Number(r.requests));
+      expect(requests).toEqual([...requests].sort((a, b) => b - a));
+      const top = answer[0];
+      const where = `bot_category = '${String(top.bot_category)}' AND bot_operator = '${String(top.bot_operator)}' AND url = '${String(top.url).replace(/'/g, "\\'")}' AND ts >= today() - 30`;
+      expect([Number(top.requests), Number(top.disallowed), Number(top.as_markdown)]).toEqual([await demoCount(where), await demoCount(`${where} AND robots_allowed = 'no'`), await demoCount(`${where} AND format = 'markdown'`)]);
     });
   });
 });

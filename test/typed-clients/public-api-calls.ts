@@ -45,6 +45,12 @@ export async function callPublicApi({ baseUrl, token, website, pageUrl }: Public
   answers.push(answer('post', timeseriesPath, series, series.data && series.data.meta.interval !== 'day' ? `interval ${series.data.meta.interval}` : undefined));
   const hourly = await client.POST(timeseriesPath, { params: { path: { website } }, body: { metric: 'requests', period: '90d', interval: 'hour' } });
   answers.push(answer('post', timeseriesPath, hourly, hourly.error && `${hourly.error.code} ${hourly.error.field}`));
+  const categoriesPath = '/api/websites/{website}/insights/bot-categories';
+  const categories = await client.POST(categoriesPath, { params: { path: { website } }, body: { period: '7d', filters: [{ field: 'bot_category', op: 'ne', val: 'other' }] } });
+  const readers = categories.data?.data;
+  answers.push(answer('post', categoriesPath, categories, readers && readers.categories.some((c) => c.share < 0 || c.share > 1 || c.requests > readers.requests) ? 'categories out of range' : undefined));
+  const categoriesRefused = await client.POST(categoriesPath, { params: { path: { website } }, body: { filters: [{ field: 'verified', op: 'eq', val: 'maybe' }] } });
+  answers.push(answer('post', categoriesPath, categoriesRefused, categoriesRefused.error && `${categoriesRefused.error.code} ${categoriesRefused.error.field}`));
 
   // Render history (its export completes within its wait, so the account's slot is free for the explorer export below).
   const rendersPath = '/api/websites/{website}/renders';

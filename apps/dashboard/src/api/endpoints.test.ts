@@ -50,6 +50,7 @@ describe('api (every endpoint the dashboard calls)', () => {
     await api.alerts.deliveries(site, { page: 2, status: 'failed' });
     await api.insights.summary(site, { period: '30d' });
     await api.insights.timeseries(site, { metric: 'requests', splitBy: 'cache_status' });
+    await api.insights.botCategories(site, { period: '7d', filters: [{ field: 'verified', op: 'eq', val: 'yes' }] });
     await api.searchPerformance.import(site, { format: 'pages_csv', content: 'a,b', date: '2026-11-01' });
     await api.session.end();
     const w = '/api/websites/my%20site';
@@ -78,6 +79,7 @@ describe('api (every endpoint the dashboard calls)', () => {
       [`GET ${w}/alerts/deliveries?page=2&status=failed`, undefined],
       [`POST ${w}/insights/summary`, { period: '30d' }],
       [`POST ${w}/insights/timeseries`, { metric: 'requests', splitBy: 'cache_status' }],
+      [`POST ${w}/insights/bot-categories`, { period: '7d', filters: [{ field: 'verified', op: 'eq', val: 'yes' }] }],
       [`POST ${w}/search-performance/import`, { format: 'pages_csv', content: 'a,b', date: '2026-11-01' }],
       ['DELETE /api/session', undefined],
     ]);

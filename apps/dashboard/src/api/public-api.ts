@@ -199,6 +199,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/websites/{website}/insights/bot-categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Who read the website in a period: bot requests by category (share, distinct pages), AI agents together, and the pages each AI category requested most */
+        post: operations["Insights_botCategories"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/websites/{website}/insights/timeseries": {
         parameters: {
             query?: never;
@@ -208,7 +225,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** One metric per hour or day over a period, optionally split (bot family, cache status, status class, dimension) and against a comparison period */
+        /** One metric per hour or day over a period, optionally split (bot family, cache status, status class, dimension, bot category, operator, verification, robots.txt, answer format) and against a comparison period */
         post: operations["Insights_timeseries"];
         delete?: never;
         options?: never;
@@ -837,6 +854,68 @@ export interface components {
             data: components["schemas"]["InsightsSummaryDataDto"];
             meta: components["schemas"]["InsightsSummaryMetaDto"];
         };
+        InsightsBotCategoriesDto: {
+            /**
+             * @description As the events explorer's `period`: a preset (`24h`, `7d`, `14d`, `28d`, `30d`, `90d`) or `YYYY-MM-DD,YYYY-MM-DD` (a time of day `YYYY-MM-DDTHH:mm` allowed), at most 365 days; default `30d`
+             * @example 7d
+             */
+            period?: string;
+            /** @description The events explorer's filters (discovery lists fields and operators), e.g. `verified` `eq` `yes` */
+            filters?: components["schemas"]["QueryFilterDto"][];
+        };
+        InsightsBotCategoryDto: {
+            /**
+             * @description Bot category as recorded: `search`, `ai_search`, `ai_assistant` (fetched because a person asked), `ai_training`, `social`, `seo_tool`, `monitoring`, `other`
+             * @example ai_assistant
+             */
+            category: string;
+            /** @description Bot requests of the category */
+            requests: number;
+            /** @description Of the window's bot requests, 0..1 (4 decimals) */
+            share: number;
+            /** @description Distinct page URLs the category requested */
+            pages: number;
+        };
+        InsightsAiAgentsDto: {
+            /** @description Requests of AI search, AI assistant and AI training bots together */
+            requests: number;
+            /** @description Of the window's bot requests, 0..1; null without requests */
+            share: number | null;
+            /** @description Distinct page URLs they requested */
+            pages: number;
+        };
+        InsightsAiPageDto: {
+            /**
+             * @description `ai_search`, `ai_assistant` or `ai_training`
+             * @example ai_assistant
+             */
+            category: string;
+            /**
+             * @description Page URL
+             * @example https://www.example.com/pricing
+             */
+            url: string;
+            /** @description Requests of the page by that category */
+            requests: number;
+        };
+        InsightsBotCategoriesDataDto: {
+            /** @description Bot requests in the window: the events explorer's `requests` mode `meta.total` with the same filters */
+            requests: number;
+            /** @description Every category with requests in the window, most requests first */
+            categories: components["schemas"]["InsightsBotCategoryDto"][];
+            aiAgents: components["schemas"]["InsightsAiAgentsDto"];
+            /** @description Up to 5 pages per AI category (ai_search, ai_assistant, ai_training, in that order), most requested first */
+            topAiPages: components["schemas"]["InsightsAiPageDto"][];
+        };
+        InsightsBotCategoriesMetaDto: {
+            /** @example 7d */
+            period: string;
+            window: components["schemas"]["InsightsWindowDto"];
+        };
+        InsightsBotCategoriesAnswerDto: {
+            data: components["schemas"]["InsightsBotCategoriesDataDto"];
+            meta: components["schemas"]["InsightsBotCategoriesMetaDto"];
+        };
         InsightsTimeseriesDto: {
             /**
              * @description As the events explorer's `period`: a preset (`24h`, `7d`, `14d`, `28d`, `30d`, `90d`) or `YYYY-MM-DD,YYYY-MM-DD` (a time of day `YYYY-MM-DDTHH:mm` allowed), at most 365 days; default `30d`
@@ -859,10 +938,10 @@ export interface components {
              */
             interval?: "hour" | "day";
             /**
-             * @description One series per value: `bot_family` (the recorded bot name, e.g. Googlebot), `cache_status` (hit, stale, miss, bypass), `status_class` (2xx …), `dimension` (e.g. desktop, mobile). Bot-request metrics only
+             * @description One series per value: `bot_family` (the recorded bot name, e.g. Googlebot), `cache_status` (hit, stale, miss, bypass), `status_class` (2xx …), `dimension` (e.g. desktop, mobile), `bot_category` (search, ai_search, ai_assistant, ai_training, social, seo_tool, monitoring, other), `bot_operator` (e.g. Google, OpenAI, unknown), `verified` and `robots_allowed` (yes, no, unknown), `format` (html, markdown). Bot-request metrics only
              * @enum {string}
              */
-            splitBy?: "bot_family" | "cache_status" | "status_class" | "dimension";
+            splitBy?: "bot_family" | "cache_status" | "status_class" | "dimension" | "bot_category" | "bot_operator" | "verified" | "robots_allowed" | "format";
         };
         InsightsPointDto: {
             /**
@@ -875,7 +954,7 @@ export interface components {
         };
         InsightsSeriesDto: {
             /**
-             * @description `all` without splitBy, else the split value (e.g. `Googlebot`, `hit`, `4xx`, `mobile`)
+             * @description `all` without splitBy, else the split value (e.g. `Googlebot`, `hit`, `4xx`, `mobile`, `ai_assistant`, `OpenAI`, `no`, `markdown`)
              * @example all
              */
             key: string;
@@ -894,7 +973,7 @@ export interface components {
             /** @enum {string} */
             interval: "hour" | "day";
             /** @enum {string} */
-            splitBy?: "bot_family" | "cache_status" | "status_class" | "dimension";
+            splitBy?: "bot_family" | "cache_status" | "status_class" | "dimension" | "bot_category" | "bot_operator" | "verified" | "robots_allowed" | "format";
             /** @example 30d */
             period: string;
             window: components["schemas"]["InsightsWindowDto"];
@@ -2446,6 +2525,106 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InsightsSummaryAnswerDto"];
+                };
+            };
+            /** @description VALIDATION_FAILED: rejected input (a field, invalid JSON, a body not sent as `application/json`); `field` names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorDto"];
+                };
+            };
+            /** @description UNAUTHENTICATED: missing, malformed, unknown, revoked or expired token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorDto"];
+                };
+            };
+            /** @description FORBIDDEN (no role, or a role too low, on the website; or no such website; or, signed in by cookie, a change without its `X-CSRF-Token`) or FEATURE_DISABLED (platform module off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorDto"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this token; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window for this token */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorDto"];
+                };
+            };
+            /** @description INTERNAL: a bug; logged, never leaked */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorDto"];
+                };
+            };
+            /** @description EXPLORER_BUSY: the account has as many statements waiting or running as it may, or the engine had no place within the time budget; retry after `Retry-After` seconds (also LOG_UNAVAILABLE / STORE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorDto"];
+                };
+            };
+            /** @description QUERY_TIMEOUT: the query took longer than `explorer.query_timeout_ms` from its arrival, waiting for the engine included */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorDto"];
+                };
+            };
+        };
+    };
+    Insights_botCategories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website identifier */
+                website: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InsightsBotCategoriesDto"];
+            };
+        };
+        responses: {
+            /** @description `{data: {requests, categories: [{category, requests, share, pages}], aiAgents, topAiPages: [{category, url, requests}]}, meta: {period, window}}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsightsBotCategoriesAnswerDto"];
                 };
             };
             /** @description VALIDATION_FAILED: rejected input (a field, invalid JSON, a body not sent as `application/json`); `field` names it */

@@ -142,6 +142,8 @@ export type TimeseriesMetric = TimeseriesBody['metric'];
 export type SplitBy = NonNullable<TimeseriesBody['splitBy']>;
 export type Series = Schemas['InsightsSeriesDto'];
 export type TimeseriesResult = Schemas['InsightsTimeseriesAnswerDto'];
+export type BotCategoriesBody = Schemas['InsightsBotCategoriesDto'];
+export type BotCategoriesResult = Schemas['InsightsBotCategoriesAnswerDto'];
 
 // ---- Search performance import
 

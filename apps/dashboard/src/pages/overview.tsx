@@ -13,6 +13,7 @@ import { explorerSearchParams } from '../lib/explorer-state';
 import { formatInteger, formatMs, formatPercent } from '../lib/format';
 import { OVERVIEW_PRESETS } from '../lib/periods';
 import { useWebsite } from '../session';
+import { ReadersByCategory } from './overview-parts/readers-by-category';
 
 const DEFAULT_PERIOD = '7d';
 
@@ -52,7 +53,7 @@ function DeltaText({ kpi, current, previous }: { kpi: Kpi; current: number | nul
   );
 }
 
-/** A website at a glance for a period against the one before: KPI cards, requests over time by bot family and by cache status, top pages, new and lost pages. */
+/** A website at a glance for a period against the one before: KPI cards, requests over time by bot family and by cache status, who reads (bot categories, AI agents' pages), top pages, new and lost pages. */
 export default function OverviewPage() {
   const { website = '' } = useParams();
   const view = useWebsite();
@@ -137,6 +138,7 @@ export default function OverviewPage() {
             {byBot.error ? <p className="form-error">{byBot.error.message}</p> : <TimeChart title="By bot family" series={byBot.data?.data.series} format={countFormat} integer />}
             {byCache.error ? <p className="form-error">{byCache.error.message}</p> : <TimeChart title="By cache status" series={byCache.data?.data.series} format={countFormat} integer />}
           </div>
+          <ReadersByCategory website={website} period={period} />
           <h2>Top pages</h2>
           {topPages.error ? <p className="form-error">{topPages.error.message}</p> : null}
           {topPages.data ? (

@@ -10,6 +10,7 @@ import { invalidateMatching, lookupCache } from './cache-entry-tools';
 import { call, ConnectorTool, DEFAULT_TOOL_ROWS, guarded, hintFor, object, ok, readOnly, websiteOnly, websitePath } from './tool-kit';
 import { recacheSitemap } from './sitemap-tools';
 import { getRecacheReceipt } from './receipt-tools';
+import { getBotCategories } from './reader-tools';
 
 export { DEFAULT_TOOL_ROWS, type ConnectorTool, type ToolAnnotations } from './tool-kit';
 
@@ -67,6 +68,7 @@ const queryExplorer: ConnectorTool = {
   description:
     'Runs one Data Explorer query and returns one page of rows. `events` answers bot traffic: mode `requests` (one row per bot request), `unique_pages` (one row per URL: requests, bots, serve times, hit rate, last seen), `comparison` (per URL, this period against `compPeriod`, with `compCategory` new/returning/lost). `search-pages` and `search-keywords` answer search clicks, impressions, ctr (0..1) and average position per page or per query. ' +
     'Columns, filters (field + op + val, val2 for `between`), sortable columns and periods come from describe_explorers. Times are UTC; serve_time in ms, snapshot_age in seconds, bytes in bytes. ' +
+    'Who read: bot_category (search, ai_search, ai_assistant, ai_training, social, seo_tool, monitoring, other), bot_operator (e.g. OpenAI), verified (yes/no/unknown: the bot is who it claims), robots_allowed (yes/no/unknown: robots.txt allowed it that URL), format (html/markdown). ' +
     `Paging: ${DEFAULT_TOOL_ROWS} rows by default (perPage up to the account's perPageMax, 500 at most); the result gives meta.total, meta.totalPages and nextPage: call again with the same arguments and page=nextPage for more. A page past the last is refused.`,
   annotations: readOnly('Query the Data Explorer'),
   inputSchema: (document) =>
@@ -235,4 +237,4 @@ const getQueueStatus: ConnectorTool = {
 };
 
 /** Every tool, in the order clients list them. */
-export const CONNECTOR_TOOLS: readonly ConnectorTool[] = [listWebsites, describeExplorers, queryExplorer, getInsights, startExport, getExportStatus, recacheUrls, invalidateUrls, getQueueStatus, queryRenders, lookupCache, invalidateMatching, recacheSitemap, getRecacheReceipt, listAlertDeliveries];
+export const CONNECTOR_TOOLS: readonly ConnectorTool[] = [listWebsites, describeExplorers, queryExplorer, getInsights, getBotCategories, startExport, getExportStatus, recacheUrls, invalidateUrls, getQueueStatus, queryRenders, lookupCache, invalidateMatching, recacheSitemap, getRecacheReceipt, listAlertDeliveries];

@@ -4,6 +4,7 @@ import { ExplorerAdmission } from '@bpc/explorer-store';
 import { explorerAdmissionProvider } from './admission/explorer-admission.provider';
 import { DiscoverExplorersHandler } from './discover-explorers/discover-explorers.handler';
 import { GenerateDemoDataHandler } from './generate-demo-data/generate-demo-data.handler';
+import { GetInsightsBotCategoriesHandler } from './insights/get-insights-bot-categories.handler';
 import { GetInsightsSummaryHandler } from './insights/get-insights-summary.handler';
 import { GetInsightsTimeseriesHandler } from './insights/get-insights-timeseries.handler';
 import { ImportSearchPerformanceHandler } from './import-search-performance/import-search-performance.handler';
@@ -14,7 +15,7 @@ import { QueryRendersHandler } from './renders/query-renders.handler';
 
 /** Data Explorer and render history query side; the importing module provides CqrsModule. Exports import it for the same admission queue. */
 @Module({
-  providers: [AccountLimits, explorerAdmissionProvider, DiscoverExplorersHandler, RunExplorerQueryHandler, GenerateDemoDataHandler, ImportSearchPerformanceHandler, GetInsightsSummaryHandler, GetInsightsTimeseriesHandler, DiscoverRendersHandler, QueryRendersHandler, GetRendersTimeseriesHandler],
+  providers: [AccountLimits, explorerAdmissionProvider, DiscoverExplorersHandler, RunExplorerQueryHandler, GenerateDemoDataHandler, ImportSearchPerformanceHandler, GetInsightsSummaryHandler, GetInsightsTimeseriesHandler, GetInsightsBotCategoriesHandler, DiscoverRendersHandler, QueryRendersHandler, GetRendersTimeseriesHandler],
   exports: [AccountLimits, ExplorerAdmission],
 })
 export class ExplorerModule {}

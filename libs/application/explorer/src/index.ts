@@ -20,6 +20,7 @@ export * from './insights/insights.query';
 export * from './insights/resolve-insights';
 export * from './insights/insights-sql';
 export * from './insights/timeseries-series';
+export * from './insights/bot-category-figures';
 export * from './sql/query-sql';
 export * from './renders/renders-catalog';
 export * from './renders/renders-sql';

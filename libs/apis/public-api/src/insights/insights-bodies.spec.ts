@@ -1,6 +1,6 @@
 import { AppError } from '@bpc/domain';
 import { validateBody } from '@bpc/platform';
-import { InsightsSummaryDto, InsightsTimeseriesDto } from './insights-body.dto';
+import { InsightsBotCategoriesDto, InsightsSummaryDto, InsightsTimeseriesDto } from './insights-body.dto';
 
 /** The refusal of `body`, as the public API answers it: field and message. */
 function refusal(dto: new () => object, body: Record<string, unknown>): { field?: string; message: string } {
@@ -18,6 +18,8 @@ describe('insights bodies', () => {
     ['summary', InsightsSummaryDto, { period: '7d', page: 2 }, 'page'],
     ['summary', InsightsSummaryDto, { metric: 'requests' }, 'metric'],
     ['timeseries', InsightsTimeseriesDto, { metric: 'requests', mode: 'requests' }, 'mode'],
+    ['bot-categories', InsightsBotCategoriesDto, { period: '7d', compPeriod: '7d' }, 'compPeriod'],
+    ['bot-categories', InsightsBotCategoriesDto, { splitBy: 'bot_category' }, 'splitBy'],
   ])('the %s body refuses a key it does not know (%j), naming it', (_name, dto, body, field) => {
     expect(refusal(dto, body).field).toBe(field);
   });
@@ -35,8 +37,17 @@ describe('insights bodies', () => {
     expect(refusal(InsightsTimeseriesDto, body)).toEqual({ field, message: expect.stringMatching(message) });
   });
 
+  it.each<[Record<string, unknown>, string]>([
+    [{ period: 7 }, 'period'],
+    [{ filters: {} }, 'filters'],
+    [{ filters: [{ field: 'bot_category', op: 5, val: 'x' }] }, 'filters[0].op'],
+  ])('the bot-categories body refuses %j naming %s', (body, field) => {
+    expect(refusal(InsightsBotCategoriesDto, body).field).toBe(field);
+  });
+
   it('takes every documented field', () => {
     expect(() => validateBody(InsightsTimeseriesDto, { metric: 'requests', period: '7d', compPeriod: '7d', interval: 'day', splitBy: 'bot_family', filters: [{ field: 'url', op: 'contains', val: 'a' }] }, { forbidUnknownKeys: true })).not.toThrow();
     expect(() => validateBody(InsightsSummaryDto, { period: '7d', compPeriod: '7d', filters: [] }, { forbidUnknownKeys: true })).not.toThrow();
+    expect(() => validateBody(InsightsBotCategoriesDto, { period: '7d', filters: [{ field: 'bot_category', op: 'eq', val: 'ai_assistant' }] }, { forbidUnknownKeys: true })).not.toThrow();
   });
 });

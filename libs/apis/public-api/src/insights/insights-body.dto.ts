@@ -19,6 +19,14 @@ export class InsightsSummaryDto {
   @ExplorerFilters("The events explorer's filters (discovery lists fields and operators), applied to both windows") filters?: QueryFilterDto[];
 }
 
+/** Body of POST …/insights/bot-categories: one window, no comparison. */
+export class InsightsBotCategoriesDto {
+  @ApiPropertyOptional({ description: 'As the events explorer\'s `period`: a preset (`24h`, `7d`, `14d`, `28d`, `30d`, `90d`) or `YYYY-MM-DD,YYYY-MM-DD` (a time of day `YYYY-MM-DDTHH:mm` allowed), at most 365 days; default `30d`', example: '7d' })
+  @Omittable() @MaxLength(100) @IsString({ message: 'period must be a string' }) period?: string;
+
+  @ExplorerFilters("The events explorer's filters (discovery lists fields and operators), e.g. `verified` `eq` `yes`") filters?: QueryFilterDto[];
+}
+
 /** Body of POST …/insights/timeseries. */
 export class InsightsTimeseriesDto extends InsightsSummaryDto {
   @ApiProperty({ enum: INSIGHT_METRICS, description: 'Bot requests: `requests`, `pages` (distinct URLs), `hit_rate`, `serve_time_p50`, `serve_time_p95` (ms). Search performance (whole days, no splitBy, the search-pages explorer\'s `url` filter): `clicks`, `impressions`, `ctr`, `position`', example: 'requests' })
@@ -27,6 +35,6 @@ export class InsightsTimeseriesDto extends InsightsSummaryDto {
   @ApiPropertyOptional({ enum: INTERVALS, description: 'Bucket size; default `hour` when the window is at most 7 days, else `day`. `hour` over more than 31 days is refused; search metrics take `day` only' })
   @Omittable() @MaxLength(10) @IsString({ message: 'interval must be a string' }) interval?: string;
 
-  @ApiPropertyOptional({ enum: SPLIT_BY, description: 'One series per value: `bot_family` (the recorded bot name, e.g. Googlebot), `cache_status` (hit, stale, miss, bypass), `status_class` (2xx …), `dimension` (e.g. desktop, mobile). Bot-request metrics only' })
+  @ApiPropertyOptional({ enum: SPLIT_BY, description: 'One series per value: `bot_family` (the recorded bot name, e.g. Googlebot), `cache_status` (hit, stale, miss, bypass), `status_class` (2xx …), `dimension` (e.g. desktop, mobile), `bot_category` (search, ai_search, ai_assistant, ai_training, social, seo_tool, monitoring, other), `bot_operator` (e.g. Google, OpenAI, unknown), `verified` and `robots_allowed` (yes, no, unknown), `format` (html, markdown). Bot-request metrics only' })
   @Omittable() @MaxLength(50) @IsString({ message: 'splitBy must be a string' }) splitBy?: string;
 }

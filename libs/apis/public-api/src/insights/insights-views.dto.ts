@@ -39,13 +39,49 @@ export class InsightsSummaryAnswerDto {
   @ApiProperty({ type: InsightsSummaryMetaDto }) meta!: InsightsSummaryMetaDto;
 }
 
+export class InsightsBotCategoryDto {
+  @ApiProperty({ description: 'Bot category as recorded: `search`, `ai_search`, `ai_assistant` (fetched because a person asked), `ai_training`, `social`, `seo_tool`, `monitoring`, `other`', example: 'ai_assistant' }) category!: string;
+  @ApiProperty({ type: 'integer', description: 'Bot requests of the category' }) requests!: number;
+  @ApiProperty({ type: 'number', description: "Of the window's bot requests, 0..1 (4 decimals)" }) share!: number;
+  @ApiProperty({ type: 'integer', description: 'Distinct page URLs the category requested' }) pages!: number;
+}
+
+export class InsightsAiAgentsDto {
+  @ApiProperty({ type: 'integer', description: 'Requests of AI search, AI assistant and AI training bots together' }) requests!: number;
+  @ApiProperty({ type: 'number', nullable: true, description: "Of the window's bot requests, 0..1; null without requests" }) share!: number | null;
+  @ApiProperty({ type: 'integer', description: 'Distinct page URLs they requested' }) pages!: number;
+}
+
+export class InsightsAiPageDto {
+  @ApiProperty({ description: '`ai_search`, `ai_assistant` or `ai_training`', example: 'ai_assistant' }) category!: string;
+  @ApiProperty({ description: 'Page URL', example: 'https://www.example.com/pricing' }) url!: string;
+  @ApiProperty({ type: 'integer', description: 'Requests of the page by that category' }) requests!: number;
+}
+
+export class InsightsBotCategoriesDataDto {
+  @ApiProperty({ type: 'integer', description: "Bot requests in the window: the events explorer's `requests` mode `meta.total` with the same filters" }) requests!: number;
+  @ApiProperty({ type: [InsightsBotCategoryDto], description: 'Every category with requests in the window, most requests first' }) categories!: InsightsBotCategoryDto[];
+  @ApiProperty({ type: InsightsAiAgentsDto }) aiAgents!: InsightsAiAgentsDto;
+  @ApiProperty({ type: [InsightsAiPageDto], description: 'Up to 5 pages per AI category (ai_search, ai_assistant, ai_training, in that order), most requested first' }) topAiPages!: InsightsAiPageDto[];
+}
+
+export class InsightsBotCategoriesMetaDto {
+  @ApiProperty({ example: '7d' }) period!: string;
+  @ApiProperty({ type: InsightsWindowDto }) window!: InsightsWindowDto;
+}
+
+export class InsightsBotCategoriesAnswerDto {
+  @ApiProperty({ type: InsightsBotCategoriesDataDto }) data!: InsightsBotCategoriesDataDto;
+  @ApiProperty({ type: InsightsBotCategoriesMetaDto }) meta!: InsightsBotCategoriesMetaDto;
+}
+
 export class InsightsPointDto {
   @ApiProperty({ description: 'Bucket start, ISO 8601 UTC', example: '2026-11-26T00:00:00.000Z' }) t!: string;
   @ApiProperty({ type: 'number', nullable: true, description: 'The metric in the bucket: 0 for an empty bucket of a count, null for a ratio or a serve time' }) v!: number | null;
 }
 
 export class InsightsSeriesDto {
-  @ApiProperty({ description: '`all` without splitBy, else the split value (e.g. `Googlebot`, `hit`, `4xx`, `mobile`)', example: 'all' }) key!: string;
+  @ApiProperty({ description: '`all` without splitBy, else the split value (e.g. `Googlebot`, `hit`, `4xx`, `mobile`, `ai_assistant`, `OpenAI`, `no`, `markdown`)', example: 'all' }) key!: string;
   @ApiProperty({ type: [InsightsPointDto], description: 'Every bucket of the window, oldest first' }) points!: InsightsPointDto[];
 }
 

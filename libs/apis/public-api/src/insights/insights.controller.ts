@@ -1,15 +1,15 @@
 import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { GetInsightsSummary, GetInsightsTimeseries, InsightsSummaryResult, InsightsTimeseriesResult } from '@bpc/explorer';
+import { GetInsightsBotCategories, GetInsightsSummary, GetInsightsTimeseries, InsightsBotCategoriesResult, InsightsSummaryResult, InsightsTimeseriesResult } from '@bpc/explorer';
 import type { FastifyReply } from 'fastify';
 import type { Clock } from '@bpc/domain';
 import { BodyPipe, CLOCK } from '@bpc/platform';
 import { AuthorizedRequest, RequiresWebsite } from '../auth/bearer-auth.guard';
 import { ApiExplorerStatement, ApiPublicEndpoint } from '../http/public-api-docs';
 import { receivedAtMs } from '../http/received-at';
-import { InsightsSummaryDto, InsightsTimeseriesDto } from './insights-body.dto';
-import { InsightsSummaryAnswerDto, InsightsTimeseriesAnswerDto } from './insights-views.dto';
+import { InsightsBotCategoriesDto, InsightsSummaryDto, InsightsTimeseriesDto } from './insights-body.dto';
+import { InsightsBotCategoriesAnswerDto, InsightsSummaryAnswerDto, InsightsTimeseriesAnswerDto } from './insights-views.dto';
 
 /** Aggregates for the dashboard and any client: any role on the website, and the platform module (as the Data Explorer). */
 @Controller('api/websites/:website/insights')
@@ -36,8 +36,21 @@ export class InsightsController {
     return this.queries.execute(new GetInsightsSummary(website.id, website.accountId, body, receivedAtMs(this.clock, reply)));
   }
 
+  @Post('bot-categories')
+  @ApiOperation({ summary: 'Who read the website in a period: bot requests by category (share, distinct pages), AI agents together, and the pages each AI category requested most' })
+  @ApiOkResponse({ type: InsightsBotCategoriesAnswerDto, description: '`{data: {requests, categories: [{category, requests, share, pages}], aiAgents, topAiPages: [{category, url, requests}]}, meta: {period, window}}`' })
+  @ApiExplorerStatement()
+  botCategories(
+    @Req() request: AuthorizedRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body(new BodyPipe(InsightsBotCategoriesDto, { forbidUnknownKeys: true })) body: InsightsBotCategoriesDto,
+  ): Promise<InsightsBotCategoriesResult> {
+    const { website } = request.access!;
+    return this.queries.execute(new GetInsightsBotCategories(website.id, website.accountId, body, receivedAtMs(this.clock, reply)));
+  }
+
   @Post('timeseries')
-  @ApiOperation({ summary: 'One metric per hour or day over a period, optionally split (bot family, cache status, status class, dimension) and against a comparison period' })
+  @ApiOperation({ summary: 'One metric per hour or day over a period, optionally split (bot family, cache status, status class, dimension, bot category, operator, verification, robots.txt, answer format) and against a comparison period' })
   @ApiOkResponse({ type: InsightsTimeseriesAnswerDto, description: '`{data: {series: [{key, points: [{t, v}]}], comparison?}, meta}`' })
   @ApiExplorerStatement()
   timeseries(

@@ -4,6 +4,8 @@
  * validation reads it and the SQL builder covers exactly its columns and
  * operators, so what discovery says and what a query accepts cannot drift.
  */
+import { BOT_CATEGORIES, type BotCategory } from '@bpc/bots';
+import { ANSWER_FORMATS, type AnswerFormat, TRI_STATES, type TriState } from '@bpc/events';
 
 export const EXPLORER_KEYS = ['events', 'search-pages', 'search-keywords'] as const;
 export type ExplorerKey = (typeof EXPLORER_KEYS)[number];
@@ -128,6 +130,26 @@ const numeric = (field: string, title: string, modes: readonly ModeKey[]): Filte
   field, title, type: 'number', required: false, modes, operators: NUMBER_OPERATORS, valuelessOperators: [],
 });
 
+/** A fixed-set filter: its options are the recorded values, in their list's order, each with its label. */
+const options = <Value extends string>(field: string, title: string, values: readonly Value[], labels: Readonly<Record<Value, string>>): FilterDef => ({
+  field, title, type: 'enum', required: false, modes: EVENT_MODES, operators: OPTION_OPERATORS, valuelessOperators: [],
+  options: values.map((value) => ({ value, label: labels[value] })),
+});
+
+/** Labels of the bot categories (`@bpc/bots`); typed by the list, so a new category does not compile without one. */
+const BOT_CATEGORY_LABELS: Readonly<Record<BotCategory, string>> = {
+  search: 'Search',
+  ai_search: 'AI search',
+  ai_assistant: 'AI assistant',
+  ai_training: 'AI training',
+  social: 'Social',
+  seo_tool: 'SEO tool',
+  monitoring: 'Monitoring',
+  other: 'Other',
+};
+const FORMAT_LABELS: Readonly<Record<AnswerFormat, string>> = { html: 'HTML', markdown: 'Markdown' };
+const TRI_STATE_LABELS: Readonly<Record<TriState, string>> = { yes: 'Yes', no: 'No', unknown: 'Unknown' };
+
 const DAY_PRESETS = ['7d', '14d', '28d', '30d', '90d'];
 
 export const EXPLORER_CATALOG: readonly ExplorerDef[] = [
@@ -151,6 +173,11 @@ export const EXPLORER_CATALOG: readonly ExplorerDef[] = [
       { key: 'bytes', title: 'Bytes', group: 'Response', dataType: 'integer', sortable: true, modes: REQ },
       { key: 'user_agent', title: 'User agent', group: 'Request', dataType: 'string', sortable: false, modes: REQ },
       { key: 'host', title: 'Host', group: 'Page', dataType: 'string', sortable: true, modes: REQ },
+      { key: 'bot_category', title: 'Bot category', group: 'Bot', dataType: 'string', sortable: true, modes: REQ },
+      { key: 'bot_operator', title: 'Bot operator', group: 'Bot', dataType: 'string', sortable: true, modes: REQ },
+      { key: 'verified', title: 'Verified bot', group: 'Bot', dataType: 'string', sortable: true, modes: REQ },
+      { key: 'robots_allowed', title: 'Allowed by robots.txt', group: 'Bot', dataType: 'string', sortable: true, modes: REQ },
+      { key: 'format', title: 'Answer format', group: 'Response', dataType: 'string', sortable: true, modes: REQ },
       { key: 'requests', title: 'Requests', group: 'Traffic', dataType: 'integer', sortable: true, modes: AGG },
       { key: 'bots', title: 'Distinct bots', group: 'Traffic', dataType: 'integer', sortable: true, modes: UNIQ },
       { key: 'avg_serve_time', title: 'Average serve time (ms)', group: 'Performance', dataType: 'integer', sortable: true, modes: AGG },
@@ -170,6 +197,12 @@ export const EXPLORER_CATALOG: readonly ExplorerDef[] = [
         field: 'cache_status', title: 'Cache status', type: 'enum', required: false, modes: EVENT_MODES, operators: OPTION_OPERATORS, valuelessOperators: [],
         options: [{ value: 'hit', label: 'Hit' }, { value: 'miss', label: 'Miss' }, { value: 'stale', label: 'Stale' }, { value: 'bypass', label: 'Bypass' }],
       },
+      options('bot_category', 'Bot category', BOT_CATEGORIES, BOT_CATEGORY_LABELS),
+      // Operators are an open list (the vendored lists name hundreds, and they change): matched as text, as bot names are.
+      text('bot_operator', 'Bot operator', EVENT_MODES),
+      options('verified', 'Verified bot', TRI_STATES, TRI_STATE_LABELS),
+      options('robots_allowed', 'Allowed by robots.txt', TRI_STATES, TRI_STATE_LABELS),
+      options('format', 'Answer format', ANSWER_FORMATS, FORMAT_LABELS),
     ],
     periods: { presets: ['24h', ...DAY_PRESETS], customFormat: 'YYYY-MM-DD,YYYY-MM-DD', timeBounds: true, maxRangeDays: MAX_RANGE_DAYS },
   },

@@ -25,6 +25,25 @@ describe('demo traffic', () => {
     expect(avg('miss')).toBeGreaterThan(10 * avg('hit'));
   });
 
+  it('tells who reads: every bot category the site sees, AI agents with their operators, Markdown for assistants only, spoofed Googlebots unverified and never rendered for, disallowed crawling flagged', () => {
+    const all = [...demoTraffic(options)].flatMap((day) => day.botRequests).map((e) => e.payload);
+    expect(new Set(all.map((r) => r.botCategory))).toEqual(new Set(['search', 'ai_search', 'ai_assistant', 'ai_training', 'social', 'seo_tool', 'monitoring']));
+    const operatorsOf = (category: string) => new Set(all.filter((r) => r.botCategory === category).map((r) => r.botOperator));
+    expect(operatorsOf('ai_assistant')).toEqual(new Set(['OpenAI', 'Anthropic', 'Perplexity']));
+    expect(operatorsOf('ai_training')).toEqual(new Set(['OpenAI', 'Anthropic', 'Common Crawl']));
+    const markdown = all.filter((r) => r.format === 'markdown');
+    expect(markdown.length).toBeGreaterThan(0);
+    expect(new Set(markdown.map((r) => r.botCategory))).toEqual(new Set(['ai_assistant']));
+    const spoofed = all.filter((r) => r.verified === 'no');
+    expect(spoofed.length).toBeGreaterThan(0);
+    expect(new Set(spoofed.map((r) => r.botName))).toEqual(new Set(['Googlebot']));
+    expect(spoofed.filter((r) => r.cacheStatus === 'miss' || r.cacheStatus === 'bypass')).toEqual([]);
+    expect(all.filter((r) => r.botName === 'Googlebot' && r.verified === 'yes').length).toBeGreaterThan(10 * spoofed.length);
+    const disallowed = all.filter((r) => r.robotsAllowed === 'no');
+    expect(new Set(disallowed.map((r) => r.botName))).toEqual(new Set(['GPTBot', 'ClaudeBot', 'CCBot', 'AhrefsBot']));
+    expect(disallowed.filter((r) => r.botName === 'GPTBot').every((r) => new URL(r.url).pathname.startsWith('/docs/'))).toBe(true);
+  });
+
   it('writes whole days of search data, pages and queries, ending yesterday', () => {
     const days = [...demoSearchDays(options)];
     expect(days).toHaveLength(30);

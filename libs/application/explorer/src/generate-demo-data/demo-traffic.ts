@@ -1,4 +1,5 @@
-import { BOT_REQUEST_RECORDED, BotRequestRecorded, CacheStatus, envelope, RENDER_EVENT_CATALOG, RENDER_RECORDED, RenderOutcome, RenderRecorded, RenderRecordedPayload, RenderTrigger, SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecorded, SearchPerformanceRow } from '@bpc/events';
+import { classifyBot } from '@bpc/bots';
+import { BOT_REQUEST_RECORDED, BotRequestRecorded, CacheStatus, envelope, type TriState, RENDER_EVENT_CATALOG, RENDER_RECORDED, RenderOutcome, RenderRecorded, RenderRecordedPayload, RenderTrigger, SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecorded, SearchPerformanceRow } from '@bpc/events';
 
 const DAY_MS = 86_400_000;
 
@@ -36,18 +37,67 @@ function weighted<T>(random: () => number, items: readonly (readonly [T, number]
   return items[items.length - 1][0];
 }
 
-const BOTS: readonly (readonly [{ name: string; ua: string; mobile: boolean }, number])[] = [
-  [{ name: 'Googlebot', ua: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', mobile: false }, 20],
-  [{ name: 'Googlebot', ua: 'Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', mobile: true }, 30],
-  [{ name: 'Bingbot', ua: 'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)', mobile: false }, 15],
-  [{ name: 'GPTBot', ua: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)', mobile: false }, 8],
-  [{ name: 'YandexBot', ua: 'Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)', mobile: false }, 5],
-  [{ name: 'Applebot', ua: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1 (Applebot/0.1)', mobile: true }, 5],
-  [{ name: 'ClaudeBot', ua: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)', mobile: false }, 4],
-  [{ name: 'facebookexternalhit', ua: 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)', mobile: false }, 5],
-  [{ name: 'DuckDuckBot', ua: 'DuckDuckBot/1.1; (+http://duckduckgo.com/duckduckbot.html)', mobile: false }, 3],
-  [{ name: 'Baiduspider', ua: 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)', mobile: false }, 5],
+/**
+ * A bot of the demo mix, by its User-Agent (the edge's classifier names it,
+ * its category and operator, as it does for real traffic) and how the demo
+ * site sees it.
+ */
+interface DemoBot {
+  readonly ua: string;
+  readonly mobile: boolean;
+  /** Share of its requests whose `Accept` asked for Markdown (assistants fetching for a person). */
+  readonly markdown?: number;
+  /** Its operator publishes how to check it (IP ranges or reverse DNS): its requests are verified, bar an address seen for the first time. */
+  readonly verifiable?: boolean;
+  /** A scraper sending this User-Agent from an address its operator does not own: recorded `verified: no`, never rendered for. */
+  readonly spoofed?: boolean;
+  /** Path prefixes the demo site's robots.txt disallows for it. */
+  readonly disallowed?: readonly string[];
+}
+
+const GOOGLEBOT_UA = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+/** The demo site keeps AI training crawlers out of its docs, and SEO tools out altogether. */
+const NO_TRAINING_ON_DOCS = ['/docs/'];
+
+const BOTS: readonly (readonly [DemoBot, number])[] = [
+  [{ ua: GOOGLEBOT_UA, mobile: false, verifiable: true }, 18],
+  [{ ua: 'Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', mobile: true, verifiable: true }, 27],
+  [{ ua: GOOGLEBOT_UA, mobile: false, spoofed: true }, 2],
+  [{ ua: 'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)', mobile: false, verifiable: true }, 13],
+  [{ ua: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)', mobile: false, verifiable: true, disallowed: NO_TRAINING_ON_DOCS }, 7],
+  [{ ua: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot', mobile: false, verifiable: true, markdown: 0.5 }, 5],
+  [{ ua: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot', mobile: false, verifiable: true }, 3],
+  [{ ua: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)', mobile: false, disallowed: NO_TRAINING_ON_DOCS }, 4],
+  [{ ua: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Claude-User/1.0; +Claude-User@anthropic.com)', mobile: false, markdown: 0.7 }, 2],
+  [{ ua: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)', mobile: false, verifiable: true }, 3],
+  [{ ua: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Perplexity-User/1.0; +https://perplexity.ai/perplexity-user)', mobile: false, verifiable: true, markdown: 0.4 }, 2],
+  [{ ua: 'CCBot/2.0 (https://commoncrawl.org/faq/)', mobile: false, disallowed: NO_TRAINING_ON_DOCS }, 2],
+  [{ ua: 'Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)', mobile: false, verifiable: true }, 4],
+  [{ ua: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1 (Applebot/0.1)', mobile: true, verifiable: true }, 4],
+  [{ ua: 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)', mobile: false }, 4],
+  [{ ua: 'DuckDuckBot/1.1; (+http://duckduckgo.com/duckduckbot.html)', mobile: false, verifiable: true }, 2],
+  [{ ua: 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)', mobile: false, verifiable: true }, 3],
+  [{ ua: 'Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)', mobile: false, disallowed: ['/'] }, 3],
+  [{ ua: 'Mozilla/5.0+(compatible; UptimeRobot/2.0; http://www.uptimerobot.com/)', mobile: false }, 1],
 ];
+
+/** Share of a verifiable bot's requests from an address not checked yet (the edge checks in the background): `unknown`. */
+const UNCHECKED_ADDRESS_SHARE = 0.03;
+/** A spoofed bot is answered from the cache only, never rendered for: no misses. */
+const SPOOFED_STATUS: readonly (readonly [number, number])[] = [[200, 90], [301, 3], [404, 7]];
+const SPOOFED_CACHE: readonly (readonly [CacheStatus, number])[] = [['hit', 85], ['stale', 15]];
+
+/** What the demo site's robots.txt says of this bot and URL. */
+function robotsAllowed(bot: DemoBot, url: string): TriState {
+  const path = new URL(url).pathname;
+  return bot.disallowed?.some((prefix) => path.startsWith(prefix)) ? 'no' : 'yes';
+}
+
+function verification(bot: DemoBot, random: () => number): TriState {
+  if (bot.spoofed) return 'no';
+  if (!bot.verifiable) return 'unknown';
+  return random() < UNCHECKED_ADDRESS_SHARE ? 'unknown' : 'yes';
+}
 
 /** A 503 or 504 is what the edge answers when a miss's render fails or times out: each one is a failed render below. */
 const STATUS: readonly (readonly [number, number])[] = [[200, 90], [301, 3], [404, 5], [503, 1], [504, 1]];
@@ -141,13 +191,18 @@ function renderRecorded(options: DemoTrafficOptions, id: string, atMs: number, p
  * served it, at the same moment: stored, or failed when the edge answered
  * 503/504 (so the overview's "renders failed" are the Renders page's failed
  * edge misses, one for one); and the scheduler's recaches of popular pages
- * add the other outcomes. Deterministic for a seed and clock.
+ * add the other outcomes. Who reads: search engines, AI crawlers and
+ * assistants (some answered in Markdown), social and SEO bots, named by the
+ * edge's classifier; a few scrapers claiming to be Googlebot (`verified:
+ * no`, served from the cache only), and bots fetching what the site's
+ * robots.txt disallows them. Deterministic for a seed and clock.
  */
 export function* demoTraffic(options: DemoTrafficOptions): Generator<DemoDay> {
   const random = seededRandom(options.seed);
   const pages = demoPages(options.hostname);
   const pick = zipfSampler(pages.length, random);
   const today = Math.floor(options.nowMs / DAY_MS) * DAY_MS;
+  const bots = BOTS.map(([bot, weight]) => [{ ...bot, identity: classifyBot(bot.ua) }, weight] as const);
   for (let d = options.days - 1; d >= 0; d--) {
     const dayStart = today - d * DAY_MS;
     const weekday = new Date(dayStart).getUTCDay();
@@ -158,13 +213,16 @@ export function* demoTraffic(options: DemoTrafficOptions): Generator<DemoDay> {
       const servedMs = dayStart + Math.floor(random() * DAY_MS);
       if (servedMs > options.nowMs) continue;
       const page = pages[pick()];
-      const bot = weighted(random, BOTS);
-      const status = weighted(random, STATUS);
-      const cache = status >= 500 ? 'miss' : weighted(random, CACHE);
+      const bot = weighted(random, bots);
+      const status = weighted(random, bot.spoofed ? SPOOFED_STATUS : STATUS);
+      const cache = status >= 500 ? 'miss' : weighted(random, bot.spoofed ? SPOOFED_CACHE : CACHE);
       const median = cache === 'hit' ? 18 : cache === 'stale' ? 25 : cache === 'bypass' ? 350 : 1800;
       const requestId = `demo-${options.seed}-${dayStart / DAY_MS}-${i}`;
       const serveTimeMs = serveTime(random, median);
-      const bytes = status === 200 ? 20_000 + Math.floor(random() * 180_000) : 400 + Math.floor(random() * 2000);
+      const format = bot.markdown !== undefined && random() < bot.markdown ? 'markdown' : 'html';
+      const htmlBytes = status === 200 ? 20_000 + Math.floor(random() * 180_000) : 400 + Math.floor(random() * 2000);
+      // The page's Markdown keeps its content and drops its markup: a fraction of the HTML.
+      const bytes = format === 'markdown' ? Math.round(htmlBytes / 6) : htmlBytes;
       const dimensionId = bot.mobile ? 2 : 1;
       botRequests.push(
         envelope(
@@ -176,7 +234,7 @@ export function* demoTraffic(options: DemoTrafficOptions): Generator<DemoDay> {
             url: page.url,
             pageTitle: status === 200 ? page.title : '',
             statusCode: status,
-            botName: bot.name,
+            botName: bot.identity.name,
             userAgent: bot.ua,
             dimensionId,
             dimensionName: bot.mobile ? 'mobile' : 'desktop',
@@ -186,6 +244,11 @@ export function* demoTraffic(options: DemoTrafficOptions): Generator<DemoDay> {
             bytes,
             servedAt: new Date(servedMs).toISOString(),
             requestId,
+            format,
+            botCategory: bot.identity.category,
+            botOperator: bot.identity.operator,
+            verified: verification(bot, random),
+            robotsAllowed: robotsAllowed(bot, page.url),
           },
           { id: requestId, occurredAt: new Date(servedMs), key: options.websiteId },
         ),

@@ -4,6 +4,7 @@
  * Explorer's own (the `events` explorer's for bot traffic, `search-pages`'
  * for search performance), resolved by the same rules.
  */
+import type { BotCategory } from '@bpc/bots';
 
 /** Metrics over recorded bot requests (`bot_requests`). */
 export const BOT_METRICS = ['requests', 'pages', 'hit_rate', 'serve_time_p50', 'serve_time_p95'] as const;
@@ -18,8 +19,13 @@ export const INTERVALS = ['hour', 'day'] as const;
 export type Interval = (typeof INTERVALS)[number];
 
 /** Splits of bot-request metrics: one series per value of the recorded column. */
-export const SPLIT_BY = ['bot_family', 'cache_status', 'status_class', 'dimension'] as const;
+export const SPLIT_BY = ['bot_family', 'cache_status', 'status_class', 'dimension', 'bot_category', 'bot_operator', 'verified', 'robots_allowed', 'format'] as const;
 export type SplitBy = (typeof SPLIT_BY)[number];
+
+/** The bot categories of AI agents: crawlers for AI search and training, and assistants fetching because a person asked. */
+export const AI_BOT_CATEGORIES: readonly BotCategory[] = ['ai_search', 'ai_assistant', 'ai_training'];
+/** Pages listed per AI category, most requested first. */
+export const TOP_AI_PAGES_PER_CATEGORY = 5;
 
 /** `period` when the body names none (a preset of every explorer). */
 export const DEFAULT_INSIGHTS_PERIOD = '30d';

@@ -2,7 +2,7 @@ import { assertNever } from '@bpc/domain';
 import type { TimeWindow } from '../periods/periods';
 import type { ResolvedFilter } from '../resolve-query/resolve-query';
 import { EVENT_FILTER_SQL, filterSql, SEARCH_FILTER_SQL } from '../sql/explorer-sql';
-import type { BotMetric, Interval, SearchMetric, SplitBy } from './insights-catalog';
+import { AI_BOT_CATEGORIES, type BotMetric, type Interval, type SearchMetric, type SplitBy, TOP_AI_PAGES_PER_CATEGORY } from './insights-catalog';
 import { BOT_REQUESTS_TABLE, latestImportSql, SEARCH_TABLES } from '@bpc/explorer-store';
 
 /**
@@ -73,6 +73,43 @@ export function summarySql(websiteId: string, window: TimeWindow, compWindow: Ti
   };
 }
 
+export interface BotCategoryRow {
+  readonly category: string;
+  readonly requests: number;
+  readonly pages: number;
+}
+
+export interface AiAgentsRow {
+  readonly requests: number;
+  readonly pages: number;
+}
+
+export interface AiPageRow {
+  readonly category: string;
+  readonly url: string;
+  readonly requests: number;
+}
+
+/**
+ * Who read the website in one window, as three statements over the `events`
+ * explorer's rows: requests and pages per category, AI agents together
+ * (distinct pages across their categories), and each AI category's most
+ * requested pages (`LIMIT … BY`, so one statement for all of them).
+ */
+export function botCategoriesSql(websiteId: string, window: TimeWindow, filters: readonly ResolvedFilter[]): { categories: InsightsStatement; aiAgents: InsightsStatement; topAiPages: InsightsStatement } {
+  const params: Record<string, unknown> = { website: websiteId, start: window.start, end: window.end, ai: [...AI_BOT_CATEGORIES], top: TOP_AI_PAGES_PER_CATEGORY };
+  const where = eventConditions(MAIN, filters, params).join(' AND ');
+  const ai = `${where} AND bot_category IN {ai:Array(String)}`;
+  return {
+    categories: { sql: `SELECT bot_category AS category, count() AS requests, uniqExact(url) AS pages FROM ${BOT_REQUESTS_TABLE} FINAL WHERE ${where} GROUP BY category ORDER BY requests DESC, category ASC`, params },
+    aiAgents: { sql: `SELECT count() AS requests, uniqExact(url) AS pages FROM ${BOT_REQUESTS_TABLE} FINAL WHERE ${ai}`, params },
+    topAiPages: {
+      sql: `SELECT bot_category AS category, url, count() AS requests FROM ${BOT_REQUESTS_TABLE} FINAL WHERE ${ai} GROUP BY category, url ORDER BY category ASC, requests DESC, url ASC LIMIT {top:UInt32} BY category`,
+      params,
+    },
+  };
+}
+
 const BOT_METRIC_SQL: Readonly<Record<BotMetric, string>> = {
   requests: 'count()',
   pages: 'uniqExact(url)',
@@ -87,6 +124,11 @@ const SPLIT_SQL: Readonly<Record<SplitBy, string>> = {
   cache_status: 'toString(cache_status)',
   status_class: "concat(toString(intDiv(status_code, 100)), 'xx')",
   dimension: 'dimension_name',
+  bot_category: 'bot_category',
+  bot_operator: 'bot_operator',
+  verified: 'verified',
+  robots_allowed: 'robots_allowed',
+  format: 'format',
 };
 
 const BUCKET_SQL: Readonly<Record<Interval, string>> = {

@@ -8,10 +8,11 @@ import { demoTraffic } from '../generate-demo-data/demo-traffic';
 import type { QueryBody } from '../resolve-query/query-body';
 import { RunExplorerQueryHandler } from '../run-explorer-query/run-explorer-query.handler';
 import { RunExplorerQuery } from '../run-explorer-query/run-explorer-query.query';
+import { GetInsightsBotCategoriesHandler } from './get-insights-bot-categories.handler';
 import { GetInsightsSummaryHandler } from './get-insights-summary.handler';
 import { GetInsightsTimeseriesHandler } from './get-insights-timeseries.handler';
-import { GetInsightsSummary, GetInsightsTimeseries, InsightsSummaryResult } from './insights.query';
-import type { InsightsSummaryBody, InsightsTimeseriesBody } from './resolve-insights';
+import { GetInsightsBotCategories, GetInsightsSummary, GetInsightsTimeseries, InsightsSummaryResult } from './insights.query';
+import type { InsightsBotCategoriesBody, InsightsSummaryBody, InsightsTimeseriesBody } from './resolve-insights';
 
 /** A fixed instant mid-day, on a whole minute: rolling windows then have partial first and last day buckets. */
 const NOW = Date.UTC(2026, 10, 20, 15, 30);
@@ -28,6 +29,7 @@ describe('insights against the Data Explorer on demo traffic (chDB)', () => {
   let explorer: RunExplorerQueryHandler;
   let summaryHandler: GetInsightsSummaryHandler;
   let timeseriesHandler: GetInsightsTimeseriesHandler;
+  let botCategoriesHandler: GetInsightsBotCategoriesHandler;
 
   beforeAll(async () => {
     store = new ChdbExecutor({ path: path.join(dir, 'chdb'), ddlDir: EXPLORER_DDL_DIR });
@@ -43,6 +45,7 @@ describe('insights against the Data Explorer on demo traffic (chDB)', () => {
     explorer = new RunExplorerQueryHandler(store, admission, clock, new AccountLimits(config), config);
     summaryHandler = new GetInsightsSummaryHandler(store, admission, clock, config);
     timeseriesHandler = new GetInsightsTimeseriesHandler(store, admission, clock, config);
+    botCategoriesHandler = new GetInsightsBotCategoriesHandler(store, admission, clock, config);
   }, 120_000);
 
   afterAll(async () => {
@@ -54,6 +57,7 @@ describe('insights against the Data Explorer on demo traffic (chDB)', () => {
   const total = async (body: QueryBody) => (await explorer.execute(new RunExplorerQuery(WEBSITE, 'acme', 'events', { perPage: 1, ...body }, clock.now()))).meta.total;
   const summary = (body: InsightsSummaryBody) => summaryHandler.execute(new GetInsightsSummary(WEBSITE, 'acme', body, clock.now()));
   const timeseries = (body: InsightsTimeseriesBody) => timeseriesHandler.execute(new GetInsightsTimeseries(WEBSITE, 'acme', body, clock.now()));
+  const botCategories = (body: InsightsBotCategoriesBody) => botCategoriesHandler.execute(new GetInsightsBotCategories(WEBSITE, 'acme', body, clock.now()));
 
   /** The explorer's figures for the summary's windows, as its three modes give them. */
   async function explorerFigures({ meta }: InsightsSummaryResult, filters: QueryBody['filters'], compPeriod?: string) {
@@ -186,6 +190,54 @@ describe('insights against the Data Explorer on demo traffic (chDB)', () => {
     expect(pages.data.reduce((sum, r) => sum + Number(r.clicks), 0)).toBe(15);
     const compared = await timeseries({ metric: 'clicks', period: '2026-11-12,2026-11-12', compPeriod: '2026-11-10,2026-11-10' });
     expect(compared.data.comparison).toEqual([{ key: 'all', points: [{ t: '2026-11-10T00:00:00.000Z', v: 15 }] }]);
+  });
+
+  it.each<[string, InsightsBotCategoriesBody]>([
+    ['30d (the default)', {}],
+    ['7d of verified bots on the docs', { period: '7d', filters: [{ field: 'verified', op: 'eq', val: 'yes' }, { field: 'url', op: 'contains', val: '/docs/' }] }],
+  ])('splits the bot requests of %s by category as the explorer counts them: shares, AI agents together, top pages per AI category', async (_name, body) => {
+    const { data, meta } = await botCategories(body);
+    const period = meta.period;
+    const filters = body.filters ?? [];
+    const count = (mode: string, extra: QueryBody['filters'] = []) => total({ mode, period, filters: [...filters, ...(extra ?? [])] });
+    expect(data.requests).toBe(await count('requests'));
+    expect(data.categories.map((c) => c.requests)).toEqual([...data.categories.map((c) => c.requests)].sort((a, b) => b - a));
+    expect(data.categories.reduce((sum, c) => sum + c.requests, 0)).toBe(data.requests);
+    for (const c of data.categories) {
+      const only = [{ field: 'bot_category', op: 'eq', val: c.category }];
+      expect([c.category, c.requests, c.pages]).toEqual([c.category, await count('requests', only), await count('unique_pages', only)]);
+      expect(c.share).toBeCloseTo(c.requests / data.requests, 4);
+    }
+    expect(data.categories.map((c) => c.category)).toEqual(expect.arrayContaining(['search', 'ai_assistant', 'ai_training']));
+    const notAi = ['search', 'social', 'seo_tool', 'monitoring', 'other'].map((val) => ({ field: 'bot_category', op: 'ne', val }));
+    expect(data.aiAgents).toEqual({ requests: await count('requests', notAi), share: expect.closeTo(data.aiAgents.requests / data.requests, 4), pages: await count('unique_pages', notAi) });
+
+    const categories = [...new Set(data.topAiPages.map((p) => p.category))];
+    expect(categories).toEqual(['ai_search', 'ai_assistant', 'ai_training'].filter((c) => categories.includes(c)));
+    for (const category of categories) {
+      const listed = data.topAiPages.filter((p) => p.category === category);
+      expect(listed.length).toBeGreaterThan(0);
+      expect(listed.length).toBeLessThanOrEqual(5);
+      // The explorer's most requested pages for that category, in the same order.
+      const top = await explorer.execute(new RunExplorerQuery(WEBSITE, 'acme', 'events', { mode: 'unique_pages', period, columns: ['page', 'requests'], sort: 'requests', sortDir: 'desc', perPage: 50, filters: [...filters, { field: 'bot_category', op: 'eq', val: category }] }, clock.now()));
+      expect(listed.map((p) => p.requests)).toEqual(top.data.slice(0, listed.length).map((r) => r.requests));
+      expect(listed.map((p) => p.requests)[0]).toBe(top.data[0].requests);
+    }
+  });
+
+  it('splits a window without requests into nothing, and charts requests by category and by verification', async () => {
+    const none = await botCategories({ filters: [{ field: 'url', op: 'equals', val: 'https://www.example.com/never-requested' }] });
+    expect(none.data).toEqual({ requests: 0, categories: [], aiAgents: { requests: 0, share: null, pages: 0 }, topAiPages: [] });
+    const byCategory = await timeseries({ metric: 'requests', period: '7d', splitBy: 'bot_category' });
+    expect(byCategory.data.series.map((s) => s.key)).toEqual(expect.arrayContaining(['search', 'ai_assistant', 'ai_training', 'ai_search']));
+    const byVerification = await timeseries({ metric: 'requests', period: '7d', splitBy: 'verified', interval: 'day' });
+    expect(new Set(byVerification.data.series.map((s) => s.key))).toEqual(new Set(['yes', 'no', 'unknown']));
+  });
+
+  it('refuses for the bot categories what the explorer refuses, naming the same field', async () => {
+    await expect(botCategories({ period: '2d' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: 'period' });
+    await expect(botCategories({ filters: [{ field: 'bot_category', op: 'eq', val: 'robots' }] })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: 'filters[0].val' });
+    await expect(botCategories({ filters: [{ field: 'verified', op: 'contains', val: 'y' }] })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: 'filters[0].op' });
   });
 
   it('refuses what the explorer refuses, naming the same field', async () => {

@@ -1,5 +1,5 @@
 import type { InsightMetric, Interval, SplitBy } from './insights-catalog';
-import type { InsightsSummaryBody, InsightsTimeseriesBody } from './resolve-insights';
+import type { InsightsBotCategoriesBody, InsightsSummaryBody, InsightsTimeseriesBody } from './resolve-insights';
 import type { TimeseriesSeries } from './timeseries-series';
 
 /** The overview's figures for a window against its comparison window. */
@@ -19,6 +19,16 @@ export class GetInsightsTimeseries {
     readonly websiteId: string,
     readonly accountId: string,
     readonly body: InsightsTimeseriesBody,
+    readonly receivedAtMs: number,
+  ) {}
+}
+
+/** Who read the website in a window: bot requests by category, AI agents together, and the pages each AI category read most. */
+export class GetInsightsBotCategories {
+  constructor(
+    readonly websiteId: string,
+    readonly accountId: string,
+    readonly body: InsightsBotCategoriesBody,
     readonly receivedAtMs: number,
   ) {}
 }
@@ -58,4 +68,36 @@ export interface InsightsTimeseriesResult {
     readonly compPeriod?: string;
     readonly compWindow?: WindowView;
   };
+}
+
+/** One bot category's share of a window's requests. */
+export interface BotCategoryFigures {
+  /** A bot category (`search`, `ai_assistant` …) as recorded. */
+  readonly category: string;
+  readonly requests: number;
+  /** Of the window's bot requests, 0..1 (4 decimals). */
+  readonly share: number;
+  /** Distinct page URLs the category requested. */
+  readonly pages: number;
+}
+
+/** A page an AI category requested, with how often. */
+export interface AiPageFigures {
+  readonly category: string;
+  readonly url: string;
+  readonly requests: number;
+}
+
+export interface InsightsBotCategoriesResult {
+  readonly data: {
+    /** Bot requests in the window (the events explorer's `requests` total). */
+    readonly requests: number;
+    /** Every category with requests in the window, most requests first. */
+    readonly categories: BotCategoryFigures[];
+    /** AI search, AI assistant and AI training together; `share` null without requests. */
+    readonly aiAgents: { readonly requests: number; readonly share: number | null; readonly pages: number };
+    /** Up to TOP_AI_PAGES_PER_CATEGORY pages per AI category, categories in AI_BOT_CATEGORIES order, most requested first. */
+    readonly topAiPages: AiPageFigures[];
+  };
+  readonly meta: { readonly period: string; readonly window: WindowView };
 }

@@ -1,5 +1,5 @@
 import { AppError } from '@bpc/domain';
-import { InsightsTimeseriesBody, resolveInsightsSummary, resolveInsightsTimeseries } from './resolve-insights';
+import { InsightsTimeseriesBody, resolveInsightsBotCategories, resolveInsightsSummary, resolveInsightsTimeseries } from './resolve-insights';
 
 const NOW = Date.UTC(2026, 10, 20, 15, 30);
 
@@ -58,7 +58,7 @@ describe('resolveInsightsTimeseries', () => {
     [{ metric: 'requests', period: '31d', interval: 'hour' }, 'period', /period must be one of/],
     [{ metric: 'requests', period: '90d', interval: 'hour' }, 'interval', /at most 31 days/],
     [{ metric: 'requests', period: '7d', compPeriod: '90d', interval: 'hour' }, 'interval', /at most 31 days.*compPeriod/],
-    [{ metric: 'requests', splitBy: 'country' }, 'splitBy', /^splitBy must be one of bot_family, cache_status, status_class, dimension$/],
+    [{ metric: 'requests', splitBy: 'country' }, 'splitBy', /^splitBy must be one of bot_family, cache_status, status_class, dimension, bot_category, bot_operator, verified, robots_allowed, format$/],
     [{ metric: 'requests', period: '1d' }, 'period', /must be one of 24h, 7d/],
     [{ metric: 'requests', compPeriod: '24h' }, 'compPeriod', /whole days/],
     [{ metric: 'requests', filters: [{ field: 'keyword', val: 'x' }] }, 'filters[0].field', /unknown filter field keyword/],
@@ -71,5 +71,35 @@ describe('resolveInsightsTimeseries', () => {
     [{ metric: 'clicks', compPeriod: '24h' }, 'compPeriod', /sub-day preset/],
   ])('refuses %j naming %s', (body, field, message) => {
     expect(refusal(body)).toEqual({ field, message: expect.stringMatching(message) });
+  });
+});
+
+describe('resolveInsightsBotCategories', () => {
+  const NOW_MS = Date.UTC(2026, 10, 20, 15, 30);
+  const fieldOf = (run: () => unknown) => {
+    try {
+      run();
+    } catch (error) {
+      return error instanceof AppError ? error.field : undefined;
+    }
+    throw new Error('accepted');
+  };
+
+  it('takes one window (default 30d) and the events filters, the new bot fields included', () => {
+    const resolved = resolveInsightsBotCategories({ filters: [{ field: 'bot_category', val: 'ai_assistant' }, { field: 'format', val: 'markdown' }] }, NOW_MS);
+    expect(resolved.main.period).toBe('30d');
+    expect(resolved.filters).toEqual([
+      { field: 'bot_category', op: 'eq', val: 'ai_assistant' },
+      { field: 'format', op: 'eq', val: 'markdown' },
+    ]);
+  });
+
+  it.each<[Record<string, unknown>, string]>([
+    [{ period: 'yesterday' }, 'period'],
+    [{ filters: [{ field: 'bot_category', val: 'ai' }] }, 'filters[0].val'],
+    [{ filters: [{ field: 'robots_allowed', op: 'regex', val: 'n' }] }, 'filters[0].op'],
+    [{ filters: [{ field: 'country', val: 'fr' }] }, 'filters[0].field'],
+  ])('refuses %j naming %s', (body, field) => {
+    expect(fieldOf(() => resolveInsightsBotCategories(body, NOW_MS))).toBe(field);
   });
 });

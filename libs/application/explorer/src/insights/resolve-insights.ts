@@ -25,6 +25,12 @@ export interface InsightsSummaryBody {
   readonly filters?: readonly QueryFilterInput[];
 }
 
+/** A bot-categories body after type checks (the DTO): one window, no comparison. */
+export interface InsightsBotCategoriesBody {
+  readonly period?: string;
+  readonly filters?: readonly QueryFilterInput[];
+}
+
 /** A timeseries body after type checks (the DTO). */
 export interface InsightsTimeseriesBody extends InsightsSummaryBody {
   readonly metric?: string;
@@ -87,6 +93,16 @@ function resolveSearchWindows(body: InsightsSummaryBody, nowMs: number): { filte
 export function resolveInsightsSummary(body: InsightsSummaryBody, nowMs: number): ResolvedSummary {
   const { filters, main, comparison } = resolveBotWindows(body, nowMs);
   return { filters, main, comparison };
+}
+
+/**
+ * Period and filters of the bot categories, by the `events` explorer's
+ * `unique_pages` mode (one window): they accept and refuse what the explorer
+ * does, naming the same fields.
+ */
+export function resolveInsightsBotCategories(body: InsightsBotCategoriesBody, nowMs: number): { readonly filters: readonly ResolvedFilter[]; readonly main: ResolvedWindow } {
+  const query = resolveQuery(explorer('events'), { mode: 'unique_pages', period: body.period ?? DEFAULT_INSIGHTS_PERIOD, filters: body.filters }, nowMs, DEFAULT_LIMITS);
+  return { filters: query.filters, main: { period: query.period, window: query.window } };
 }
 
 /** Checks a timeseries body and resolves its defaults; refuses (VALIDATION_FAILED naming the field) what it cannot honour. */

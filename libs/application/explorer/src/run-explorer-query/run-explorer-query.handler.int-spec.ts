@@ -34,11 +34,15 @@ describe('RunExplorerQuery (chDB)', () => {
   let store: ChdbExecutor;
   let handler: RunExplorerQueryHandler;
   let made = 0;
+  /** Every bot request given, as recorded (the fixture varies category, operator, verification, robots.txt and format). */
+  const recorded: BotRequestRecorded[] = [];
 
   function served(websiteId: string, url: string, at: number, pageTitle: string, statusCode: number): BotRequestRecorded {
     made += 1;
     const payload = { ...botRequestPayload(made), websiteId, url, pageTitle, statusCode, servedAt: new Date(at).toISOString(), requestId: `req-${made}` };
-    return envelope(BOT_REQUEST_RECORDED, 1, payload, { id: `ev-${made}`, occurredAt: new Date(at), key: websiteId });
+    const event = envelope(BOT_REQUEST_RECORDED, 1, payload, { id: `ev-${made}`, occurredAt: new Date(at), key: websiteId });
+    recorded.push(event);
+    return event;
   }
 
   function searchDay(websiteId: string, date: string, rows: { key: string; clicks: number }[]): SearchPerformanceRecorded {
@@ -107,6 +111,36 @@ describe('RunExplorerQuery (chDB)', () => {
     expect((await query('events', { period: '24h', page: 2 })).data).toHaveLength(6);
     expect(await refusal(query('events', { period: '24h', page: 3 }))).toEqual({ code: 'VALIDATION_FAILED', field: 'page' });
     expect((await query('events', { period: '24h', filters: [{ field: 'url', op: 'equals', val: page('none') }] })).meta).toMatchObject({ total: 0, totalPages: 0 });
+  });
+
+  it('filters on the bot fields and shows them as recorded: category, operator (as text), verification, robots.txt and answer format', async () => {
+    const lastDay = recorded.filter((e) => e.key === 'demo' && Date.parse(e.occurredAt) >= NOW - DAY).map((e) => e.payload);
+    const columns = ['page', 'bot_category', 'bot_operator', 'verified', 'robots_allowed', 'format'];
+    const assistants = await query('events', { period: '24h', columns, sort: 'page', sortDir: 'asc', filters: [{ field: 'bot_category', op: 'eq', val: 'ai_assistant' }] });
+    const expected = lastDay.filter((p) => p.botCategory === 'ai_assistant').sort((a, b) => (a.url < b.url ? -1 : 1));
+    expect(expected.length).toBeGreaterThan(1);
+    expect(assistants.meta.total).toBe(expected.length);
+    expect(assistants.data.map((r) => [r.page, r.bot_category, r.bot_operator, r.verified, r.robots_allowed, r.format])).toEqual(
+      expected.map((p) => [p.url, p.botCategory, p.botOperator, p.verified, p.robotsAllowed, p.format]),
+    );
+
+    const count = async (filters: RunExplorerQuery['body']['filters'], mode = 'requests') => (await query('events', { period: '24h', mode, filters })).meta.total;
+    expect(await count([{ field: 'bot_operator', op: 'contains', val: 'openai' }])).toBe(lastDay.filter((p) => p.botOperator === 'OpenAI').length);
+    expect(await count([{ field: 'verified', val: 'no' }, { field: 'format', op: 'ne', val: 'html' }], 'unique_pages')).toBe(
+      new Set(lastDay.filter((p) => p.verified === 'no' && p.format === 'markdown').map((p) => p.url)).size,
+    );
+    expect(await count([{ field: 'robots_allowed', val: 'no' }])).toBe(lastDay.filter((p) => p.robotsAllowed === 'no').length);
+    expect(await count([{ field: 'bot_category', op: 'ne', val: 'search' }])).toBe(lastDay.filter((p) => p.botCategory !== 'search').length);
+  });
+
+  it.each<[Record<string, unknown>, string]>([
+    [{ field: 'bot_category', val: 'robot' }, 'filters[0].val'],
+    [{ field: 'verified', val: 'YES' }, 'filters[0].val'],
+    [{ field: 'format', op: 'contains', val: 'mark' }, 'filters[0].op'],
+    [{ field: 'robots_allowed', val: 1 }, 'filters[0].val'],
+    [{ field: 'bot_operator', op: 'eq', val: 'OpenAI' }, 'filters[0].op'],
+  ])('refuses the bot-field filter %j naming %s', async (filter, field) => {
+    expect(await refusal(query('events', { filters: [filter as never] }))).toEqual({ code: 'VALIDATION_FAILED', field });
   });
 
   it.each(['nope', 'renders'])('answers NOT_FOUND for the explorer key %s (render history has endpoints of its own)', async (key) => {

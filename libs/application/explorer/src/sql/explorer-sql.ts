@@ -27,6 +27,11 @@ export const COLUMN_SQL: Readonly<Record<ModeKey, Readonly<Record<string, string
     bytes: 'bytes',
     user_agent: 'user_agent',
     host: 'host',
+    bot_category: 'bot_category',
+    bot_operator: 'bot_operator',
+    verified: 'verified',
+    robots_allowed: 'robots_allowed',
+    format: 'format',
   },
   unique_pages: {
     page: 'url',
@@ -101,6 +106,11 @@ export const EVENT_FILTER_SQL: Readonly<Record<string, string>> = {
   status_code: 'status_code',
   serve_time: 'serve_time_ms',
   cache_status: 'toString(cache_status)',
+  bot_category: 'bot_category',
+  bot_operator: 'bot_operator',
+  verified: 'verified',
+  robots_allowed: 'robots_allowed',
+  format: 'format',
 };
 export const SEARCH_FILTER_SQL: Readonly<Record<string, string>> = { url: 'url', keyword: 'query' };
 export const RENDER_FILTER_SQL: Readonly<Record<string, string>> = {

@@ -15,9 +15,10 @@ describe('the explorer tables, one home each', () => {
     const files = readdirSync(EXPLORER_DDL_DIR, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.sql')).sort();
     expect(files).toEqual([
       'alert-deliveries/008_alert_deliveries.sql',
-      'analyst-views/005_analyst_views.sql',
+      'analyst-views/900_analyst_views.sql',
       'bot-requests/001_bot_requests.sql',
       'bot-requests/004_bot_request_events.sql',
+      'bot-requests/009_bot_request_fields.sql',
       'projection-checkpoints/003_projection_checkpoints.sql',
       'recache-receipts/007_recache_receipts.sql',
       'render-outcomes/006_render_outcomes.sql',

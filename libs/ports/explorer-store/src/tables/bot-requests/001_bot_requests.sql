@@ -19,7 +19,9 @@
 --    uniqExact(event_id) would fix counts but not sums or averages.
 --
 -- Timestamps are UTC; ids are kept as strings so the envelope id format can
--- change without a schema change.
+-- change without a schema change. Columns added since the table was first
+-- released (format, bot_category, bot_operator, verified, robots_allowed)
+-- are in 009_bot_request_fields.sql.
 CREATE TABLE IF NOT EXISTS bot_requests
 (
     website        LowCardinality(String)  COMMENT 'website identifier, as in the public API paths',

@@ -5,7 +5,9 @@
 -- event once; the projector neither parses nor re-serialises stored ones.
 -- Only version 1 of the event is mapped here (the projector sends nothing
 -- else this way; bot-request-events.int-spec.ts in libs/features/projections
--- pins the mapping).
+-- pins the mapping). This is the shape first released:
+-- 009_bot_request_fields.sql brings the payload and the view to the fields
+-- added since, on new and existing databases alike.
 CREATE TABLE IF NOT EXISTS bot_request_events
 (
     type       String,

@@ -1,7 +1,9 @@
 -- Views for analysts reading ClickHouse directly (docs/analysts.md): the
 -- service's data as facts, without its intake and deduplication details.
 -- Created by the same migration as the tables, in both modes (chDB and a
--- ClickHouse server). `OR REPLACE` keeps them in step with this file.
+-- ClickHouse server). `OR REPLACE` keeps them in step with this file, and
+-- its number (900) runs it after every table's DDL, columns added later
+-- included (009_bot_request_fields.sql).
 --
 -- - FINAL is applied here, so counts, sums and averages are exact at any
 --   moment (a retried projector batch that got in twice is counted once).
@@ -15,7 +17,8 @@ CREATE OR REPLACE VIEW analyst_bot_requests AS
 SELECT
     website, host, url, page_title, status_code, bot_name, user_agent,
     dimension_id, dimension_name, cache_status, serve_time_ms, snapshot_age_s,
-    bytes, ts, request_id
+    bytes, ts, request_id, format, bot_category, bot_operator, verified,
+    robots_allowed
 FROM bot_requests FINAL;
 
 -- Search performance per page and day, as last imported.
