@@ -47,6 +47,8 @@ export function installEdgeRoute(app: NestFastifyApplication, logger: Logger): v
         token: Array.isArray(token) ? token[0] : token,
         userAgent: request.headers['user-agent'] ?? '',
         acceptEncoding: request.headers['accept-encoding'],
+        peerAddress: request.socket.remoteAddress,
+        forwardedFor: request.headers['x-forwarded-for'],
         headOnly: request.method === 'HEAD',
         requestId,
         receivedAt,

@@ -5,6 +5,9 @@ import type { AddressRanges } from './published-ranges';
 import { verifyByReverseDns, type DnsLookups } from './reverse-dns';
 import type { Verification } from './verification';
 
+/** The Nest token of the process's `BotVerifier` (the composition root opens it). */
+export const BOT_VERIFIER = Symbol('BOT_VERIFIER');
+
 export interface BotVerifierOptions {
   readonly ranges: AddressRanges;
   readonly lookups: DnsLookups;
@@ -55,10 +58,15 @@ export class BotVerifier {
     this.domains = options.reverseDnsDomains ?? REVERSE_DNS_DOMAINS;
   }
 
+  /** Whether claims of this operator can be checked at all (it publishes ranges or documents reverse DNS): the caller need not find an address otherwise. */
+  checks(claimedOperator: string): boolean {
+    return this.domains[claimedOperator] !== undefined || this.options.ranges.operators.has(claimedOperator);
+  }
+
   /** The verification of `claimedOperator` for a request from `ip` (as the trusted proxy header gave it, or undefined); never waits. */
   verify(claimedOperator: string, ip: string | undefined): Verification {
     const domains = this.domains[claimedOperator];
-    if (ip === undefined || (domains === undefined && !this.options.ranges.operators.has(claimedOperator))) return 'unknown';
+    if (ip === undefined || !this.checks(claimedOperator)) return 'unknown';
     const key = `${claimedOperator} ${ip}`;
     const answer = this.answers.get(key);
     if (answer !== undefined && answer.expiresAt > this.now()) return answer.verification;

@@ -8,6 +8,9 @@ import { mayCrawl, robotsFileOf, type RobotsFetch, type RobotsFile } from './rob
 /** Whether a bot was allowed a URL by its host's robots.txt: `unknown` until the file has been fetched once. */
 export type RobotsVerdict = 'yes' | 'no' | 'unknown';
 
+/** The Nest token of the process's `RobotsTxtKeeper` (the composition root opens it). */
+export const ROBOTS_TXT_KEEPER = Symbol('ROBOTS_TXT_KEEPER');
+
 export interface RobotsTxtKeeperOptions {
   /** Addresses a fetch may reach besides the site's configured origin (the renderer's policy). */
   readonly addresses: AddressPolicy;

@@ -1,4 +1,5 @@
 import type { DimensionDefinition } from '@bpc/domain';
+import type { ClaimedBot } from '../claimed-bot/claimed-bots';
 import type { Website } from './website-tokens';
 
 /** A bot request as the customer's middleware forwards it. */
@@ -8,6 +9,10 @@ export interface BotPageRequest {
   readonly token: string | undefined;
   readonly userAgent: string;
   readonly acceptEncoding: string | undefined;
+  /** The connection's peer (the customer's middleware or a load balancer, never the bot itself). */
+  readonly peerAddress?: string;
+  /** `X-Forwarded-For` as received: believed only as far as `edge.trusted_proxies` vouch for it. */
+  readonly forwardedFor?: string | readonly string[];
   /** HEAD: the answer's headers only (its body is not sent, and not counted as sent). */
   readonly headOnly?: boolean;
   /** The id the bot gets in `X-Request-Id`, the recorded request carries, and the logs name the request by. */
@@ -23,6 +28,8 @@ export interface PageRequest {
   readonly url: string;
   readonly hostname: string;
   readonly dimension: DimensionDefinition;
+  /** Who the User-Agent says the bot is, and whether that is proven. */
+  readonly bot: ClaimedBot;
   readonly request: BotPageRequest;
   readonly requestId: string;
   readonly started: number;

@@ -7,9 +7,15 @@ import type { BoundedMemo } from '@bpc/support';
 import type { CacheStatus } from '@bpc/events';
 import { APP_CONFIG, CLOCK, LOGGER } from '@bpc/platform';
 import { PAGE_REFRESHER, PageRefresher, UnstoredPage } from '@bpc/renderer';
+import { BOT_VERIFIER, BotVerifier } from '@bpc/bot-verification';
+import { ROBOTS_TXT_KEEPER, RobotsTxtKeeper } from '@bpc/robots-txt';
 import type { Logger } from 'pino';
+import { ClaimedBots } from '../claimed-bot/claimed-bots';
+import { servingLeave } from '../claimed-bot/spoofed-bot-policy';
+import { ClientAddresses } from '../client-address/client-address';
 import { BotRequestRecorder } from '../record-bot-request/bot-request-recorder';
 import { RenderFactRecorder } from '../record-render/render-fact-recorder';
+import { RobotsVerdicts } from '../robots-verdict/robots-verdicts';
 import { ScheduleAutorecacheWhenPageServed } from '../schedule-autorecache/schedule-autorecache-when-page-served';
 import { acceptsGzip } from './accepts-gzip';
 import { CachedPages, CacheUnreadableError } from './cached-pages';
@@ -32,8 +38,9 @@ const CACHE_RETRY_AFTER_S = '10';
  * — fresh (`hit`), stale (`stale`, served at once; its autorecache entry is
  * already due), or none (`miss`: rendered now on an online tab and waited
  * for, up to `edge.render_timeout_ms`, one render per page shared by the bots
- * asking for it: `SharedRenders`). Every answer to an accepted request is
- * recorded (`ServedRequests`).
+ * asking for it: `SharedRenders`). A bot whose claim is proven false gets
+ * what its website's `spoofed_bots` policy says (`servingLeave`). Every
+ * answer to an accepted request is recorded (`ServedRequests`).
  */
 @Injectable()
 export class ServePage {
@@ -42,6 +49,7 @@ export class ServePage {
   private readonly pages: CachedPages;
   private readonly renders: SharedRenders;
   private readonly served: ServedRequests;
+  private readonly claimedBots: ClaimedBots;
   private cacheErrorLoggedAt = Number.NEGATIVE_INFINITY;
   private readonly pageUrls = requestMemo(pageUrlOf);
   private readonly gzipAccepted = requestMemo(acceptsGzip);
@@ -57,11 +65,14 @@ export class ServePage {
     recorder: BotRequestRecorder,
     private readonly autorecache: ScheduleAutorecacheWhenPageServed,
     renderFacts: RenderFactRecorder,
+    @Inject(BOT_VERIFIER) verifier: BotVerifier,
+    @Inject(ROBOTS_TXT_KEEPER) robotsTxt: RobotsTxtKeeper,
   ) {
     this.websites = new WebsiteTokens(config.websites);
     this.pages = new CachedPages(cache, this.bodies);
     this.renders = new SharedRenders(refresher, renderFacts, { botWaitMs: config.edge.render_timeout_ms, renderMs: config.recache.timeout_per_url * 1_000 });
-    this.served = new ServedRequests(config.edge.record_requests, clock, recorder);
+    this.served = new ServedRequests(config.edge.record_requests, clock, recorder, new RobotsVerdicts(config.edge.robots_txt.enabled ? robotsTxt : undefined, config.hosts));
+    this.claimedBots = new ClaimedBots(verifier, new ClientAddresses(config.edge.trusted_proxies));
     for (const host of config.hosts) {
       this.dimensions.set(host.host_id, requestMemo((userAgent) => hosts.dimensionForUserAgent(host.host_id, userAgent)!));
     }
@@ -76,9 +87,12 @@ export class ServePage {
     const host = this.hosts.hostForHostname(url.hostname);
     if (!host || host.host_id !== website.hostId) return problem(404, 'NOT_FOUND', requestId);
     const dimension = this.dimensions.get(host.host_id)!.get(request.userAgent);
-    const page: PageRequest = { website, hostId: host.host_id, url: url.href, hostname: url.hostname, dimension, request, requestId, started };
+    const bot = this.claimedBots.of(request.userAgent, request.peerAddress, request.forwardedFor);
+    const page: PageRequest = { website, hostId: host.host_id, url: url.href, hostname: url.hostname, dimension, bot, request, requestId, started };
+    const leave = servingLeave(bot.verified, website.spoofedBots);
+    if (leave === 'refuse') return this.failed(page, 403, 'UNVERIFIED_BOT');
     try {
-      return await this.servePage(page);
+      return await this.servePage(page, leave === 'serve');
     } catch (error) {
       if (!(error instanceof CacheUnreadableError)) throw error;
       // The cache (its store, its files) could not be read: a 503 the bot retries, recorded like any answer.
@@ -87,13 +101,15 @@ export class ServePage {
     }
   }
 
-  private async servePage(page: PageRequest): Promise<EdgeAnswer> {
+  /** The cached page, else (when `mayRender`) a render; a bot proven false under `serve_cached_only` gets 403 on a miss, and no render starts. */
+  private async servePage(page: PageRequest, mayRender: boolean): Promise<EdgeAnswer> {
     const { hostId, url, dimension, started } = page;
     const cached = await this.pages.get(hostId, url, dimension.id);
     if (cached) {
       const now = this.clock.now();
       return this.answer(page, cached.hit, cached.body, isFresh(cached.hit.entry, now) ? 'hit' : 'stale');
     }
+    if (!mayRender) return this.failed(page, 403, 'UNVERIFIED_BOT');
     const outcome = await this.renders.outcome(hostId, url, dimension.id, started);
     if (outcome === 'timeout') return this.renderFailed(page, 'RENDER_TIMEOUT', `not rendered within edge.render_timeout_ms (${this.config.edge.render_timeout_ms} ms)`);
     if (outcome.kind === 'failed') {

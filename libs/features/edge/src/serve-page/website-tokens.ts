@@ -1,4 +1,4 @@
-import type { WebsiteConfig } from '@bpc/config';
+import type { SpoofedBotPolicy, WebsiteConfig } from '@bpc/config';
 import { digestsEqual, sha256Digest } from '@bpc/domain';
 
 /** A website the edge serves: the one its `X-Prerender-Token` names. */
@@ -6,6 +6,8 @@ export interface Website {
   readonly id: string;
   readonly hostId: number;
   readonly tokenSha256: Buffer;
+  /** What a bot whose claim is proven false gets (`websites[].spoofed_bots`). */
+  readonly spoofedBots: SpoofedBotPolicy;
 }
 
 /** The websites that have an edge token, found by token. */
@@ -15,7 +17,7 @@ export class WebsiteTokens {
   private readonly websiteByToken = new Map<string, Website>();
 
   constructor(websites: readonly WebsiteConfig[]) {
-    this.websites = websites.flatMap((w) => (w.prerender_token_sha256 ? [{ id: w.id, hostId: w.host_id, tokenSha256: Buffer.from(w.prerender_token_sha256, 'hex') }] : []));
+    this.websites = websites.flatMap((w) => (w.prerender_token_sha256 ? [{ id: w.id, hostId: w.host_id, tokenSha256: Buffer.from(w.prerender_token_sha256, 'hex'), spoofedBots: w.spoofed_bots }] : []));
   }
 
   /**
