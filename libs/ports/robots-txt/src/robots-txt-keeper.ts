@@ -35,6 +35,8 @@ export interface RobotsTxtKeeperOptions {
 
 interface KeptFile {
   readonly file: RobotsFile;
+  /** Names this copy in the verdict memo (a new fetch, a new version). */
+  readonly version: number;
   /** When this copy is to be fetched again. */
   readonly refreshAt: number;
   /** When the copy was fetched and was good (rules, or a 4xx: no rules); a failed refresh keeps it until `keepGoodCopyMs` after. */
@@ -57,6 +59,14 @@ const USER_AGENT = 'Mozilla/5.0 (compatible; bpc-robots-reader/1.0)';
  */
 export class RobotsTxtKeeper {
   private readonly files: LRUCache<string, KeptFile>;
+  /**
+   * Verdicts per file version, bot and URL: robots-parser's `isAllowed`
+   * parses the URL and walks the rules each time (about 3 µs a request in
+   * `npm run bots:bench`), and bots ask for the same URLs again. URLs over
+   * 2,048 characters are judged, never kept.
+   */
+  private readonly verdicts = new LRUCache<string, boolean>({ max: 50_000 });
+  private versions = 0;
   private readonly fetching = new Set<string>();
   private readonly running = new Set<Promise<void>>();
   /** Fetch clients by trusted origin ('' for none), kept for their connection pools. */
@@ -78,7 +88,14 @@ export class RobotsTxtKeeper {
     const kept = this.files.get(origin);
     if (kept === undefined || kept.refreshAt <= this.now()) this.fetchInBackground(site, origin);
     if (kept === undefined) return 'unknown';
-    return mayCrawl(kept.file, productToken, url) ? 'yes' : 'no';
+    if (url.length > 2_048) return mayCrawl(kept.file, productToken, url) ? 'yes' : 'no';
+    const key = `${kept.version} ${productToken} ${url}`;
+    let allowed = this.verdicts.get(key);
+    if (allowed === undefined) {
+      allowed = mayCrawl(kept.file, productToken, url);
+      this.verdicts.set(key, allowed);
+    }
+    return allowed ? 'yes' : 'no';
   }
 
   /** Resolves once no fetch runs (tests wait on it). */
@@ -121,9 +138,10 @@ export class RobotsTxtKeeper {
     const now = this.now();
     const failed = fetched.kind === 'unreachable' || fetched.status >= 500;
     const retryAt = now + (this.options.retryMs ?? 5 * 60_000);
-    if (!failed) return { file: robotsFileOf(robotsUrl, fetched), refreshAt: now + this.options.refreshMs, goodSince: now };
+    const version = ++this.versions;
+    if (!failed) return { file: robotsFileOf(robotsUrl, fetched), version, refreshAt: now + this.options.refreshMs, goodSince: now };
     if (previous?.goodSince !== undefined && now - previous.goodSince < (this.options.keepGoodCopyMs ?? 30 * 86_400_000)) return { ...previous, refreshAt: retryAt };
-    return { file: robotsFileOf(robotsUrl, fetched), refreshAt: retryAt };
+    return { file: robotsFileOf(robotsUrl, fetched), version, refreshAt: retryAt };
   }
 
   private dispatcherFor(rules: EgressRules): Dispatcher {

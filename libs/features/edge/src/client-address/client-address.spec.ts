@@ -33,7 +33,7 @@ describe('ClientAddresses: the bot address believed from X-Forwarded-For', () =>
     expect(behindMiddleware.of('10.1.2.3', '::ffff:203.0.113.9')).toBe('203.0.113.9');
     expect(behindMiddleware.of('10.1.2.3', '[2001:db8:1::7]:443')).toBe('2001:db8:1::7');
     expect(behindMiddleware.of('10.1.2.3', '203.0.113.9:4711')).toBe('203.0.113.9');
-    expect(behindMiddleware.of('10.1.2.3', '2001:0db8:0001:0000:0000:0000:0000:0007')).toBe('2001:db8:1::7');
+    expect(behindMiddleware.of('10.1.2.3', '2001:0db8:0001:0000:0000:0000:0000:0007')).toBe('2001:0db8:0001:0000:0000:0000:0000:0007');
     expect(new ClientAddresses(['::ffff:10.0.0.0/104']).of('10.1.2.3', '203.0.113.9')).toBe('203.0.113.9');
   });
 
