@@ -25,11 +25,6 @@ import ipaddr from 'ipaddr.js';
  * Defaults live on the fields; a value not listed here is refused at startup.
  */
 
-/** Each element a CIDR range (IPv4 or IPv6). */
-function IsCidrRanges(): PropertyDecorator {
-  return ValidateBy({ name: 'isCidr', validator: { validate: (value) => typeof value === 'string' && ipaddr.isValidCIDR(value), defaultMessage: () => 'each range must be a CIDR range such as 203.0.113.0/24 or 2001:db8::/32' } }, { each: true });
-}
-
 export const DIMENSION_ACTIONS = ['render', 'bypass'] as const;
 export type DimensionAction = (typeof DIMENSION_ACTIONS)[number];
 
@@ -236,7 +231,7 @@ export class RenderServiceConfig {
    * the internal ranges and the machine's own addresses, which are always
    * refused: e.g. the public address of the network's NAT or load balancer.
    */
-  @IsArray() @IsCidrRanges()
+  @IsArray() @ValidateBy({ name: 'isCidr', validator: { validate: (value) => typeof value === 'string' && ipaddr.isValidCIDR(value), defaultMessage: () => 'each range must be a CIDR range such as 203.0.113.0/24 or 2001:db8::/32' } }, { each: true })
   egress_denied_ranges: string[] = [];
 }
 
@@ -402,7 +397,8 @@ export class EdgeConfig {
    * that is not one of them, read only when the request's peer is one of
    * them; empty = no bot address (verification answers `unknown`).
    */
-  @IsArray() @IsCidrRanges() trusted_proxies: string[] = [];
+  @IsArray() @ValidateBy({ name: 'isCidr', validator: { validate: (value) => typeof value === 'string' && ipaddr.isValidCIDR(value), defaultMessage: () => 'each range must be a CIDR range such as 203.0.113.0/24 or 2001:db8::/32' } }, { each: true })
+  trusted_proxies: string[] = [];
   /** Checking bots' claims (published ranges, reverse DNS). */
   @ValidateNested() @Type(() => BotVerificationConfig) bot_verification: BotVerificationConfig = new BotVerificationConfig();
   /** Reading the websites' robots.txt, to record whether each bot was allowed the URL it asked for. */
