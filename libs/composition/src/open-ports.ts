@@ -9,7 +9,7 @@ import { Clock, HostCatalog, systemClock } from '@bpc/domain';
 import { TOPICS } from '@bpc/events';
 import { CachingPageRefresher, ChromiumTabPool, PageRefresher } from '@bpc/renderer';
 import { AddressPolicy } from '@bpc/egress';
-import { BotVerifier, createDnsLookups, rangesOf, readRangeFiles } from '@bpc/bot-verification';
+import { BotVerifier, createDnsLookups, isSampleRangeDir, rangesOf, readRangeFiles } from '@bpc/bot-verification';
 import { RobotsTxtKeeper } from '@bpc/robots-txt';
 import { MemoryRateLimitStore, RateLimitStore, RedisRateLimitStore } from '@bpc/rate-limit';
 import { ExportSlots, MemoryExportSlots, RedisExportSlots } from '@bpc/export-slots';
@@ -54,7 +54,7 @@ export async function openPorts(config: AppConfig, needs: PortNeeds, logger: Log
     opened.push(exportSlots);
     const warmUpTurns = needs.has('warmUpTurns') ? openWarmUpTurns(config, clock, logger.child({ port: 'warm_up_turns' })) : undefined;
     opened.push(warmUpTurns);
-    const botVerifier = needs.has('botVerifier') ? await openBotVerifier(config) : undefined;
+    const botVerifier = needs.has('botVerifier') ? await openBotVerifier(config, logger.child({ port: 'bot_verifier' })) : undefined;
     const robotsTxt = needs.has('robotsTxt') ? openRobotsTxt(config) : undefined;
     opened.push(robotsTxt);
     const ports: Ports = { eventLog, queueStore, explorerStore, cacheStore, pageRefresher, rateLimitStore, exportSlots, warmUpTurns, botVerifier, robotsTxt };
@@ -214,9 +214,10 @@ function openWarmUpTurns(config: AppConfig, clock: Clock, log: Logger): WarmUpTu
 }
 
 /** The verifier on the configured range files (none: reverse DNS only) and DNS servers; a range file that does not load stops startup. */
-async function openBotVerifier(config: AppConfig): Promise<BotVerifier> {
+async function openBotVerifier(config: AppConfig, log: Logger): Promise<BotVerifier> {
   const { ranges_dir, dns_servers, dns_timeout_ms } = config.edge.bot_verification;
   const files = ranges_dir === undefined ? [] : await readRangeFiles(ranges_dir);
+  if (ranges_dir !== undefined && (await isSampleRangeDir(ranges_dir))) log.warn({ ranges_dir }, 'edge.bot_verification.ranges_dir is a SAMPLE range set (documentation addresses, for tests): real crawlers of range-only operators will be proven false');
   return new BotVerifier({ ranges: rangesOf(files), lookups: createDnsLookups({ servers: dns_servers, timeoutMs: dns_timeout_ms }) });
 }
 

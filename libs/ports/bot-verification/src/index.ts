@@ -3,5 +3,5 @@ export { rangesOf, type AddressRanges, type OperatorRangeFile, type PublishedRan
 export { confirmsAddress, isUnderDomains, reverseLookupName, verificationOfLookupError, verifyByReverseDns, type DnsLookups } from './reverse-dns';
 export { REVERSE_DNS_DOMAINS } from './operator-verification';
 export { BOT_VERIFIER, BotVerifier, type BotVerifierOptions } from './bot-verifier';
-export { RANGE_SOURCES, readRangeFiles, type RangeSource } from './range-files';
+export { isSampleRangeDir, RANGE_SOURCES, readRangeFiles, type RangeSource } from './range-files';
 export { createDnsLookups, type DnsLookupsOptions } from './dns-lookups';
