@@ -1,4 +1,8 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import express from 'express';
+import prerender from 'prerender-node';
 import { sha256Hex } from '@bpc/domain';
 import type { LogBatch, Subscription } from '@bpc/event-log';
 import { BOT_REQUEST_RECORDED, BotRequestRecordedPayload, TOPICS } from '@bpc/events';
@@ -35,6 +39,9 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('edge bot verification and
   let origin: TestOrigin;
   let zone: TestDnsZone;
   let subscription: Subscription;
+  /** An Express site with `prerender-node` set up as the README says for the bot's address (`forwardHeaders`). */
+  let expressServer: Server;
+  let expressSite: string;
   const recorded = new Map<string, BotRequestRecordedPayload>();
 
   beforeAll(async () => {
@@ -60,6 +67,13 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('edge bot verification and
       ],
     });
     running = await startApps(standaloneApps, config, createLogger('silent', `edge-bot-verification-${mode}`));
+    const app = express();
+    app.use(prerender.set('prerenderServiceUrl', `${running.urls.edge}/`).set('prerenderToken', TOKENS.demo).set('forwardHeaders', true));
+    app.use((_req, res) => void res.type('html').send('the site itself'));
+    expressServer = await new Promise<Server>((resolve) => {
+      const server = app.listen(0, '127.0.0.1', () => resolve(server));
+    });
+    expressSite = `http://127.0.0.1:${(expressServer.address() as AddressInfo).port}`;
     subscription = await running.runtime.ports.eventLog!.subscribe({
       groupId: `edge-bot-verification-${Date.now()}`,
       topics: [TOPICS.botRequests],
@@ -70,6 +84,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('edge bot verification and
   });
 
   afterAll(async () => {
+    await new Promise((resolve) => expressServer?.close(resolve));
     await subscription?.stop();
     await running?.close();
     await origin?.stop();
@@ -138,6 +153,18 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('edge bot verification and
     const rendered = await request('https://render.example.net/page', GPTBOT, SCRAPER_ADDRESS, TOKENS.render);
     expect([rendered.status, rendered.headers['x-prerender-cache']]).toEqual([200, 'bypass']);
     expect((await recordOf(rendered)).verified).toBe('no');
+  });
+
+  it("through prerender-node with forwardHeaders, the address a proxy in front of the site appended is the bot's", async () => {
+    // The test client stands for the proxy in front of Express: it sends the X-Forwarded-For that proxy would have appended.
+    const viaSite = (pagePath: string, userAgent: string, forwardedFor: string) => rawRequest(expressSite, pagePath, { headers: { host: 'www.example.com', 'user-agent': userAgent, 'x-forwarded-for': forwardedFor } });
+    const verified = await viaSite('/via-prerender-node', GOOGLEBOT, GOOGLE_RANGE_ADDRESS);
+    expect(verified.status).toBe(200);
+    expect(await recordOf(verified)).toMatchObject({ url: 'http://www.example.com/via-prerender-node', verified: 'yes' });
+    const spoofed = await viaSite('/spoofed-via-prerender-node', GPTBOT, SCRAPER_ADDRESS);
+    expect(spoofed.status).toBe(403);
+    expect((await recordOf(spoofed)).verified).toBe('no');
+    expect(origin.hits.get('/spoofed-via-prerender-node')).toBeUndefined();
   });
 
   it("records whether the bot was allowed the URL by the host's robots.txt (unknown until it is fetched)", async () => {
