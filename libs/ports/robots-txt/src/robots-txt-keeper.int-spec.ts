@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { AddressPolicy } from '@bpc/egress';
 import { gate } from '../../../../test/harness/gate';
 import { MAX_ROBOTS_TXT_BYTES } from './robots-file';
-import { RobotsTxtKeeper, type RobotsTxtKeeperOptions } from './robots-txt-keeper';
+import { MAX_JUDGED_RULES, RobotsTxtKeeper, type RobotsTxtKeeperOptions } from './robots-txt-keeper';
 
 async function serve(handler: RequestListener): Promise<{ url: string; server: Server }> {
   const server = createServer(handler);
@@ -124,6 +124,22 @@ describe("RobotsTxtKeeper: each host's robots.txt, fetched in the background (a 
     await binary.idle();
     expect(ask(binary, 'Googlebot', '/a')).toBe('yes');
     await binary.close();
+  });
+
+  it('does not judge a file with more rules than it may try per request (unknown), counted before parsing', async () => {
+    const rules = (n: number) => `User-agent: *\n${Array.from({ length: n - 1 }, (_, i) => `Disallow: /p${i}/*x*y$`).join('\n')}\nDisallow: /a\n`;
+    answer = (_req, res) => res.writeHead(200).end(rules(MAX_JUDGED_RULES));
+    const atCap = keeperWith();
+    ask(atCap, 'Googlebot', '/');
+    await atCap.idle();
+    expect(ask(atCap, 'Googlebot', '/a')).toBe('no');
+    await atCap.close();
+    answer = (_req, res) => res.writeHead(200).end(rules(MAX_JUDGED_RULES + 1));
+    const over = keeperWith();
+    ask(over, 'Googlebot', '/');
+    await over.idle();
+    expect(ask(over, 'Googlebot', '/a')).toBe('unknown');
+    await over.close();
   });
 
   it('runs at most maxConcurrentFetches fetches at once: other hosts stay unknown and are fetched on a later question', async () => {
