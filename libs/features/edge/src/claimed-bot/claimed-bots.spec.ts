@@ -34,4 +34,9 @@ describe('ClaimedBots: who the User-Agent says, and whether it is proven', () =>
     expect(bots.of(BROWSER, '10.0.0.1', '203.0.113.66')).toEqual({ identity: expect.objectContaining({ name: 'other' }), verified: 'unknown' });
     expect(bots.of('', undefined, undefined).verified).toBe('unknown');
   });
+
+  it("does not check a bot its operator's method does not cover: it may fetch from anywhere", () => {
+    // Classified as Google's, but anyone runs a headless Chrome; ChatGPT Agent is OpenAI's, with no range file.
+    expect(bots.of('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/126.0.0.0 Safari/537.36', '10.0.0.1', '203.0.113.66')).toMatchObject({ identity: { operator: 'Google' }, verified: 'unknown' });
+  });
 });

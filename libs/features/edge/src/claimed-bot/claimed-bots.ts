@@ -11,8 +11,10 @@ export interface ClaimedBot {
 /**
  * Names each request's bot and checks its claim, without waiting: the
  * classifier's and the verifier's answers are cached reads (a check that
- * needs DNS runs in the background and answers `unknown` meanwhile). The
- * client address is worked out only for operators that can be checked.
+ * needs DNS runs in the background and answers `unknown` meanwhile). Only
+ * bots their operator's method covers are checked (`VERIFIABLE_BOTS`:
+ * Googlebot yes, Google's HeadlessChrome no), and the client address is
+ * worked out only for them.
  */
 export class ClaimedBots {
   /** Compiled here, at boot, so no request pays for it; answers are cached per User-Agent. */
@@ -25,7 +27,7 @@ export class ClaimedBots {
 
   of(userAgent: string, peerAddress: string | undefined, forwardedFor: string | readonly string[] | undefined): ClaimedBot {
     const identity = this.classify(userAgent);
-    if (!this.verifier.checks(identity.operator)) return { identity, verified: 'unknown' };
+    if (!this.verifier.checks(identity.operator, identity.name)) return { identity, verified: 'unknown' };
     return { identity, verified: this.verifier.verify(identity.operator, this.addresses.of(peerAddress, forwardedFor)) };
   }
 }
