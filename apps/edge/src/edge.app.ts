@@ -9,7 +9,7 @@ class EdgeAppModule {}
 /** Bot-facing serving: cached pages to bots, every request recorded. */
 export const edgeApp: AppSpec = {
   name: 'edge',
-  uses: ['eventLog', 'cacheStore', 'pageRefresher'],
+  uses: ['eventLog', 'cacheStore', 'pageRefresher', 'botVerifier', 'robotsTxt'],
   // Without the cache store no page can be served; without the event log pages are still served and recordings buffered.
   criticalPorts: ['cacheStore'],
   module: (runtime) => ({ module: EdgeAppModule, imports: [RuntimeModule.forRuntime(runtime, edgeApp), HealthModule, MetricsModule, EdgeModule] }),

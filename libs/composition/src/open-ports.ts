@@ -9,6 +9,8 @@ import { Clock, HostCatalog, systemClock } from '@bpc/domain';
 import { TOPICS } from '@bpc/events';
 import { CachingPageRefresher, ChromiumTabPool, PageRefresher } from '@bpc/renderer';
 import { AddressPolicy } from '@bpc/egress';
+import { BotVerifier, createDnsLookups, isSampleRangeDir, rangesOf, readRangeFiles } from '@bpc/bot-verification';
+import { RobotsTxtKeeper } from '@bpc/robots-txt';
 import { MemoryRateLimitStore, RateLimitStore, RedisRateLimitStore } from '@bpc/rate-limit';
 import { ExportSlots, MemoryExportSlots, RedisExportSlots } from '@bpc/export-slots';
 import type { Logger } from 'pino';
@@ -34,7 +36,7 @@ export function assertEngineReached(ports: Ports, name: PortName): void {
  */
 export async function openPorts(config: AppConfig, needs: PortNeeds, logger: Logger, clock: Clock = systemClock): Promise<Ports> {
   const closers: (() => Promise<void> | void)[] = [];
-  const opened: Ports[keyof Ports][] = [];
+  const opened: ({ close(): Promise<void> | void } | undefined)[] = [];
   const waits: Partial<Record<PortName, EngineWait>> = {};
   try {
     const eventLog = needs.has('eventLog') ? await openEventLog(config, logger.child({ port: 'event_log' })) : undefined;
@@ -52,7 +54,10 @@ export async function openPorts(config: AppConfig, needs: PortNeeds, logger: Log
     opened.push(exportSlots);
     const warmUpTurns = needs.has('warmUpTurns') ? openWarmUpTurns(config, clock, logger.child({ port: 'warm_up_turns' })) : undefined;
     opened.push(warmUpTurns);
-    const ports: Ports = { eventLog, queueStore, explorerStore, cacheStore, pageRefresher, rateLimitStore, exportSlots, warmUpTurns };
+    const botVerifier = needs.has('botVerifier') ? await openBotVerifier(config, logger.child({ port: 'bot_verifier' })) : undefined;
+    const robotsTxt = needs.has('robotsTxt') ? openRobotsTxt(config) : undefined;
+    opened.push(robotsTxt);
+    const ports: Ports = { eventLog, queueStore, explorerStore, cacheStore, pageRefresher, rateLimitStore, exportSlots, warmUpTurns, botVerifier, robotsTxt };
     extraClosers.set(ports, closers);
     engineWaits.set(ports, waits);
     return ports;
@@ -75,6 +80,7 @@ export async function closePorts(ports: Ports, logger: Logger): Promise<void> {
     ...Object.entries(engineWaits.get(ports) ?? {}).map(([name, wait]): [string, () => Promise<void>] => [`${name} startup`, () => wait.stop()]),
     ...(extraClosers.get(ports) ?? []).map((closer): [string, () => Promise<void> | void] => ['snapshots', closer]),
     ['renderer', ports.pageRefresher && (() => ports.pageRefresher!.close())],
+    ['robots_txt', ports.robotsTxt && (() => ports.robotsTxt!.close())],
     ['rate_limit_store', ports.rateLimitStore && (() => ports.rateLimitStore!.close())],
     ['export_slots', ports.exportSlots && (() => ports.exportSlots!.close())],
     ['warm_up_turns', ports.warmUpTurns && (() => ports.warmUpTurns!.close())],
@@ -205,6 +211,19 @@ function openExportSlots(config: AppConfig, log: Logger): ExportSlots {
 function openWarmUpTurns(config: AppConfig, clock: Clock, log: Logger): WarmUpTurns {
   if (config.websites.every((website) => website.sitemaps.length === 0)) return new MemoryWarmUpTurns(clock);
   return followingQueueStore<WarmUpTurns>(config, () => new MemoryWarmUpTurns(clock), (redis) => new RedisWarmUpTurns({ ...redis, log }));
+}
+
+/** The verifier on the configured range files (none: reverse DNS only) and DNS servers; a range file that does not load stops startup. */
+async function openBotVerifier(config: AppConfig, log: Logger): Promise<BotVerifier> {
+  const { ranges_dir, dns_servers, dns_timeout_ms } = config.edge.bot_verification;
+  const files = ranges_dir === undefined ? [] : await readRangeFiles(ranges_dir);
+  if (ranges_dir !== undefined && (await isSampleRangeDir(ranges_dir))) log.warn({ ranges_dir }, 'edge.bot_verification.ranges_dir is a SAMPLE range set (documentation addresses, for tests): real crawlers of range-only operators will be proven false');
+  return new BotVerifier({ ranges: rangesOf(files), lookups: createDnsLookups({ servers: dns_servers, timeoutMs: dns_timeout_ms }) });
+}
+
+/** robots.txt is fetched as renders are: the host's origin, else only public addresses outside `render_service.egress_denied_ranges`. */
+function openRobotsTxt(config: AppConfig): RobotsTxtKeeper {
+  return new RobotsTxtKeeper({ addresses: new AddressPolicy({ deniedRanges: config.render_service.egress_denied_ranges }), refreshMs: config.edge.robots_txt.refresh_minutes * 60_000 });
 }
 
 function openPageRefresher(config: AppConfig, store: CacheStore, log: Logger): PageRefresher {

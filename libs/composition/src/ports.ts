@@ -7,6 +7,8 @@ import type { PageRefresher } from '@bpc/renderer';
 import type { RateLimitStore } from '@bpc/rate-limit';
 import type { ExportSlots } from '@bpc/export-slots';
 import type { WarmUpTurns } from '@bpc/daemon';
+import type { BotVerifier } from '@bpc/bot-verification';
+import type { RobotsTxtKeeper } from '@bpc/robots-txt';
 
 /** The adapters one process opened; apps in the same process share them. */
 export interface Ports {
@@ -23,6 +25,10 @@ export interface Ports {
   readonly exportSlots?: ExportSlots;
   /** Which daemon runs each sitemap warm-up interval (memory, or Redis shared by the daemons). */
   readonly warmUpTurns?: WarmUpTurns;
+  /** Checks bots' claims (published ranges from `edge.bot_verification.ranges_dir`, reverse DNS on its servers). */
+  readonly botVerifier?: BotVerifier;
+  /** The websites' robots.txt files, fetched under the renderer's egress rules. */
+  readonly robotsTxt?: RobotsTxtKeeper;
 }
 
 export type PortName = keyof Ports;
@@ -48,5 +54,9 @@ export function adapterName(config: AppConfig, port: PortName): string {
       return `export_slots (${config.adapters.queue_store})`;
     case 'warmUpTurns':
       return `warm_up_turns (${config.adapters.queue_store})`;
+    case 'botVerifier':
+      return 'bot_verifier';
+    case 'robotsTxt':
+      return 'robots_txt';
   }
 }

@@ -10,6 +10,8 @@ import { RATE_LIMIT_STORE } from '@bpc/rate-limit';
 import { EXPORT_SLOTS } from '@bpc/export-slots';
 import { OPEN_OPERATOR_SQL_STORES } from '@bpc/public-api';
 import { WARM_UP_TURNS } from '@bpc/daemon';
+import { BOT_VERIFIER } from '@bpc/bot-verification';
+import { ROBOTS_TXT_KEEPER } from '@bpc/robots-txt';
 import type { Logger } from 'pino';
 import { APP_CONFIG, CLOCK, IN_PROCESS_SIGNALS, InProcessSignals, LOGGER, PROCESS_SHUTDOWN, ProcessShutdown, READINESS_CHECKS, ReadinessCheck, SERVING_LOAD, ServingLoad } from '@bpc/platform';
 import type { AppSpec } from './app-spec';
@@ -41,6 +43,8 @@ const PORT_TOKENS: Record<PortName, symbol> = {
   rateLimitStore: RATE_LIMIT_STORE,
   exportSlots: EXPORT_SLOTS,
   warmUpTurns: WARM_UP_TURNS,
+  botVerifier: BOT_VERIFIER,
+  robotsTxt: ROBOTS_TXT_KEEPER,
 };
 
 /**

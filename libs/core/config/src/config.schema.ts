@@ -151,6 +151,9 @@ export class WebsiteAlertsConfig {
   @IsBoolean() export_finished: boolean = true;
 }
 
+export const SPOOFED_BOT_POLICIES = ['serve_cached_only', 'render', 'refuse'] as const;
+export type SpoofedBotPolicy = (typeof SPOOFED_BOT_POLICIES)[number];
+
 export class WebsiteConfig {
   /** Identifier in public API paths (`/api/websites/{website}`). */
   @IsString() @Matches(/^[a-z0-9][a-z0-9._-]{0,62}$/, { message: 'must be 1-63 lower-case letters, digits, ., - or _' }) id!: string;
@@ -169,6 +172,14 @@ export class WebsiteConfig {
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => WebsiteSitemapConfig) sitemaps: WebsiteSitemapConfig[] = [];
   /** The website's alert webhook; absent = no alerts. */
   @IsOptional() @ValidateNested() @Type(() => WebsiteAlertsConfig) alerts?: WebsiteAlertsConfig;
+  /**
+   * What the edge does for a bot whose claim is proven false (`verified: no`,
+   * docs/edge.md): `serve_cached_only` serves a cached page and never renders
+   * (a miss answers 403 `UNVERIFIED_BOT`), `render` serves it like any bot,
+   * `refuse` answers 403 `UNVERIFIED_BOT` always. Claims not checked or not
+   * known (`unknown`) are always served like any bot.
+   */
+  @IsIn(SPOOFED_BOT_POLICIES) spoofed_bots: SpoofedBotPolicy = 'serve_cached_only';
   /** The site's name, as its `llms.txt` heading says it; absent = the host's first hostname. */
   @IsOptional() @IsString() @Matches(/^[^\r\n]{1,200}$/, { message: 'must be 1-200 characters on one line' }) name?: string;
   /** One paragraph about the site, the blockquote of its `llms.txt`; absent = none. */
@@ -350,6 +361,29 @@ export class DaemonConfig {
   @IsIn(ENVELOPE_FORMS) envelope: EnvelopeForm = 'success';
 }
 
+/** How the edge checks that a bot is who its User-Agent says (docs/bots.md, "Verified bots"). */
+export class BotVerificationConfig {
+  /**
+   * Directory of the operators' published range files and their
+   * `sources.json` (what `npm run bots:update-ranges` writes); absent = no
+   * ranges: operators that document reverse DNS are still checked, those
+   * that publish only ranges (OpenAI, Perplexity) stay `unknown`.
+   */
+  @IsOptional() @IsString() @IsNotEmpty() ranges_dir?: string;
+  /** DNS servers for reverse-DNS checks, `host` or `host:port`; absent = the system's. */
+  @IsOptional() @IsArray() @IsString({ each: true }) @Matches(/^[^\s]+$/, { each: true, message: 'each server must be host or host:port' }) dns_servers?: string[];
+  /** One DNS query's timeout (2 tries each); a check gives up (`unknown`) after 2 s in all. */
+  @IsInt() @Min(50) @Max(10_000) dns_timeout_ms: number = 1_000;
+}
+
+/** The edge's robots.txt reader (docs/edge.md, "robots.txt"). */
+export class EdgeRobotsTxtConfig {
+  /** `false`: robots.txt is never fetched and every bot request is recorded `robotsAllowed: unknown`. */
+  @IsBoolean() enabled: boolean = true;
+  /** Minutes a host's robots.txt is used before it is fetched again (when a bot next asks for one of its pages). */
+  @IsInt() @Min(1) @Max(10_080) refresh_minutes: number = 60;
+}
+
 /** The bot edge: online render bound and the request-recording buffer. */
 export class EdgeConfig {
   /** Longest a bot waits for a render on a miss before it gets 504. */
@@ -388,6 +422,19 @@ export class EdgeConfig {
   @IsInt() @Min(8) @Max(4096) markdown_cache_mb: number = 32;
   /** A website's `llms.txt` is generated again from the cache at most this often (seconds, per host and edge process). */
   @IsInt() @Min(1) @Max(86_400) llms_txt_refresh_s: number = 60;
+  /**
+   * Proxies (CIDR) whose `X-Forwarded-For` the edge believes: the servers of
+   * the websites' middleware (nginx, `prerender-node`'s) and any load
+   * balancer in front of the edge. The bot's address is the rightmost entry
+   * that is not one of them, read only when the request's peer is one of
+   * them; empty = no bot address (verification answers `unknown`).
+   */
+  @IsArray() @ValidateBy({ name: 'isCidr', validator: { validate: (value) => typeof value === 'string' && ipaddr.isValidCIDR(value), defaultMessage: () => 'each range must be a CIDR range such as 203.0.113.0/24 or 2001:db8::/32' } }, { each: true })
+  trusted_proxies: string[] = [];
+  /** Checking bots' claims (published ranges, reverse DNS). */
+  @ValidateNested() @Type(() => BotVerificationConfig) bot_verification: BotVerificationConfig = new BotVerificationConfig();
+  /** Reading the websites' robots.txt, to record whether each bot was allowed the URL it asked for. */
+  @ValidateNested() @Type(() => EdgeRobotsTxtConfig) robots_txt: EdgeRobotsTxtConfig = new EdgeRobotsTxtConfig();
 }
 
 /** CSV exports of the public API (download links and retention). */

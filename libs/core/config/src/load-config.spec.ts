@@ -137,6 +137,21 @@ describe('configuration', () => {
     expect(issuesOf(website({ name: 'two\nlines' }))).toEqual(['websites[0].name: must be 1-200 characters on one line']);
   });
 
+  it('takes the edge trusted proxies, bot verification and robots.txt settings and the spoofed bot policy, naming a bad one', () => {
+    const config = validateConfig({ ...minimal, websites: [{ id: 'w', host_id: 1, account_id: 'a' }] }, 'test');
+    expect(config.edge.trusted_proxies).toEqual([]);
+    expect(config.edge.bot_verification).toEqual({ dns_timeout_ms: 1_000 });
+    expect(config.edge.robots_txt).toEqual({ enabled: true, refresh_minutes: 60 });
+    expect(config.websites[0].spoofed_bots).toBe('serve_cached_only');
+    expect(issuesOf({ ...minimal, edge: { trusted_proxies: ['10.0.0.0/8', '::1/128'], bot_verification: { ranges_dir: './ranges', dns_servers: ['127.0.0.1:5353'] } } })).toEqual([]);
+    for (const bad of [['10.0.0.1'], ['10.0.0.0/8, 192.168.0.0/16'], [''], [7]]) {
+      expect(issuesOf({ ...minimal, edge: { trusted_proxies: bad } })).toEqual(['edge.trusted_proxies: each range must be a CIDR range such as 203.0.113.0/24 or 2001:db8::/32']);
+    }
+    expect(issuesOf({ ...minimal, edge: { bot_verification: { dns_servers: ['a b'] } } })).toEqual(['edge.bot_verification.dns_servers: each server must be host or host:port']);
+    expect(issuesOf({ ...minimal, edge: { robots_txt: { refresh_minutes: 0 } } })).toEqual(['edge.robots_txt.refresh_minutes: must not be less than 1']);
+    expect(issuesOf({ ...minimal, websites: [{ id: 'w', host_id: 1, account_id: 'a', spoofed_bots: 'block' }] })[0]).toMatch(/^websites\[0\]\.spoofed_bots: /);
+  });
+
   it("takes a host's render settings with documented defaults, and names a bad one", () => {
     expect(validateConfig(minimal, 'test').hosts[0].render).toEqual({ quiet_ms: 300, long_request_ms: 4000, prerender_ready: true });
     const host = (render: Record<string, unknown>) => ({ ...minimal, hosts: [{ ...minimal.hosts[0], render }] });

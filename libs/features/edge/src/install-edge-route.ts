@@ -48,6 +48,8 @@ export function installEdgeRoute(app: NestFastifyApplication, logger: Logger): v
         userAgent: request.headers['user-agent'] ?? '',
         acceptEncoding: request.headers['accept-encoding'],
         accept: request.headers.accept,
+        peerAddress: request.socket.remoteAddress,
+        forwardedFor: request.headers['x-forwarded-for'],
         headOnly: request.method === 'HEAD',
         requestId,
         receivedAt,

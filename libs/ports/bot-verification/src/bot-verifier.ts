@@ -1,15 +1,20 @@
 import { LRUCache } from 'lru-cache';
 import ipaddr from 'ipaddr.js';
-import { REVERSE_DNS_DOMAINS } from './operator-verification';
+import { REVERSE_DNS_DOMAINS, VERIFIABLE_BOTS } from './operator-verification';
 import type { AddressRanges } from './published-ranges';
 import { verifyByReverseDns, type DnsLookups } from './reverse-dns';
 import type { Verification } from './verification';
+
+/** The Nest token of the process's `BotVerifier` (the composition root opens it). */
+export const BOT_VERIFIER = Symbol('BOT_VERIFIER');
 
 export interface BotVerifierOptions {
   readonly ranges: AddressRanges;
   readonly lookups: DnsLookups;
   /** Domains per operator for forward-confirmed reverse DNS (default: what the operators document). */
   readonly reverseDnsDomains?: Readonly<Record<string, readonly string[]>>;
+  /** The bots per operator whose claims its method covers (default: `VERIFIABLE_BOTS`). */
+  readonly verifiableBots?: Readonly<Record<string, readonly string[]>>;
   /** Milliseconds since an epoch; injected so tests move time. */
   readonly now?: () => number;
   /** How long a `yes` or `no` from DNS holds before it is checked again (default 6 h). */
@@ -48,17 +53,30 @@ export class BotVerifier {
   private readonly idleWaiters: (() => void)[] = [];
   private readonly now: () => number;
   private readonly domains: Readonly<Record<string, readonly string[]>>;
+  private readonly verifiableBots: ReadonlyMap<string, ReadonlySet<string>>;
 
   constructor(private readonly options: BotVerifierOptions) {
     this.answers = new LRUCache({ max: options.maxEntries ?? 100_000 });
     this.now = options.now ?? Date.now;
     this.domains = options.reverseDnsDomains ?? REVERSE_DNS_DOMAINS;
+    this.verifiableBots = new Map(Object.entries(options.verifiableBots ?? VERIFIABLE_BOTS).map(([operator, names]) => [operator, new Set(names)]));
+  }
+
+  /**
+   * Whether claims of this operator can be checked at all (it publishes
+   * ranges or documents reverse DNS) and, given a bot name, whether its
+   * method covers that bot (`verifiableBots`): the caller need not find an
+   * address otherwise, and `verify` would answer for the operator's crawlers.
+   */
+  checks(claimedOperator: string, botName?: string): boolean {
+    if (this.domains[claimedOperator] === undefined && !this.options.ranges.operators.has(claimedOperator)) return false;
+    return botName === undefined || this.verifiableBots.get(claimedOperator)?.has(botName) === true;
   }
 
   /** The verification of `claimedOperator` for a request from `ip` (as the trusted proxy header gave it, or undefined); never waits. */
   verify(claimedOperator: string, ip: string | undefined): Verification {
     const domains = this.domains[claimedOperator];
-    if (ip === undefined || (domains === undefined && !this.options.ranges.operators.has(claimedOperator))) return 'unknown';
+    if (ip === undefined || !this.checks(claimedOperator)) return 'unknown';
     const key = `${claimedOperator} ${ip}`;
     const answer = this.answers.get(key);
     if (answer !== undefined && answer.expiresAt > this.now()) return answer.verification;

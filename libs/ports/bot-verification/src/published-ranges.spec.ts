@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { rangesOf } from './published-ranges';
-import { readRangeFiles } from './range-files';
+import { isSampleRangeDir, readRangeFiles } from './range-files';
 
 describe('rangesOf', () => {
   const ranges = rangesOf([
@@ -34,6 +34,10 @@ describe('rangesOf', () => {
 
   it('refuses a prefix that is not CIDR, naming it', () => {
     expect(() => rangesOf([{ operator: 'Google', file: { prefixes: [{ ipv4Prefix: '192.0.2.0' }] } }])).toThrow('Google: "192.0.2.0" is not a CIDR prefix');
+  });
+
+  it('knows the shipped SAMPLE set for what it is (the edge warns when it is configured)', async () => {
+    expect(await isSampleRangeDir(path.join(__dirname, 'sample-ranges'))).toBe(true);
   });
 
   it('reads a range directory (the shipped SAMPLE set) with its operators', async () => {

@@ -34,6 +34,12 @@ export interface RangeFileSource {
   readonly creationTime?: string;
 }
 
+/** Whether a range directory is a SAMPLE set (its sources.json says so): documentation addresses, for tests only. */
+export async function isSampleRangeDir(dir: string): Promise<boolean> {
+  const sources = JSON.parse(await readFile(path.join(dir, 'sources.json'), 'utf8')) as { sample?: unknown };
+  return sources.sample !== undefined;
+}
+
 /** Reads the range files a directory's sources.json lists, each with its operator; a missing or malformed file throws. */
 export async function readRangeFiles(dir: string): Promise<OperatorRangeFile[]> {
   const { files } = JSON.parse(await readFile(path.join(dir, 'sources.json'), 'utf8')) as { files: readonly RangeFileSource[] };

@@ -1,2 +1,3 @@
 export * from './robots-file';
 export * from './fetch-robots-txt';
+export * from './robots-txt-keeper';

@@ -10,7 +10,7 @@ export interface EdgeAnswer {
 }
 
 /** Stable codes of the edge's own (non-page) answers. */
-export type EdgeErrorCode = 'UNAUTHENTICATED' | 'INVALID_URL' | 'NOT_FOUND' | 'RENDER_TIMEOUT' | 'RENDER_FAILED' | 'UNAVAILABLE';
+export type EdgeErrorCode = 'UNAUTHENTICATED' | 'INVALID_URL' | 'NOT_FOUND' | 'UNVERIFIED_BOT' | 'RENDER_TIMEOUT' | 'RENDER_FAILED' | 'UNAVAILABLE';
 
 /**
  * What a bot is told of each error: a fixed sentence per code, never an
@@ -21,6 +21,7 @@ const ERROR_MESSAGES: Readonly<Record<EdgeErrorCode, string>> = {
   UNAUTHENTICATED: 'missing or unknown X-Prerender-Token',
   INVALID_URL: 'the request path must be / followed by an absolute http(s) page URL',
   NOT_FOUND: "the page URL's host is not a host of this website",
+  UNVERIFIED_BOT: 'the request is not from the crawler its User-Agent names',
   RENDER_TIMEOUT: 'the page was not rendered in time; try again later',
   RENDER_FAILED: 'the page could not be rendered; try again later',
   UNAVAILABLE: 'the page cannot be served right now; try again later',

@@ -7,11 +7,17 @@ import type { BoundedMemo } from '@bpc/support';
 import type { CacheStatus } from '@bpc/events';
 import { APP_CONFIG, CLOCK, LOGGER, METRICS_REGISTRY } from '@bpc/platform';
 import { PAGE_REFRESHER, PageRefresher, UnstoredPage } from '@bpc/renderer';
+import { BOT_VERIFIER, BotVerifier } from '@bpc/bot-verification';
+import { ROBOTS_TXT_KEEPER, RobotsTxtKeeper } from '@bpc/robots-txt';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { AnswerFormat, answerFormatOf } from '../answer-format/answer-format';
+import { ClaimedBots } from '../claimed-bot/claimed-bots';
+import { servingLeave } from '../claimed-bot/spoofed-bot-policy';
+import { ClientAddresses } from '../client-address/client-address';
 import { BotRequestRecorder } from '../record-bot-request/bot-request-recorder';
 import { RenderFactRecorder } from '../record-render/render-fact-recorder';
+import { RobotsVerdicts } from '../robots-verdict/robots-verdicts';
 import { ScheduleAutorecacheWhenPageServed } from '../schedule-autorecache/schedule-autorecache-when-page-served';
 import { LlmsTxtFiles } from '../serve-llms-txt/llms-txt-files';
 import { AgentMarkdown, MarkdownBody } from '../serve-markdown/agent-markdown';
@@ -46,6 +52,8 @@ const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
  * recorded (`ServedRequests`). An agent that asks for Markdown (or that its
  * website lists) gets a render's Markdown (`AgentMarkdown`), and a website
  * may have the edge serve its `llms.txt` (`LlmsTxtFiles`): docs/agents.md.
+ * A bot whose claim is proven false gets what its website's `spoofed_bots`
+ * policy says (`servingLeave`).
  */
 @Injectable()
 export class ServePage implements OnApplicationShutdown {
@@ -54,6 +62,7 @@ export class ServePage implements OnApplicationShutdown {
   private readonly pages: CachedPages;
   private readonly renders: SharedRenders;
   private readonly served: ServedRequests;
+  private readonly claimedBots: ClaimedBots;
   private cacheErrorLoggedAt = Number.NEGATIVE_INFINITY;
   private readonly pageUrls = requestMemo(pageUrlOf);
   private readonly gzipAccepted = requestMemo(acceptsGzip);
@@ -76,11 +85,14 @@ export class ServePage implements OnApplicationShutdown {
     private readonly autorecache: ScheduleAutorecacheWhenPageServed,
     renderFacts: RenderFactRecorder,
     @Inject(METRICS_REGISTRY) registry: Registry,
+    @Inject(BOT_VERIFIER) verifier: BotVerifier,
+    @Inject(ROBOTS_TXT_KEEPER) robotsTxt: RobotsTxtKeeper,
   ) {
     this.websites = new WebsiteTokens(config.websites);
     this.pages = new CachedPages(cache, this.bodies);
     this.renders = new SharedRenders(refresher, renderFacts, { botWaitMs: config.edge.render_timeout_ms, renderMs: config.recache.timeout_per_url * 1_000 });
-    this.served = new ServedRequests(config.edge.record_requests, clock, recorder);
+    this.served = new ServedRequests(config.edge.record_requests, clock, recorder, new RobotsVerdicts(config.edge.robots_txt.enabled ? robotsTxt : undefined, config.hosts));
+    this.claimedBots = new ClaimedBots(verifier, new ClientAddresses(config.edge.trusted_proxies));
     this.converter = markdownConverter(logger.child({ component: 'agent-markdown' }));
     this.markdown = new AgentMarkdown(config.edge.markdown_cache_mb * 1024 * 1024, this.converter.convert, markdownMetrics(registry, () => this.markdown.usage().bytes, logger));
     this.llmsTxtFiles = new LlmsTxtFiles(cache, () => clock.now(), config.edge.llms_txt_refresh_s * 1_000, (error, websiteId) =>
@@ -104,10 +116,13 @@ export class ServePage implements OnApplicationShutdown {
     const host = this.hosts.hostForHostname(url.hostname);
     if (!host || host.host_id !== website.hostId) return problem(404, 'NOT_FOUND', requestId);
     const dimension = this.dimensions.get(host.host_id)!.get(request.userAgent);
-    const page: PageRequest = { website, hostId: host.host_id, url: url.href, hostname: url.hostname, dimension, request, requestId, started, wants: this.formatWanted(website, request) };
+    const bot = this.claimedBots.of(request.userAgent, request.peerAddress, request.forwardedFor);
+    const page: PageRequest = { website, hostId: host.host_id, url: url.href, hostname: url.hostname, dimension, bot, request, requestId, started, wants: this.formatWanted(website, request) };
+    const leave = servingLeave(bot.verified, website.spoofedBots);
+    if (leave === 'refuse') return this.failed(page, 403, 'UNVERIFIED_BOT');
     try {
       if (website.agents.llmsTxt && isLlmsTxt(url.href)) return await this.serveLlmsTxt(page, host);
-      return await this.servePage(page);
+      return await this.servePage(page, leave === 'serve');
     } catch (error) {
       if (!(error instanceof CacheUnreadableError)) throw error;
       // The cache (its store, its files) could not be read: a 503 the bot retries, recorded like any answer.
@@ -122,13 +137,15 @@ export class ServePage implements OnApplicationShutdown {
     return request.accept ? this.formatsAsked.get(request.accept) : 'html';
   }
 
-  private async servePage(page: PageRequest): Promise<EdgeAnswer> {
+  /** The cached page, else (when `mayRender`) a render; a bot proven false under `serve_cached_only` gets 403 on a miss, and no render starts. */
+  private async servePage(page: PageRequest, mayRender: boolean): Promise<EdgeAnswer> {
     const { hostId, url, dimension, started } = page;
     const cached = await this.pages.get(hostId, url, dimension.id);
     if (cached) {
       const now = this.clock.now();
       return this.answer(page, cached.hit, cached.body, isFresh(cached.hit.entry, now) ? 'hit' : 'stale');
     }
+    if (!mayRender) return this.failed(page, 403, 'UNVERIFIED_BOT');
     const outcome = await this.renders.outcome(hostId, url, dimension.id, started);
     if (outcome === 'timeout') return this.renderFailed(page, 'RENDER_TIMEOUT', `not rendered within edge.render_timeout_ms (${this.config.edge.render_timeout_ms} ms)`);
     if (outcome.kind === 'failed') {

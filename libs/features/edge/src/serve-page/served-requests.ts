@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
-import { createBotClassifier } from '@bpc/bots';
 import type { Clock } from '@bpc/domain';
 import type { CacheStatus } from '@bpc/events';
 import type { AnswerFormat } from '../answer-format/answer-format';
 import type { BotRequestRecorder } from '../record-bot-request/bot-request-recorder';
+import type { RobotsVerdicts } from '../robots-verdict/robots-verdicts';
 import type { PageRequest } from './page-request';
 
 /** What the bot was answered, as recorded. */
@@ -17,20 +17,18 @@ export interface ServedAnswer {
   readonly format: AnswerFormat;
 }
 
-/** Hands each answered page request to the recorder (when `edge.record_requests` is on), named by its bot. */
+/** Hands each answered page request to the recorder (when `edge.record_requests` is on), named by its bot, with its verification and robots.txt verdict. */
 export class ServedRequests {
-  /** Compiled here, at boot, so no request pays for it; answers are cached per User-Agent. */
-  private readonly classify = createBotClassifier();
-
   constructor(
     private readonly enabled: boolean,
     private readonly clock: Clock,
     private readonly recorder: BotRequestRecorder,
+    private readonly robots: RobotsVerdicts,
   ) {}
 
   record(page: PageRequest, served: ServedAnswer): void {
     if (!this.enabled) return;
-    const bot = this.classify(page.request.userAgent);
+    const bot = page.bot.identity;
     this.recorder.record({
       websiteId: page.website.id,
       host: page.hostname,
@@ -50,8 +48,8 @@ export class ServedRequests {
       format: served.format,
       botCategory: bot.category,
       botOperator: bot.operator,
-      verified: 'unknown',
-      robotsAllowed: 'unknown',
+      verified: page.bot.verified,
+      robotsAllowed: this.robots.of(page),
     });
   }
 }

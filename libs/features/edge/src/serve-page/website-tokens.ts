@@ -1,4 +1,4 @@
-import type { WebsiteConfig } from '@bpc/config';
+import type { SpoofedBotPolicy, WebsiteConfig } from '@bpc/config';
 import { digestsEqual, parseContentSignal, sha256Digest } from '@bpc/domain';
 import { agentTokensOf } from '../serve-markdown/markdown-wanted';
 
@@ -7,6 +7,8 @@ export interface Website {
   readonly id: string;
   readonly hostId: number;
   readonly tokenSha256: Buffer;
+  /** What a bot whose claim is proven false gets (`websites[].spoofed_bots`). */
+  readonly spoofedBots: SpoofedBotPolicy;
   readonly agents: WebsiteAgents;
 }
 
@@ -36,7 +38,7 @@ export class WebsiteTokens {
   private readonly websiteByToken = new Map<string, Website>();
 
   constructor(websites: readonly WebsiteConfig[]) {
-    this.websites = websites.flatMap((w) => (w.prerender_token_sha256 ? [{ id: w.id, hostId: w.host_id, tokenSha256: Buffer.from(w.prerender_token_sha256, 'hex'), agents: agentsOf(w) }] : []));
+    this.websites = websites.flatMap((w) => (w.prerender_token_sha256 ? [{ id: w.id, hostId: w.host_id, tokenSha256: Buffer.from(w.prerender_token_sha256, 'hex'), spoofedBots: w.spoofed_bots, agents: agentsOf(w) }] : []));
   }
 
   /**
