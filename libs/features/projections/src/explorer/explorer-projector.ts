@@ -1,13 +1,14 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { Logger } from 'pino';
-import { asExplorerEvent, asRenderEvent, TOPICS, UnknownEventError } from '@bpc/events';
+import { asExplorerEvent, asRenderEvent, type RenderRecorded, TOPICS, UnknownEventError } from '@bpc/events';
 import { EVENT_LOG, EventLog, LogBatch, Subscription } from '@bpc/event-log';
 import { retryInBackground } from '@bpc/support';
-import { BufferedExplorerWriter, checkpointOf, EXPLORER_STORE, ExplorerStore, JsonLines } from '@bpc/explorer-store';
+import { BufferedExplorerWriter, checkpointOf, EXPLORER_STORE, ExplorerStore, JsonLines, RENDER_RECORDED_EVENTS_TABLE } from '@bpc/explorer-store';
 import type { AppConfig } from '@bpc/config';
 import { APP_CONFIG, FailureStreakLog, LOGGER, METRICS_REGISTRY, ReadinessRegistry, scrapeSafeCollect, SERVING_LOAD, ServingLoad } from '@bpc/platform';
 import { explorerRows, intakeOfStored, landsIn, push, type TableRows } from './explorer-projection';
+import { pageRows } from './page-projection';
 import { YieldToServing } from './yield-to-serving';
 
 /** One group per topic, so a slow search import never holds up bot requests (a subscription handles one batch at a time). */
@@ -205,6 +206,8 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
         const list = storedByIntake.get(intake);
         if (list) list.push(stored);
         else storedByIntake.set(intake, [stored]);
+        // A render's facts and changes need the domain's issue rules: mapped here, from the event the log already parsed.
+        if (intake === RENDER_RECORDED_EVENTS_TABLE) pageRows(record.event as RenderRecorded, tables);
         continue;
       }
       const event = asExplorerEvent(record.event) ?? asRenderEvent(record.event);
