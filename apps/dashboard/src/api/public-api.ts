@@ -1538,7 +1538,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                explorerKey: "events" | "search-pages" | "search-keywords";
+                explorerKey: "events" | "search-pages" | "search-keywords" | "pages" | "page_changes";
                 /** @description Website identifier */
                 website: string;
             };
@@ -3398,7 +3398,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                explorerKey: "events" | "search-pages" | "search-keywords";
+                explorerKey: "events" | "search-pages" | "search-keywords" | "pages" | "page_changes";
                 /** @description Website identifier */
                 website: string;
             };
