@@ -205,7 +205,8 @@ const PAGE_CHANGES_EXPLORER: ExplorerDef = {
     options('field', 'Field', CH, CHANGE_FIELDS.map((field) => ({ value: field, label: field }))),
     options('severity', 'Severity', CH, ISSUE_SEVERITIES.map((severity) => ({ value: severity, label: severity }))),
   ],
-  periods: { presets: DAY_PRESETS, customFormat: 'YYYY-MM-DD,YYYY-MM-DD', timeBounds: false, maxRangeDays: MAX_RANGE_DAYS },
+  // Rolling like `events`: today's changes are the ones a customer looks for first.
+  periods: { presets: ['24h', ...DAY_PRESETS], customFormat: 'YYYY-MM-DD,YYYY-MM-DD', timeBounds: true, maxRangeDays: MAX_RANGE_DAYS },
 };
 
 export const EXPLORER_CATALOG: readonly ExplorerDef[] = [

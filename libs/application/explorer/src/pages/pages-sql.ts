@@ -14,6 +14,7 @@ import type { PagesDef } from './site-explorer';
 /** Issues that make a page an error page: `issuesOf` reports nothing else for one but `noindex`, so `title_duplicate` is not added to it either. */
 const ERROR_ISSUES_SQL = "['status_4xx', 'status_5xx', 'soft_404']";
 const GOOGLEBOT_SQL = "startsWith(bot_name, 'Googlebot')";
+const DAY_MS = 86_400_000;
 
 export const PAGES_FILTER_SQL: Readonly<Record<string, string>> = {
   url: 'p_url',
@@ -94,7 +95,9 @@ export function buildPagesSql(query: ResolvedQuery & { readonly explorer: PagesD
       return { countSql: `SELECT count() AS total ${from}`, pageSql: `SELECT ${select.join(', ')} ${from} ${order}`, params };
     }
     case 'page_changes': {
-      const where = query.filters.map((f, i) => filterSql(f, PAGE_CHANGES_FILTER_SQL[f.field], params, i));
+      // Rolling windows: the days the window touches, then the rows whose latest change falls within it.
+      params.endDate = new Date(query.window.end.getTime() + DAY_MS - 1).toISOString().slice(0, 10);
+      const where = ['c_changed_at >= {start:DateTime64(3)}', 'c_changed_at < {end:DateTime64(3)}', ...query.filters.map((f, i) => filterSql(f, PAGE_CHANGES_FILTER_SQL[f.field], params, i))];
       const { select, order } = selectAndOrder(query, "concat(c_url, '|', toString(c_dimension_id), '|', toString(c_day), '|', c_field)", [], params);
       const from = `FROM (${changesSource()})${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`;
       return { countSql: `SELECT count() AS total ${from}`, pageSql: `SELECT ${select.join(', ')} ${from} ${order}`, params };
