@@ -1,3 +1,6 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AlertEvaluator, verifyAlertSignature } from '@bpc/alerts';
 import { sha256Hex } from '@bpc/domain';
 import { TOPICS, type RenderRecorded } from '@bpc/events';
 import { createLogger } from '@bpc/platform';
@@ -7,6 +10,23 @@ import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { issueToken } from './explorer-fixtures';
 
 const TOKEN = 'seo-health-token';
+const SECRET = 'seo-health-webhook-secret-0123';
+
+/** A webhook receiver on loopback: records every POST (raw body and signature). */
+async function startReceiver(): Promise<{ server: Server; url: string; received: { raw: string; signature: string; body: { id: string; type: string; data: Record<string, unknown> } }[] }> {
+  const received: { raw: string; signature: string; body: { id: string; type: string; data: Record<string, unknown> } }[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      received.push({ raw, signature: String(request.headers['x-bpc-signature']), body: JSON.parse(raw) });
+      response.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
+}
 const page = (p: string) => `https://www.example.com${p}`;
 const html = (title: string, head = '') => `<html lang="en"><head><title>${title}</title><meta name="description" content="Plans and prices">${head}</head><body><h1>${title}</h1><p>${'plans prices '.repeat(150)}</p></body></html>`;
 
@@ -23,15 +43,22 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('SEO health: page facts, i
   let api: string;
   let token: string;
   let daemon: DaemonClient;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
   const answers = new Map<string, (hit: number) => OriginAnswer>();
 
   beforeAll(async () => {
     origin = new TestOrigin((p, hit) => answers.get(p)?.(hit) ?? { status: 200, body: html('Pricing') });
+    receiver = await startReceiver();
     const config = testConfig(mode, {
       scheduler: { tick_ms: 50 },
       edge: { record_flush_ms: 50 },
       hosts: [bypassHost(await origin.start())],
-      websites: [{ id: 'demo', host_id: 1, account_id: 'acme', prerender_token_sha256: sha256Hex(TOKEN) }],
+      websites: [
+        {
+          id: 'demo', host_id: 1, account_id: 'acme', prerender_token_sha256: sha256Hex(TOKEN),
+          alerts: { webhook_url: `${receiver.url}/demo`, secret: SECRET, allow_internal_target: true, export_finished: false, noindex_appeared: { min_pages: 1, window_minutes: 60 } },
+        },
+      ],
     });
     running = await startApps(standaloneApps, config, createLogger('silent', `seo-health-${mode}`));
     api = running.urls['public-api']!;
@@ -42,6 +69,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('SEO health: page facts, i
   afterAll(async () => {
     await running?.close();
     await origin?.stop();
+    receiver?.server.close();
     if (running) removeTestDataDir(running.runtime.config.data_dir);
   });
 
@@ -89,6 +117,14 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('SEO health: page facts, i
       expect.objectContaining({ url, dimension: 'desktop', title: 'Pricing', description: 'Plans and prices', noindex: 'robots', status_code: 200, word_count: 301, issues: 'noindex', critical_issues: 1 }),
     ]);
     expect(pages.body.data[0].last_rendered_at).toEqual(expect.any(String));
+
+    // noindex appeared on at least one page within the hour: one signed alert reaches the website's webhook.
+    const fired = (await running.apps.projector!.get(AlertEvaluator).evaluate()).filter((alert) => alert.type === 'noindex_appeared');
+    expect(fired).toEqual([expect.objectContaining({ type: 'noindex_appeared', website: 'demo', data: expect.objectContaining({ pages: 1, minPages: 1, windowMinutes: 60, examples: [url] }) })]);
+    await until(() => receiver.received.some((post) => post.body.id === fired[0].id), { timeoutMs: 20_000 });
+    const post = receiver.received.find((one) => one.body.id === fired[0].id)!;
+    expect(verifyAlertSignature(SECRET, post.raw, post.signature, Math.floor(Date.now() / 1000))).toBe(true);
+    expect(post.body).toMatchObject({ type: 'noindex_appeared', data: { pages: 1, examples: [url] } });
   }, 90_000);
 
   it('keeps a page whose facts change on every render to one change row per field and day', async () => {

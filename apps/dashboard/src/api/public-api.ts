@@ -1201,7 +1201,7 @@ export interface components {
              */
             alertId: string;
             /** @enum {string} */
-            type: "render_failures" | "page_errors" | "export_finished";
+            type: "render_failures" | "page_errors" | "export_finished" | "noindex_appeared";
             /**
              * @description 1-based try (5 at most)
              * @example 1

@@ -126,6 +126,14 @@ export class PageErrorAlertConfig {
   @IsInt() @Min(1) @Max(1440) window_minutes: number = 60;
 }
 
+/** Alert when `noindex` appears on many pages at once (docs/seo-health.md). */
+export class NoindexAppearedAlertConfig {
+  /** Pages on which `noindex` appeared within the window that raise the alert. */
+  @IsInt() @Min(1) @Max(1_000_000) min_pages: number = 10;
+  /** Window length in minutes; at most one alert per window. */
+  @IsInt() @Min(1) @Max(1440) window_minutes: number = 60;
+}
+
 /** A website's alert webhook (docs/alerts.md). */
 export class WebsiteAlertsConfig {
   /**
@@ -148,6 +156,8 @@ export class WebsiteAlertsConfig {
   @IsOptional() @ValidateNested() @Type(() => PageErrorAlertConfig) error_pages?: PageErrorAlertConfig;
   /** An alert when an export of the website completes or fails. */
   @IsBoolean() export_finished: boolean = true;
+  /** `noindex` appearing on at least `min_pages` pages within `window_minutes`; absent = off. */
+  @IsOptional() @ValidateNested() @Type(() => NoindexAppearedAlertConfig) noindex_appeared?: NoindexAppearedAlertConfig;
 }
 
 export class WebsiteConfig {
