@@ -118,6 +118,12 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('SEO health: page facts, i
     ]);
     expect(pages.body.data[0].last_rendered_at).toEqual(expect.any(String));
 
+    const seo = await fetch(`${api}/api/websites/demo/insights/seo`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ period: '24h' }) });
+    expect(seo.status).toBe(200);
+    const { data } = await jsonOf(seo);
+    expect(data.changes.critical).toBeGreaterThanOrEqual(1);
+    expect(data.issues.find((issue: { code: string }) => issue.code === 'noindex')).toEqual({ code: 'noindex', severity: 'critical', pages: 2 }); // desktop and mobile
+
     // noindex appeared on at least one page within the hour: one signed alert reaches the website's webhook.
     const fired = (await running.apps.projector!.get(AlertEvaluator).evaluate()).filter((alert) => alert.type === 'noindex_appeared');
     expect(fired).toEqual([expect.objectContaining({ type: 'noindex_appeared', website: 'demo', data: expect.objectContaining({ pages: 1, minPages: 1, windowMinutes: 60, examples: [url] }) })]);

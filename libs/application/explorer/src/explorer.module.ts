@@ -6,6 +6,7 @@ import { DiscoverExplorersHandler } from './discover-explorers/discover-explorer
 import { GenerateDemoDataHandler } from './generate-demo-data/generate-demo-data.handler';
 import { GetInsightsSummaryHandler } from './insights/get-insights-summary.handler';
 import { GetInsightsTimeseriesHandler } from './insights/get-insights-timeseries.handler';
+import { GetSeoInsightsHandler } from './pages/seo-insights';
 import { ImportSearchPerformanceHandler } from './import-search-performance/import-search-performance.handler';
 import { RunExplorerQueryHandler } from './run-explorer-query/run-explorer-query.handler';
 import { DiscoverRendersHandler } from './renders/discover-renders.handler';
@@ -14,7 +15,7 @@ import { QueryRendersHandler } from './renders/query-renders.handler';
 
 /** Data Explorer and render history query side; the importing module provides CqrsModule. Exports import it for the same admission queue. */
 @Module({
-  providers: [AccountLimits, explorerAdmissionProvider, DiscoverExplorersHandler, RunExplorerQueryHandler, GenerateDemoDataHandler, ImportSearchPerformanceHandler, GetInsightsSummaryHandler, GetInsightsTimeseriesHandler, DiscoverRendersHandler, QueryRendersHandler, GetRendersTimeseriesHandler],
+  providers: [AccountLimits, explorerAdmissionProvider, DiscoverExplorersHandler, RunExplorerQueryHandler, GenerateDemoDataHandler, ImportSearchPerformanceHandler, GetInsightsSummaryHandler, GetInsightsTimeseriesHandler, GetSeoInsightsHandler, DiscoverRendersHandler, QueryRendersHandler, GetRendersTimeseriesHandler],
   exports: [AccountLimits, ExplorerAdmission],
 })
 export class ExplorerModule {}

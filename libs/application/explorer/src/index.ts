@@ -27,3 +27,4 @@ export * from './renders/renders.query';
 export * from './renders/resolve-renders-timeseries';
 export * from './pages/site-explorer';
 export * from './pages/pages-sql';
+export * from './pages/seo-insights';

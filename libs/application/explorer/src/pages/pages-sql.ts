@@ -16,6 +16,9 @@ const ERROR_ISSUES_SQL = "['status_4xx', 'status_5xx', 'soft_404']";
 const GOOGLEBOT_SQL = "startsWith(bot_name, 'Googlebot')";
 const DAY_MS = 86_400_000;
 
+/** The exclusive end day of the days a window ending at `end` touches (the day of `end` itself unless it is midnight). */
+export const daysTouchedEnd = (end: Date): string => new Date(end.getTime() + DAY_MS - 1).toISOString().slice(0, 10);
+
 export const PAGES_FILTER_SQL: Readonly<Record<string, string>> = {
   url: 'p_url',
   title: 'p_title',
@@ -36,7 +39,7 @@ export const PAGE_CHANGES_FILTER_SQL: Readonly<Record<string, string>> = { url: 
  * imports). Binds `{hostId}`, `{website}`, `{start}`, `{end}`, `{startDate}`,
  * `{endDate}` and the dimension map.
  */
-function pagesSource(): string {
+export function pagesSource(): string {
   const requests =
     `SELECT url, dimension_id, count() AS n, countIf(${GOOGLEBOT_SQL}) AS google, maxIf(ts, ${GOOGLEBOT_SQL}) AS last_google FROM ${BOT_REQUESTS_TABLE} FINAL ` +
     'WHERE website = {website:String} AND ts >= {start:DateTime64(3)} AND ts < {end:DateTime64(3)} GROUP BY url, dimension_id';
@@ -73,19 +76,24 @@ function pagesFilterSql(filter: ResolvedFilter, params: Record<string, unknown>,
   return filter.op === 'ne' ? `NOT ${member}` : member;
 }
 
+/** The parameters `pagesSource` and `PAGE_CHANGES_MERGED_SQL` bind, for a host, website and window (days touched by the window for the changes). */
+export function pagesParams(site: { readonly websiteId: string; readonly hostId: number; readonly dimensions: readonly { readonly id: number; readonly name: string }[] }, window: { readonly start: Date; readonly end: Date }): Record<string, unknown> {
+  return {
+    website: site.websiteId,
+    hostId: site.hostId,
+    dimIds: site.dimensions.map((d) => d.id),
+    dimNames: site.dimensions.map((d) => d.name),
+    start: window.start,
+    end: window.end,
+    startDate: window.start.toISOString().slice(0, 10),
+    endDate: window.end.toISOString().slice(0, 10),
+  };
+}
+
 /** Count and page statements of a `pages` or `page_changes` query (`query.explorer` bound to the website's host). */
 export function buildPagesSql(query: ResolvedQuery & { readonly explorer: PagesDef }, websiteId: string): ExplorerSql {
   const { explorer } = query;
-  const params: Record<string, unknown> = {
-    website: websiteId,
-    hostId: explorer.hostId,
-    dimIds: explorer.dimensions.map((d) => d.id),
-    dimNames: explorer.dimensions.map((d) => d.name),
-    start: query.window.start,
-    end: query.window.end,
-    startDate: query.window.start.toISOString().slice(0, 10),
-    endDate: query.window.end.toISOString().slice(0, 10),
-  };
+  const params = pagesParams({ websiteId, hostId: explorer.hostId, dimensions: explorer.dimensions }, query.window);
   const mode = query.mode.key;
   switch (mode) {
     case 'pages': {
@@ -96,7 +104,7 @@ export function buildPagesSql(query: ResolvedQuery & { readonly explorer: PagesD
     }
     case 'page_changes': {
       // Rolling windows: the days the window touches, then the rows whose latest change falls within it.
-      params.endDate = new Date(query.window.end.getTime() + DAY_MS - 1).toISOString().slice(0, 10);
+      params.endDate = daysTouchedEnd(query.window.end);
       const where = ['c_changed_at >= {start:DateTime64(3)}', 'c_changed_at < {end:DateTime64(3)}', ...query.filters.map((f, i) => filterSql(f, PAGE_CHANGES_FILTER_SQL[f.field], params, i))];
       const { select, order } = selectAndOrder(query, "concat(c_url, '|', toString(c_dimension_id), '|', toString(c_day), '|', c_field)", [], params);
       const from = `FROM (${changesSource()})${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`;

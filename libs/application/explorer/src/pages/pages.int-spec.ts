@@ -14,6 +14,7 @@ import { DEFAULT_LIMITS } from '../catalog/explorer-catalog';
 import { discoveryDocument } from '../discover-explorers/discovery';
 import { RunExplorerQueryHandler } from '../run-explorer-query/run-explorer-query.handler';
 import { RunExplorerQuery } from '../run-explorer-query/run-explorer-query.query';
+import { GetSeoInsights, GetSeoInsightsHandler } from './seo-insights';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 28, 12);
@@ -39,6 +40,7 @@ describe.each(executors)('the pages and page_changes explorers (%s)', (_name, op
   const clock = new TestClock(NOW);
   let store: ExplorerStore;
   let handler: RunExplorerQueryHandler;
+  let insights: GetSeoInsightsHandler;
   let made = 0;
 
   function rendered(url: string, at: number, facts: PageFacts, previous?: PageFacts, hostId = 1, dimensionId = 1): RenderRecorded {
@@ -83,7 +85,9 @@ describe.each(executors)('the pages and page_changes explorers (%s)', (_name, op
     ];
     for (const event of events) explorerRows(event, tables);
     for (const [table, rows] of tables) await store.insert({ table, rows, token: `given-${table}` });
-    handler = new RunExplorerQueryHandler(store, new ExplorerAdmission({ maxRunning: 2, perAccount: 8 }, clock), clock, new AccountLimits(config), config);
+    const admission = new ExplorerAdmission({ maxRunning: 2, perAccount: 8 }, clock);
+    handler = new RunExplorerQueryHandler(store, admission, clock, new AccountLimits(config), config);
+    insights = new GetSeoInsightsHandler(store, admission, clock, config);
   }, 60_000);
 
   afterAll(async () => {
@@ -146,5 +150,22 @@ describe.each(executors)('the pages and page_changes explorers (%s)', (_name, op
 
   it("reads only the website's own host", async () => {
     expect((await query('pages', { columns: ['url'] }, 'shop', 'other')).data.map((r) => r.url)).toEqual(['https://shop.example.org/a']);
+  });
+
+  it('sums pages per issue code and severity, and changes per severity and day over the period; a bad period is refused naming it', async () => {
+    const { data, meta } = await insights.execute(new GetSeoInsights('demo', 'acme', {}, clock.now()));
+    expect(meta).toMatchObject({ period: '7d' });
+    expect(data.pages).toBe(5);
+    expect(data.issues.filter((issue) => issue.pages > 0)).toEqual([
+      { code: 'noindex', severity: 'critical', pages: 1 },
+      { code: 'status_4xx', severity: 'critical', pages: 1 },
+      { code: 'title_duplicate', severity: 'warning', pages: 2 },
+    ]);
+    expect(data.issues).toHaveLength(ISSUE_CODES.length);
+    expect(data.pagesWithIssues).toEqual({ critical: 2, warning: 2, notice: 0 });
+    expect(data.changes).toEqual({ critical: 1, warning: 0, notice: 0 });
+    expect(data.changesByDay).toEqual([{ t: TODAY - 2 * DAY, critical: 1, warning: 0, notice: 0 }]);
+    expect((await insights.execute(new GetSeoInsights('demo', 'acme', { period: '24h' }, clock.now()))).data.changes.critical).toBe(0);
+    expect(await refusal(insights.execute(new GetSeoInsights('demo', 'acme', { period: '2d' }, clock.now())))).toEqual({ code: 'VALIDATION_FAILED', field: 'period' });
   });
 });
