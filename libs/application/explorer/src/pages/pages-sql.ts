@@ -27,6 +27,7 @@ export const PAGES_FILTER_SQL: Readonly<Record<string, string>> = {
   status_code: 'p_status_code',
   word_count: 'p_word_count',
   critical_issues: 'p_critical_issues',
+  urgent: "if(p_noindex != '' AND p_requests > 0, 1, 0)",
   requests: 'p_requests',
 };
 export const PAGE_CHANGES_FILTER_SQL: Readonly<Record<string, string>> = { url: 'c_url', dimension: 'c_dimension', field: 'c_field', severity: 'c_severity' };

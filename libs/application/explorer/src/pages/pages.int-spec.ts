@@ -121,6 +121,9 @@ describe.each(executors)('the pages and page_changes explorers (%s)', (_name, op
     ]);
     expect(data[2]).toMatchObject({ dimension: 'desktop', noindex: 'googlebot', status_code: 200, last_rendered_at: new Date(TODAY - 2 * DAY).toISOString(), last_googlebot_at: new Date(TODAY - DAY).toISOString(), impressions: 100, _rowId: `${page('c')}|1` });
     expect(data[0].last_googlebot_at).toBeNull();
+    // A noindex page bots keep requesting is the most urgent case.
+    const urgent = await query('pages', { columns: ['url', 'urgent'], filters: [{ field: 'urgent', val: 1 }] });
+    expect(urgent.data.map((r) => [r.url, r.urgent])).toEqual([[page('c'), 1]]);
   });
 
   it('filters on an issue code (or its absence), on noindex, and pages', async () => {

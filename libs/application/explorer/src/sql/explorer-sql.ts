@@ -79,6 +79,7 @@ export const COLUMN_SQL: Readonly<Record<ModeKey, Readonly<Record<string, string
     images_without_alt: 'p_images_without_alt',
     issues: "arrayStringConcat(p_issues, ', ')",
     critical_issues: 'p_critical_issues',
+    urgent: "if(p_noindex != '' AND p_requests > 0, 1, 0)",
     last_rendered_at: 'toUnixTimestamp64Milli(p_rendered_at)',
     requests: 'p_requests',
     last_googlebot_at: 'if(p_googlebot = 0, NULL, toUnixTimestamp64Milli(p_last_googlebot))',
