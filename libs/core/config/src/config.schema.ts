@@ -134,6 +134,16 @@ export class NoindexAppearedAlertConfig {
   @IsInt() @Min(1) @Max(1440) window_minutes: number = 60;
 }
 
+/** A website's SEO issue thresholds (docs/seo-health.md). */
+export class WebsiteSeoConfig {
+  /** Longest title, in characters, before `title_too_long` (search results show about 60). */
+  @IsInt() @Min(1) @Max(10_000) title_max_length: number = 60;
+  /** Fewest words of visible text before `thin_content`. */
+  @IsInt() @Min(0) @Max(1_000_000) thin_content_words: number = 200;
+  /** Fewest images without alternative text that make `images_without_alt`. */
+  @IsInt() @Min(1) @Max(1_000_000) images_without_alt: number = 1;
+}
+
 /** A website's alert webhook (docs/alerts.md). */
 export class WebsiteAlertsConfig {
   /**
@@ -178,6 +188,8 @@ export class WebsiteConfig {
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => WebsiteSitemapConfig) sitemaps: WebsiteSitemapConfig[] = [];
   /** The website's alert webhook; absent = no alerts. */
   @IsOptional() @ValidateNested() @Type(() => WebsiteAlertsConfig) alerts?: WebsiteAlertsConfig;
+  /** Thresholds of the SEO issues that have one (docs/seo-health.md); absent = the defaults. */
+  @IsOptional() @ValidateNested() @Type(() => WebsiteSeoConfig) seo?: WebsiteSeoConfig;
 }
 
 /** Data Explorer limits of an account; absent values take the specification's defaults (500 / 100 / 1,000,000). */

@@ -1,20 +1,36 @@
-import { criticalIssueCount, issuesOf, type PageFacts } from '@bpc/domain';
+import type { AppConfig } from '@bpc/config';
+import { criticalIssueCount, DEFAULT_ISSUE_THRESHOLDS, type IssueThresholds, issuesOf, type PageFacts } from '@bpc/domain';
 import type { RenderRecorded } from '@bpc/events';
 import { PAGE_CHANGE_EVENTS_TABLE, type PageChangeRow, type PageRow, PAGES_TABLE, SEVERITY_RANKS } from '@bpc/explorer-store';
 import { push, type TableRows } from './table-rows';
 
 /**
  * The page-level issue codes of a render's facts (`issuesOf` with the
- * default thresholds): what needs the rest of the website (`title_duplicate`)
+ * website's thresholds): what needs the rest of the website (`title_duplicate`)
  * or its traffic (a noindex page bots request) is added by the `pages`
  * explorer at query time, so a row never goes stale when another page changes.
  */
 const PAGE_ONLY_CONTEXT = { sameTitleUrls: 0, botRequests: 0, inSitemap: false } as const;
 
+/**
+ * Each host's issue thresholds, from its website's `seo` settings (a website
+ * is one host; the defaults where none is set). Applied when a render is
+ * projected: a change of threshold shows on a page at its next render, or
+ * at once for every page when the projection is rebuilt.
+ */
+export function issueThresholdsByHost(config: Pick<AppConfig, 'websites'> | undefined): ReadonlyMap<number, IssueThresholds> {
+  const byHost = new Map<number, IssueThresholds>();
+  for (const website of config?.websites ?? []) {
+    if (!website.seo || byHost.has(website.host_id)) continue;
+    byHost.set(website.host_id, { titleMaxLength: website.seo.title_max_length, thinContentWords: website.seo.thin_content_words, imagesWithoutAlt: website.seo.images_without_alt });
+  }
+  return byHost;
+}
+
 /** The `pages` row of a render with facts (pure). */
-export function pageRowOf(event: RenderRecorded, facts: PageFacts): PageRow {
+export function pageRowOf(event: RenderRecorded, facts: PageFacts, thresholds: IssueThresholds = DEFAULT_ISSUE_THRESHOLDS): PageRow {
   const { hostId, url, dimensionId, outcome } = event.payload;
-  const issues = issuesOf(facts, { url, ...PAGE_ONLY_CONTEXT });
+  const issues = issuesOf(facts, { url, ...PAGE_ONLY_CONTEXT }, thresholds);
   return {
     host_id: hostId,
     url,
@@ -52,10 +68,10 @@ export function pageRowOf(event: RenderRecorded, facts: PageFacts): PageRow {
  * facts, one `page_change_events` row per change (the table's view coalesces
  * them per day). Renders without facts add nothing.
  */
-export function pageRows(event: RenderRecorded, into: TableRows): void {
+export function pageRows(event: RenderRecorded, into: TableRows, thresholds: ReadonlyMap<number, IssueThresholds> = new Map()): void {
   const { facts, changes } = event.payload;
   if (facts === undefined) return;
-  push(into, PAGES_TABLE, pageRowOf(event, facts));
+  push(into, PAGES_TABLE, pageRowOf(event, facts, thresholds.get(event.payload.hostId)));
   for (const change of changes ?? []) {
     const row: PageChangeRow = {
       host_id: event.payload.hostId,
