@@ -45,6 +45,9 @@ export async function callPublicApi({ baseUrl, token, website, pageUrl }: Public
   answers.push(answer('post', timeseriesPath, series, series.data && series.data.meta.interval !== 'day' ? `interval ${series.data.meta.interval}` : undefined));
   const hourly = await client.POST(timeseriesPath, { params: { path: { website } }, body: { metric: 'requests', period: '90d', interval: 'hour' } });
   answers.push(answer('post', timeseriesPath, hourly, hourly.error && `${hourly.error.code} ${hourly.error.field}`));
+  const seoPath = '/api/websites/{website}/insights/seo';
+  const seo = await client.POST(seoPath, { params: { path: { website } }, body: { period: '24h' } });
+  answers.push(answer('post', seoPath, seo, seo.data && seo.data.data.issues.some((issue) => issue.pages < 0) ? 'negative count' : undefined));
 
   // Render history (its export completes within its wait, so the account's slot is free for the explorer export below).
   const rendersPath = '/api/websites/{website}/renders';
