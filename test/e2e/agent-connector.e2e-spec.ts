@@ -143,7 +143,7 @@ describe('agent connector (MCP)', () => {
       const { resourceTemplates } = await asManager.listResourceTemplates();
       expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['bpc://websites/{website}/explorers', 'bpc://websites/{website}/explorers/reference']);
       const catalog = await asManager.readResource({ uri: 'bpc://websites/demo/explorers' });
-      expect(JSON.parse(textOf(catalog.contents)).explorers.map((e: { key: string }) => e.key)).toEqual(['events', 'search-pages', 'search-keywords']);
+      expect(JSON.parse(textOf(catalog.contents)).explorers.map((e: { key: string }) => e.key)).toEqual(['events', 'search-pages', 'search-keywords', 'pages', 'page_changes']);
       const reference = await asManager.readResource({ uri: 'bpc://websites/demo/explorers/reference' });
       expect(textOf(reference.contents)).toContain('| cache_status | Cache status | enum | eq, ne | hit, miss, stale, bypass |');
       // Another user's website is the API's 403, not data.

@@ -63,7 +63,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('Data Explorer discovery a
     expect(response.status).toBe(200);
     const body = await jsonOf(response);
     expect(body.limits).toEqual({ perPageMax: 500, perPageDefault: 100, exportRowCap: 1_000_000 });
-    expect(body.explorers.map((e: Json) => e.key)).toEqual(['events', 'search-pages', 'search-keywords']);
+    expect(body.explorers.map((e: Json) => e.key)).toEqual(['events', 'search-pages', 'search-keywords', 'pages', 'page_changes']);
     const events = body.explorers[0];
     expect(events.features).toEqual({ comparePeriod: true, comparisonCategories: true });
     expect(events.modes.map((m: Json) => [m.key, m.default])).toEqual([['requests', true], ['unique_pages', false], ['comparison', false]]);

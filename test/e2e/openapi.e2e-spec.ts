@@ -130,6 +130,7 @@ describe('OpenAPI documents', () => {
         called('post', '/api/websites/{website}/insights/timeseries', 400, 'VALIDATION_FAILED interval'),
         called('post', '/api/websites/{website}/insights/bot-categories', 200),
         called('post', '/api/websites/{website}/insights/bot-categories', 400, 'VALIDATION_FAILED filters[0].val'),
+        called('post', '/api/websites/{website}/insights/seo', 200),
         called('get', '/api/websites/{website}/renders', 200),
         called('post', '/api/websites/{website}/renders/query', 200),
         called('post', '/api/websites/{website}/renders/query', 400, 'VALIDATION_FAILED filters[0].val'),

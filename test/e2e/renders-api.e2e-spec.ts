@@ -53,7 +53,7 @@ describe('render history API (standalone)', () => {
     expect(entry).toMatchObject({ key: 'renders', features: { comparePeriod: false, comparisonCategories: false }, limits: { perPageMax: 500, perPageDefault: 100, exportRowCap: 1_000_000 } });
     expect(entry.modes.map((m: { key: string }) => m.key)).toEqual(['renders', 'reasons']);
     const explorers = await jsonOf(await get('/api/websites/demo/data-explorer'));
-    expect(explorers.explorers.map((e: { key: string }) => e.key)).toEqual(['events', 'search-pages', 'search-keywords']);
+    expect(explorers.explorers.map((e: { key: string }) => e.key)).toEqual(['events', 'search-pages', 'search-keywords', 'pages', 'page_changes']);
     for (const path of ['query', 'export']) {
       const asExplorer = await fetch(`${api}/api/websites/demo/data-explorer/renders/${path}`, { method: 'POST', headers: headers(token), body: '{}' });
       expect({ path, status: asExplorer.status, code: (await jsonOf(asExplorer)).code }).toEqual({ path, status: 404, code: 'NOT_FOUND' });

@@ -51,6 +51,9 @@ export async function callPublicApi({ baseUrl, token, website, pageUrl }: Public
   answers.push(answer('post', categoriesPath, categories, readers && readers.categories.some((c) => c.share < 0 || c.share > 1 || c.requests > readers.requests) ? 'categories out of range' : undefined));
   const categoriesRefused = await client.POST(categoriesPath, { params: { path: { website } }, body: { filters: [{ field: 'verified', op: 'eq', val: 'maybe' }] } });
   answers.push(answer('post', categoriesPath, categoriesRefused, categoriesRefused.error && `${categoriesRefused.error.code} ${categoriesRefused.error.field}`));
+  const seoPath = '/api/websites/{website}/insights/seo';
+  const seo = await client.POST(seoPath, { params: { path: { website } }, body: { period: '24h' } });
+  answers.push(answer('post', seoPath, seo, seo.data && seo.data.data.issues.some((issue) => issue.pages < 0) ? 'negative count' : undefined));
 
   // Render history (its export completes within its wait, so the account's slot is free for the explorer export below).
   const rendersPath = '/api/websites/{website}/renders';

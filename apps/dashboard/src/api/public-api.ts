@@ -233,6 +233,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/websites/{website}/insights/seo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** SEO health: pages per issue code and severity (latest facts), and changes per severity over a period, in total and per day */
+        post: operations["Insights_seo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/websites/{website}/renders": {
         parameters: {
             query?: never;
@@ -984,6 +1001,54 @@ export interface components {
             data: components["schemas"]["InsightsTimeseriesDataDto"];
             meta: components["schemas"]["InsightsTimeseriesMetaDto"];
         };
+        SeoInsightsDto: {
+            /**
+             * @description As the page_changes explorer's `period` (rolling): a preset (`24h`, `7d`, `14d`, `28d`, `30d`, `90d`) or `YYYY-MM-DD,YYYY-MM-DD` (a time of day allowed), at most 365 days; default `7d`. Bounds the changes; the issue counts are the pages' latest facts
+             * @example 7d
+             */
+            period?: string;
+        };
+        SeoIssueCountDto: {
+            /** @enum {string} */
+            code: "noindex" | "status_4xx" | "status_5xx" | "soft_404" | "canonical_other_origin" | "canonical_elsewhere" | "title_missing" | "title_too_long" | "title_duplicate" | "description_missing" | "h1_missing" | "h1_multiple" | "structured_data_invalid" | "thin_content" | "images_without_alt";
+            /** @enum {string} */
+            severity: "critical" | "warning" | "notice";
+            /** @description Pages (URL × dimension) that have the issue now */
+            pages: number;
+        };
+        SeverityCountsDto: {
+            critical: number;
+            warning: number;
+            notice: number;
+        };
+        SeoChangesDayDto: {
+            critical: number;
+            warning: number;
+            notice: number;
+            /** @description Epoch ms of the UTC day's start */
+            t: number;
+        };
+        SeoInsightsDataDto: {
+            /** @description Every issue code, in catalog order, with the pages that have it now (0 included) */
+            issues: components["schemas"]["SeoIssueCountDto"][];
+            /** @description Pages with at least one issue of each severity, now */
+            pagesWithIssues: components["schemas"]["SeverityCountsDto"];
+            /** @description Pages (URL × dimension) rendered with facts */
+            pages: number;
+            /** @description Changes in the window per severity (coalesced: page × dimension × field × day) */
+            changes: components["schemas"]["SeverityCountsDto"];
+            /** @description The changes per UTC day; days without changes left out */
+            changesByDay: components["schemas"]["SeoChangesDayDto"][];
+        };
+        SeoInsightsMetaDto: {
+            /** @example 7d */
+            period: string;
+            window: components["schemas"]["InsightsWindowDto"];
+        };
+        SeoInsightsAnswerDto: {
+            data: components["schemas"]["SeoInsightsDataDto"];
+            meta: components["schemas"]["SeoInsightsMetaDto"];
+        };
         QueryRendersDto: {
             filters?: components["schemas"]["QueryFilterDto"][];
             /** @description A sortable column key */
@@ -1280,7 +1345,7 @@ export interface components {
              */
             alertId: string;
             /** @enum {string} */
-            type: "render_failures" | "page_errors" | "export_finished";
+            type: "render_failures" | "page_errors" | "export_finished" | "noindex_appeared";
             /**
              * @description 1-based try (5 at most)
              * @example 1
@@ -1617,7 +1682,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                explorerKey: "events" | "search-pages" | "search-keywords";
+                explorerKey: "events" | "search-pages" | "search-keywords" | "pages" | "page_changes";
                 /** @description Website identifier */
                 website: string;
             };
@@ -2802,6 +2867,106 @@ export interface operations {
             };
         };
     };
+    Insights_seo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website identifier */
+                website: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SeoInsightsDto"];
+            };
+        };
+        responses: {
+            /** @description `{data: {issues, pagesWithIssues, pages, changes, changesByDay}, meta: {period, window}}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeoInsightsAnswerDto"];
+                };
+            };
+            /** @description VALIDATION_FAILED: rejected input (a field, invalid JSON, a body not sent as `application/json`); `field` names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorDto"];
+                };
+            };
+            /** @description UNAUTHENTICATED: missing, malformed, unknown, revoked or expired token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorDto"];
+                };
+            };
+            /** @description FORBIDDEN (no role, or a role too low, on the website; or no such website; or, signed in by cookie, a change without its `X-CSRF-Token`) or FEATURE_DISABLED (platform module off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorDto"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this token; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window for this token */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorDto"];
+                };
+            };
+            /** @description INTERNAL: a bug; logged, never leaked */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorDto"];
+                };
+            };
+            /** @description EXPLORER_BUSY: the account has as many statements waiting or running as it may, or the engine had no place within the time budget; retry after `Retry-After` seconds (also LOG_UNAVAILABLE / STORE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorDto"];
+                };
+            };
+            /** @description QUERY_TIMEOUT: the query took longer than `explorer.query_timeout_ms` from its arrival, waiting for the engine included */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorDto"];
+                };
+            };
+        };
+    };
     Renders_discover: {
         parameters: {
             query?: never;
@@ -3577,7 +3742,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                explorerKey: "events" | "search-pages" | "search-keywords";
+                explorerKey: "events" | "search-pages" | "search-keywords" | "pages" | "page_changes";
                 /** @description Website identifier */
                 website: string;
             };

@@ -10,7 +10,7 @@ import { useWebsite } from '../session';
 
 const PER_PAGE_CHOICES = [25, 50, 100];
 const CONTROLS = ['page', 'perPage', 'status'] as const;
-const TYPES: Record<string, string> = { render_failures: 'Render failures', page_errors: 'Page errors', export_finished: 'Export finished' };
+const TYPES: Record<string, string> = { render_failures: 'Render failures', page_errors: 'Page errors', export_finished: 'Export finished', noindex_appeared: 'Noindex appeared' };
 const STATUSES: Record<AlertDelivery['status'], string> = { delivered: 'delivered', retrying: 'retrying', failed: 'failed' };
 
 /** The website's webhook alerts as delivered (or not): each attempt with its answer. Paging is the URL's (`?page=`, `?perPage=`). */

@@ -60,7 +60,7 @@ describe('component schemas as self-contained JSON Schemas', () => {
 
   it("tells a model the keys a query takes, from the explorer catalog, over the API's own constraints", () => {
     const query = toolList(PUBLISHED).find((t) => t.name === 'query_explorer')!.inputSchema as { properties: Record<string, Record<string, unknown>> };
-    expect(query.properties.explorer.enum).toEqual(['events', 'search-pages', 'search-keywords']);
+    expect(query.properties.explorer.enum).toEqual(['events', 'search-pages', 'search-keywords', 'pages', 'page_changes']);
     expect(query.properties.mode.enum).toEqual(expect.arrayContaining(['requests', 'unique_pages', 'comparison', 'search_pages']));
     expect(query.properties.compCategory).toMatchObject({ enum: ['new', 'returning', 'lost'], description: expect.stringContaining('Default `new`') });
     // Every preset spelled out (the DTO says "`24h`, `7d` …"), and the range format with its inclusive end.

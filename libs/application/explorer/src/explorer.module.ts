@@ -7,6 +7,7 @@ import { GenerateDemoDataHandler } from './generate-demo-data/generate-demo-data
 import { GetInsightsBotCategoriesHandler } from './insights/get-insights-bot-categories.handler';
 import { GetInsightsSummaryHandler } from './insights/get-insights-summary.handler';
 import { GetInsightsTimeseriesHandler } from './insights/get-insights-timeseries.handler';
+import { GetSeoInsightsHandler } from './pages/seo-insights';
 import { ImportSearchPerformanceHandler } from './import-search-performance/import-search-performance.handler';
 import { RunExplorerQueryHandler } from './run-explorer-query/run-explorer-query.handler';
 import { DiscoverRendersHandler } from './renders/discover-renders.handler';
@@ -15,7 +16,7 @@ import { QueryRendersHandler } from './renders/query-renders.handler';
 
 /** Data Explorer and render history query side; the importing module provides CqrsModule. Exports import it for the same admission queue. */
 @Module({
-  providers: [AccountLimits, explorerAdmissionProvider, DiscoverExplorersHandler, RunExplorerQueryHandler, GenerateDemoDataHandler, ImportSearchPerformanceHandler, GetInsightsSummaryHandler, GetInsightsTimeseriesHandler, GetInsightsBotCategoriesHandler, DiscoverRendersHandler, QueryRendersHandler, GetRendersTimeseriesHandler],
+  providers: [AccountLimits, explorerAdmissionProvider, DiscoverExplorersHandler, RunExplorerQueryHandler, GenerateDemoDataHandler, ImportSearchPerformanceHandler, GetInsightsSummaryHandler, GetInsightsTimeseriesHandler, GetInsightsBotCategoriesHandler, GetSeoInsightsHandler, DiscoverRendersHandler, QueryRendersHandler, GetRendersTimeseriesHandler],
   exports: [AccountLimits, ExplorerAdmission],
 })
 export class ExplorerModule {}

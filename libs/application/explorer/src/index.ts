@@ -26,3 +26,6 @@ export * from './renders/renders-catalog';
 export * from './renders/renders-sql';
 export * from './renders/renders.query';
 export * from './renders/resolve-renders-timeseries';
+export * from './pages/site-explorer';
+export * from './pages/pages-sql';
+export * from './pages/seo-insights';

@@ -127,6 +127,24 @@ export class PageErrorAlertConfig {
   @IsInt() @Min(1) @Max(1440) window_minutes: number = 60;
 }
 
+/** Alert when `noindex` appears on many pages at once (docs/seo-health.md). */
+export class NoindexAppearedAlertConfig {
+  /** Pages on which `noindex` appeared within the window that raise the alert. */
+  @IsInt() @Min(1) @Max(1_000_000) min_pages: number = 10;
+  /** Window length in minutes; at most one alert per window. */
+  @IsInt() @Min(1) @Max(1440) window_minutes: number = 60;
+}
+
+/** A website's SEO issue thresholds (docs/seo-health.md). */
+export class WebsiteSeoConfig {
+  /** Longest title, in characters, before `title_too_long` (search results show about 60). */
+  @IsInt() @Min(1) @Max(10_000) title_max_length: number = 60;
+  /** Fewest words of visible text before `thin_content`. */
+  @IsInt() @Min(0) @Max(1_000_000) thin_content_words: number = 200;
+  /** Fewest images without alternative text that make `images_without_alt`. */
+  @IsInt() @Min(1) @Max(1_000_000) images_without_alt: number = 1;
+}
+
 /** A website's alert webhook (docs/alerts.md). */
 export class WebsiteAlertsConfig {
   /**
@@ -149,6 +167,8 @@ export class WebsiteAlertsConfig {
   @IsOptional() @ValidateNested() @Type(() => PageErrorAlertConfig) error_pages?: PageErrorAlertConfig;
   /** An alert when an export of the website completes or fails. */
   @IsBoolean() export_finished: boolean = true;
+  /** `noindex` appearing on at least `min_pages` pages within `window_minutes`; absent = off. */
+  @IsOptional() @ValidateNested() @Type(() => NoindexAppearedAlertConfig) noindex_appeared?: NoindexAppearedAlertConfig;
 }
 
 export const SPOOFED_BOT_POLICIES = ['serve_cached_only', 'render', 'refuse'] as const;
@@ -172,6 +192,8 @@ export class WebsiteConfig {
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => WebsiteSitemapConfig) sitemaps: WebsiteSitemapConfig[] = [];
   /** The website's alert webhook; absent = no alerts. */
   @IsOptional() @ValidateNested() @Type(() => WebsiteAlertsConfig) alerts?: WebsiteAlertsConfig;
+  /** Thresholds of the SEO issues that have one (docs/seo-health.md); absent = the defaults. */
+  @IsOptional() @ValidateNested() @Type(() => WebsiteSeoConfig) seo?: WebsiteSeoConfig;
   /**
    * What the edge does for a bot whose claim is proven false (`verified: no`,
    * docs/edge.md): `serve_cached_only` serves a cached page and never renders

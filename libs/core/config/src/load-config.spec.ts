@@ -86,6 +86,15 @@ describe('configuration', () => {
     expect(issuesOf(withSitemaps([{ url: 'https://a.example/s.xml', every_minutes: 60, lastmod_after: 'x' }]))).toEqual(['websites[0].sitemaps[0].lastmod_after: unknown key']);
   });
 
+  it('takes websites[].seo issue thresholds with their defaults, and refuses bad ones naming the key', () => {
+    const withSeo = (seo: unknown) => ({ ...minimal, websites: [{ id: 'w', host_id: 1, account_id: 'acme', seo }] });
+    expect(validateConfig(withSeo({ title_max_length: 70 }), 'test').websites[0].seo).toEqual({ title_max_length: 70, thin_content_words: 200, images_without_alt: 1 });
+    expect(issuesOf(withSeo({ title_max_length: 0, thin_content_words: 'many' }))).toEqual([
+      'websites[0].seo.title_max_length: must not be less than 1',
+      'websites[0].seo.thin_content_words: must not be greater than 1000000; must not be less than 0; must be an integer number',
+    ]);
+  });
+
   it('refuses unknown keys, naming them', () => {
     expect(issuesOf({ ...minimal, recache: { max_concurent: 3 } })).toContain('recache.max_concurent: unknown key');
     expect(issuesOf({ ...minimal, colour: 'blue' })).toContain('colour: unknown key');

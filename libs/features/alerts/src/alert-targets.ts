@@ -1,5 +1,5 @@
 import { AppConfig, ConfigError, ConfigIssue, WebsiteAlertsConfig } from '@bpc/config';
-import type { PageErrorRule, RenderFailureRule } from '@bpc/domain';
+import type { NoindexAppearedRule, PageErrorRule, RenderFailureRule } from '@bpc/domain';
 import { AddressPolicy, EgressRefused, EgressRules, resolveCheckedAddress, Resolvers, systemResolve, targetOf } from '@bpc/egress';
 
 /** Shortest signing key taken from the environment (as `secret` in the file). */
@@ -15,6 +15,7 @@ export interface AlertTarget {
   readonly rules: EgressRules;
   readonly renderFailures?: RenderFailureRule;
   readonly pageErrors?: PageErrorRule;
+  readonly noindexAppeared?: NoindexAppearedRule;
   readonly exportFinished: boolean;
 }
 
@@ -35,6 +36,7 @@ export function alertTargets(config: AppConfig, env: Readonly<Record<string, str
       rules: { addresses, trustedOrigin: alerts.allow_internal_target ? new URL(url.origin) : undefined },
       renderFailures: alerts.render_failures && { threshold: alerts.render_failures.threshold, windowMinutes: alerts.render_failures.window_minutes },
       pageErrors: alerts.error_pages && { minRequests: alerts.error_pages.min_requests, windowMinutes: alerts.error_pages.window_minutes },
+      noindexAppeared: alerts.noindex_appeared && { minPages: alerts.noindex_appeared.min_pages, windowMinutes: alerts.noindex_appeared.window_minutes },
       exportFinished: alerts.export_finished,
     }];
   });

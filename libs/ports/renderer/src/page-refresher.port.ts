@@ -1,4 +1,4 @@
-import type { PageFacts } from '@bpc/domain';
+import type { PageChange, PageFacts } from '@bpc/domain';
 import type { FetchedPage } from './fetched-page';
 import type { LastGoodReason } from './last-good/last-good-rules';
 
@@ -25,6 +25,13 @@ export type RefreshOutcome =
       readonly durationMs: number;
       /** What the stored page says to bots (see `extractPageFacts`). */
       readonly facts: PageFacts;
+      /**
+       * What changed for bots against the entry this page replaced (its facts,
+       * `changesBetween`), most severe first; absent when that entry had no
+       * facts or nothing changed. Only a stored page changes what bots read:
+       * a kept or failed render leaves the entry, so it reports no changes.
+       */
+      readonly changes?: readonly PageChange[];
     }
   | {
       readonly kind: 'kept';

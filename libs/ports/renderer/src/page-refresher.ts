@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { putDecision, type CacheEntry, type CacheStore, type PutResult } from '@bpc/cache-store';
-import { systemClock, type Clock, type HostCatalog, type HostDefinition, type PageFacts, type RecacheMode } from '@bpc/domain';
+import { changesBetween, systemClock, type Clock, type HostCatalog, type HostDefinition, type PageChange, type PageFacts, type RecacheMode } from '@bpc/domain';
 import { silentLog, type LogSink } from '@bpc/support';
 import { AddressPolicy, checkedDispatcher, type EgressRules, originUrl, type Resolvers } from '@bpc/egress';
 import { BlankRender, errorSummary, failureReason, type FetchedPage } from './fetched-page';
@@ -42,6 +42,17 @@ interface ResolvedJob {
 }
 
 const RENDER_WINS_DETAIL = 'a fresh render is cached (render-wins)';
+
+/**
+ * What changed for bots since the entry this render replaced (the previous
+ * render of the URL and dimension that had facts); undefined when that entry
+ * had no facts (none, or stored before facts were) or nothing changed.
+ */
+function changesSincePrevious(previous: PageFacts | undefined, facts: PageFacts): readonly PageChange[] | undefined {
+  if (previous === undefined) return undefined;
+  const changes = changesBetween(previous, facts);
+  return changes.length > 0 ? changes : undefined;
+}
 
 /**
  * Renders (browser) or fetches (origin, `bypass`) one page and stores it in
@@ -99,8 +110,10 @@ export class CachingPageRefresher implements PageRefresher {
     const createdAt = this.clock.now();
     const facts: PageFacts = pageFactsOf(job.url, page, false);
     let result: PutResult;
+    let previousFacts: PageFacts | undefined;
     try {
       const current = await this.options.store.get(job.hostId, job.url, job.dimensionId);
+      previousFacts = current?.entry.facts;
       const verdict = judgeAgainstLastGood(
         { kind: mode, statusCode: page.statusCode, statusSignalled: page.statusSignalled === true, contentType: page.headers['content-type'], body: page.body },
         current?.entry,
@@ -135,7 +148,8 @@ export class CachingPageRefresher implements PageRefresher {
       return { kind: 'failed', reason, durationMs, mode, unstored: { cacheKind: mode, page }, facts };
     }
     if (!result.stored) return { kind: 'kept', reason: result.reason, detail: RENDER_WINS_DETAIL, mode, statusCode: page.statusCode, bytes: page.body.length, durationMs, facts };
-    return { kind: 'stored', cacheKind: mode, statusCode: page.statusCode, bytes: result.entry.bytes, durationMs, facts };
+    const changes = changesSincePrevious(previousFacts, facts);
+    return { kind: 'stored', cacheKind: mode, statusCode: page.statusCode, bytes: result.entry.bytes, durationMs, facts, ...(changes ? { changes } : {}) };
   }
 
   /** The page's entry now (kept as it was by a failed refresh); undefined when there is none or the store cannot tell. */

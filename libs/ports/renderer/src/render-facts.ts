@@ -15,7 +15,7 @@ const KEPT_OUTCOMES: Readonly<Record<KeptReason, RenderOutcome>> = {
 const UNSTORED_REASON = 'the page could not be stored (cache store error)';
 
 /** The render history's view of one refresh (`RenderRecorded`'s outcome, reason, status, time, bytes and mode). */
-export type RenderFact = Pick<RenderRecordedPayload, 'mode' | 'outcome' | 'reason' | 'statusCode' | 'renderMs' | 'bytes' | 'facts'>;
+export type RenderFact = Pick<RenderRecordedPayload, 'mode' | 'outcome' | 'reason' | 'statusCode' | 'renderMs' | 'bytes' | 'facts' | 'changes'>;
 
 /**
  * How a refresh goes into the render history. A failure that will not be
@@ -27,7 +27,7 @@ export type RenderFact = Pick<RenderRecordedPayload, 'mode' | 'outcome' | 'reaso
 export function renderFactOf(outcome: RefreshOutcome, after: AfterFailure, jobMode: 'render' | 'bypass' | undefined): RenderFact {
   switch (outcome.kind) {
     case 'stored':
-      return { mode: outcome.cacheKind, outcome: 'stored', reason: '', statusCode: outcome.statusCode, renderMs: outcome.durationMs, bytes: outcome.bytes, facts: outcome.facts };
+      return { mode: outcome.cacheKind, outcome: 'stored', reason: '', statusCode: outcome.statusCode, renderMs: outcome.durationMs, bytes: outcome.bytes, facts: outcome.facts, ...(outcome.changes ? { changes: outcome.changes } : {}) };
     case 'kept':
       return { mode: outcome.mode, outcome: KEPT_OUTCOMES[outcome.reason], reason: outcome.detail, statusCode: outcome.statusCode, renderMs: outcome.durationMs, bytes: outcome.bytes, ...(outcome.facts ? { facts: outcome.facts } : {}) };
     case 'failed': {

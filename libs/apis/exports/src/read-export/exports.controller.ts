@@ -1,8 +1,9 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AppError } from '@bpc/domain';
-import { EXPLORER_KEYS, findExplorer } from '@bpc/explorer';
-import { BodyPipe } from '@bpc/platform';
+import type { AppConfig } from '@bpc/config';
+import { EXPLORER_KEYS, siteExplorerOf } from '@bpc/explorer';
+import { APP_CONFIG, BodyPipe } from '@bpc/platform';
 import { ApiExplorerBusy, ApiPublicEndpoint, ApiPublicError, ApiRefusesBadBodies, ApiUnknownExplorer, AuthorizedRequest, ExportSlotBusyErrorDto, RequiresWebsite } from '@bpc/public-api';
 import { ExportRunner } from '../start-export/export-runner';
 import { StartExportDto } from '../start-export/start-export.dto';
@@ -24,6 +25,7 @@ export class ExportsController {
     private readonly runner: ExportRunner,
     private readonly index: ExportIndex,
     private readonly views: ExportRecordViews,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Post(':explorerKey/export')
@@ -45,7 +47,7 @@ export class ExportsController {
   ): Promise<ExportRecordView> {
     const access = request.access!;
     // Render history is exported by POST …/renders/export: it is no explorer here.
-    const explorer = findExplorer(explorerKey);
+    const explorer = siteExplorerOf(this.config, access.website.id, explorerKey);
     if (!explorer) throw new AppError('NOT_FOUND', `unknown explorer ${explorerKey}`);
     return this.views.of(await this.runner.start(exportCaller(access), explorer, body));
   }

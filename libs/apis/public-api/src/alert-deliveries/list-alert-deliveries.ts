@@ -1,9 +1,9 @@
-import { validationError } from '@bpc/domain';
+import { ALERT_TYPES, validationError } from '@bpc/domain';
 import { ALERT_DELIVERIES_TABLE, type ExplorerStore } from '@bpc/explorer-store';
 import { pagingParams } from '../http/paging-params';
 
 export const DELIVERY_STATUSES = ['delivered', 'retrying', 'failed'] as const;
-export const ALERT_TYPES_SHOWN = ['render_failures', 'page_errors', 'export_finished'] as const;
+export const ALERT_TYPES_SHOWN = ALERT_TYPES;
 export const DELIVERIES_PER_PAGE = { default: 50, max: 200 } as const;
 
 export interface AlertDeliveriesQuery {

@@ -38,3 +38,9 @@ export class InsightsTimeseriesDto extends InsightsSummaryDto {
   @ApiPropertyOptional({ enum: SPLIT_BY, description: 'One series per value: `bot_family` (the recorded bot name, e.g. Googlebot), `cache_status` (hit, stale, miss, bypass), `status_class` (2xx …), `dimension` (e.g. desktop, mobile), `bot_category` (search, ai_search, ai_assistant, ai_training, social, seo_tool, monitoring, other), `bot_operator` (e.g. Google, OpenAI, unknown), `verified` and `robots_allowed` (yes, no, unknown), `format` (html, markdown). Bot-request metrics only' })
   @Omittable() @MaxLength(50) @IsString({ message: 'splitBy must be a string' }) splitBy?: string;
 }
+
+/** Body of POST …/insights/seo. */
+export class SeoInsightsDto {
+  @ApiPropertyOptional({ description: "As the page_changes explorer's `period` (rolling): a preset (`24h`, `7d`, `14d`, `28d`, `30d`, `90d`) or `YYYY-MM-DD,YYYY-MM-DD` (a time of day allowed), at most 365 days; default `7d`. Bounds the changes; the issue counts are the pages' latest facts", example: '7d' })
+  @Omittable() @MaxLength(100) @IsString({ message: 'period must be a string' }) period?: string;
+}

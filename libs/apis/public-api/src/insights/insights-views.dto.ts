@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ISSUE_CODES, ISSUE_SEVERITIES } from '@bpc/domain';
 import { INSIGHT_METRICS, INTERVALS, SPLIT_BY } from '@bpc/explorer';
 
 // Answer schemas, for the OpenAPI document and the clients typed from it.
@@ -103,4 +104,38 @@ export class InsightsTimeseriesMetaDto {
 export class InsightsTimeseriesAnswerDto {
   @ApiProperty({ type: InsightsTimeseriesDataDto }) data!: InsightsTimeseriesDataDto;
   @ApiProperty({ type: InsightsTimeseriesMetaDto }) meta!: InsightsTimeseriesMetaDto;
+}
+
+export class SeverityCountsDto {
+  @ApiProperty({ type: 'integer' }) critical!: number;
+  @ApiProperty({ type: 'integer' }) warning!: number;
+  @ApiProperty({ type: 'integer' }) notice!: number;
+}
+
+export class SeoIssueCountDto {
+  @ApiProperty({ enum: ISSUE_CODES }) code!: string;
+  @ApiProperty({ enum: ISSUE_SEVERITIES }) severity!: string;
+  @ApiProperty({ type: 'integer', description: 'Pages (URL × dimension) that have the issue now' }) pages!: number;
+}
+
+export class SeoChangesDayDto extends SeverityCountsDto {
+  @ApiProperty({ type: 'integer', description: "Epoch ms of the UTC day's start" }) t!: number;
+}
+
+export class SeoInsightsDataDto {
+  @ApiProperty({ type: [SeoIssueCountDto], description: 'Every issue code, in catalog order, with the pages that have it now (0 included)' }) issues!: SeoIssueCountDto[];
+  @ApiProperty({ type: SeverityCountsDto, description: 'Pages with at least one issue of each severity, now' }) pagesWithIssues!: SeverityCountsDto;
+  @ApiProperty({ type: 'integer', description: 'Pages (URL × dimension) rendered with facts' }) pages!: number;
+  @ApiProperty({ type: SeverityCountsDto, description: 'Changes in the window per severity (coalesced: page × dimension × field × day)' }) changes!: SeverityCountsDto;
+  @ApiProperty({ type: [SeoChangesDayDto], description: 'The changes per UTC day; days without changes left out' }) changesByDay!: SeoChangesDayDto[];
+}
+
+export class SeoInsightsMetaDto {
+  @ApiProperty({ example: '7d' }) period!: string;
+  @ApiProperty({ type: InsightsWindowDto }) window!: InsightsWindowDto;
+}
+
+export class SeoInsightsAnswerDto {
+  @ApiProperty({ type: SeoInsightsDataDto }) data!: SeoInsightsDataDto;
+  @ApiProperty({ type: SeoInsightsMetaDto }) meta!: SeoInsightsMetaDto;
 }

@@ -1,15 +1,15 @@
 import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { GetInsightsBotCategories, GetInsightsSummary, GetInsightsTimeseries, InsightsBotCategoriesResult, InsightsSummaryResult, InsightsTimeseriesResult } from '@bpc/explorer';
+import { GetInsightsBotCategories, GetInsightsSummary, GetInsightsTimeseries, GetSeoInsights, InsightsBotCategoriesResult, InsightsSummaryResult, InsightsTimeseriesResult, SeoInsightsResult } from '@bpc/explorer';
 import type { FastifyReply } from 'fastify';
 import type { Clock } from '@bpc/domain';
 import { BodyPipe, CLOCK } from '@bpc/platform';
 import { AuthorizedRequest, RequiresWebsite } from '../auth/bearer-auth.guard';
 import { ApiExplorerStatement, ApiPublicEndpoint } from '../http/public-api-docs';
 import { receivedAtMs } from '../http/received-at';
-import { InsightsBotCategoriesDto, InsightsSummaryDto, InsightsTimeseriesDto } from './insights-body.dto';
-import { InsightsBotCategoriesAnswerDto, InsightsSummaryAnswerDto, InsightsTimeseriesAnswerDto } from './insights-views.dto';
+import { InsightsBotCategoriesDto, InsightsSummaryDto, InsightsTimeseriesDto, SeoInsightsDto } from './insights-body.dto';
+import { InsightsBotCategoriesAnswerDto, InsightsSummaryAnswerDto, InsightsTimeseriesAnswerDto, SeoInsightsAnswerDto } from './insights-views.dto';
 
 /** Aggregates for the dashboard and any client: any role on the website, and the platform module (as the Data Explorer). */
 @Controller('api/websites/:website/insights')
@@ -60,5 +60,18 @@ export class InsightsController {
   ): Promise<InsightsTimeseriesResult> {
     const { website } = request.access!;
     return this.queries.execute(new GetInsightsTimeseries(website.id, website.accountId, body, receivedAtMs(this.clock, reply)));
+  }
+
+  @Post('seo')
+  @ApiOperation({ summary: 'SEO health: pages per issue code and severity (latest facts), and changes per severity over a period, in total and per day' })
+  @ApiOkResponse({ type: SeoInsightsAnswerDto, description: '`{data: {issues, pagesWithIssues, pages, changes, changesByDay}, meta: {period, window}}`' })
+  @ApiExplorerStatement()
+  seo(
+    @Req() request: AuthorizedRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body(new BodyPipe(SeoInsightsDto, { forbidUnknownKeys: true })) body: SeoInsightsDto,
+  ): Promise<SeoInsightsResult> {
+    const { website } = request.access!;
+    return this.queries.execute(new GetSeoInsights(website.id, website.accountId, body, receivedAtMs(this.clock, reply)));
   }
 }

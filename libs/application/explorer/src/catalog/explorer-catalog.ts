@@ -7,7 +7,9 @@
 import { BOT_CATEGORIES, type BotCategory } from '@bpc/bots';
 import { ANSWER_FORMATS, type AnswerFormat, TRI_STATES, type TriState } from '@bpc/events';
 
-export const EXPLORER_KEYS = ['events', 'search-pages', 'search-keywords'] as const;
+import { CHANGE_FIELDS, ISSUE_CATALOG, ISSUE_CODES, ISSUE_SEVERITIES } from '@bpc/domain';
+
+export const EXPLORER_KEYS = ['events', 'search-pages', 'search-keywords', 'pages', 'page_changes'] as const;
 export type ExplorerKey = (typeof EXPLORER_KEYS)[number];
 /**
  * Render history: a catalog read by the same rules (validation, SQL, paging,
@@ -19,7 +21,7 @@ export const RENDERS_KEY = 'renders';
 export type CatalogKey = ExplorerKey | typeof RENDERS_KEY;
 
 /** The Data Explorer's modes (what discovery and `…/data-explorer/{explorerKey}/query` know). */
-export const MODE_KEYS = ['requests', 'unique_pages', 'comparison', 'search_pages', 'search_keywords'] as const;
+export const MODE_KEYS = ['requests', 'unique_pages', 'comparison', 'search_pages', 'search_keywords', 'pages', 'page_changes'] as const;
 export type ExplorerModeKey = (typeof MODE_KEYS)[number];
 /** Render history's modes: one row per render, or grouped by outcome and reason. */
 export const RENDER_MODE_KEYS = ['renders', 'reasons'] as const;
@@ -152,6 +154,86 @@ const TRI_STATE_LABELS: Readonly<Record<TriState, string>> = { yes: 'Yes', no: '
 
 const DAY_PRESETS = ['7d', '14d', '28d', '30d', '90d'];
 
+/** SEO health's explorers (docs/seo-health.md): read per website's host, so the query binds them to it (`siteExplorerOf`). */
+export const PAGES_KEY = 'pages';
+export const PAGE_CHANGES_KEY = 'page_changes';
+
+const PG: readonly ModeKey[] = ['pages'];
+const CH: readonly ModeKey[] = ['page_changes'];
+/** A fixed-set filter of some modes, its options given with their labels. */
+const optionsIn = (field: string, title: string, modes: readonly ModeKey[], values: readonly FilterOption[]): FilterDef => ({
+  field, title, type: 'enum', required: false, modes, operators: OPTION_OPERATORS, valuelessOperators: [], options: values,
+});
+const column = (key: string, title: string, group: string, dataType: DataType, modes: readonly ModeKey[]): ColumnDef => ({ key, title, group, dataType, sortable: true, modes });
+const issueLabel = (code: keyof typeof ISSUE_CATALOG): string => `${code} (${ISSUE_CATALOG[code].severity}): ${ISSUE_CATALOG[code].explanation}`;
+
+/** One row per URL × dimension: the latest facts, the issue codes, and for the period bot requests and search performance. */
+const PAGES_EXPLORER: ExplorerDef = {
+  key: PAGES_KEY,
+  features: { comparePeriod: false, comparisonCategories: false },
+  modes: [{ key: 'pages', default: true, comparisonWindow: false, defaults: { columns: ['url', 'dimension', 'title', 'issues', 'critical_issues', 'requests', 'clicks'], sort: 'critical_issues', sortDir: 'desc', period: '28d' } }],
+  columns: [
+    column('url', 'Page', 'Page', 'string', PG),
+    column('dimension', 'Cache dimension', 'Page', 'string', PG),
+    column('title', 'Title', 'Facts', 'string', PG),
+    column('description', 'Meta description', 'Facts', 'string', PG),
+    column('canonical', 'Canonical URL', 'Facts', 'string', PG),
+    column('noindex', 'Noindex (who says it; empty when indexable)', 'Facts', 'string', PG),
+    column('status_code', 'Status code', 'Facts', 'integer', PG),
+    column('word_count', 'Words', 'Facts', 'integer', PG),
+    column('h1', 'First h1', 'Facts', 'string', PG),
+    column('lang', 'Language', 'Facts', 'string', PG),
+    column('structured_data', 'Structured data types', 'Facts', 'string', PG),
+    column('images_without_alt', 'Images without alt', 'Facts', 'integer', PG),
+    column('issues', 'Issues (codes)', 'Issues', 'string', PG),
+    column('critical_issues', 'Critical issues', 'Issues', 'integer', PG),
+    column('urgent', 'Urgent: noindex, yet bots requested it in the period (1) or not (0)', 'Issues', 'integer', PG),
+    column('last_rendered_at', 'Last render (UTC)', 'Page', 'datetime', PG),
+    column('requests', 'Bot requests', 'Traffic', 'integer', PG),
+    column('last_googlebot_at', 'Last Googlebot request (UTC)', 'Traffic', 'datetime', PG),
+    column('clicks', 'Clicks', 'Search', 'integer', PG),
+    column('impressions', 'Impressions', 'Search', 'integer', PG),
+  ],
+  filters: [
+    text('url', 'URL', PG),
+    text('title', 'Title', PG),
+    text('dimension', 'Cache dimension', PG),
+    optionsIn('issue', 'Issue', PG, ISSUE_CODES.map((code) => ({ value: code, label: issueLabel(code) }))),
+    optionsIn('noindex', 'Noindex', PG, [{ value: 'yes', label: 'Noindex' }, { value: 'no', label: 'Indexable' }]),
+    numeric('status_code', 'Status code', PG),
+    numeric('word_count', 'Words', PG),
+    numeric('critical_issues', 'Critical issues', PG),
+    numeric('urgent', 'Urgent (1: noindex yet requested by bots)', PG),
+    numeric('requests', 'Bot requests', PG),
+  ],
+  periods: { presets: DAY_PRESETS, customFormat: 'YYYY-MM-DD,YYYY-MM-DD', timeBounds: false, maxRangeDays: MAX_RANGE_DAYS },
+};
+
+/** One row per change, coalesced per URL × dimension × field × day (docs/seo-health.md). */
+const PAGE_CHANGES_EXPLORER: ExplorerDef = {
+  key: PAGE_CHANGES_KEY,
+  features: { comparePeriod: false, comparisonCategories: false },
+  modes: [{ key: 'page_changes', default: true, comparisonWindow: false, defaults: { columns: ['url', 'dimension', 'changed_at', 'field', 'before', 'after', 'severity'], sort: 'changed_at', sortDir: 'desc', period: '7d' } }],
+  columns: [
+    column('url', 'Page', 'Page', 'string', CH),
+    column('dimension', 'Cache dimension', 'Page', 'string', CH),
+    column('changed_at', 'Changed at (UTC, the day\'s latest change)', 'Change', 'datetime', CH),
+    column('field', 'Field', 'Change', 'string', CH),
+    column('before', 'Before (the day\'s first)', 'Change', 'string', CH),
+    column('after', 'After (the day\'s latest)', 'Change', 'string', CH),
+    column('severity', 'Severity (the day\'s most severe)', 'Change', 'string', CH),
+    column('renders', 'Renders that changed it that day', 'Change', 'integer', CH),
+  ],
+  filters: [
+    text('url', 'URL', CH),
+    text('dimension', 'Cache dimension', CH),
+    optionsIn('field', 'Field', CH, CHANGE_FIELDS.map((field) => ({ value: field, label: field }))),
+    optionsIn('severity', 'Severity', CH, ISSUE_SEVERITIES.map((severity) => ({ value: severity, label: severity }))),
+  ],
+  // Rolling like `events`: today's changes are the ones a customer looks for first.
+  periods: { presets: ['24h', ...DAY_PRESETS], customFormat: 'YYYY-MM-DD,YYYY-MM-DD', timeBounds: true, maxRangeDays: MAX_RANGE_DAYS },
+};
+
 export const EXPLORER_CATALOG: readonly ExplorerDef[] = [
   {
     key: 'events',
@@ -228,6 +310,8 @@ export const EXPLORER_CATALOG: readonly ExplorerDef[] = [
     filters: [text('keyword', 'Search query', ['search_keywords'])],
     periods: { presets: DAY_PRESETS, customFormat: 'YYYY-MM-DD,YYYY-MM-DD', timeBounds: false, maxRangeDays: MAX_RANGE_DAYS },
   },
+  PAGES_EXPLORER,
+  PAGE_CHANGES_EXPLORER,
 ];
 
 function searchColumns(mode: ModeKey): ColumnDef[] {

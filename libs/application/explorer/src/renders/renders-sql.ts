@@ -50,7 +50,9 @@ export function buildRendersSql(query: ResolvedQuery & { readonly explorer: Rend
     case 'comparison':
     case 'search_pages':
     case 'search_keywords':
-      throw new Error(`${mode} is a Data Explorer mode: buildExplorerSql builds it`);
+    case 'pages':
+    case 'page_changes':
+      throw new Error(`${mode} is a Data Explorer mode: buildQuerySql builds it`);
     default:
       return assertNever(mode);
   }

@@ -177,7 +177,7 @@ describe.each(executors)('render history queries (%s)', (_name, open) => {
     expect(entry.modes[0].filters.find((f) => f.field === 'dimension')!.options).toEqual([{ value: 'desktop', label: 'desktop' }, { value: 'mobile', label: 'mobile' }]);
     expect(entry.limits).toEqual({ perPageMax: 500, perPageDefault: 100, exportRowCap: 1_000_000 });
     expect(entry.periods).toEqual({ presets: ['24h', '7d', '14d', '28d', '30d', '90d'], customFormat: 'YYYY-MM-DD,YYYY-MM-DD', timeBounds: true, maxRangeDays: 365 });
-    expect(discoveryDocument(entry.limits).explorers.map((e) => e.key)).toEqual(['events', 'search-pages', 'search-keywords']);
+    expect(discoveryDocument(entry.limits).explorers.map((e) => e.key)).toEqual(['events', 'search-pages', 'search-keywords', 'pages', 'page_changes']);
     expect(findExplorer(RENDERS_KEY)).toBeUndefined();
   });
 });

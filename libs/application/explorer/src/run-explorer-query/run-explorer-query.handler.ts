@@ -5,7 +5,7 @@ import type { AppConfig } from '@bpc/config';
 import { EXPLORER_STORE, ExplorerAdmission, ExplorerStore, QueryParams } from '@bpc/explorer-store';
 import { APP_CONFIG, CLOCK } from '@bpc/platform';
 import { AccountLimits } from '../account-limits';
-import { findExplorer } from '../catalog/explorer-catalog';
+import { siteExplorerOf } from '../pages/site-explorer';
 import { assertPageInRange, ResolvedQuery, resolveQuery } from '../resolve-query/resolve-query';
 import type { ExplorerSql } from '../sql/explorer-sql';
 import { buildQuerySql } from '../sql/query-sql';
@@ -31,7 +31,7 @@ export class RunExplorerQueryHandler implements IQueryHandler<RunExplorerQuery, 
   ) {}
 
   async execute({ websiteId, accountId, explorerKey, body, receivedAtMs }: RunExplorerQuery): Promise<ExplorerQueryResult> {
-    const explorer = findExplorer(explorerKey);
+    const explorer = siteExplorerOf(this.config, websiteId, explorerKey);
     if (!explorer) throw new AppError('NOT_FOUND', `unknown explorer ${explorerKey}`);
     const query = resolveQuery(explorer, body, this.clock.now(), this.limits.of(accountId));
     const runner = { store: this.store, admission: this.admission, config: this.config };

@@ -68,6 +68,39 @@ export const COLUMN_SQL: Readonly<Record<ModeKey, Readonly<Record<string, string
     ctr: 'if(sum(s_impressions) = 0, 0, round(sum(s_clicks) / sum(s_impressions), 4))',
     position: 'if(sum(s_impressions) = 0, NULL, round(sum(s_position * s_impressions) / sum(s_impressions), 2))',
   },
+  // SEO health (buildPagesSql): the flat columns of its inner query, prefixed so no output alias shadows them.
+  pages: {
+    url: 'p_url',
+    dimension: 'p_dimension',
+    title: 'p_title',
+    description: 'p_description',
+    canonical: 'p_canonical',
+    noindex: 'p_noindex',
+    status_code: 'p_status_code',
+    word_count: 'p_word_count',
+    h1: 'p_h1',
+    lang: 'p_lang',
+    structured_data: 'p_structured_data',
+    images_without_alt: 'p_images_without_alt',
+    issues: "arrayStringConcat(p_issues, ', ')",
+    critical_issues: 'p_critical_issues',
+    urgent: "if(p_noindex != '' AND p_requests > 0, 1, 0)",
+    last_rendered_at: 'toUnixTimestamp64Milli(p_rendered_at)',
+    requests: 'p_requests',
+    last_googlebot_at: 'if(p_googlebot = 0, NULL, toUnixTimestamp64Milli(p_last_googlebot))',
+    clicks: 'p_clicks',
+    impressions: 'p_impressions',
+  },
+  page_changes: {
+    url: 'c_url',
+    dimension: 'c_dimension',
+    changed_at: 'toUnixTimestamp64Milli(c_changed_at)',
+    field: 'c_field',
+    before: 'c_before',
+    after: 'c_after',
+    severity: 'c_severity',
+    renders: 'c_renders',
+  },
   // Render history (render_outcomes, buildRendersSql). LowCardinality columns are output as they are: an alias
   // `toString(mode) AS mode` would be cyclic. `{dimIds}`/`{dimNames}` are the host's dimensions.
   renders: {
@@ -97,6 +130,9 @@ export const COLUMN_SQL: Readonly<Record<ModeKey, Readonly<Record<string, string
 export const SORT_SQL: Partial<Record<ModeKey, Readonly<Record<string, string>>>> = {
   requests: { event_date_time: 'ts' },
   renders: { rendered_at: 'ts' },
+  // Issues by how bad they are rather than alphabetically; severities likewise.
+  pages: { issues: 'p_critical_issues * 1000 + length(p_issues)', last_rendered_at: 'p_rendered_at', last_googlebot_at: 'p_last_googlebot' },
+  page_changes: { severity: "multiIf(c_severity = 'critical', 3, c_severity = 'warning', 2, 1)", changed_at: 'c_changed_at' },
 };
 
 /** Table column each filter field reads, per explorer family. */
@@ -197,6 +233,9 @@ export function buildExplorerSql(query: ResolvedQuery, websiteId: string): Explo
     case 'renders':
     case 'reasons':
       throw new Error('render history reads render_outcomes of a host: buildRendersSql (or buildQuerySql) builds it');
+    case 'pages':
+    case 'page_changes':
+      throw new Error('SEO health reads the pages of a host: buildPagesSql (or buildQuerySql) builds it');
     default:
       return assertNever(mode);
   }

@@ -1,4 +1,4 @@
-import { alignedWindow, decideExportFinishedAlert, decidePageErrorAlerts, decideRenderFailureAlert, MAX_PAGE_ALERTS, PageRequestFigures } from './alert-rules';
+import { alignedWindow, decideExportFinishedAlert, decideNoindexAppearedAlert, decidePageErrorAlerts, decideRenderFailureAlert, MAX_PAGE_ALERTS, PageRequestFigures } from './alert-rules';
 
 const T = Date.parse('2026-11-28T10:07:30.000Z');
 const minutes = (n: number) => n * 60_000;
@@ -63,5 +63,23 @@ describe('alert rules', () => {
       data: { exportId: 42, explorer: 'events', filename: 'june', status: 'completed', rowCount: 3, sizeBytes: 120 },
     });
     expect(decideExportFinishedAlert({ ...finished, status: 'failed', rowCount: undefined, sizeBytes: undefined, error: 'query timed out' }).data).toEqual({ exportId: 42, explorer: 'events', filename: 'june', status: 'failed', error: 'query timed out' });
+  });
+
+  describe('noindex appearing on many pages within a window', () => {
+    const rule = { minPages: 3, windowMinutes: 60 };
+
+    it('fires at min_pages, not below, once per aligned window, naming a few pages', () => {
+      expect(decideNoindexAppearedAlert('demo', rule, { pages: 2, examples: ['https://www.example.com/a', 'https://www.example.com/b'] }, T)).toBeUndefined();
+      const figures = { pages: 3, examples: ['https://www.example.com/a', 'https://www.example.com/b', 'https://www.example.com/c'] };
+      expect(decideNoindexAppearedAlert('demo', rule, figures, T)).toEqual({
+        id: 'noindex_appeared:demo:2026-11-28T10:00:00.000Z',
+        type: 'noindex_appeared',
+        website: 'demo',
+        occurredAt: '2026-11-28T10:07:30.000Z',
+        data: { pages: 3, minPages: 3, windowMinutes: 60, from: '2026-11-28T09:07:30.000Z', to: '2026-11-28T10:07:30.000Z', examples: figures.examples },
+      });
+      expect(decideNoindexAppearedAlert('demo', rule, figures, T + minutes(50))!.id).toBe('noindex_appeared:demo:2026-11-28T10:00:00.000Z');
+      expect(decideNoindexAppearedAlert('demo', rule, figures, T + minutes(53))!.id).toBe('noindex_appeared:demo:2026-11-28T11:00:00.000Z');
+    });
   });
 });

@@ -8,7 +8,7 @@ import { sha256Hex } from '../shared/secret-hash';
  * names the same alert, and the deliverer sends it once.
  */
 
-export const ALERT_TYPES = ['render_failures', 'page_errors', 'export_finished'] as const;
+export const ALERT_TYPES = ['render_failures', 'page_errors', 'export_finished', 'noindex_appeared'] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 
 /** What an alert says; the webhook body is this, as JSON. */
@@ -116,6 +116,41 @@ export function decidePageErrorAlerts(website: string, rule: PageErrorRule, page
       otherPages: Math.max(0, turned.length - MAX_PAGE_ALERTS),
     },
   }));
+}
+
+/** Pages of the website's host on which `noindex` appeared over the last window (their latest change to `noindex` says `true`). */
+export interface NoindexAppearedFigures {
+  readonly pages: number;
+  /** A few of them (URLs), for the alert body. */
+  readonly examples: readonly string[];
+}
+
+export interface NoindexAppearedRule extends WindowRule {
+  readonly minPages: number;
+}
+
+/**
+ * One alert when `noindex` appeared on at least `minPages` pages of the
+ * website within the last `windowMinutes` (a deploy that de-indexes a site
+ * section): at most one per aligned window.
+ */
+export function decideNoindexAppearedAlert(website: string, rule: NoindexAppearedRule, figures: NoindexAppearedFigures, now: number): Alert | undefined {
+  if (figures.pages < rule.minPages) return undefined;
+  const window = alignedWindow(now, rule.windowMinutes);
+  return {
+    id: `noindex_appeared:${website}:${new Date(window.start).toISOString()}`,
+    type: 'noindex_appeared',
+    website,
+    occurredAt: new Date(now).toISOString(),
+    data: {
+      pages: figures.pages,
+      minPages: rule.minPages,
+      windowMinutes: rule.windowMinutes,
+      from: new Date(now - rule.windowMinutes * 60_000).toISOString(),
+      to: new Date(now).toISOString(),
+      examples: figures.examples,
+    },
+  };
 }
 
 /** How an export ended, as its events tell. */

@@ -1,4 +1,4 @@
-import { changesBetween } from './page-changes';
+import { changesBetween, MAX_CHANGE_TEXT } from './page-changes';
 import { factsWith, healthyFacts } from './page-facts.fixtures';
 
 describe('page changes between two renders of a URL and dimension', () => {
@@ -40,5 +40,13 @@ describe('page changes between two renders of a URL and dimension', () => {
       { field: 'title', before: 'Blue widgets – Example', after: 'Widgets', severity: 'notice' },
       { field: 'description', before: 'Every blue widget we make, with prices.', after: '', severity: 'notice' },
     ]);
+  });
+});
+
+describe('a change of a hostile size', () => {
+  it('keeps at most MAX_CHANGE_TEXT characters of before and after', () => {
+    const long = `https://www.example.com/${'a'.repeat(5_000)}`;
+    const [change] = changesBetween(healthyFacts, factsWith({ canonical: long }));
+    expect(change).toMatchObject({ field: 'canonical', after: long.slice(0, MAX_CHANGE_TEXT) });
   });
 });

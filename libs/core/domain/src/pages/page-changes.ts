@@ -12,7 +12,11 @@ export interface PageChange {
   readonly severity: IssueSeverity;
 }
 
+/** Longest `before` or `after` kept: a title is already cut to 512, but a canonical URL or a list of structured data types is not. */
+export const MAX_CHANGE_TEXT = 2048;
+
 const shown = (value: string | null): string => value ?? '';
+const cut = (text: string): string => (text.length > MAX_CHANGE_TEXT ? text.slice(0, MAX_CHANGE_TEXT) : text);
 const isError = (status: number): boolean => status >= 400;
 
 /**
@@ -24,7 +28,7 @@ const isError = (status: number): boolean => status >= 400;
 export function changesBetween(before: PageFacts, after: PageFacts): PageChange[] {
   const changes: PageChange[] = [];
   const add = (field: ChangeField, from: string, to: string, severity: IssueSeverity): void => {
-    if (from !== to) changes.push({ field, before: from, after: to, severity });
+    if (from !== to) changes.push({ field, before: cut(from), after: cut(to), severity });
   };
   const noindexBefore = isNoindex(before);
   const noindexAfter = isNoindex(after);

@@ -24,7 +24,7 @@ export interface PageFacts {
   readonly h1Count: number;
   /** The first `<h1>`'s text, cut like the title. */
   readonly firstH1: string | null;
-  /** The canonical URL, absolute: from `<link rel=canonical>` first, else the `Link` header; null when none is a valid http(s) URL. */
+  /** The canonical URL, absolute: from `<link rel=canonical>` first, else the `Link` header; null when none is a valid http(s) URL of at most `MAX_CANONICAL_LENGTH` characters. */
   readonly canonical: string | null;
   /** Every distinct valid canonical the page declares (document and headers), in order, at most `MAX_LISTED`. */
   readonly canonicals: readonly string[];
@@ -55,6 +55,8 @@ export interface PageFacts {
 export const MAX_FACT_TEXT = 512;
 /** Most values kept in a list (canonicals, structured data types); counts stay exact. */
 export const MAX_LISTED = 20;
+/** Longest canonical URL kept: search engines ignore longer URLs, and a hostile page's twenty 100 KB canonicals must not bloat every cache entry and event. */
+export const MAX_CANONICAL_LENGTH = 2048;
 /** Largest JSON-LD block parsed; a larger one counts as invalid rather than cost a render seconds. */
 export const MAX_JSON_LD_BYTES = 1_000_000;
 

@@ -1,4 +1,4 @@
-import { MAX_FACT_TEXT, MAX_LISTED, ROBOTS_SCOPES } from '@bpc/domain';
+import { MAX_CANONICAL_LENGTH, MAX_FACT_TEXT, MAX_LISTED, ROBOTS_SCOPES } from '@bpc/domain';
 import { pageUrlSchema } from '../page-url-schema';
 
 const count = { type: 'integer', minimum: 0 } as const;
@@ -25,8 +25,8 @@ export const pageFactsSchema = {
     lang: { type: ['string', 'null'] },
     h1Count: count,
     firstH1: text,
-    canonical: { type: ['string', 'null'], pattern: '^https?://', description: 'absolute; from <link rel=canonical> first, else the Link header' },
-    canonicals: { type: 'array', items: pageUrlSchema, description: `every distinct canonical declared, at most ${MAX_LISTED}` },
+    canonical: { type: ['string', 'null'], pattern: '^https?://', maxLength: MAX_CANONICAL_LENGTH, description: 'absolute; from <link rel=canonical> first, else the Link header' },
+    canonicals: { type: 'array', items: { ...pageUrlSchema, maxLength: MAX_CANONICAL_LENGTH }, description: `every distinct canonical declared (longer ones ignored), at most ${MAX_LISTED}` },
     noindexBy: scopes,
     nofollowBy: scopes,
     hreflangCount: count,

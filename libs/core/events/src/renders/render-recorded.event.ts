@@ -1,4 +1,4 @@
-import type { PageFacts } from '@bpc/domain';
+import { CHANGE_FIELDS, ISSUE_SEVERITIES, MAX_CHANGE_TEXT, type PageChange, type PageFacts } from '@bpc/domain';
 import type { EventEnvelope } from '../envelope';
 import { payloadSchema } from '../json-schema';
 import { pageUrlSchema } from '../page-url-schema';
@@ -44,6 +44,12 @@ export interface RenderRecordedPayload {
   readonly entryId?: string;
   /** What the produced page says to bots; absent when no page was produced (and in events recorded before facts were). */
   readonly facts?: PageFacts;
+  /**
+   * What changed for bots since the page this render replaced (that entry's
+   * facts), most severe first: only on a `stored` render whose previous entry
+   * had facts and differs. Absent otherwise (and in events recorded before).
+   */
+  readonly changes?: readonly PageChange[];
 }
 
 /** One render or origin fetch and how it ended. Keyed by host id, like the queue topic. */
@@ -67,5 +73,21 @@ export const renderRecordedSchema = payloadSchema<RenderRecordedPayload>()({
     attempt: { type: 'integer', minimum: 1 },
     entryId: { type: 'string' },
     facts: pageFactsSchema,
+    changes: {
+      type: 'array',
+      maxItems: CHANGE_FIELDS.length,
+      description: 'what changed for bots since the page this stored render replaced (docs/seo-health.md), most severe first; one entry per field',
+      items: {
+        type: 'object',
+        required: ['field', 'before', 'after', 'severity'],
+        additionalProperties: false,
+        properties: {
+          field: { enum: [...CHANGE_FIELDS] },
+          before: { type: 'string', maxLength: MAX_CHANGE_TEXT, description: 'the value as the customer reads it; empty when there was none' },
+          after: { type: 'string', maxLength: MAX_CHANGE_TEXT },
+          severity: { enum: [...ISSUE_SEVERITIES] },
+        },
+      },
+    },
   },
 });

@@ -1,12 +1,12 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { type Alert, type Clock, decidePageErrorAlerts, decideRenderFailureAlert } from '@bpc/domain';
+import { type Alert, type Clock, decideNoindexAppearedAlert, decidePageErrorAlerts, decideRenderFailureAlert } from '@bpc/domain';
 import { newAlertRaised, TOPICS } from '@bpc/events';
 import { EVENT_LOG, EventLog } from '@bpc/event-log';
 import { EXPLORER_STORE, ExplorerStore } from '@bpc/explorer-store';
 import { CLOCK, LOGGER } from '@bpc/platform';
 import { ALERT_TARGETS, type AlertTarget } from '../alert-targets.provider';
-import { pageRequestFigures, renderFailureFigures } from './alert-figures';
+import { noindexAppearedFigures, pageRequestFigures, renderFailureFigures } from './alert-figures';
 
 /** How often the window rules are evaluated. */
 export const ALERT_EVALUATION_INTERVAL_MS = 60_000;
@@ -14,7 +14,8 @@ export const ALERT_EVALUATION_INTERVAL_MS = 60_000;
 const REMEMBERED_IDS = 10_000;
 
 /**
- * Evaluates the window rules (render failures, pages turning to errors) of
+ * Evaluates the window rules (render failures, pages turning to errors,
+ * noindex appearing on many pages) of
  * every website with a webhook, once a minute, from the ClickHouse read
  * models, and raises what fires as AlertRaised events. Every projector
  * replica evaluates: they raise the same alert ids, and the deliverer
@@ -35,7 +36,7 @@ export class AlertEvaluator implements OnApplicationBootstrap, OnApplicationShut
   ) {}
 
   onApplicationBootstrap(): void {
-    if (!this.targets.some((t) => t.renderFailures || t.pageErrors)) return;
+    if (!this.targets.some((t) => t.renderFailures || t.pageErrors || t.noindexAppeared)) return;
     this.timer = setInterval(() => {
       this.evaluating ??= this.evaluate()
         .then(() => undefined)
@@ -62,7 +63,7 @@ export class AlertEvaluator implements OnApplicationBootstrap, OnApplicationShut
 
   private async firedFor(target: AlertTarget, now: number): Promise<Alert[]> {
     const fired: Alert[] = [];
-    const { renderFailures, pageErrors } = target;
+    const { renderFailures, pageErrors, noindexAppeared } = target;
     if (renderFailures) {
       const figures = await renderFailureFigures(this.store, target.hostId, now - renderFailures.windowMinutes * 60_000, now);
       const alert = decideRenderFailureAlert(target.website, renderFailures, figures, now);
@@ -72,6 +73,11 @@ export class AlertEvaluator implements OnApplicationBootstrap, OnApplicationShut
       const window = pageErrors.windowMinutes * 60_000;
       const pages = await pageRequestFigures(this.store, target.website, now - 2 * window, now - window, now, pageErrors.minRequests);
       fired.push(...decidePageErrorAlerts(target.website, pageErrors, pages, now));
+    }
+    if (noindexAppeared) {
+      const figures = await noindexAppearedFigures(this.store, target.hostId, now - noindexAppeared.windowMinutes * 60_000, now);
+      const alert = decideNoindexAppearedAlert(target.website, noindexAppeared, figures, now);
+      if (alert) fired.push(alert);
     }
     return fired;
   }

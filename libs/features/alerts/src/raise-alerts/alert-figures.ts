@@ -1,5 +1,5 @@
-import type { PageRequestFigures, RenderFailureFigures } from '@bpc/domain';
-import { BOT_REQUESTS_TABLE, type ExplorerStore, RENDER_OUTCOMES_TABLE } from '@bpc/explorer-store';
+import type { NoindexAppearedFigures, PageRequestFigures, RenderFailureFigures } from '@bpc/domain';
+import { BOT_REQUESTS_TABLE, type ExplorerStore, PAGE_CHANGES_MERGED_SQL, RENDER_OUTCOMES_TABLE } from '@bpc/explorer-store';
 
 /** Outcomes that count as a failed render (the `failed` outcome class of the render history). */
 const FAILED_OUTCOMES = ['retry_scheduled', 'gave_up', 'failed'];
@@ -48,4 +48,22 @@ export async function pageRequestFigures(store: ExplorerStore, website: string, 
     recentErrors: Number(r.recentErrors),
     lastStatus: Number(r.lastStatus),
   }));
+}
+
+const DAY_MS = 86_400_000;
+/** URLs an alert names as examples. */
+const NOINDEX_EXAMPLES = 5;
+
+/**
+ * Pages (URLs, any dimension) of a host whose `noindex` changed to `true`
+ * with their latest change of the day in [from, to): from `page_changes`,
+ * coalesced per day, read through its merge (exact: every state is idempotent).
+ */
+export async function noindexAppearedFigures(store: ExplorerStore, hostId: number, from: number, to: number): Promise<NoindexAppearedFigures> {
+  const rows = await store.query<{ pages: number; examples: string[] }>(
+    `SELECT uniqExact(url) AS pages, arraySlice(arraySort(groupUniqArray(url)), 1, ${NOINDEX_EXAMPLES}) AS examples FROM (${PAGE_CHANGES_MERGED_SQL})
+     WHERE field = 'noindex' AND after = 'true' AND changed_at >= {from:DateTime64(3)} AND changed_at < {to:DateTime64(3)}`,
+    { hostId, from: new Date(from), to: new Date(to), startDate: new Date(from).toISOString().slice(0, 10), endDate: new Date(to + DAY_MS - 1).toISOString().slice(0, 10) },
+  );
+  return { pages: Number(rows[0]?.pages ?? 0), examples: rows[0]?.examples ?? [] };
 }

@@ -1,9 +1,11 @@
 import { assertNever } from '@bpc/domain';
 import { BOT_REQUEST_RECORDED, EXPLORER_EVENT_CATALOG, ExplorerEvent, envelopeJsonTest, RENDER_EVENT_CATALOG, RENDER_RECORDED, RenderEvent, SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecorded } from '@bpc/events';
-import { BOT_REQUEST_EVENTS_TABLE, BOT_REQUESTS_TABLE, RENDER_OUTCOMES_TABLE, RENDER_RECORDED_EVENTS_TABLE, type Row, SEARCH_DAY_IMPORTS_TABLE, type SearchDayImportRow, type SearchDayRow, SEARCH_TABLES } from '@bpc/explorer-store';
+import { BOT_REQUEST_EVENTS_TABLE, BOT_REQUESTS_TABLE, RENDER_OUTCOMES_TABLE, RENDER_RECORDED_EVENTS_TABLE, SEARCH_DAY_IMPORTS_TABLE, type SearchDayImportRow, type SearchDayRow, SEARCH_TABLES } from '@bpc/explorer-store';
 
-/** Rows per table, filled by `explorerRows`. */
-export type TableRows = Map<string, Row[]>;
+import { pageRows } from './page-projection';
+import { push, type TableRows } from './table-rows';
+
+export { push, type TableRows } from './table-rows';
 
 /** Events whose intake table takes them as they are: the table's view maps them to rows (their one mapping, in its DDL). */
 const INTAKES = [
@@ -28,6 +30,7 @@ export function explorerRows(event: ExplorerEvent | RenderEvent, into: TableRows
   switch (event.type) {
     case RENDER_RECORDED:
       push(into, RENDER_RECORDED_EVENTS_TABLE, { ...event });
+      pageRows(event, into);
       return;
     case BOT_REQUEST_RECORDED:
       push(into, BOT_REQUEST_EVENTS_TABLE, { ...event });
@@ -52,11 +55,4 @@ export function searchRows(event: SearchPerformanceRecorded): SearchDayRow[] {
     const figures = { website: websiteId, date, clicks: r.clicks, impressions: r.impressions, position: r.position, imported_at: event.occurredAt };
     return grain === 'page' ? { ...figures, url: r.key } : { ...figures, query: r.key };
   });
-}
-
-/** Adds `row` to `table`'s rows. */
-export function push(into: TableRows, table: string, row: Row): void {
-  const rows = into.get(table);
-  if (rows) rows.push(row);
-  else into.set(table, [row]);
 }

@@ -1,13 +1,15 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { Logger } from 'pino';
-import { asExplorerEvent, asRenderEvent, TOPICS, UnknownEventError } from '@bpc/events';
+import { asExplorerEvent, asRenderEvent, type RenderRecorded, TOPICS, UnknownEventError } from '@bpc/events';
 import { EVENT_LOG, EventLog, LogBatch, Subscription } from '@bpc/event-log';
+import type { IssueThresholds } from '@bpc/domain';
 import { retryInBackground } from '@bpc/support';
-import { BufferedExplorerWriter, checkpointOf, EXPLORER_STORE, ExplorerStore, JsonLines } from '@bpc/explorer-store';
+import { BufferedExplorerWriter, checkpointOf, EXPLORER_STORE, ExplorerStore, JsonLines, RENDER_RECORDED_EVENTS_TABLE } from '@bpc/explorer-store';
 import type { AppConfig } from '@bpc/config';
 import { APP_CONFIG, FailureStreakLog, LOGGER, METRICS_REGISTRY, ReadinessRegistry, scrapeSafeCollect, SERVING_LOAD, ServingLoad } from '@bpc/platform';
 import { explorerRows, intakeOfStored, landsIn, push, type TableRows } from './explorer-projection';
+import { issueThresholdsByHost, pageRows } from './page-projection';
 import { YieldToServing } from './yield-to-serving';
 
 /** One group per topic, so a slow search import never holds up bot requests (a subscription handles one batch at a time). */
@@ -69,6 +71,8 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
   private readonly projected?: Counter<'table'>;
   private readonly writers: BufferedExplorerWriter[] = [];
   private readonly pausedSeconds?: Counter;
+  /** Each host's SEO issue thresholds (its website's `seo` settings), for the `pages` rows. */
+  private readonly issueThresholds: ReadonlyMap<number, IssueThresholds>;
 
   constructor(
     @Inject(EVENT_LOG) private readonly log: EventLog,
@@ -81,6 +85,7 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
     @Optional() @Inject(SERVING_LOAD) private readonly servingLoad?: ServingLoad,
     @Optional() @Inject(APP_CONFIG) private readonly config?: AppConfig,
   ) {
+    this.issueThresholds = issueThresholdsByHost(config);
     readiness.add({ name: 'projection (explorer)', check: async () => ({ lag: await this.lag() }) });
     if (registry) {
       this.pausedSeconds = new Counter({ name: 'bpc_explorer_projection_paused_seconds_total', help: 'Time the explorer projection paused for saturated serving in its process (standalone mode).', registers: [registry] });
@@ -205,6 +210,8 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
         const list = storedByIntake.get(intake);
         if (list) list.push(stored);
         else storedByIntake.set(intake, [stored]);
+        // A render's facts and changes need the domain's issue rules: mapped here, from the event the log already parsed.
+        if (intake === RENDER_RECORDED_EVENTS_TABLE) pageRows(record.event as RenderRecorded, tables, this.issueThresholds);
         continue;
       }
       const event = asExplorerEvent(record.event) ?? asRenderEvent(record.event);

@@ -5,3 +5,5 @@ export * from './projection-checkpoints/projection-checkpoints.table';
 export * from './render-outcomes/render-outcomes.table';
 export * from './recache-receipts/recache-receipts.table';
 export * from './alert-deliveries/alert-deliveries.table';
+export * from './pages/pages.table';
+export * from './page-changes/page-changes.table';

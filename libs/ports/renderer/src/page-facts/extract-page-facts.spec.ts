@@ -1,4 +1,5 @@
 import { MAX_FACT_TEXT, MAX_LISTED } from '@bpc/domain';
+import { MAX_CANONICAL_LENGTH } from '@bpc/domain';
 import { canonicalLinks, extractPageFacts, RenderedDocument } from './extract-page-facts';
 
 const URL_ = 'https://www.example.com/widgets/blue';
@@ -65,6 +66,15 @@ describe('page facts read from a rendered document', () => {
     const headers = { 'x-robots-tag': ['unavailable_after: 2030-01-01, bingbot: NOINDEX', 'otherbot: noindex, nofollow', 'none'] };
     expect(factsOf('<p>x</p>', { headers })).toMatchObject({ noindexBy: ['robots', 'bingbot'], nofollowBy: ['robots'] });
     expect(factsOf('<p>x</p>', { headers: { 'x-robots-tag': 'googlebot: noindex, nofollow' } })).toMatchObject({ noindexBy: ['googlebot'], nofollowBy: ['googlebot'] });
+  });
+
+  it('ignores canonicals longer than MAX_CANONICAL_LENGTH: twenty 100 KB canonicals leave the facts small', () => {
+    const huge = Array.from({ length: 20 }, (_, i) => `<link rel="canonical" href="/p${i}?${'x'.repeat(100_000)}">`).join('');
+    const facts = factsOf(`${huge}<link rel="canonical" href="/ok">`);
+    expect(facts.canonical).toBe('https://www.example.com/ok');
+    expect(facts.canonicals).toEqual(['https://www.example.com/ok']);
+    expect(JSON.stringify(facts).length).toBeLessThan(2_000);
+    expect(factsOf(`<link rel="canonical" href="/${'y'.repeat(MAX_CANONICAL_LENGTH)}">`).canonical).toBeNull();
   });
 
   it('lists every distinct canonical, from the document first, then the Link header; only http(s) ones count', () => {

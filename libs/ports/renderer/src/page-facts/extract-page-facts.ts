@@ -1,5 +1,5 @@
 import { Parser } from 'htmlparser2';
-import { collapseWhitespace as collapse, MAX_FACT_TEXT, MAX_JSON_LD_BYTES, MAX_LISTED, PageFacts } from '@bpc/domain';
+import { collapseWhitespace as collapse, MAX_CANONICAL_LENGTH, MAX_FACT_TEXT, MAX_JSON_LD_BYTES, MAX_LISTED, PageFacts } from '@bpc/domain';
 import { RobotsDirectives, scopesIn } from './robots-directives';
 
 /** What a render produced, as the facts are read from it. */
@@ -233,7 +233,7 @@ export function extractPageFacts(page: RenderedDocument): PageFacts {
 
   const canonicals = [...documentCanonicals, ...canonicalLinks(headerValues(page.headers.link))]
     .map((href) => httpUrl(href, base)?.href)
-    .filter((href): href is string => href !== undefined);
+    .filter((href): href is string => href !== undefined && href.length <= MAX_CANONICAL_LENGTH);
   const distinctCanonicals = [...new Set(canonicals)].slice(0, MAX_LISTED);
   const fullTitle = title === undefined ? '' : collapse(title);
   const h1 = firstH1 === undefined ? '' : collapse(firstH1);
