@@ -51,6 +51,12 @@ export async function callPublicApi({ baseUrl, token, website, pageUrl }: Public
   answers.push(answer('post', categoriesPath, categories, readers && readers.categories.some((c) => c.share < 0 || c.share > 1 || c.requests > readers.requests) ? 'categories out of range' : undefined));
   const categoriesRefused = await client.POST(categoriesPath, { params: { path: { website } }, body: { filters: [{ field: 'verified', op: 'eq', val: 'maybe' }] } });
   answers.push(answer('post', categoriesPath, categoriesRefused, categoriesRefused.error && `${categoriesRefused.error.code} ${categoriesRefused.error.field}`));
+  const crawlersPath = '/api/websites/{website}/insights/ai-crawlers';
+  const crawlers = await client.POST(crawlersPath, { params: { path: { website } }, body: { period: '7d' } });
+  const crawled = crawlers.data?.data;
+  answers.push(answer('post', crawlersPath, crawlers, crawled && (crawled.agents.length === 0 || crawled.summary.requests > crawled.agents.reduce((sum, a) => sum + a.requests, 0)) ? 'agents out of range' : undefined));
+  const crawlersRefused = await client.POST(crawlersPath, { params: { path: { website } }, body: { hostname: 'elsewhere.example' } });
+  answers.push(answer('post', crawlersPath, crawlersRefused, crawlersRefused.error && `${crawlersRefused.error.code} ${crawlersRefused.error.field}`));
 
   // Render history (its export completes within its wait, so the account's slot is free for the explorer export below).
   const rendersPath = '/api/websites/{website}/renders';

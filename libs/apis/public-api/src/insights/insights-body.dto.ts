@@ -38,3 +38,14 @@ export class InsightsTimeseriesDto extends InsightsSummaryDto {
   @ApiPropertyOptional({ enum: SPLIT_BY, description: 'One series per value: `bot_family` (the recorded bot name, e.g. Googlebot), `cache_status` (hit, stale, miss, bypass), `status_class` (2xx …), `dimension` (e.g. desktop, mobile), `bot_category` (search, ai_search, ai_assistant, ai_training, social, seo_tool, monitoring, other), `bot_operator` (e.g. Google, OpenAI, unknown), `verified` and `robots_allowed` (yes, no, unknown), `format` (html, markdown). Bot-request metrics only' })
   @Omittable() @MaxLength(50) @IsString({ message: 'splitBy must be a string' }) splitBy?: string;
 }
+
+/** Body of POST …/insights/ai-crawlers: one window, the events filters, and which hostname's robots.txt. */
+export class InsightsAiCrawlersDto {
+  @ApiPropertyOptional({ description: 'As the events explorer\'s `period`: a preset (`24h`, `7d`, `14d`, `28d`, `30d`, `90d`) or `YYYY-MM-DD,YYYY-MM-DD` (a time of day `YYYY-MM-DDTHH:mm` allowed), at most 365 days; default `30d`', example: '7d' })
+  @Omittable() @MaxLength(100) @IsString({ message: 'period must be a string' }) period?: string;
+
+  @ExplorerFilters("The events explorer's filters (discovery lists fields and operators), applied to the recorded figures (not to the robots.txt verdicts)") filters?: QueryFilterDto[];
+
+  @ApiPropertyOptional({ description: "Whose robots.txt is read: one of the website's hostnames (case aside); default its first", example: 'www.example.com' })
+  @Omittable() @MaxLength(253) @IsString({ message: 'hostname must be a string' }) hostname?: string;
+}
