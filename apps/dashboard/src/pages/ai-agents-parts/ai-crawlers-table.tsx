@@ -58,17 +58,13 @@ export function AiCrawlersTable({ website, period, data }: { website: string; pe
       <p>
         It allows {formatInteger(summary.allowed)} known AI agents, partly disallows {formatInteger(summary.partlyDisallowed)} and blocks {formatInteger(summary.blocked)}
         {summary.unknown ? ` (${formatInteger(summary.unknown)} unknown)` : ''}. {formatInteger(summary.agentsSeen)} of them made {formatInteger(summary.requests)} requests;{' '}
-        {summary.disallowedRequests ? (
-          <Link to={explorerUrl([{ field: 'bot_category', op: 'ne', val: 'search' }, disallowed])}>
-            {formatInteger(summary.agentsIgnoringRobotsTxt)} fetched {formatInteger(summary.disallowedRequests)} disallowed pages anyway
-          </Link>
-        ) : (
-          'none fetched a page robots.txt disallowed it'
-        )}
+        {summary.disallowedRequests
+          ? `${formatInteger(summary.agentsIgnoringRobotsTxt)} of them fetched ${formatInteger(summary.disallowedRequests)} pages robots.txt disallowed them anyway (the rows below link to them)`
+          : 'none fetched a page robots.txt disallowed it'}
         .
       </p>
       <p className="muted small">Checked on {data.checkedPaths.join(', ')}.</p>
-      <label className="row">
+      <label className="block">
         <input type="checkbox" checked={all} onChange={(event) => setAll(event.target.checked)} /> Show all {formatInteger(data.agents.length)} known AI agents
       </label>
       <div className="table-wrap">
