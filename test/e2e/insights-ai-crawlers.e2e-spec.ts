@@ -103,15 +103,16 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('insights ai-crawlers (%s 
       robotsTxtToken: 'GPTBot',
       fetchedAs: null,
       robots: 'partly_disallowed',
+      namedInRobotsTxt: true,
       disallowedPaths: ['/docs/', '/docs/setup'],
       requests: 3,
       disallowedRequests: 2,
       topDisallowedUrls: [{ url: 'https://www.example.com/docs/setup', requests: 2 }],
     });
     expect(byName.get('Bytespider')).toMatchObject({ robots: 'blocked', disallowedPaths: ['/'], requests: 0 });
-    expect(byName.get('ChatGPT-User')).toMatchObject({ robots: 'partly_disallowed', disallowedPaths: ['/admin/'], requests: 1, disallowedRequests: 0 });
+    expect(byName.get('ChatGPT-User')).toMatchObject({ robots: 'partly_disallowed', namedInRobotsTxt: false, disallowedPaths: ['/admin/'], requests: 1, disallowedRequests: 0 });
     expect(byName.get('Google-Extended')).toMatchObject({ fetchedAs: 'Googlebot' });
-    expect(data.summary).toMatchObject({ blocked: 1, unknown: 0, agentsSeen: 2, requests: 4, disallowedRequests: 2, agentsIgnoringRobotsTxt: 1 });
+    expect(data.summary).toMatchObject({ blocked: 1, unknown: 0, namedInRobotsTxt: 2, agentsSeen: 2, requests: 4, disallowedRequests: 2, agentsIgnoringRobotsTxt: 1 });
     expect(data.spoofed).toEqual({
       requests: 2,
       share: 0.25,

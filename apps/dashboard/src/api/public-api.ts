@@ -972,6 +972,8 @@ export interface components {
             partlyDisallowed: number;
             blocked: number;
             unknown: number;
+            /** @description Agents the robots.txt names (a group of their own) */
+            namedInRobotsTxt: number;
             /** @description Agents with requests in the window */
             agentsSeen: number;
             /** @description Their requests together */
@@ -1014,6 +1016,8 @@ export interface components {
              * @enum {string}
              */
             robots: "allowed" | "partly_disallowed" | "blocked" | "unknown";
+            /** @description The robots.txt has a group of its own for its token (rules written for it); else the rules for all bots (`*`) apply */
+            namedInRobotsTxt: boolean;
             /** @description Checked paths it may not fetch (at most 5; `/` alone when blocked) */
             disallowedPaths: string[];
             /** @description Its requests in the window */

@@ -126,6 +126,7 @@ export class AiCrawlerDto {
   @ApiProperty({ description: 'Its robots.txt product token', example: 'GPTBot' }) robotsTxtToken!: string;
   @ApiProperty({ type: 'string', nullable: true, description: 'For a robots.txt-only token (`Google-Extended`): the crawler that fetches for it; else null', example: null }) fetchedAs!: string | null;
   @ApiProperty({ enum: ROBOTS_STANCES, description: '`blocked` (may not fetch `/`), `partly_disallowed` (may fetch `/`, not some checked paths), `allowed` (every checked path), `unknown` (no robots.txt to judge)' }) robots!: string;
+  @ApiProperty({ description: 'The robots.txt has a group of its own for its token (rules written for it); else the rules for all bots (`*`) apply' }) namedInRobotsTxt!: boolean;
   @ApiProperty({ type: [String], description: 'Checked paths it may not fetch (at most 5; `/` alone when blocked)' }) disallowedPaths!: string[];
   @ApiProperty({ type: 'integer', description: 'Its requests in the window' }) requests!: number;
   @ApiProperty({ type: 'integer', description: 'Its requests recorded `robots_allowed = no`: disallowed by the robots.txt in force, fetched anyway' }) disallowedRequests!: number;
@@ -137,6 +138,7 @@ export class AiCrawlersSummaryDto {
   @ApiProperty({ type: 'integer' }) partlyDisallowed!: number;
   @ApiProperty({ type: 'integer' }) blocked!: number;
   @ApiProperty({ type: 'integer' }) unknown!: number;
+  @ApiProperty({ type: 'integer', description: 'Agents the robots.txt names (a group of their own)' }) namedInRobotsTxt!: number;
   @ApiProperty({ type: 'integer', description: 'Agents with requests in the window' }) agentsSeen!: number;
   @ApiProperty({ type: 'integer', description: 'Their requests together' }) requests!: number;
   @ApiProperty({ type: 'integer', description: 'Their requests recorded `robots_allowed = no`' }) disallowedRequests!: number;

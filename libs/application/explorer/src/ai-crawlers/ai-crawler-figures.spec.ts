@@ -39,11 +39,11 @@ describe('robots.txt of a site, judged for AI agents', () => {
     expect(paths).toEqual(['/', '/admin/', '/docs/', '/private', '/pricing', '/docs/intro']);
     const verdicts = robotsVerdicts(snapshot, ORIGIN, AGENTS.map((a) => a.robotsTxtToken), paths);
     expect(Object.fromEntries(verdicts)).toEqual({
-      ClaudeBot: { stance: 'partly_disallowed', disallowedPaths: ['/admin/'] },
-      GPTBot: { stance: 'partly_disallowed', disallowedPaths: ['/docs/', '/private', '/docs/intro'] },
-      Bytespider: { stance: 'blocked', disallowedPaths: ['/'] },
-      CCBot: { stance: 'partly_disallowed', disallowedPaths: ['/docs/', '/private', '/docs/intro'] },
-      'ChatGPT-User': { stance: 'partly_disallowed', disallowedPaths: ['/admin/'] },
+      ClaudeBot: { stance: 'partly_disallowed', disallowedPaths: ['/admin/'], named: false },
+      GPTBot: { stance: 'partly_disallowed', disallowedPaths: ['/docs/', '/private', '/docs/intro'], named: true },
+      Bytespider: { stance: 'blocked', disallowedPaths: ['/'], named: true },
+      CCBot: { stance: 'partly_disallowed', disallowedPaths: ['/docs/', '/private', '/docs/intro'], named: true },
+      'ChatGPT-User': { stance: 'partly_disallowed', disallowedPaths: ['/admin/'], named: false },
     });
     expect(snapshot.view).toEqual({ url: ROBOTS_URL, state: 'rules', httpStatus: 200, fetchedAt: '2026-12-07T12:00:00.000Z', reason: null, truncated: false });
   });
@@ -97,6 +97,7 @@ describe('AI crawler figures (pure assembly)', () => {
       robotsTxtToken: 'GPTBot',
       fetchedAs: null,
       robots: 'partly_disallowed',
+      namedInRobotsTxt: true,
       disallowedPaths: ['/docs/'],
       requests: 40,
       disallowedRequests: 7,
@@ -108,7 +109,7 @@ describe('AI crawler figures (pure assembly)', () => {
   });
 
   it('sums them up: stances, agents seen, and those crawling disallowed pages anyway', () => {
-    expect(aiCrawlersSummary(figures)).toEqual({ allowed: 2, partlyDisallowed: 2, blocked: 1, unknown: 0, agentsSeen: 2, requests: 52, disallowedRequests: 7, agentsIgnoringRobotsTxt: 1 });
+    expect(aiCrawlersSummary(figures)).toEqual({ allowed: 2, partlyDisallowed: 2, blocked: 1, unknown: 0, namedInRobotsTxt: 3, agentsSeen: 2, requests: 52, disallowedRequests: 7, agentsIgnoringRobotsTxt: 1 });
   });
 
   it('gives spoofed traffic its share, renders avoided and caused, and its tops', () => {

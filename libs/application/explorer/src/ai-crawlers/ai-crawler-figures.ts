@@ -6,7 +6,7 @@ import type { RobotsVerdict } from './robots-stances';
 /** Disallowed paths shown per agent. */
 export const MAX_DISALLOWED_PATHS_SHOWN = 5;
 
-const UNKNOWN_VERDICT: RobotsVerdict = { stance: 'unknown', disallowedPaths: [] };
+const UNKNOWN_VERDICT: RobotsVerdict = { stance: 'unknown', disallowedPaths: [], named: false };
 
 function share(part: number, whole: number): number {
   return Math.round((part / whole) * 10_000) / 10_000;
@@ -33,6 +33,7 @@ export function aiCrawlerFigures(agents: readonly AiAgent[], verdicts: ReadonlyM
         robotsTxtToken: agent.robotsTxtToken,
         fetchedAs: agent.fetchedAs,
         robots: verdict.stance,
+        namedInRobotsTxt: verdict.named,
         disallowedPaths: verdict.disallowedPaths.slice(0, MAX_DISALLOWED_PATHS_SHOWN),
         requests: Number(row?.requests ?? 0),
         disallowedRequests: Number(row?.disallowed ?? 0),
@@ -50,6 +51,7 @@ export function aiCrawlersSummary(agents: readonly AiCrawlerFigures[]): AiCrawle
     partlyDisallowed: count('partly_disallowed'),
     blocked: count('blocked'),
     unknown: count('unknown'),
+    namedInRobotsTxt: agents.filter((agent) => agent.namedInRobotsTxt).length,
     agentsSeen: agents.filter((agent) => agent.requests > 0).length,
     requests: agents.reduce((sum, agent) => sum + agent.requests, 0),
     disallowedRequests: agents.reduce((sum, agent) => sum + agent.disallowedRequests, 0),

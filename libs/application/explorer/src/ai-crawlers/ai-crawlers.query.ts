@@ -39,6 +39,8 @@ export interface AiCrawlerFigures {
   /** For a robots.txt-only token (Google-Extended): the crawler that fetches for it; its requests are that crawler's. */
   readonly fetchedAs: string | null;
   readonly robots: RobotsStance;
+  /** The robots.txt has a group of its own for its token; else the rules for all bots (`*`) apply to it. */
+  readonly namedInRobotsTxt: boolean;
   /** Paths tried that it may not fetch (at most MAX_DISALLOWED_PATHS_SHOWN). */
   readonly disallowedPaths: readonly string[];
   readonly requests: number;
@@ -53,6 +55,8 @@ export interface AiCrawlersSummary {
   readonly partlyDisallowed: number;
   readonly blocked: number;
   readonly unknown: number;
+  /** Agents the robots.txt names (a group of their own): the rules written for them. */
+  readonly namedInRobotsTxt: number;
   /** Agents of the list with requests in the window. */
   readonly agentsSeen: number;
   /** Their requests, all agents together. */

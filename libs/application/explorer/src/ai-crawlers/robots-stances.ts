@@ -13,9 +13,11 @@ export interface RobotsVerdict {
   readonly stance: RobotsStance;
   /** The paths tried that it may not fetch, in the order tried (`/` alone when blocked). */
   readonly disallowedPaths: readonly string[];
+  /** The file has a group of its own for it (else it follows the rules for all bots, `*`). */
+  readonly named: boolean;
 }
 
-const UNKNOWN: RobotsVerdict = { stance: 'unknown', disallowedPaths: [] };
+const UNKNOWN: RobotsVerdict = { stance: 'unknown', disallowedPaths: [], named: false };
 
 /** The paths tried on every bot: `/`, those the file disallows, then the site's most requested ones (each once). */
 export function pathsToTry(snapshot: RobotsSnapshot, requestedPaths: readonly string[]): string[] {
@@ -41,7 +43,8 @@ export function robotsVerdicts(snapshot: RobotsSnapshot, origin: string, tokens:
     let verdict = byGroup.get(group);
     if (!verdict) {
       const disallowed = paths.filter((path) => !mayCrawl(file, token, `${origin}${path}`));
-      verdict = disallowed.includes('/') ? { stance: 'blocked', disallowedPaths: ['/'] } : { stance: disallowed.length > 0 ? 'partly_disallowed' : 'allowed', disallowedPaths: disallowed };
+      const named = group !== '*';
+      verdict = disallowed.includes('/') ? { stance: 'blocked', disallowedPaths: ['/'], named } : { stance: disallowed.length > 0 ? 'partly_disallowed' : 'allowed', disallowedPaths: disallowed, named };
       byGroup.set(group, verdict);
     }
     verdicts.set(token, verdict);
