@@ -190,7 +190,7 @@ describe('agent connector (MCP)', () => {
       expect(crawlers.isError).toBeFalsy();
       expect(crawlers.structuredContent).toMatchObject({ data: { robotsTxt: { state: 'rules', httpStatus: 200 }, summary: { blocked: 1, agentsSeen: 0 }, spoofed: { requests: 0 } }, meta: { period: '24h', hostname: 'www.example.com' } });
       expect((crawlers.structuredContent!.data as { agents: { name: string; robots: string }[] }).agents).toEqual([expect.objectContaining({ name: 'GPTBot', robots: 'blocked' })]);
-      expect(crawlers.content[0].text).toMatch(/^Period 24h, robots\.txt https:\/\/www\.example\.com\/robots\.txt read, .* blocks 1 \(GPTBot\)/);
+      expect(crawlers.content[0].text).toMatch(/^Period 24h, robots\.txt https:\/\/www\.example\.com\/robots\.txt read, .* it names 1 \(GPTBot blocked\)/);
       const refusedHost = await call(asReadonly, 'get_ai_crawlers', { website: 'demo', hostname: 'elsewhere.example.org' });
       expect(refusedHost.isError).toBe(true);
       expect(refusedHost.content[0].text).toContain('(field: hostname)');

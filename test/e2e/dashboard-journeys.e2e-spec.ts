@@ -181,12 +181,12 @@ describe('dashboard journeys in Chromium', () => {
       await fetch(`${api}/api/websites/demo/insights/ai-crawlers`, { method: 'POST', headers: { authorization: `Bearer ${manager}`, 'content-type': 'application/json' }, body: JSON.stringify({ period: '7d' }) }),
     );
     const { summary, spoofed } = answer.data;
-    expect(summary).toMatchObject({ agentsSeen: 1, requests: 6, disallowedRequests: 3, agentsIgnoringRobotsTxt: 1 });
+    expect(summary).toMatchObject({ namedInRobotsTxt: 2, agentsSeen: 1, requests: 6, disallowedRequests: 3, agentsIgnoringRobotsTxt: 1 });
     expect(summary.blocked).toBeGreaterThanOrEqual(1);
     await page.getByText(`blocks ${summary.blocked}.`, { exact: false }).waitFor();
     const table = page.getByRole('table', { name: /AI agents that read the site/ });
-    expect(await table.getByRole('row', { name: /ChatGPT-User/ }).innerText()).toMatch(/ChatGPT-User\s+OpenAI\s+AI assistant\s+Partly disallowed\s+\/p1\s+6\s+3/);
-    expect(await table.getByRole('row', { name: /GPTBot/ }).innerText()).toMatch(/GPTBot\s+OpenAI\s+AI training\s+Blocked\s+0\s+0/);
+    expect(await table.getByRole('row', { name: /ChatGPT-User/ }).innerText()).toMatch(/ChatGPT-User\s+OpenAI\s+AI assistant\s+Partly disallowed\s+\/p1\s+named in robots\.txt\s+6\s+3/);
+    expect(await table.getByRole('row', { name: /GPTBot/ }).innerText()).toMatch(/GPTBot\s+OpenAI\s+AI training\s+Blocked\s+named in robots\.txt\s+0\s+0/);
     expect(spoofed).toMatchObject({ requests: 4, rendersAvoided: 0, rendersCaused: 2, topClaimedBots: [{ bot: 'Googlebot', requests: 4 }] });
     await page.getByText(/4 requests claimed to be a bot they were proven not to be/).waitFor();
     await shot(page, 'ai-agents');

@@ -13,16 +13,16 @@ afterEach(() => {
 
 const window = { start: '2026-11-30T00:00:00.000Z', end: '2026-12-07T00:00:00.000Z' };
 const agent = (name: string, over: Partial<AiCrawler> = {}): AiCrawler => ({
-  name, operator: 'OpenAI', category: 'ai_training', robotsTxtToken: name, fetchedAs: null, robots: 'allowed', disallowedPaths: [], requests: 0, disallowedRequests: 0, topDisallowedUrls: [], ...over,
+  name, operator: 'OpenAI', category: 'ai_training', robotsTxtToken: name, fetchedAs: null, robots: 'allowed', namedInRobotsTxt: false, disallowedPaths: [], requests: 0, disallowedRequests: 0, topDisallowedUrls: [], ...over,
 });
 const DATA: AiCrawlersResult['data'] = {
   robotsTxt: { url: 'https://www.example.com/robots.txt', state: 'rules', httpStatus: 200, fetchedAt: '2026-12-07T11:00:00.000Z', reason: null, truncated: false },
   checkedPaths: ['/', '/docs/', '/pricing'],
-  summary: { allowed: 1, partlyDisallowed: 1, blocked: 1, unknown: 0, agentsSeen: 2, requests: 52, disallowedRequests: 7, agentsIgnoringRobotsTxt: 1 },
+  summary: { allowed: 1, partlyDisallowed: 1, blocked: 1, unknown: 0, namedInRobotsTxt: 2, agentsSeen: 2, requests: 52, disallowedRequests: 7, agentsIgnoringRobotsTxt: 1 },
   agents: [
-    agent('GPTBot', { robots: 'partly_disallowed', disallowedPaths: ['/docs/'], requests: 40, disallowedRequests: 7, topDisallowedUrls: [{ url: 'https://www.example.com/docs/a?x=1', requests: 5 }] }),
+    agent('GPTBot', { robots: 'partly_disallowed', namedInRobotsTxt: true, disallowedPaths: ['/docs/'], requests: 40, disallowedRequests: 7, topDisallowedUrls: [{ url: 'https://www.example.com/docs/a?x=1', requests: 5 }] }),
     agent('ChatGPT-User', { category: 'ai_assistant', requests: 12 }),
-    agent('Bytespider', { operator: 'ByteDance', robots: 'blocked', disallowedPaths: ['/'] }),
+    agent('Bytespider', { operator: 'ByteDance', robots: 'blocked', namedInRobotsTxt: true, disallowedPaths: ['/'] }),
     agent('Google-Extended', { operator: 'Google', fetchedAs: 'Googlebot' }),
   ],
   spoofed: { requests: 30, share: 0.075, rendersAvoided: 6, rendersCaused: 0, topClaimedBots: [{ bot: 'Googlebot', requests: 30 }], topUrls: [{ url: 'https://www.example.com/pricing', requests: 4 }] },
@@ -41,15 +41,16 @@ describe('AI agents page', () => {
     show('/w/demo/ai-agents?period=30d');
     expect(await screen.findByRole('heading', { name: 'AI crawlers and robots.txt' })).toBeTruthy();
     expect(calls.filter((c) => c.path.endsWith('/insights/ai-crawlers')).map((c) => c.body)).toEqual([{ period: '30d' }]);
-    expect(screen.getByText(/It allows 1 known AI agents, partly disallows 1 and blocks 1\. 2 of them made 52 requests/)).toBeTruthy();
+    expect(screen.getByText(/It names 2 of the 4 known AI agents\. Of all of them it allows 1, partly disallows 1 and blocks 1\. 2 of them made 52 requests/)).toBeTruthy();
     expect(screen.getByText(/1 of them fetched 7 pages robots\.txt disallowed them anyway/)).toBeTruthy();
 
-    const table = screen.getByRole('table', { name: /AI agents that read the site in the period, and those its robots.txt blocks/ });
+    const table = screen.getByRole('table', { name: /AI agents that read the site in the period, and those its robots.txt names/ });
     const rows = within(table).getAllByRole('row').slice(1);
-    // Google-Extended neither read the site nor is blocked: shown with all agents only.
+    // Google-Extended neither read the site nor is named: shown with all agents only.
     expect(rows.map((row) => within(row).getByRole('rowheader').textContent)).toEqual(['GPTBot', 'ChatGPT-User', 'Bytespider']);
-    expect(within(rows[0]).getAllByRole('cell').map((c) => c.textContent)).toEqual(['OpenAI', 'AI training', 'Partly disallowed/docs/', '40', '7', '/docs/a?x=1 (5)']);
-    expect(within(rows[2]).getAllByRole('cell')[2].textContent).toBe('Blocked');
+    expect(within(rows[0]).getAllByRole('cell').map((c) => c.textContent)).toEqual(['OpenAI', 'AI training', 'Partly disallowed/docs/named in robots.txt', '40', '7', '/docs/a?x=1 (5)']);
+    expect(within(rows[2]).getAllByRole('cell')[2].textContent).toBe('Blockednamed in robots.txt');
+    expect(within(rows[1]).getAllByRole('cell')[2].textContent).toBe('Allowedrules for all bots (*)');
     const disallowed = within(rows[0]).getByRole('link', { name: '7 disallowed requests by GPTBot' });
     expect(stateOf(disallowed)).toMatchObject({ explorer: 'events', mode: 'requests', period: '30d', filters: [{ field: 'bot_name', op: 'equals', val: 'GPTBot' }, { field: 'robots_allowed', op: 'eq', val: 'no' }] });
     expect(within(rows[0]).getByRole('link', { name: '/docs/a?x=1 (5)' }).getAttribute('title')).toBe('https://www.example.com/docs/a?x=1');

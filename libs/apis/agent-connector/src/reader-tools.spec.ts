@@ -46,13 +46,13 @@ describe('get_bot_categories', () => {
 
 describe('get_ai_crawlers', () => {
   const agent = (name: string, robots: string, requests = 0, disallowedRequests = 0, extra: Record<string, unknown> = {}) => ({
-    name, operator: 'OpenAI', category: 'ai_training', robotsTxtToken: name, fetchedAs: null, robots, disallowedPaths: robots === 'blocked' ? ['/'] : robots === 'partly_disallowed' ? ['/docs/'] : [], requests, disallowedRequests, topDisallowedUrls: [], ...extra,
+    name, operator: 'OpenAI', category: 'ai_training', robotsTxtToken: name, fetchedAs: null, robots, namedInRobotsTxt: robots !== 'allowed', disallowedPaths: robots === 'blocked' ? ['/'] : robots === 'partly_disallowed' ? ['/docs/'] : [], requests, disallowedRequests, topDisallowedUrls: [], ...extra,
   });
   const answer = {
     data: {
       robotsTxt: { url: 'https://www.example.com/robots.txt', state: 'rules', httpStatus: 200, fetchedAt: '2026-12-07T11:00:00.000Z', reason: null, truncated: false },
       checkedPaths: ['/', '/docs/'],
-      summary: { allowed: 2, partlyDisallowed: 1, blocked: 1, unknown: 0, agentsSeen: 2, requests: 52, disallowedRequests: 7, agentsIgnoringRobotsTxt: 1 },
+      summary: { allowed: 2, partlyDisallowed: 1, blocked: 1, unknown: 0, namedInRobotsTxt: 2, agentsSeen: 2, requests: 52, disallowedRequests: 7, agentsIgnoringRobotsTxt: 1 },
       agents: [
         agent('GPTBot', 'partly_disallowed', 40, 7, { topDisallowedUrls: [{ url: 'https://www.example.com/docs/a', requests: 5 }] }),
         agent('ChatGPT-User', 'allowed', 12),
@@ -70,7 +70,7 @@ describe('get_ai_crawlers', () => {
     const result = await getAiCrawlers.run(api, { website: 'demo', period: '7d', hostname: 'www.example.com' });
     expect(calls).toEqual([{ method: 'POST', path: '/api/websites/demo/insights/ai-crawlers', body: { period: '7d', hostname: 'www.example.com' } }]);
     expect(result.content[0].text.split('\n')[0]).toBe(
-      'Period 7d, robots.txt https://www.example.com/robots.txt read, checked on / /docs/. Of 4 known AI agents it allows 2, partly disallows 1 (GPTBot: /docs/), blocks 1 (Bytespider). 2 made 52 requests. ' +
+      'Period 7d, robots.txt https://www.example.com/robots.txt read, checked on / /docs/. Of 4 known AI agents it names 2 (GPTBot partly_disallowed /docs/, Bytespider blocked); in all it allows 2, partly disallows 1, blocks 1. 2 made 52 requests. ' +
         'Ignoring robots.txt (fetched disallowed pages anyway): GPTBot 7 requests, most https://www.example.com/docs/a. Spoofed (claims proven false): 30 requests (7.5 %), claiming Googlebot 30; renders avoided 6.',
     );
     expect((result.structuredContent!.data as { agents: { name: string }[] }).agents.map((a) => a.name)).toEqual(['GPTBot', 'ChatGPT-User', 'Bytespider']);

@@ -29,9 +29,9 @@ const ROBOTS_STATE_TEXT: Record<string, string> = {
   unjudged: 'too large to judge here',
 };
 
-/** What a row shows by default: agents that read the site in the period, and those it keeps out. */
+/** What a row shows by default: agents that read the site in the period, and those its robots.txt names (the rules written for them). */
 function shownByDefault(agent: AiCrawler): boolean {
-  return agent.requests > 0 || agent.robots === 'blocked';
+  return agent.requests > 0 || agent.namedInRobotsTxt;
 }
 
 /**
@@ -56,7 +56,8 @@ export function AiCrawlersTable({ website, period, data }: { website: string; pe
         {robotsTxt.truncated ? ', only its first 500 KiB read' : ''}).
       </p>
       <p>
-        It allows {formatInteger(summary.allowed)} known AI agents, partly disallows {formatInteger(summary.partlyDisallowed)} and blocks {formatInteger(summary.blocked)}
+        It names {formatInteger(summary.namedInRobotsTxt)} of the {formatInteger(data.agents.length)} known AI agents. Of all of them it allows {formatInteger(summary.allowed)}, partly disallows{' '}
+        {formatInteger(summary.partlyDisallowed)} and blocks {formatInteger(summary.blocked)}
         {summary.unknown ? ` (${formatInteger(summary.unknown)} unknown)` : ''}. {formatInteger(summary.agentsSeen)} of them made {formatInteger(summary.requests)} requests;{' '}
         {summary.disallowedRequests
           ? `${formatInteger(summary.agentsIgnoringRobotsTxt)} of them fetched ${formatInteger(summary.disallowedRequests)} pages robots.txt disallowed them anyway (the rows below link to them)`
@@ -69,7 +70,7 @@ export function AiCrawlersTable({ website, period, data }: { website: string; pe
       </label>
       <div className="table-wrap">
         <table>
-          <caption className="visually-hidden">{all ? 'Every known AI agent' : 'AI agents that read the site in the period, and those its robots.txt blocks'}: what robots.txt says of each and what it crawled</caption>
+          <caption className="visually-hidden">{all ? 'Every known AI agent' : 'AI agents that read the site in the period, and those its robots.txt names'}: what robots.txt says of each and what it crawled</caption>
           <thead>
             <tr>
               <th scope="col">Agent</th>
@@ -97,6 +98,7 @@ export function AiCrawlersTable({ website, period, data }: { website: string; pe
                 <td>
                   {STANCE_TEXT[agent.robots] ?? agent.robots}
                   {agent.robots === 'partly_disallowed' ? <span className="muted small block">{agent.disallowedPaths.join(', ')}</span> : null}
+                  {agent.robots !== 'unknown' && robotsTxt.state === 'rules' ? <span className="muted small block">{agent.namedInRobotsTxt ? 'named in robots.txt' : 'rules for all bots (*)'}</span> : null}
                 </td>
                 <td className="num">{agent.requests ? <Link to={explorerUrl([ofAgent(agent)])} aria-label={`${formatInteger(agent.requests)} requests by ${agent.name}`}>{formatInteger(agent.requests)}</Link> : '0'}</td>
                 <td className="num">
@@ -120,7 +122,7 @@ export function AiCrawlersTable({ website, period, data }: { website: string; pe
           </tbody>
         </table>
       </div>
-      {rows.length === 0 ? <p className="muted small">No AI agent read the site in this period, and its robots.txt blocks none.</p> : null}
+      {rows.length === 0 ? <p className="muted small">No AI agent read the site in this period, and its robots.txt names none.</p> : null}
     </section>
   );
 }
