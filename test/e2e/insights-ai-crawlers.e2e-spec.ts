@@ -48,12 +48,14 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('insights ai-crawlers (%s 
       websites: [
         { id: 'demo', host_id: 1, account_id: 'acme' },
         { id: 'shop', host_id: 2, account_id: 'acme' },
+        { id: 'off', host_id: 1, account_id: 'acme', platform_module: false },
       ],
     });
     running = await startApps(standaloneApps, config, createLogger('warn', `e2e-ai-crawlers-${mode}`));
     api = running.urls['public-api']!;
     ({ token } = await issueToken(api, { user: 'rita', website: 'demo', role: 'readonly' }));
     await issueToken(api, { user: 'rita', website: 'shop', role: 'readonly' });
+    await issueToken(api, { user: 'rita', website: 'off', role: 'admin' });
     const at = (ms: number) => new Date(Date.now() - ms);
     const page = (path: string) => `https://www.example.com${path}`;
     const gpt = { botName: 'GPTBot', botCategory: 'ai_training', botOperator: 'OpenAI', verified: 'yes' } as const;
@@ -142,7 +144,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('insights ai-crawlers (%s 
     expect(body.data.summary).toMatchObject({ unknown: body.data.agents.length, allowed: 0, blocked: 0 });
   });
 
-  it('refuses bad bodies with 400 VALIDATION_FAILED naming the field; needs a token', async () => {
+  it('refuses bad bodies with 400 VALIDATION_FAILED naming the field; needs a token, and the platform module', async () => {
     const cases: [unknown, string][] = [
       [{ hostname: 'shop.example.org' }, 'hostname'],
       [{ hostname: 42 }, 'hostname'],
@@ -152,5 +154,6 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('insights ai-crawlers (%s 
     ];
     for (const [body, field] of cases) expect(await post(body)).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', field } });
     expect((await post({}, 'demo', null)).status).toBe(401);
+    expect(await post({}, 'off')).toMatchObject({ status: 403, body: { code: 'FEATURE_DISABLED' } });
   });
 });
