@@ -48,15 +48,15 @@ export class GetInsightsAiCrawlersHandler implements IQueryHandler<GetInsightsAi
       run<SpoofedTotalsRow>(sql.spoofedTotals),
       run<SpoofedTopRow>(sql.spoofedTops),
     ]);
-    const paths = pathsToTry(snapshot, requestedUrls.map((row) => pathOf(row.url)));
+    const paths = pathsToTry(snapshot, requestedUrls.flatMap((row) => pathOf(row.url)));
     const verdicts = robotsVerdicts(snapshot, `https://${hostname}`, agents.map((agent) => agent.robotsTxtToken), paths);
     const figures = aiCrawlerFigures(agents, verdicts, agentRows, agentUrls);
     return { data: aiCrawlersData(snapshot.view, paths, figures, spoofedFigures(spoofedTotals, spoofedTops)), meta: { period: main.period, window: windowView(main.window), hostname } };
   }
 }
 
-/** A recorded URL's path and query, as robots.txt rules match them. */
-function pathOf(url: string): string {
-  const parsed = new URL(url);
-  return `${parsed.pathname}${parsed.search}`;
+/** A recorded URL's path and query, as robots.txt rules match them; none for a URL that does not parse (the edge records parsed URLs, but the table is not ours alone). */
+function pathOf(url: string): string[] {
+  const parsed = URL.parse(url);
+  return parsed ? [`${parsed.pathname}${parsed.search}`] : [];
 }
