@@ -39,7 +39,12 @@ describe('agent connector (MCP)', () => {
 
   beforeAll(async () => {
     const sitemap = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${['s1', 's2', 's1'].map((p) => `<url><loc>https://www.example.com/${p}</loc></url>`).join('')}<url><loc>https://elsewhere.example.org/x</loc></url></urlset>`;
-    sitemapOrigin = createServer((req, res) => void (req.url === '/sitemap.xml' ? res.writeHead(200, { 'content-type': 'application/xml' }).end(sitemap) : res.writeHead(404).end()));
+    sitemapOrigin = createServer((req, res) => {
+      if (req.url === '/sitemap.xml') res.writeHead(200, { 'content-type': 'application/xml' }).end(sitemap);
+      // get_ai_crawlers reads it: GPTBot kept out of the whole site.
+      else if (req.url === '/robots.txt') res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: GPTBot\nDisallow: /\n');
+      else res.writeHead(404).end();
+    });
     await new Promise<void>((resolve) => sitemapOrigin.listen(0, '127.0.0.1', resolve));
     const config = testConfig('standalone', {
       scheduler: { enabled: false },
@@ -116,7 +121,7 @@ describe('agent connector (MCP)', () => {
 
     it('lists tools with schemas from the API and truthful annotations, resources of each Data Explorer website, templates and prompts', async () => {
       const { tools } = await asManager.listTools();
-      expect(tools.map((t) => t.name)).toEqual(['list_websites', 'describe_explorers', 'query_explorer', 'get_insights', 'get_bot_categories', 'start_export', 'get_export_status', 'recache_urls', 'invalidate_urls', 'get_queue_status', 'query_renders', 'lookup_cache', 'invalidate_matching', 'recache_sitemap', 'get_recache_receipt', 'list_alert_deliveries']);
+      expect(tools.map((t) => t.name)).toEqual(['list_websites', 'describe_explorers', 'query_explorer', 'get_insights', 'get_bot_categories', 'get_ai_crawlers', 'start_export', 'get_export_status', 'recache_urls', 'invalidate_urls', 'get_queue_status', 'query_renders', 'lookup_cache', 'invalidate_matching', 'recache_sitemap', 'get_recache_receipt', 'list_alert_deliveries']);
       const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
       expect(byName.lookup_cache.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
       expect(byName.invalidate_matching.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
@@ -155,7 +160,7 @@ describe('agent connector (MCP)', () => {
       expect(prompt.messages[0].content).toMatchObject({ type: 'text', text: expect.stringContaining('query_explorer') });
     });
 
-    it('answers list_websites, describe_explorers, get_insights, get_bot_categories and get_queue_status with structured content and a summary', async () => {
+    it('answers list_websites, describe_explorers, get_insights, get_bot_categories, get_ai_crawlers and get_queue_status with structured content and a summary', async () => {
       const websites = await call(asManager, 'list_websites', {});
       expect(websites.isError).toBeFalsy();
       expect((websites.structuredContent!.websites as { id: string; role: string }[]).map((w) => [w.id, w.role])).toEqual([
@@ -180,6 +185,15 @@ describe('agent connector (MCP)', () => {
       const refusedFilter = await call(asReadonly, 'get_bot_categories', { website: 'demo', filters: [{ field: 'verified', op: 'eq', val: 'perhaps' }] });
       expect(refusedFilter.isError).toBe(true);
       expect(refusedFilter.content[0].text).toContain('(field: filters[0].val)');
+
+      const crawlers = await call(asReadonly, 'get_ai_crawlers', { website: 'demo', period: '24h' });
+      expect(crawlers.isError).toBeFalsy();
+      expect(crawlers.structuredContent).toMatchObject({ data: { robotsTxt: { state: 'rules', httpStatus: 200 }, summary: { blocked: 1, agentsSeen: 0 }, spoofed: { requests: 0 } }, meta: { period: '24h', hostname: 'www.example.com' } });
+      expect((crawlers.structuredContent!.data as { agents: { name: string; robots: string }[] }).agents).toEqual([expect.objectContaining({ name: 'GPTBot', robots: 'blocked' })]);
+      expect(crawlers.content[0].text).toMatch(/^Period 24h, robots\.txt https:\/\/www\.example\.com\/robots\.txt read, .* it names 1 \(GPTBot blocked\)/);
+      const refusedHost = await call(asReadonly, 'get_ai_crawlers', { website: 'demo', hostname: 'elsewhere.example.org' });
+      expect(refusedHost.isError).toBe(true);
+      expect(refusedHost.content[0].text).toContain('(field: hostname)');
 
       const queue = await call(asReadonly, 'get_queue_status', { website: 'demo' });
       expect(queue.structuredContent).toMatchObject({ hostId: 1, paused: false, queues: { high: { total: expect.any(Number) } }, drainEstimate: { high: { completedPerMinute: 0 } } });

@@ -1,4 +1,6 @@
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -26,6 +28,7 @@ describe('dashboard journeys in Chromium', () => {
   let browser: Browser;
   let manager: string;
   let readonly: string;
+  let origin: Server;
   const hour = 3_600_000;
 
   beforeAll(async () => {
@@ -35,14 +38,36 @@ describe('dashboard journeys in Chromium', () => {
       // The same account (one export slot); after demo in the session's list, so demo stays the first page.
       { id: 'shop', host_id: 1, account_id: 'acme' },
     ];
-    running = await startApps(standaloneApps, testConfig('standalone', { scheduler: { enabled: false }, websites }), createLogger('warn', 'e2e-dashboard-journeys'));
+    // The site's origin answers its robots.txt (the AI agents page reads it): ChatGPT-User kept out of /p1, GPTBot out of everything.
+    origin = createServer((req, res) => {
+      if (req.url === '/robots.txt') res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: ChatGPT-User\nDisallow: /p1\n\nUser-agent: GPTBot\nDisallow: /\n');
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+    const hosts = [
+      {
+        host_id: 1,
+        hostnames: ['www.example.com'],
+        origin: `http://127.0.0.1:${(origin.address() as AddressInfo).port}`,
+        dimensions: [
+          { id: 1, name: 'desktop', match: { fallback: true } },
+          { id: 2, name: 'mobile', match: { user_agent: 'Mobile' } },
+        ],
+        url_rules: [{ pattern: '^/admin/', action: 'ignore' }],
+      },
+    ];
+    running = await startApps(standaloneApps, testConfig('standalone', { scheduler: { enabled: false }, websites, hosts }), createLogger('warn', 'e2e-dashboard-journeys'));
     api = running.urls['public-api']!;
     manager = (await issueToken(api, { user: 'alice', website: 'demo', role: 'manager' })).token;
     await issueToken(api, { user: 'alice', website: 'shop', role: 'readonly' });
     readonly = (await issueToken(api, { user: 'rita', website: 'demo', role: 'readonly' })).token;
     const now = Date.now();
-    // 30 requests over 3 pages in the last 3 days: one 404 among them; every fifth by an AI assistant (two on each page).
-    const reader = (i: number) => (i % 5 === 0 ? { botName: 'ChatGPT-User', botCategory: 'ai_assistant' as const, botOperator: 'OpenAI' } : { botCategory: 'search' as const, botOperator: 'Google' });
+    // 30 requests over 3 pages in the last 3 days: one 404 among them; every fifth by an AI assistant (two on each page), every tenth of
+    // them on a page robots.txt disallowed it (one on each page); four claims of Googlebot proven false (two of them misses, rendered).
+    const reader = (i: number) =>
+      i % 5 === 0
+        ? { botName: 'ChatGPT-User', botCategory: 'ai_assistant' as const, botOperator: 'OpenAI', verified: 'yes' as const, robotsAllowed: i % 10 === 0 ? ('no' as const) : ('yes' as const) }
+        : { botCategory: 'search' as const, botOperator: 'Google', verified: i % 7 === 1 ? ('no' as const) : ('yes' as const), robotsAllowed: 'yes' as const };
     const events = Array.from({ length: 30 }, (_, i) =>
       botRequest('demo', new Date(now - (i + 1) * 2 * hour), { url: `https://www.example.com/p${i % 3}`, statusCode: i === 0 ? 404 : 200, cacheStatus: i % 2 ? 'hit' : 'miss', ...reader(i) }),
     );
@@ -55,6 +80,7 @@ describe('dashboard journeys in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await running?.close();
+    origin?.close();
     if (running) removeTestDataDir(running.runtime.config.data_dir);
   });
 
@@ -142,6 +168,32 @@ describe('dashboard journeys in Chromium', () => {
     await page.getByRole('heading', { name: 'Who reads' }).waitFor();
     await shot(page, 'overview');
     expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it("shows the AI agents page: the robots.txt's verdicts, crawling disallowed pages anyway and spoofed bots as the API answers, leading to the explorer's rows", async () => {
+    const { context, page } = await freshPage();
+    await signInWithToken(page, api, manager, '/w/demo');
+    await page.getByRole('link', { name: 'AI agents', exact: true }).click();
+    await page.waitForURL(/\/w\/demo\/ai-agents$/);
+    await page.getByRole('heading', { name: 'AI crawlers and robots.txt' }).waitFor();
+    const answer = await jsonOf(
+      await fetch(`${api}/api/websites/demo/insights/ai-crawlers`, { method: 'POST', headers: { authorization: `Bearer ${manager}`, 'content-type': 'application/json' }, body: JSON.stringify({ period: '7d' }) }),
+    );
+    const { summary, spoofed } = answer.data;
+    expect(summary).toMatchObject({ namedInRobotsTxt: 2, agentsSeen: 1, requests: 6, disallowedRequests: 3, agentsIgnoringRobotsTxt: 1 });
+    expect(summary.blocked).toBeGreaterThanOrEqual(1);
+    await page.getByText(`blocks ${summary.blocked}.`, { exact: false }).waitFor();
+    const table = page.getByRole('table', { name: /AI agents that read the site/ });
+    expect(await table.getByRole('row', { name: /ChatGPT-User/ }).innerText()).toMatch(/ChatGPT-User\s+OpenAI\s+AI assistant\s+Partly disallowed\s+\/p1\s+named in robots\.txt\s+6\s+3/);
+    expect(await table.getByRole('row', { name: /GPTBot/ }).innerText()).toMatch(/GPTBot\s+OpenAI\s+AI training\s+Blocked\s+named in robots\.txt\s+0\s+0/);
+    expect(spoofed).toMatchObject({ requests: 4, rendersAvoided: 0, rendersCaused: 2, topClaimedBots: [{ bot: 'Googlebot', requests: 4 }] });
+    await page.getByText(/4 requests claimed to be a bot they were proven not to be/).waitFor();
+    await shot(page, 'ai-agents');
+    expect(await seriousViolations(page)).toEqual([]);
+    await table.getByRole('link', { name: '3 disallowed requests by ChatGPT-User' }).click();
+    await page.waitForURL(/\/explorer\?/);
+    await page.getByText('3 rows', { exact: false }).waitFor();
     await context.close();
   });
 

@@ -68,4 +68,21 @@ describe('demo data: the overview agrees with the pages it links to (standalone)
     expect(await total([{ field: 'robots_allowed', op: 'eq', val: 'no' }])).toBeGreaterThan(0);
     expect(await total([{ field: 'format', op: 'eq', val: 'markdown' }])).toBeGreaterThan(0);
   });
+
+  it("AI agents: each agent's requests and disallowed requests, and the spoofed figures, are the explorer rows the page's links open", async () => {
+    const { data } = await post('insights/ai-crawlers', { period: '7d' });
+    const total = async (filters: Json[]) => (await post('data-explorer/events/query', { period: '7d', perPage: 1, filters })).meta.total;
+    const seen = data.agents.filter((agent: Json) => agent.requests > 0);
+    expect(seen.map((agent: Json) => agent.name)).toEqual(expect.arrayContaining(['GPTBot', 'ChatGPT-User', 'ClaudeBot', 'PerplexityBot', 'CCBot']));
+    for (const agent of seen) {
+      const ofAgent = { field: 'bot_name', op: 'equals', val: agent.name };
+      expect([agent.name, await total([ofAgent]), await total([ofAgent, { field: 'robots_allowed', op: 'eq', val: 'no' }])]).toEqual([agent.name, agent.requests, agent.disallowedRequests]);
+    }
+    expect(data.summary.agentsIgnoringRobotsTxt).toBe(3);
+    const spoofed = { field: 'verified', op: 'eq', val: 'no' };
+    expect(data.spoofed.requests).toBe(await total([spoofed]));
+    expect(data.spoofed.rendersAvoided).toBe(await total([spoofed, { field: 'status_code', op: 'eq', val: 403 }]));
+    expect(data.spoofed.rendersAvoided).toBeGreaterThan(0);
+    expect(data.spoofed.topClaimedBots).toEqual([{ bot: 'Googlebot', requests: data.spoofed.requests }]);
+  });
 });

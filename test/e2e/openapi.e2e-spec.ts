@@ -131,6 +131,8 @@ describe('OpenAPI documents', () => {
         called('post', '/api/websites/{website}/insights/bot-categories', 200),
         called('post', '/api/websites/{website}/insights/bot-categories', 400, 'VALIDATION_FAILED filters[0].val'),
         called('post', '/api/websites/{website}/insights/seo', 200),
+        called('post', '/api/websites/{website}/insights/ai-crawlers', 200),
+        called('post', '/api/websites/{website}/insights/ai-crawlers', 400, 'VALIDATION_FAILED hostname'),
         called('get', '/api/websites/{website}/renders', 200),
         called('post', '/api/websites/{website}/renders/query', 200),
         called('post', '/api/websites/{website}/renders/query', 400, 'VALIDATION_FAILED filters[0].val'),

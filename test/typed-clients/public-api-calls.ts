@@ -54,6 +54,12 @@ export async function callPublicApi({ baseUrl, token, website, pageUrl }: Public
   const seoPath = '/api/websites/{website}/insights/seo';
   const seo = await client.POST(seoPath, { params: { path: { website } }, body: { period: '24h' } });
   answers.push(answer('post', seoPath, seo, seo.data && seo.data.data.issues.some((issue) => issue.pages < 0) ? 'negative count' : undefined));
+  const crawlersPath = '/api/websites/{website}/insights/ai-crawlers';
+  const crawlers = await client.POST(crawlersPath, { params: { path: { website } }, body: { period: '7d' } });
+  const crawled = crawlers.data?.data;
+  answers.push(answer('post', crawlersPath, crawlers, crawled && (crawled.agents.length === 0 || crawled.summary.requests > crawled.agents.reduce((sum, a) => sum + a.requests, 0)) ? 'agents out of range' : undefined));
+  const crawlersRefused = await client.POST(crawlersPath, { params: { path: { website } }, body: { hostname: 'elsewhere.example' } });
+  answers.push(answer('post', crawlersPath, crawlersRefused, crawlersRefused.error && `${crawlersRefused.error.code} ${crawlersRefused.error.field}`));
 
   // Render history (its export completes within its wait, so the account's slot is free for the explorer export below).
   const rendersPath = '/api/websites/{website}/renders';

@@ -57,6 +57,7 @@ const router = createBrowserRouter([
       { path: '/w/:website/cache', ...lazyPage(() => import('./pages/cache')) },
       { path: '/w/:website/search', ...lazyPage(() => import('./pages/search')) },
       { path: '/w/:website/renders', ...lazyPage(() => import('./pages/renders')) },
+      { path: '/w/:website/ai-agents', ...lazyPage(() => import('./pages/ai-agents')) },
       { path: '/w/:website/alerts', ...lazyPage(() => import('./pages/alerts')) },
       { path: '*', element: <NotFound /> },
     ],

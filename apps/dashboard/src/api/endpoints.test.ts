@@ -51,6 +51,7 @@ describe('api (every endpoint the dashboard calls)', () => {
     await api.insights.summary(site, { period: '30d' });
     await api.insights.timeseries(site, { metric: 'requests', splitBy: 'cache_status' });
     await api.insights.botCategories(site, { period: '7d', filters: [{ field: 'verified', op: 'eq', val: 'yes' }] });
+    await api.insights.aiCrawlers(site, { period: '30d', hostname: 'www.example.com' });
     await api.searchPerformance.import(site, { format: 'pages_csv', content: 'a,b', date: '2026-11-01' });
     await api.session.end();
     const w = '/api/websites/my%20site';
@@ -80,6 +81,7 @@ describe('api (every endpoint the dashboard calls)', () => {
       [`POST ${w}/insights/summary`, { period: '30d' }],
       [`POST ${w}/insights/timeseries`, { metric: 'requests', splitBy: 'cache_status' }],
       [`POST ${w}/insights/bot-categories`, { period: '7d', filters: [{ field: 'verified', op: 'eq', val: 'yes' }] }],
+      [`POST ${w}/insights/ai-crawlers`, { period: '30d', hostname: 'www.example.com' }],
       [`POST ${w}/search-performance/import`, { format: 'pages_csv', content: 'a,b', date: '2026-11-01' }],
       ['DELETE /api/session', undefined],
     ]);

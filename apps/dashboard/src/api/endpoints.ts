@@ -1,6 +1,7 @@
 import { answerOf, publicApi, sessionCsrfToken } from './client';
 import type {
   AlertDeliveriesQuery,
+  AiCrawlersBody,
   BotCategoriesBody,
   CacheEntriesQueryBody,
   DiscoveryDocument,
@@ -93,6 +94,7 @@ export const api = {
     summary: (website: string, body: SummaryBody, signal?: AbortSignal) => answerOf(publicApi.POST('/api/websites/{website}/insights/summary', { params: site(website), body, signal })),
     timeseries: (website: string, body: TimeseriesBody, signal?: AbortSignal) => answerOf(publicApi.POST('/api/websites/{website}/insights/timeseries', { params: site(website), body, signal })),
     botCategories: (website: string, body: BotCategoriesBody, signal?: AbortSignal) => answerOf(publicApi.POST('/api/websites/{website}/insights/bot-categories', { params: site(website), body, signal })),
+    aiCrawlers: (website: string, body: AiCrawlersBody, signal?: AbortSignal) => answerOf(publicApi.POST('/api/websites/{website}/insights/ai-crawlers', { params: site(website), body, signal })),
   },
   searchPerformance: {
     import: (website: string, body: ImportBody) => answerOf(publicApi.POST('/api/websites/{website}/search-performance/import', { params: site(website), body })) as Promise<ImportResult>,

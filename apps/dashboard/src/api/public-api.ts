@@ -216,6 +216,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/websites/{website}/insights/ai-crawlers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Which AI crawlers the site's robots.txt allows, partly disallows or blocks, which crawl disallowed pages anyway (requests recorded robots_allowed = no, top URLs), and bot requests whose claim was proven false (verified = no: share, renders avoided, claimed bots, URLs) */
+        post: operations["Insights_aiCrawlers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/websites/{website}/insights/timeseries": {
         parameters: {
             query?: never;
@@ -932,6 +949,145 @@ export interface components {
         InsightsBotCategoriesAnswerDto: {
             data: components["schemas"]["InsightsBotCategoriesDataDto"];
             meta: components["schemas"]["InsightsBotCategoriesMetaDto"];
+        };
+        InsightsAiCrawlersDto: {
+            /**
+             * @description As the events explorer's `period`: a preset (`24h`, `7d`, `14d`, `28d`, `30d`, `90d`) or `YYYY-MM-DD,YYYY-MM-DD` (a time of day `YYYY-MM-DDTHH:mm` allowed), at most 365 days; default `30d`
+             * @example 7d
+             */
+            period?: string;
+            /** @description The events explorer's filters (discovery lists fields and operators), applied to the recorded figures (not to the robots.txt verdicts) */
+            filters?: components["schemas"]["QueryFilterDto"][];
+            /**
+             * @description Whose robots.txt is read: one of the website's hostnames (case aside); default its first
+             * @example www.example.com
+             */
+            hostname?: string;
+        };
+        RobotsTxtViewDto: {
+            /**
+             * @description The robots.txt read
+             * @example https://www.example.com/robots.txt
+             */
+            url: string;
+            /**
+             * @description `rules` (a 2xx, parsed), `none` (a 4xx: no file, everything allowed), `server_error` (a 5xx or another status: crawlers treat everything as disallowed), `unreachable` (not fetched: verdicts unknown), `unjudged` (more rules than judged here: verdicts unknown)
+             * @enum {string}
+             */
+            state: "rules" | "none" | "server_error" | "unreachable" | "unjudged";
+            /** @description The answer's HTTP status; null without an answer */
+            httpStatus: number | null;
+            /** @description When it was fetched, ISO 8601 UTC (kept up to 5 minutes, 30 s after a failure) */
+            fetchedAt: string;
+            /** @description Why there are no rules to read; null for `rules` */
+            reason: string | null;
+            /** @description Only its first 500 KiB were read */
+            truncated: boolean;
+        };
+        AiCrawlersSummaryDto: {
+            allowed: number;
+            partlyDisallowed: number;
+            blocked: number;
+            unknown: number;
+            /** @description Agents the robots.txt names (a group of their own) */
+            namedInRobotsTxt: number;
+            /** @description Agents with requests in the window */
+            agentsSeen: number;
+            /** @description Their requests together */
+            requests: number;
+            /** @description Their requests recorded `robots_allowed = no` */
+            disallowedRequests: number;
+            /** @description Agents with such requests: crawling pages they are disallowed from anyway */
+            agentsIgnoringRobotsTxt: number;
+        };
+        UrlCountDto: {
+            /** @example https://www.example.com/docs/setup */
+            url: string;
+            requests: number;
+        };
+        AiCrawlerDto: {
+            /**
+             * @description The agent as recorded in `bot_name` (the events explorer's filter value)
+             * @example GPTBot
+             */
+            name: string;
+            /** @example OpenAI */
+            operator: string;
+            /**
+             * @description Bot category: `ai_search`, `ai_assistant`, `ai_training` (or `search`, `social` for the few the catalog files elsewhere)
+             * @example ai_training
+             */
+            category: string;
+            /**
+             * @description Its robots.txt product token
+             * @example GPTBot
+             */
+            robotsTxtToken: string;
+            /**
+             * @description For a robots.txt-only token (`Google-Extended`): the crawler that fetches for it; else null
+             * @example null
+             */
+            fetchedAs: string | null;
+            /**
+             * @description `blocked` (may not fetch `/`), `partly_disallowed` (may fetch `/`, not some checked paths), `allowed` (every checked path), `unknown` (no robots.txt to judge)
+             * @enum {string}
+             */
+            robots: "allowed" | "partly_disallowed" | "blocked" | "unknown";
+            /** @description The robots.txt has a group of its own for its token (rules written for it); else the rules for all bots (`*`) apply */
+            namedInRobotsTxt: boolean;
+            /** @description Checked paths it may not fetch (at most 5; `/` alone when blocked) */
+            disallowedPaths: string[];
+            /** @description Its requests in the window */
+            requests: number;
+            /** @description Its requests recorded `robots_allowed = no`: disallowed by the robots.txt in force, fetched anyway */
+            disallowedRequests: number;
+            /** @description Its most requested disallowed URLs (at most 3), most first */
+            topDisallowedUrls: components["schemas"]["UrlCountDto"][];
+        };
+        ClaimedBotCountDto: {
+            /**
+             * @description The bot the User-Agent claimed to be
+             * @example Googlebot
+             */
+            bot: string;
+            requests: number;
+        };
+        SpoofedFiguresDto: {
+            /** @description Bot requests whose claim was proven false (`verified = no`) */
+            requests: number;
+            /** @description Of the window's bot requests, 0..1 (4 decimals); null without requests */
+            share: number | null;
+            /** @description Of them, misses answered 403 `UNVERIFIED_BOT`: renders the `spoofed_bots` policy did not start */
+            rendersAvoided: number;
+            /** @description Of them, misses answered otherwise: renders they caused (`spoofed_bots: render`) */
+            rendersCaused: number;
+            /** @description Bots most claimed falsely (at most 5) */
+            topClaimedBots: components["schemas"]["ClaimedBotCountDto"][];
+            /** @description URLs they requested most (at most 5); client addresses are not recorded */
+            topUrls: components["schemas"]["UrlCountDto"][];
+        };
+        InsightsAiCrawlersDataDto: {
+            robotsTxt: components["schemas"]["RobotsTxtViewDto"];
+            /** @description Paths checked for every agent: `/`, the paths the robots.txt disallows (up to 20), the hostname's 5 most requested */
+            checkedPaths: string[];
+            summary: components["schemas"]["AiCrawlersSummaryDto"];
+            /** @description Every AI agent of the vendored ai.robots.txt list, most requests first, then by name */
+            agents: components["schemas"]["AiCrawlerDto"][];
+            spoofed: components["schemas"]["SpoofedFiguresDto"];
+        };
+        InsightsAiCrawlersMetaDto: {
+            /** @example 7d */
+            period: string;
+            window: components["schemas"]["InsightsWindowDto"];
+            /**
+             * @description The hostname whose robots.txt was read (lowercase)
+             * @example www.example.com
+             */
+            hostname: string;
+        };
+        InsightsAiCrawlersAnswerDto: {
+            data: components["schemas"]["InsightsAiCrawlersDataDto"];
+            meta: components["schemas"]["InsightsAiCrawlersMetaDto"];
         };
         InsightsTimeseriesDto: {
             /**
@@ -2690,6 +2846,106 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InsightsBotCategoriesAnswerDto"];
+                };
+            };
+            /** @description VALIDATION_FAILED: rejected input (a field, invalid JSON, a body not sent as `application/json`); `field` names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorDto"];
+                };
+            };
+            /** @description UNAUTHENTICATED: missing, malformed, unknown, revoked or expired token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorDto"];
+                };
+            };
+            /** @description FORBIDDEN (no role, or a role too low, on the website; or no such website; or, signed in by cookie, a change without its `X-CSRF-Token`) or FEATURE_DISABLED (platform module off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorDto"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this token; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window for this token */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorDto"];
+                };
+            };
+            /** @description INTERNAL: a bug; logged, never leaked */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorDto"];
+                };
+            };
+            /** @description EXPLORER_BUSY: the account has as many statements waiting or running as it may, or the engine had no place within the time budget; retry after `Retry-After` seconds (also LOG_UNAVAILABLE / STORE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorDto"];
+                };
+            };
+            /** @description QUERY_TIMEOUT: the query took longer than `explorer.query_timeout_ms` from its arrival, waiting for the engine included */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorDto"];
+                };
+            };
+        };
+    };
+    Insights_aiCrawlers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website identifier */
+                website: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InsightsAiCrawlersDto"];
+            };
+        };
+        responses: {
+            /** @description `{data: {robotsTxt, checkedPaths, summary, agents: [{name, operator, category, robotsTxtToken, fetchedAs, robots, disallowedPaths, requests, disallowedRequests, topDisallowedUrls}], spoofed}, meta: {period, window, hostname}}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsightsAiCrawlersAnswerDto"];
                 };
             };
             /** @description VALIDATION_FAILED: rejected input (a field, invalid JSON, a body not sent as `application/json`); `field` names it */

@@ -144,6 +144,9 @@ export type Series = Schemas['InsightsSeriesDto'];
 export type TimeseriesResult = Schemas['InsightsTimeseriesAnswerDto'];
 export type BotCategoriesBody = Schemas['InsightsBotCategoriesDto'];
 export type BotCategoriesResult = Schemas['InsightsBotCategoriesAnswerDto'];
+export type AiCrawlersBody = Schemas['InsightsAiCrawlersDto'];
+export type AiCrawlersResult = Schemas['InsightsAiCrawlersAnswerDto'];
+export type AiCrawler = Schemas['AiCrawlerDto'];
 
 // ---- Search performance import
 

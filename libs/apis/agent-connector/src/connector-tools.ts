@@ -10,7 +10,7 @@ import { invalidateMatching, lookupCache } from './cache-entry-tools';
 import { call, ConnectorTool, DEFAULT_TOOL_ROWS, guarded, hintFor, object, ok, readOnly, websiteOnly, websitePath } from './tool-kit';
 import { recacheSitemap } from './sitemap-tools';
 import { getRecacheReceipt } from './receipt-tools';
-import { getBotCategories } from './reader-tools';
+import { getAiCrawlers, getBotCategories } from './reader-tools';
 
 export { DEFAULT_TOOL_ROWS, type ConnectorTool, type ToolAnnotations } from './tool-kit';
 
@@ -237,4 +237,4 @@ const getQueueStatus: ConnectorTool = {
 };
 
 /** Every tool, in the order clients list them. */
-export const CONNECTOR_TOOLS: readonly ConnectorTool[] = [listWebsites, describeExplorers, queryExplorer, getInsights, getBotCategories, startExport, getExportStatus, recacheUrls, invalidateUrls, getQueueStatus, queryRenders, lookupCache, invalidateMatching, recacheSitemap, getRecacheReceipt, listAlertDeliveries];
+export const CONNECTOR_TOOLS: readonly ConnectorTool[] = [listWebsites, describeExplorers, queryExplorer, getInsights, getBotCategories, getAiCrawlers, startExport, getExportStatus, recacheUrls, invalidateUrls, getQueueStatus, queryRenders, lookupCache, invalidateMatching, recacheSitemap, getRecacheReceipt, listAlertDeliveries];

@@ -1,5 +1,5 @@
 import type { ApiRequest, PublicApiClient } from './api-client';
-import { getBotCategories } from './reader-tools';
+import { getAiCrawlers, getBotCategories } from './reader-tools';
 
 describe('get_bot_categories', () => {
   const answer = {
@@ -41,5 +41,45 @@ describe('get_bot_categories', () => {
     const refused = await getBotCategories.run(api, { website: 'demo', filters: [{ field: 'bot_category', val: 'robots' }] });
     expect(refused.isError).toBe(true);
     expect(refused.content[0].text).toMatch(/^Refused: HTTP 400 VALIDATION_FAILED: .* \(field: filters\[0\]\.val\)/);
+  });
+});
+
+describe('get_ai_crawlers', () => {
+  const agent = (name: string, robots: string, requests = 0, disallowedRequests = 0, extra: Record<string, unknown> = {}) => ({
+    name, operator: 'OpenAI', category: 'ai_training', robotsTxtToken: name, fetchedAs: null, robots, namedInRobotsTxt: robots !== 'allowed', disallowedPaths: robots === 'blocked' ? ['/'] : robots === 'partly_disallowed' ? ['/docs/'] : [], requests, disallowedRequests, topDisallowedUrls: [], ...extra,
+  });
+  const answer = {
+    data: {
+      robotsTxt: { url: 'https://www.example.com/robots.txt', state: 'rules', httpStatus: 200, fetchedAt: '2026-12-07T11:00:00.000Z', reason: null, truncated: false },
+      checkedPaths: ['/', '/docs/'],
+      summary: { allowed: 2, partlyDisallowed: 1, blocked: 1, unknown: 0, namedInRobotsTxt: 2, agentsSeen: 2, requests: 52, disallowedRequests: 7, agentsIgnoringRobotsTxt: 1 },
+      agents: [
+        agent('GPTBot', 'partly_disallowed', 40, 7, { topDisallowedUrls: [{ url: 'https://www.example.com/docs/a', requests: 5 }] }),
+        agent('ChatGPT-User', 'allowed', 12),
+        agent('Bytespider', 'blocked'),
+        agent('ClaudeBot', 'allowed'),
+      ],
+      spoofed: { requests: 30, share: 0.075, rendersAvoided: 6, rendersCaused: 0, topClaimedBots: [{ bot: 'Googlebot', requests: 30 }], topUrls: [] },
+    },
+    meta: { period: '7d', window: { start: '2026-11-30T00:00:00.000Z', end: '2026-12-07T00:00:00.000Z' }, hostname: 'www.example.com' },
+  };
+
+  it('says which AI crawlers the site allows, restricts and blocks, which ignore robots.txt, and the spoofed bots; keeps the agents worth attention', async () => {
+    const calls: ApiRequest[] = [];
+    const api: PublicApiClient = async (request) => (calls.push(request), { status: 200, body: answer });
+    const result = await getAiCrawlers.run(api, { website: 'demo', period: '7d', hostname: 'www.example.com' });
+    expect(calls).toEqual([{ method: 'POST', path: '/api/websites/demo/insights/ai-crawlers', body: { period: '7d', hostname: 'www.example.com' } }]);
+    expect(result.content[0].text.split('\n')[0]).toBe(
+      'Period 7d, robots.txt https://www.example.com/robots.txt read, checked on / /docs/. Of 4 known AI agents it names 2 (GPTBot partly_disallowed /docs/, Bytespider blocked); in all it allows 2, partly disallows 1, blocks 1. 2 made 52 requests. ' +
+        'Ignoring robots.txt (fetched disallowed pages anyway): GPTBot 7 requests, most https://www.example.com/docs/a. Spoofed (claims proven false): 30 requests (7.5 %), claiming Googlebot 30; renders avoided 6.',
+    );
+    expect((result.structuredContent!.data as { agents: { name: string }[] }).agents.map((a) => a.name)).toEqual(['GPTBot', 'ChatGPT-User', 'Bytespider']);
+  });
+
+  it('passes an API refusal on with its field', async () => {
+    const api: PublicApiClient = async () => ({ status: 400, body: { code: 'VALIDATION_FAILED', message: "hostname must be one of the website's hostnames", field: 'hostname' } });
+    const refused = await getAiCrawlers.run(api, { website: 'demo', hostname: 'elsewhere.example' });
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0].text).toMatch(/^Refused: HTTP 400 VALIDATION_FAILED: .* \(field: hostname\)/);
   });
 });

@@ -43,3 +43,58 @@ export const getBotCategories: ConnectorTool = {
     call(api, { method: 'POST', path: `${websitePath(args)}/insights/bot-categories`, body: bodyOf(args, ['website']) }, (body) => toolSuccess(readersSummary(object(body.data), object(body.meta).period), body)),
   ),
 };
+
+interface CrawlerRow {
+  readonly name: string;
+  readonly robots: string;
+  readonly namedInRobotsTxt: boolean;
+  readonly disallowedPaths: readonly string[];
+  readonly requests: number;
+  readonly disallowedRequests: number;
+  readonly topDisallowedUrls: readonly { readonly url: string; readonly requests: number }[];
+}
+
+/** At most this many agents named per list in the summary line (the structured content has them all). */
+const NAMED_AGENTS = 10;
+
+const names = (rows: readonly CrawlerRow[], detail: (row: CrawlerRow) => string = (row) => row.name): string =>
+  rows.length === 0 ? 'none' : rows.slice(0, NAMED_AGENTS).map(detail).join(', ') + (rows.length > NAMED_AGENTS ? ` and ${rows.length - NAMED_AGENTS} more` : '');
+
+/** An agent worth the model's attention: it read the site, or the robots.txt names it (rules written for it). The others follow the rules for all bots, and are only counted. */
+const notable = (row: CrawlerRow): boolean => row.requests > 0 || row.namedInRobotsTxt;
+
+/** The answer a model can quote: the robots.txt read, whom it allows, restricts and blocks, who crawls disallowed pages anyway, and spoofed bots. */
+function crawlersSummary(data: Record<string, unknown>, meta: Record<string, unknown>): string {
+  const robotsTxt = object(data.robotsTxt);
+  const summary = object(data.summary);
+  const spoofed = object(data.spoofed);
+  const agents = (Array.isArray(data.agents) ? data.agents : []) as CrawlerRow[];
+  const ignoring = agents.filter((row) => row.disallowedRequests > 0);
+  const claimed = (Array.isArray(spoofed.topClaimedBots) ? spoofed.topClaimedBots : []) as { bot: string; requests: number }[];
+  const read = robotsTxt.state === 'rules' ? 'read' : `${String(robotsTxt.state)}${robotsTxt.reason ? ` (${String(robotsTxt.reason)})` : ''}`;
+  return (
+    `Period ${String(meta.period)}, robots.txt ${String(robotsTxt.url)} ${read}, checked on ${(Array.isArray(data.checkedPaths) ? data.checkedPaths : []).join(' ')}. ` +
+    `Of ${agents.length} known AI agents it names ${String(summary.namedInRobotsTxt)} (${names(agents.filter((r) => r.namedInRobotsTxt), (r) => `${r.name} ${r.robots}${r.robots === 'partly_disallowed' ? ` ${r.disallowedPaths.join(' ')}` : ''}`)}); ` +
+    `in all it allows ${String(summary.allowed)}, partly disallows ${String(summary.partlyDisallowed)}, blocks ${String(summary.blocked)}${summary.unknown ? `, unknown ${String(summary.unknown)}` : ''}. ` +
+    `${String(summary.agentsSeen)} made ${String(summary.requests)} requests. ` +
+    `Ignoring robots.txt (fetched disallowed pages anyway): ${names(ignoring, (r) => `${r.name} ${r.disallowedRequests} requests${r.topDisallowedUrls[0] ? `, most ${r.topDisallowedUrls[0].url}` : ''}`)}. ` +
+    `Spoofed (claims proven false): ${String(spoofed.requests)} requests (${percent(spoofed.share)}), claiming ${claimed.map((c) => `${c.bot} ${c.requests}`).join(', ') || 'none'}; renders avoided ${String(spoofed.rendersAvoided)}.`
+  );
+}
+
+export const getAiCrawlers: ConnectorTool = {
+  name: 'get_ai_crawlers',
+  description:
+    "Which AI crawlers a website allows and which ignore its robots.txt: the site's robots.txt (fetched now or up to 5 minutes ago; `state` says when it could not be read) judged for every known AI agent (ai.robots.txt list: GPTBot, ClaudeBot, PerplexityBot, ChatGPT-User …) on `/`, the paths it disallows and the site's most requested paths: `allowed`, `partly_disallowed` (with the paths), `blocked` or `unknown`; each agent's requests in the period and those the edge recorded as disallowed by robots.txt (`robots_allowed = no`) with the top such URLs; and bot requests whose claim was proven false (`verified = no`: share, renders avoided, bots claimed, URLs). " +
+    'The structured `agents` lists only those that read the site or that robots.txt names (the others follow the rules for all bots, `*`; `summary` counts all). Default period `30d`; `hostname` picks another of the website\'s hostnames; filters are the `events` explorer\'s. For an agent\'s rows, call query_explorer on `events` with {field: "bot_name", op: "equals", val: <name>} and {field: "robots_allowed", op: "eq", val: "no"}.',
+  annotations: readOnly('Get AI crawlers and robots.txt'),
+  inputSchema: (document): JsonSchema => withProperties(componentSchema(document, 'InsightsAiCrawlersDto'), { website: WEBSITE_ARGUMENT }, ['website']),
+  outputSchema: (document) => componentSchema(document, 'InsightsAiCrawlersAnswerDto'),
+  run: guarded((api, args) =>
+    call(api, { method: 'POST', path: `${websitePath(args)}/insights/ai-crawlers`, body: bodyOf(args, ['website']) }, (body) => {
+      const data = object(body.data);
+      const agents = (Array.isArray(data.agents) ? data.agents : []) as CrawlerRow[];
+      return toolSuccess(crawlersSummary(data, object(body.meta)), { ...body, data: { ...data, agents: agents.filter(notable) } });
+    }),
+  ),
+};

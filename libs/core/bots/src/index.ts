@@ -5,3 +5,4 @@ export { compileBotCatalog, type BotCatalog, type BotSources } from './bot-catal
 export { botCatalog, classifyBot, createBotClassifier, CLASSIFIED_USER_AGENT_LENGTH, type BotClassifier, type BotClassifierOptions } from './classify-bot';
 export { OWN_BOTS, type OwnBot } from './own-bots';
 export { ROBOTS_TXT_ONLY_TOKENS } from './robots-txt-tokens';
+export { aiAgents, type AiAgent } from './ai-agents';

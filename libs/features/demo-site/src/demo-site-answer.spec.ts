@@ -1,3 +1,4 @@
+import { mayCrawl, robotsFileOf } from '@bpc/robots-txt';
 import { demoSite, demoSiteAnswer, SLOW_PAGE_DELAY_MS } from './demo-site-answer';
 
 const BASE = 'https://www.example.com';
@@ -14,6 +15,12 @@ describe('the demo site answers', () => {
     expect(sitemaps).toEqual([`${BASE}/sitemaps/products.xml`, `${BASE}/sitemaps/pages.xml`]);
     const listed = sitemaps.flatMap((url) => locs(answer(new URL(url).pathname).body));
     expect(listed.sort()).toEqual([...site.pages.keys()].map((path) => `${BASE}${path}`).sort());
+  });
+
+  it("robots.txt keeps AI training crawlers out of the docs and Bytespider and AhrefsBot out of everything, as the demo traffic's verdicts say", () => {
+    const file = robotsFileOf(`${BASE}/robots.txt`, { kind: 'answered', status: 200, body: Buffer.from(answer('/robots.txt').body) });
+    const may = (bot: string, path: string) => mayCrawl(file, bot, `${BASE}${path}`);
+    expect([may('GPTBot', '/docs/a'), may('GPTBot', '/pricing'), may('GPTBot', '/admin/'), may('ChatGPT-User', '/docs/a'), may('Bytespider', '/'), may('AhrefsBot', '/pricing'), may('Googlebot', '/admin/x')]).toEqual([false, true, false, true, false, false, false]);
   });
 
   it('every page as an empty shell that only its script fills', () => {

@@ -4,9 +4,31 @@ import type { DemoPage } from './demo-page';
 export const SITEMAP_INDEX_PATH = '/sitemap_index.xml';
 export const SITEMAP_PATHS = { products: '/sitemaps/products.xml', pages: '/sitemaps/pages.xml' } as const;
 
-/** robots.txt: every bot may read everything but the admin area; the sitemap index is on the public host. */
+/**
+ * robots.txt: every bot may read everything but the admin area; AI training
+ * crawlers not the documentation either, and Bytespider and AhrefsBot
+ * nothing (the story the demo traffic tells: `cli demo-data`); the sitemap
+ * index is on the public host. A named group does not inherit `*`'s rules,
+ * so it repeats the admin area.
+ */
 export function robotsTxt(baseUrl: string): string {
-  return `User-agent: *\nDisallow: /admin/\n\nSitemap: ${baseUrl}${SITEMAP_INDEX_PATH}\n`;
+  return [
+    'User-agent: *',
+    'Disallow: /admin/',
+    '',
+    'User-agent: GPTBot',
+    'User-agent: ClaudeBot',
+    'User-agent: CCBot',
+    'Disallow: /admin/',
+    'Disallow: /docs/',
+    '',
+    'User-agent: Bytespider',
+    'User-agent: AhrefsBot',
+    'Disallow: /',
+    '',
+    `Sitemap: ${baseUrl}${SITEMAP_INDEX_PATH}`,
+    '',
+  ].join('\n');
 }
 
 export function sitemapIndex(baseUrl: string): string {

@@ -51,6 +51,7 @@ describe('ReadersByCategory', () => {
     expect(await screen.findByRole('heading', { name: 'Who reads' })).toBeTruthy();
     expect(screen.getByText(/AI agents made 1,240 requests for 310 pages, 31% of bot requests/)).toBeTruthy();
     expect(calls.find((c) => c.path.endsWith('/insights/bot-categories'))?.body).toEqual({ period: '7d' });
+    expect(screen.getByRole('link', { name: 'Which AI crawlers robots.txt allows, and which crawl anyway' }).getAttribute('href')).toBe('/w/demo/ai-agents?period=7d');
 
     const categories = screen.getByRole('table', { name: 'Bot requests by category' });
     const rows = within(categories).getAllByRole('row').slice(1);

@@ -46,7 +46,8 @@ export function ReadersByCategory({ website, period }: { website: string; period
     <section aria-labelledby="readers-heading">
       <h2 id="readers-heading">Who reads</h2>
       <p>
-        AI agents made {formatInteger(data.aiAgents.requests)} requests for {formatInteger(data.aiAgents.pages)} pages, {formatPercent(data.aiAgents.share)} of bot requests.
+        AI agents made {formatInteger(data.aiAgents.requests)} requests for {formatInteger(data.aiAgents.pages)} pages, {formatPercent(data.aiAgents.share)} of bot requests.{' '}
+        <Link to={`/w/${encodeURIComponent(website)}/ai-agents?${new URLSearchParams({ period }).toString()}`}>Which AI crawlers robots.txt allows, and which crawl anyway</Link>
       </p>
       <div className="grid-2">
         <div className="table-wrap">

@@ -1,6 +1,6 @@
 import { AppError } from '@bpc/domain';
 import { validateBody } from '@bpc/platform';
-import { InsightsBotCategoriesDto, InsightsSummaryDto, InsightsTimeseriesDto } from './insights-body.dto';
+import { InsightsAiCrawlersDto, InsightsBotCategoriesDto, InsightsSummaryDto, InsightsTimeseriesDto } from './insights-body.dto';
 
 /** The refusal of `body`, as the public API answers it: field and message. */
 function refusal(dto: new () => object, body: Record<string, unknown>): { field?: string; message: string } {
@@ -20,6 +20,7 @@ describe('insights bodies', () => {
     ['timeseries', InsightsTimeseriesDto, { metric: 'requests', mode: 'requests' }, 'mode'],
     ['bot-categories', InsightsBotCategoriesDto, { period: '7d', compPeriod: '7d' }, 'compPeriod'],
     ['bot-categories', InsightsBotCategoriesDto, { splitBy: 'bot_category' }, 'splitBy'],
+    ['ai-crawlers', InsightsAiCrawlersDto, { period: '7d', compPeriod: '7d' }, 'compPeriod'],
   ])('the %s body refuses a key it does not know (%j), naming it', (_name, dto, body, field) => {
     expect(refusal(dto, body).field).toBe(field);
   });
@@ -45,7 +46,17 @@ describe('insights bodies', () => {
     expect(refusal(InsightsBotCategoriesDto, body).field).toBe(field);
   });
 
+  it.each<[Record<string, unknown>, string]>([
+    [{ hostname: 7 }, 'hostname'],
+    [{ hostname: 'x'.repeat(254) }, 'hostname'],
+    [{ period: ['7d'] }, 'period'],
+    [{ filters: [{ field: 'robots_allowed', op: [], val: 'no' }] }, 'filters[0].op'],
+  ])('the ai-crawlers body refuses %j naming %s', (body, field) => {
+    expect(refusal(InsightsAiCrawlersDto, body).field).toBe(field);
+  });
+
   it('takes every documented field', () => {
+    expect(() => validateBody(InsightsAiCrawlersDto, { period: '7d', hostname: 'www.example.com', filters: [{ field: 'bot_category', op: 'eq', val: 'ai_training' }] }, { forbidUnknownKeys: true })).not.toThrow();
     expect(() => validateBody(InsightsTimeseriesDto, { metric: 'requests', period: '7d', compPeriod: '7d', interval: 'day', splitBy: 'bot_family', filters: [{ field: 'url', op: 'contains', val: 'a' }] }, { forbidUnknownKeys: true })).not.toThrow();
     expect(() => validateBody(InsightsSummaryDto, { period: '7d', compPeriod: '7d', filters: [] }, { forbidUnknownKeys: true })).not.toThrow();
     expect(() => validateBody(InsightsBotCategoriesDto, { period: '7d', filters: [{ field: 'bot_category', op: 'eq', val: 'ai_assistant' }] }, { forbidUnknownKeys: true })).not.toThrow();

@@ -44,3 +44,14 @@ export class SeoInsightsDto {
   @ApiPropertyOptional({ description: "As the page_changes explorer's `period` (rolling): a preset (`24h`, `7d`, `14d`, `28d`, `30d`, `90d`) or `YYYY-MM-DD,YYYY-MM-DD` (a time of day allowed), at most 365 days; default `7d`. Bounds the changes; the issue counts are the pages' latest facts", example: '7d' })
   @Omittable() @MaxLength(100) @IsString({ message: 'period must be a string' }) period?: string;
 }
+
+/** Body of POST …/insights/ai-crawlers: one window, the events filters, and which hostname's robots.txt. */
+export class InsightsAiCrawlersDto {
+  @ApiPropertyOptional({ description: 'As the events explorer\'s `period`: a preset (`24h`, `7d`, `14d`, `28d`, `30d`, `90d`) or `YYYY-MM-DD,YYYY-MM-DD` (a time of day `YYYY-MM-DDTHH:mm` allowed), at most 365 days; default `30d`', example: '7d' })
+  @Omittable() @MaxLength(100) @IsString({ message: 'period must be a string' }) period?: string;
+
+  @ExplorerFilters("The events explorer's filters (discovery lists fields and operators), applied to the recorded figures (not to the robots.txt verdicts)") filters?: QueryFilterDto[];
+
+  @ApiPropertyOptional({ description: "Whose robots.txt is read: one of the website's hostnames (case aside); default its first", example: 'www.example.com' })
+  @Omittable() @MaxLength(253) @IsString({ message: 'hostname must be a string' }) hostname?: string;
+}

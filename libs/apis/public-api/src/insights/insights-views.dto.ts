@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ISSUE_CODES, ISSUE_SEVERITIES } from '@bpc/domain';
-import { INSIGHT_METRICS, INTERVALS, SPLIT_BY } from '@bpc/explorer';
+import { INSIGHT_METRICS, INTERVALS, ROBOTS_STANCES, ROBOTS_TXT_STATES, SPLIT_BY } from '@bpc/explorer';
 
 // Answer schemas, for the OpenAPI document and the clients typed from it.
 
@@ -138,4 +138,77 @@ export class SeoInsightsMetaDto {
 export class SeoInsightsAnswerDto {
   @ApiProperty({ type: SeoInsightsDataDto }) data!: SeoInsightsDataDto;
   @ApiProperty({ type: SeoInsightsMetaDto }) meta!: SeoInsightsMetaDto;
+}
+
+export class RobotsTxtViewDto {
+  @ApiProperty({ description: 'The robots.txt read', example: 'https://www.example.com/robots.txt' }) url!: string;
+  @ApiProperty({ enum: ROBOTS_TXT_STATES, description: '`rules` (a 2xx, parsed), `none` (a 4xx: no file, everything allowed), `server_error` (a 5xx or another status: crawlers treat everything as disallowed), `unreachable` (not fetched: verdicts unknown), `unjudged` (more rules than judged here: verdicts unknown)' }) state!: string;
+  @ApiProperty({ type: 'integer', nullable: true, description: "The answer's HTTP status; null without an answer" }) httpStatus!: number | null;
+  @ApiProperty({ description: 'When it was fetched, ISO 8601 UTC (kept up to 5 minutes, 30 s after a failure)' }) fetchedAt!: string;
+  @ApiProperty({ type: 'string', nullable: true, description: 'Why there are no rules to read; null for `rules`' }) reason!: string | null;
+  @ApiProperty({ description: 'Only its first 500 KiB were read' }) truncated!: boolean;
+}
+
+export class UrlCountDto {
+  @ApiProperty({ example: 'https://www.example.com/docs/setup' }) url!: string;
+  @ApiProperty({ type: 'integer' }) requests!: number;
+}
+
+export class AiCrawlerDto {
+  @ApiProperty({ description: 'The agent as recorded in `bot_name` (the events explorer\'s filter value)', example: 'GPTBot' }) name!: string;
+  @ApiProperty({ example: 'OpenAI' }) operator!: string;
+  @ApiProperty({ description: 'Bot category: `ai_search`, `ai_assistant`, `ai_training` (or `search`, `social` for the few the catalog files elsewhere)', example: 'ai_training' }) category!: string;
+  @ApiProperty({ description: 'Its robots.txt product token', example: 'GPTBot' }) robotsTxtToken!: string;
+  @ApiProperty({ type: 'string', nullable: true, description: 'For a robots.txt-only token (`Google-Extended`): the crawler that fetches for it; else null', example: null }) fetchedAs!: string | null;
+  @ApiProperty({ enum: ROBOTS_STANCES, description: '`blocked` (may not fetch `/`), `partly_disallowed` (may fetch `/`, not some checked paths), `allowed` (every checked path), `unknown` (no robots.txt to judge)' }) robots!: string;
+  @ApiProperty({ description: 'The robots.txt has a group of its own for its token (rules written for it); else the rules for all bots (`*`) apply' }) namedInRobotsTxt!: boolean;
+  @ApiProperty({ type: [String], description: 'Checked paths it may not fetch (at most 5; `/` alone when blocked)' }) disallowedPaths!: string[];
+  @ApiProperty({ type: 'integer', description: 'Its requests in the window' }) requests!: number;
+  @ApiProperty({ type: 'integer', description: 'Its requests recorded `robots_allowed = no`: disallowed by the robots.txt in force, fetched anyway' }) disallowedRequests!: number;
+  @ApiProperty({ type: [UrlCountDto], description: 'Its most requested disallowed URLs (at most 3), most first' }) topDisallowedUrls!: UrlCountDto[];
+}
+
+export class AiCrawlersSummaryDto {
+  @ApiProperty({ type: 'integer' }) allowed!: number;
+  @ApiProperty({ type: 'integer' }) partlyDisallowed!: number;
+  @ApiProperty({ type: 'integer' }) blocked!: number;
+  @ApiProperty({ type: 'integer' }) unknown!: number;
+  @ApiProperty({ type: 'integer', description: 'Agents the robots.txt names (a group of their own)' }) namedInRobotsTxt!: number;
+  @ApiProperty({ type: 'integer', description: 'Agents with requests in the window' }) agentsSeen!: number;
+  @ApiProperty({ type: 'integer', description: 'Their requests together' }) requests!: number;
+  @ApiProperty({ type: 'integer', description: 'Their requests recorded `robots_allowed = no`' }) disallowedRequests!: number;
+  @ApiProperty({ type: 'integer', description: 'Agents with such requests: crawling pages they are disallowed from anyway' }) agentsIgnoringRobotsTxt!: number;
+}
+
+export class ClaimedBotCountDto {
+  @ApiProperty({ description: 'The bot the User-Agent claimed to be', example: 'Googlebot' }) bot!: string;
+  @ApiProperty({ type: 'integer' }) requests!: number;
+}
+
+export class SpoofedFiguresDto {
+  @ApiProperty({ type: 'integer', description: 'Bot requests whose claim was proven false (`verified = no`)' }) requests!: number;
+  @ApiProperty({ type: 'number', nullable: true, description: "Of the window's bot requests, 0..1 (4 decimals); null without requests" }) share!: number | null;
+  @ApiProperty({ type: 'integer', description: 'Of them, misses answered 403 `UNVERIFIED_BOT`: renders the `spoofed_bots` policy did not start' }) rendersAvoided!: number;
+  @ApiProperty({ type: 'integer', description: 'Of them, misses answered otherwise: renders they caused (`spoofed_bots: render`)' }) rendersCaused!: number;
+  @ApiProperty({ type: [ClaimedBotCountDto], description: 'Bots most claimed falsely (at most 5)' }) topClaimedBots!: ClaimedBotCountDto[];
+  @ApiProperty({ type: [UrlCountDto], description: 'URLs they requested most (at most 5); client addresses are not recorded' }) topUrls!: UrlCountDto[];
+}
+
+export class InsightsAiCrawlersDataDto {
+  @ApiProperty({ type: RobotsTxtViewDto }) robotsTxt!: RobotsTxtViewDto;
+  @ApiProperty({ type: [String], description: "Paths checked for every agent: `/`, the paths the robots.txt disallows (up to 20), the hostname's 5 most requested" }) checkedPaths!: string[];
+  @ApiProperty({ type: AiCrawlersSummaryDto }) summary!: AiCrawlersSummaryDto;
+  @ApiProperty({ type: [AiCrawlerDto], description: 'Every AI agent of the vendored ai.robots.txt list, most requests first, then by name' }) agents!: AiCrawlerDto[];
+  @ApiProperty({ type: SpoofedFiguresDto }) spoofed!: SpoofedFiguresDto;
+}
+
+export class InsightsAiCrawlersMetaDto {
+  @ApiProperty({ example: '7d' }) period!: string;
+  @ApiProperty({ type: InsightsWindowDto }) window!: InsightsWindowDto;
+  @ApiProperty({ description: 'The hostname whose robots.txt was read (lowercase)', example: 'www.example.com' }) hostname!: string;
+}
+
+export class InsightsAiCrawlersAnswerDto {
+  @ApiProperty({ type: InsightsAiCrawlersDataDto }) data!: InsightsAiCrawlersDataDto;
+  @ApiProperty({ type: InsightsAiCrawlersMetaDto }) meta!: InsightsAiCrawlersMetaDto;
 }

@@ -1,15 +1,16 @@
 import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { GetInsightsBotCategories, GetInsightsSummary, GetInsightsTimeseries, GetSeoInsights, InsightsBotCategoriesResult, InsightsSummaryResult, InsightsTimeseriesResult, SeoInsightsResult } from '@bpc/explorer';
+import { GetInsightsAiCrawlers, GetInsightsBotCategories, GetInsightsSummary, GetInsightsTimeseries, GetSeoInsights, InsightsAiCrawlersResult, InsightsBotCategoriesResult, InsightsSummaryResult, InsightsTimeseriesResult, SeoInsightsResult } from '@bpc/explorer';
 import type { FastifyReply } from 'fastify';
+import type { AppConfig } from '@bpc/config';
 import type { Clock } from '@bpc/domain';
-import { BodyPipe, CLOCK } from '@bpc/platform';
+import { APP_CONFIG, BodyPipe, CLOCK } from '@bpc/platform';
 import { AuthorizedRequest, RequiresWebsite } from '../auth/bearer-auth.guard';
 import { ApiExplorerStatement, ApiPublicEndpoint } from '../http/public-api-docs';
 import { receivedAtMs } from '../http/received-at';
-import { InsightsBotCategoriesDto, InsightsSummaryDto, InsightsTimeseriesDto, SeoInsightsDto } from './insights-body.dto';
-import { InsightsBotCategoriesAnswerDto, InsightsSummaryAnswerDto, InsightsTimeseriesAnswerDto, SeoInsightsAnswerDto } from './insights-views.dto';
+import { InsightsAiCrawlersDto, InsightsBotCategoriesDto, InsightsSummaryDto, InsightsTimeseriesDto, SeoInsightsDto } from './insights-body.dto';
+import { InsightsAiCrawlersAnswerDto, InsightsBotCategoriesAnswerDto, InsightsSummaryAnswerDto, InsightsTimeseriesAnswerDto, SeoInsightsAnswerDto } from './insights-views.dto';
 
 /** Aggregates for the dashboard and any client: any role on the website, and the platform module (as the Data Explorer). */
 @Controller('api/websites/:website/insights')
@@ -21,6 +22,7 @@ export class InsightsController {
   constructor(
     private readonly queries: QueryBus,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Post('summary')
@@ -47,6 +49,24 @@ export class InsightsController {
   ): Promise<InsightsBotCategoriesResult> {
     const { website } = request.access!;
     return this.queries.execute(new GetInsightsBotCategories(website.id, website.accountId, body, receivedAtMs(this.clock, reply)));
+  }
+
+  @Post('ai-crawlers')
+  @ApiOperation({
+    summary:
+      "Which AI crawlers the site's robots.txt allows, partly disallows or blocks, which crawl disallowed pages anyway (requests recorded robots_allowed = no, top URLs), and bot requests whose claim was proven false (verified = no: share, renders avoided, claimed bots, URLs)",
+  })
+  @ApiOkResponse({ type: InsightsAiCrawlersAnswerDto, description: '`{data: {robotsTxt, checkedPaths, summary, agents: [{name, operator, category, robotsTxtToken, fetchedAs, robots, disallowedPaths, requests, disallowedRequests, topDisallowedUrls}], spoofed}, meta: {period, window, hostname}}`' })
+  @ApiExplorerStatement()
+  aiCrawlers(
+    @Req() request: AuthorizedRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body(new BodyPipe(InsightsAiCrawlersDto, { forbidUnknownKeys: true })) body: InsightsAiCrawlersDto,
+  ): Promise<InsightsAiCrawlersResult> {
+    const { website } = request.access!;
+    // The guard has refused unknown websites: one missing here is a configuration bug (500).
+    const hostId = this.config.websites.find((w) => w.id === website.id)!.host_id;
+    return this.queries.execute(new GetInsightsAiCrawlers(website.id, website.accountId, hostId, body, receivedAtMs(this.clock, reply)));
   }
 
   @Post('timeseries')

@@ -37,7 +37,9 @@ describe('demo traffic', () => {
     const spoofed = all.filter((r) => r.verified === 'no');
     expect(spoofed.length).toBeGreaterThan(0);
     expect(new Set(spoofed.map((r) => r.botName))).toEqual(new Set(['Googlebot']));
-    expect(spoofed.filter((r) => r.cacheStatus === 'miss' || r.cacheStatus === 'bypass')).toEqual([]);
+    // A spoofed miss is the edge's 403 (no render): never a page rendered for it.
+    expect(spoofed.filter((r) => (r.cacheStatus === 'miss' && r.statusCode !== 403) || r.cacheStatus === 'bypass')).toEqual([]);
+    expect(spoofed.filter((r) => r.cacheStatus === 'miss').length).toBeGreaterThan(0);
     expect(all.filter((r) => r.botName === 'Googlebot' && r.verified === 'yes').length).toBeGreaterThan(10 * spoofed.length);
     const disallowed = all.filter((r) => r.robotsAllowed === 'no');
     expect(new Set(disallowed.map((r) => r.botName))).toEqual(new Set(['GPTBot', 'ClaudeBot', 'CCBot', 'AhrefsBot']));
@@ -51,11 +53,13 @@ describe('demo traffic', () => {
     const row = days[0][0].payload.rows[0];
     expect(row.clicks).toBeLessThanOrEqual(row.impressions);
   });
-  it('tells one story: every miss has its render at the same moment, and the failed ones are the misses answered 503 or 504', () => {
+  it('tells one story: every miss has its render at the same moment (a spoofed bot\'s refused 403 none), and the failed ones are the misses answered 503 or 504', () => {
     const days = [...demoTraffic(options)];
     const requests = days.flatMap((day) => day.botRequests).map((e) => e.payload);
     const renders = days.flatMap((day) => day.renders).map((e) => e.payload);
-    const misses = requests.filter((r) => r.cacheStatus === 'miss');
+    // A spoofed bot's miss refused 403 started no render.
+    const rendered = (r: { cacheStatus: string; verified?: string; statusCode: number }) => r.cacheStatus === 'miss' && !(r.verified === 'no' && r.statusCode === 403);
+    const misses = requests.filter(rendered);
     const edgeRenders = renders.filter((r) => r.trigger === 'edge_miss');
     expect(edgeRenders.map((r) => [r.url, r.dimensionId])).toEqual(misses.map((r) => [r.url, r.dimensionId]));
     const failedMisses = misses.filter((r) => r.statusCode === 503 || r.statusCode === 504);
@@ -63,7 +67,7 @@ describe('demo traffic', () => {
     expect(edgeRenders.filter((r) => r.outcome === 'failed')).toHaveLength(failedMisses.length);
     expect(edgeRenders.filter((r) => r.outcome !== 'failed' && r.outcome !== 'stored')).toEqual([]);
     const at = (e: { occurredAt: string }) => e.occurredAt;
-    expect(days.flatMap((day) => day.renders.filter((r) => r.payload.trigger === 'edge_miss').map(at))).toEqual(days.flatMap((day) => day.botRequests.filter((r) => r.payload.cacheStatus === 'miss').map(at)));
+    expect(days.flatMap((day) => day.renders.filter((r) => r.payload.trigger === 'edge_miss').map(at))).toEqual(days.flatMap((day) => day.botRequests.filter((r) => rendered(r.payload)).map(at)));
     // The scheduler's recaches bring the other outcomes the Renders page explains.
     expect(new Set(renders.filter((r) => r.trigger !== 'edge_miss').map((r) => r.outcome))).toEqual(new Set(['stored', 'kept_smaller', 'kept_soft_404', 'kept_blank', 'retry_scheduled', 'gave_up']));
   });

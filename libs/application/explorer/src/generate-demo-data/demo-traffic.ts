@@ -83,8 +83,8 @@ const BOTS: readonly (readonly [DemoBot, number])[] = [
 
 /** Share of a verifiable bot's requests from an address not checked yet (the edge checks in the background): `unknown`. */
 const UNCHECKED_ADDRESS_SHARE = 0.03;
-/** A spoofed bot is answered from the cache only, never rendered for: no misses. */
-const SPOOFED_STATUS: readonly (readonly [number, number])[] = [[200, 90], [301, 3], [404, 7]];
+/** A spoofed bot is answered from the cache only, never rendered for (`spoofed_bots: serve_cached_only`): a page not cached is refused 403, recorded as a miss. */
+const SPOOFED_STATUS: readonly (readonly [number, number])[] = [[200, 82], [301, 3], [404, 7], [403, 8]];
 const SPOOFED_CACHE: readonly (readonly [CacheStatus, number])[] = [['hit', 85], ['stale', 15]];
 
 /** What the demo site's robots.txt says of this bot and URL. */
@@ -194,7 +194,8 @@ function renderRecorded(options: DemoTrafficOptions, id: string, atMs: number, p
  * add the other outcomes. Who reads: search engines, AI crawlers and
  * assistants (some answered in Markdown), social and SEO bots, named by the
  * edge's classifier; a few scrapers claiming to be Googlebot (`verified:
- * no`, served from the cache only), and bots fetching what the site's
+ * no`, served from the cache only, a page not cached refused 403 without a
+ * render), and bots fetching what the site's
  * robots.txt disallows them. Deterministic for a seed and clock.
  */
 export function* demoTraffic(options: DemoTrafficOptions): Generator<DemoDay> {
@@ -215,8 +216,11 @@ export function* demoTraffic(options: DemoTrafficOptions): Generator<DemoDay> {
       const page = pages[pick()];
       const bot = weighted(random, bots);
       const status = weighted(random, bot.spoofed ? SPOOFED_STATUS : STATUS);
-      const cache = status >= 500 ? 'miss' : weighted(random, bot.spoofed ? SPOOFED_CACHE : CACHE);
-      const median = cache === 'hit' ? 18 : cache === 'stale' ? 25 : cache === 'bypass' ? 350 : 1800;
+      const drawn = status >= 500 ? 'miss' : weighted(random, bot.spoofed ? SPOOFED_CACHE : CACHE);
+      // The edge's 403 UNVERIFIED_BOT: no page was cached, none was rendered.
+      const refused = bot.spoofed === true && status === 403;
+      const cache = refused ? 'miss' : drawn;
+      const median = refused ? 4 : cache === 'hit' ? 18 : cache === 'stale' ? 25 : cache === 'bypass' ? 350 : 1800;
       const requestId = `demo-${options.seed}-${dayStart / DAY_MS}-${i}`;
       const serveTimeMs = serveTime(random, median);
       const format = bot.markdown !== undefined && random() < bot.markdown ? 'markdown' : 'html';
@@ -253,7 +257,7 @@ export function* demoTraffic(options: DemoTrafficOptions): Generator<DemoDay> {
           { id: requestId, occurredAt: new Date(servedMs), key: options.websiteId },
         ),
       );
-      if (cache === 'miss') {
+      if (cache === 'miss' && !refused) {
         const failures = MISS_FAILURES[status];
         const outcome = failures ? { outcome: 'failed' as const, reason: failures[Math.floor(random() * failures.length)]!, statusCode: 0, bytes: 0 } : { outcome: 'stored' as const, reason: '', statusCode: status, bytes };
         renders.push(renderRecorded(options, `${requestId}-render`, servedMs, { url: page.url, dimensionId, trigger: 'edge_miss', ...outcome, renderMs: Math.max(1, serveTimeMs - 5), attempt: 1 }));

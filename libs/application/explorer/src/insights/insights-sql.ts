@@ -173,6 +173,6 @@ export function searchTimeseriesSql(websiteId: string, metric: SearchMetric, win
 }
 
 /** The `events` explorer's conditions: the website, the window(s), then each filter on its whitelisted column. */
-function eventConditions(windows: string, filters: readonly ResolvedFilter[], params: Record<string, unknown>): string[] {
+export function eventConditions(windows: string, filters: readonly ResolvedFilter[], params: Record<string, unknown>): string[] {
   return ['website = {website:String}', windows, ...filters.map((f, i) => filterSql(f, EVENT_FILTER_SQL[f.field], params, i))];
 }
