@@ -6,8 +6,8 @@ interface Waiting<E> {
 
 /**
  * Recorded events (bot requests, render facts) waiting for the event log, at
- * most `capacity` of them: `add` puts an event in the open batch, sealed at `batchMax` events
- * or by `seal`; only sealed batches are taken. Adding beyond `capacity`
+ * most `capacity` of them: `add` puts an event in the open batch, sealed at
+ * `batchMax` events or by `seal`; only sealed batches are taken. Adding beyond `capacity`
  * drops the oldest event and says so, without copying (a dropped event goes
  * when its batch does), so a long outage under load stays cheap; a batch the
  * log refused goes back to the front.
