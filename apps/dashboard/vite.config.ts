@@ -2,10 +2,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
-import { vendorChunkOf } from './vendor-chunks';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
+// Built by scripts/build.mjs into dist/dashboard, served by the public-api app at `/`.
 export default defineConfig(({ command }) => {
   // A build is always React's production build. Vite takes NODE_ENV from the environment when it is set, and jest
   // (NODE_ENV=test, whose e2e tests build the dashboard) left a development React in dist/dashboard for `npm start`
@@ -25,12 +25,11 @@ export default defineConfig(({ command }) => {
       // No inline scripts or data: URLs: the page's Content-Security-Policy allows 'self' only.
       assetsInlineLimit: 0,
       modulePreload: { polyfill: false },
-      rollupOptions: { output: { manualChunks: vendorChunkOf } },
       reportCompressedSize: false,
     },
     test: {
       environment: 'jsdom',
-      include: ['src/**/*.test.{ts,tsx}', '*.test.ts'],
+      include: ['src/**/*.test.{ts,tsx}'],
       root: here,
     },
   };
