@@ -83,6 +83,8 @@ const MEASURE_S = 5;
  * builds, which alternate whole runs instead.
  */
 const ROUNDS = Number(process.env.BENCH_EDGE_ROUNDS ?? 15);
+/** The modes measured, comma-separated (`BENCH_EDGE_MODES=standalone` for a paired A/B of a standalone-only change); both by default. */
+const MODES = (process.env.BENCH_EDGE_MODES ?? 'standalone,cluster').split(',');
 const botHeaders = { 'x-prerender-token': TOKEN, 'user-agent': GOOGLEBOT, 'accept-encoding': 'gzip, deflate, br' };
 
 /** A pre-rendered page of realistic size (~40 KB of HTML, ~5 KB gzipped). */
@@ -478,16 +480,20 @@ export const edgeBench: BenchSuite = {
     }
     const [redis, kafka] = await Promise.all([startRedis(), startKafkaMock()]);
     try {
-      const standalone = await measureMode(originUrl, undefined);
-      const standaloneMisses = await concurrentMisses(origin, originUrl, undefined);
-      const engines = { redis, kafka };
-      const cluster = await measureMode(originUrl, engines);
-      const clusterMisses = await concurrentMisses(origin, originUrl, engines);
-      return [
-        ...modeRows('standalone, all apps in one process', standalone, standaloneMisses),
-        ...modeRows('cluster, edge app alone on Kafka + Redis', cluster, clusterMisses),
-        ...(await markdownRows(originUrl)),
-      ];
+      const rows: BenchRow[] = [];
+      if (MODES.includes('standalone')) {
+        const standalone = await measureMode(originUrl, undefined);
+        const standaloneMisses = await concurrentMisses(origin, originUrl, undefined);
+        rows.push(...modeRows('standalone, all apps in one process', standalone, standaloneMisses));
+      }
+      if (MODES.includes('cluster')) {
+        const engines = { redis, kafka };
+        const cluster = await measureMode(originUrl, engines);
+        const clusterMisses = await concurrentMisses(origin, originUrl, engines);
+        rows.push(...modeRows('cluster, edge app alone on Kafka + Redis', cluster, clusterMisses));
+      }
+      rows.push(...(await markdownRows(originUrl)));
+      return rows;
     } finally {
       await Promise.all([redis.stop(), kafka.stop(), origin.stop()]);
     }

@@ -3,6 +3,7 @@
 // webhooks (libs/features/alerts) connect under the same rules.
 export { AddressPolicy } from './address-policy';
 export { checkedDispatcher } from './checked-dispatcher';
+export { CheckedDispatchers } from './checked-dispatchers';
 export { EgressRefused, refusalOfUrl, targetOf } from './egress-rules';
 export type { EgressRules, EgressTarget } from './egress-rules';
 export { DEFAULT_RESOLVERS, dnsResolve, resolveCheckedAddress, systemResolve } from './checked-address';

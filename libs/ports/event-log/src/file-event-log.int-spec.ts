@@ -8,6 +8,7 @@ import { until } from '@bpc/testing';
 import type { LogRecord, SubscriptionSpec } from './event-log.port';
 import { EventTooLargeError } from './event-too-large';
 import { FileEventLog, FileEventLogOptions } from './file-event-log';
+import { ENCODE_SLICE } from './file/payloads-by-partition';
 import { encodeFrame } from './file/record-framing';
 import { KEYS_PER_APPENDER, KILL_TEST_TOPIC } from './fixtures/append-until-killed';
 import { partitionForKey } from './partitioner';
@@ -333,6 +334,24 @@ describe('FileEventLog: appends', () => {
     const refused = log.append('orders', [event('k', 0), huge]);
     await expect(refused).rejects.toBeInstanceOf(EventTooLargeError);
     await expect(refused).rejects.toMatchObject({ limitBytes: 16 * 1024 * 1024, bytes: expect.any(Number) });
+    await log.append('orders', [event('k', 2)]);
+    expect((await readAll(log, ['orders'])).map(seq)).toEqual([2]);
+  });
+
+  it('keeps call order between a large append (encoded in slices) and a small one called after it', async () => {
+    const log = await openLog();
+    const large = log.append('orders', range(0, 3 * ENCODE_SLICE).map((n) => event('k', n)));
+    const small = log.append('orders', [event('k', 3 * ENCODE_SLICE)]);
+    await Promise.all([large, small]);
+    expect((await readAll(log, ['orders'])).map(seq)).toEqual(range(0, 3 * ENCODE_SLICE + 1));
+  });
+
+  it('stores nothing of a large append whose last slice holds an event it cannot encode', async () => {
+    const log = await openLog();
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const events = [...range(0, 2 * ENCODE_SLICE).map((n) => event('k', n)), { ...event('k', -1), payload: circular }];
+    await expect(log.append('orders', events)).rejects.toThrow();
     await log.append('orders', [event('k', 2)]);
     expect((await readAll(log, ['orders'])).map(seq)).toEqual([2]);
   });

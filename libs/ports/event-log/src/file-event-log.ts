@@ -8,7 +8,7 @@ import { FileSubscription } from './file/file-subscription';
 import { GroupOffsetStore } from './file/group-offset-store';
 import { PartitionLog } from './file/partition-log';
 import { PidLock } from './file/pid-lock';
-import { KeyedPayload, keyedPayloads, payloadsByPartition } from './file/payloads-by-partition';
+import { ENCODE_SLICE, KeyedPayload, keyedPayloads, keyedPayloadsInSlices, payloadsByPartition } from './file/payloads-by-partition';
 import { assertTopicName } from './topic-name';
 
 export interface FileEventLogOptions {
@@ -57,6 +57,8 @@ export class FileEventLog implements EventLog {
   private readonly groups = new Map<string, Promise<GroupOffsetStore>>();
   private readonly subscriptions = new Map<string, FileSubscription>();
   private readonly appending = new Set<Promise<void>>();
+  /** Settles once the latest append handed its payloads to its partitions: the next one waits for it, so appends reach the partitions in call order. */
+  private handedOver: Promise<unknown> = Promise.resolve();
   private retentionTimer?: NodeJS.Timeout;
   private retentionRun?: Promise<void>;
   private closing?: Promise<void>;
@@ -94,21 +96,27 @@ export class FileEventLog implements EventLog {
   }
 
   /**
-   * Durable once resolved. Concurrent calls are ordered by call order (the
-   * topic lookup is one shared promise, so continuations run FIFO) and share
-   * fsyncs. Encoding problems reject before anything is stored.
+   * Durable once resolved. Concurrent calls are ordered by call order (each
+   * hands its payloads to the partitions after the one called before it)
+   * and share fsyncs. Encoding problems reject before anything is stored.
+   * An append of more than ENCODE_SLICE events is encoded in slices between
+   * which the event loop turns: a flush of thousands of bot requests would
+   * otherwise hold every request the edge serves meanwhile (see
+   * docs/recording.md).
    */
   append(topic: string, events: readonly EventEnvelope[]): Promise<void> {
     if (this.closing) return Promise.reject(new Error('file event log is closed'));
     if (events.length === 0) return Promise.resolve();
-    let payloads: KeyedPayload[];
+    let payloads: KeyedPayload[] | Promise<KeyedPayload[]>;
     try {
-      // Serialised now: a bad event rejects the call before anything is stored.
-      payloads = keyedPayloads(events);
+      // A bad event rejects the call before anything is stored.
+      payloads = events.length > ENCODE_SLICE ? keyedPayloadsInSlices(events) : keyedPayloads(events);
     } catch (error) {
       return Promise.reject(error);
     }
-    const run = this.appendNow(topic, payloads);
+    const handing = this.handOver(topic, payloads, this.handedOver);
+    this.handedOver = handing.catch(() => undefined);
+    const run = handing.then((handed) => handed.written);
     this.appending.add(run);
     void run.catch(() => undefined).finally(() => this.appending.delete(run));
     return run;
@@ -174,11 +182,18 @@ export class FileEventLog implements EventLog {
     return deleted;
   }
 
-  private async appendNow(topic: string, events: readonly KeyedPayload[]): Promise<void> {
-    // Awaited by every append, so appends continue in call order.
+  /**
+   * Queues the payloads on their partitions once they are encoded and the
+   * append called before has queued its own; answers the queued writes
+   * (wrapped: a promise resolved with a promise would wait for it).
+   */
+  private async handOver(topic: string, encoding: KeyedPayload[] | Promise<KeyedPayload[]>, previous: Promise<unknown>): Promise<{ readonly written: Promise<void> }> {
+    const events = await encoding;
+    await previous;
     const target = await this.topic(topic);
     const byPartition = payloadsByPartition(events, target.partitions.length);
-    await Promise.all([...byPartition].map(([partition, list]) => target.partitions[partition].append(list)));
+    const written = Promise.all([...byPartition].map(([partition, list]) => target.partitions[partition].append(list)));
+    return { written: written.then(() => undefined) };
   }
 
   private topic(name: string): Promise<Topic> {

@@ -1,9 +1,8 @@
 import { performance } from 'node:perf_hooks';
-import type { Dispatcher } from 'undici';
 import { putDecision, type CacheEntry, type CacheStore, type PutResult } from '@bpc/cache-store';
 import { changesBetween, systemClock, type Clock, type HostCatalog, type HostDefinition, type PageChange, type PageFacts, type RecacheMode } from '@bpc/domain';
 import { silentLog, type LogSink } from '@bpc/support';
-import { AddressPolicy, checkedDispatcher, type EgressRules, originUrl, type Resolvers } from '@bpc/egress';
+import { AddressPolicy, CheckedDispatchers, type EgressRules, originUrl, type Resolvers } from '@bpc/egress';
 import { BlankRender, errorSummary, failureReason, type FetchedPage } from './fetched-page';
 import { fetchOrigin } from './fetch-origin';
 import { pageFactsOf } from './page-facts/page-facts-of';
@@ -65,8 +64,8 @@ function changesSincePrevious(previous: PageFacts | undefined, facts: PageFacts)
 export class CachingPageRefresher implements PageRefresher {
   private readonly clock: Clock;
   private readonly log: LogSink;
-  /** Origin-fetch clients by trusted origin ('' for none), kept for their connection pools. */
-  private readonly dispatchers = new Map<string, Dispatcher>();
+  /** Origin-fetch clients by trusted origin, kept for their connection pools. */
+  private readonly dispatchers: CheckedDispatchers;
   private readonly addresses: AddressPolicy;
   /** Each host's last-good rules, its title pattern compiled once. */
   private readonly lastGoodRules = new Map<number, LastGoodRules>();
@@ -75,6 +74,7 @@ export class CachingPageRefresher implements PageRefresher {
     this.clock = options.clock ?? systemClock;
     this.log = options.log ?? silentLog;
     this.addresses = options.addresses ?? new AddressPolicy();
+    this.dispatchers = new CheckedDispatchers(options.resolvers);
   }
 
   async refresh(job: RefreshJob, options: RefreshOptions): Promise<RefreshOutcome> {
@@ -166,7 +166,7 @@ export class CachingPageRefresher implements PageRefresher {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.options.pool.close(), ...[...this.dispatchers.values()].map((dispatcher) => dispatcher.close())]);
+    await Promise.all([this.options.pool.close(), this.dispatchers.close()]);
   }
 
   /** The job against the configuration, or the reason it cannot be done. */
@@ -210,20 +210,10 @@ export class CachingPageRefresher implements PageRefresher {
   private produce(job: ResolvedJob, options: RefreshOptions): Promise<FetchedPage> {
     const { signal } = options;
     if (job.mode === 'bypass') {
-      return fetchOrigin({ url: job.fetchUrl, publicUrl: job.publicUrl, userAgent: job.emulation.userAgent, signal, dispatcher: this.dispatcherFor(job.egress) });
+      return fetchOrigin({ url: job.fetchUrl, publicUrl: job.publicUrl, userAgent: job.emulation.userAgent, signal, dispatcher: this.dispatchers.for(job.egress) });
     }
     return this.options.pool.withTab({ purpose: options.purpose, signal, waitSignal: options.tabWaitSignal, egress: job.egress, affinity: job.affinity }, (page) =>
       renderPage(page, { url: job.fetchUrl, publicUrl: job.publicUrl, emulation: job.emulation, egress: job.egress, settle: job.settle, signal }),
     );
-  }
-
-  private dispatcherFor(rules: EgressRules): Dispatcher {
-    const key = rules.trustedOrigin?.origin ?? '';
-    let dispatcher = this.dispatchers.get(key);
-    if (!dispatcher) {
-      dispatcher = checkedDispatcher(rules, this.options.resolvers);
-      this.dispatchers.set(key, dispatcher);
-    }
-    return dispatcher;
   }
 }

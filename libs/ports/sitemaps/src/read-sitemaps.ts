@@ -1,5 +1,4 @@
-import type { Dispatcher } from 'undici';
-import { AddressPolicy, checkedDispatcher, type EgressRules, type Resolvers } from '@bpc/egress';
+import { AddressPolicy, CheckedDispatchers, type EgressRules, type Resolvers } from '@bpc/egress';
 import type { SitemapSite } from './fetch-on-site';
 import { fetchSitemapFile, sitemapUrlOf } from './fetch-sitemap-file';
 import type { ParsedSitemap } from './parse-sitemap';
@@ -43,8 +42,8 @@ const USER_AGENT = 'Mozilla/5.0 (compatible; bpc-sitemap-reader/1.0)';
  */
 export class SitemapReader {
   readonly limits: SitemapLimits;
-  /** Fetch clients by trusted origin ('' for none), kept for their connection pools. */
-  private readonly dispatchers = new Map<string, Dispatcher>();
+  /** Fetch clients by trusted origin, kept for their connection pools. */
+  private readonly dispatchers: CheckedDispatchers;
   /** Calls running, and those waiting for one of them to end. */
   private running = 0;
   private readonly queued: (() => void)[] = [];
@@ -53,6 +52,7 @@ export class SitemapReader {
 
   constructor(private readonly options: SitemapReaderOptions) {
     this.limits = { ...DEFAULT_SITEMAP_LIMITS, ...options.limits };
+    this.dispatchers = new CheckedDispatchers(options.resolvers);
   }
 
   /** Reads one sitemap call; at most `concurrentCalls` run at once in this reader, so many callers cannot hold many sitemaps in memory together. */
@@ -98,7 +98,7 @@ export class SitemapReader {
           return await fetchSitemapFile(url, {
             site: request.site,
             rules,
-            dispatcher: this.dispatcherFor(rules),
+            dispatcher: this.dispatchers.for(rules),
             limits: this.limits,
             signal: AbortSignal.any([call.signal, file.signal]),
             userAgent: this.options.userAgent ?? USER_AGENT,
@@ -119,7 +119,7 @@ export class SitemapReader {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.dispatchers.values()].map((dispatcher) => dispatcher.close()));
+    await this.dispatchers.close();
   }
 
   /**
@@ -175,16 +175,6 @@ export class SitemapReader {
     }
     waiting = [];
     return queue.length;
-  }
-
-  private dispatcherFor(rules: EgressRules): Dispatcher {
-    const key = rules.trustedOrigin?.origin ?? '';
-    let dispatcher = this.dispatchers.get(key);
-    if (!dispatcher) {
-      dispatcher = checkedDispatcher(rules, this.options.resolvers);
-      this.dispatchers.set(key, dispatcher);
-    }
-    return dispatcher;
   }
 }
 

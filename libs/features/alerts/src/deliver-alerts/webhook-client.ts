@@ -1,6 +1,6 @@
-import { request, type Dispatcher } from 'undici';
+import { request } from 'undici';
 import type { Alert, DeliveryAnswer } from '@bpc/domain';
-import { checkedDispatcher, EgressRefused } from '@bpc/egress';
+import { CheckedDispatchers, EgressRefused } from '@bpc/egress';
 import type { AlertTarget } from '../alert-targets';
 import { ALERT_ID_HEADER, alertSignature, SIGNATURE_HEADER } from './alert-signature';
 
@@ -18,7 +18,8 @@ const MAX_ERROR_LENGTH = 300;
  * its internal target). Redirects are not followed.
  */
 export class WebhookClient {
-  private readonly dispatchers = new Map<string, Dispatcher>();
+  /** One per website: its rules are its own. */
+  private readonly dispatchers = new CheckedDispatchers();
 
   async post(target: AlertTarget, alert: Alert, nowMs: number): Promise<DeliveryAnswer> {
     const body = JSON.stringify(alert);
@@ -32,7 +33,7 @@ export class WebhookClient {
           [SIGNATURE_HEADER]: alertSignature(target.secret, body, Math.floor(nowMs / 1000)),
           [ALERT_ID_HEADER]: alert.id,
         },
-        dispatcher: this.dispatcherOf(target),
+        dispatcher: this.dispatchers.for(target.rules, target.website),
         signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
         headersTimeout: WEBHOOK_TIMEOUT_MS,
         bodyTimeout: WEBHOOK_TIMEOUT_MS,
@@ -45,17 +46,7 @@ export class WebhookClient {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.dispatchers.values()].map((d) => d.close().catch(() => undefined)));
-    this.dispatchers.clear();
-  }
-
-  private dispatcherOf(target: AlertTarget): Dispatcher {
-    let dispatcher = this.dispatchers.get(target.website);
-    if (!dispatcher) {
-      dispatcher = checkedDispatcher(target.rules);
-      this.dispatchers.set(target.website, dispatcher);
-    }
-    return dispatcher;
+    await this.dispatchers.close();
   }
 }
 

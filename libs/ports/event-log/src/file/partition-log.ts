@@ -4,7 +4,7 @@ import { type LogSink, retryUntilStopped } from '@bpc/support';
 import { fsyncDir, mkdirDurably, readAt, writeFully } from '@bpc/durable-fs';
 import { CursorBytes, covers, PartitionCursor } from './partition-cursor';
 import { recoverTail, removeProbe, writeProbe } from './partition-recovery';
-import { decodeFrameSpans, FramedRecords, frameRecords, FrameSpans, frameSize, StoredPayloads } from './record-framing';
+import { decodeFrameSpans, FramedRecords, frameRecordsInSlices, FrameSpans, frameSize, StoredPayloads } from './record-framing';
 import { addIndexEntry, createSegment, indexFrames, listSegments, nearestEntry, Segment, segmentOf, splitAtSegmentLimit } from './segments';
 
 interface PendingAppend {
@@ -20,6 +20,8 @@ const NO_RECORDS: StoredPayloads = { buffer: Buffer.alloc(0), firstOffset: 0, co
 const READ_CHUNK = 1024 * 1024;
 /** A round larger than this is split, so one huge burst does not hold every caller's buffers at once. */
 const MAX_ROUND_BYTES = 16 * 1024 * 1024;
+/** Frames copied and checksummed between two turns of the event loop (about a millisecond's work; see `frameRecordsInSlices`). */
+const FRAME_SLICE = 1024;
 /** A repair that keeps failing is logged on its first attempt and then once every this many (at the 5 s backoff cap: every 100 s). */
 const REPAIR_LOG_EVERY = 20;
 
@@ -254,7 +256,8 @@ export class PartitionLog {
   /** Frames the chunk's payloads into one buffer, writes it, fsyncs. */
   private async writeChunk(payloads: readonly Buffer[]): Promise<void> {
     const segment = this.active;
-    const framed: FramedRecords = frameRecords(payloads, segment.end);
+    // In slices: only this round writes to the segment, so nothing moves under it between two.
+    const framed: FramedRecords = await frameRecordsInSlices(payloads, segment.end, FRAME_SLICE);
     await writeFully(this.activeHandle, framed.bytes, segment.size);
     await this.activeHandle.datasync();
     for (let i = 0, start = 0; i < framed.ends.length; start = framed.ends[i], i++) addIndexEntry(segment, framed.firstOffset + i, segment.size + start);

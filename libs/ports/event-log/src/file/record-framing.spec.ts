@@ -1,5 +1,5 @@
 import { crc32 } from 'node:zlib';
-import { decodeFrames, decodeFrameSpans, encodeFrame, FRAME_HEADER_BYTES, frameRecords, MAX_PAYLOAD_BYTES } from './record-framing';
+import { decodeFrames, decodeFrameSpans, encodeFrame, FRAME_HEADER_BYTES, frameRecords, frameRecordsInSlices, MAX_PAYLOAD_BYTES } from './record-framing';
 
 const payload = (text: string) => Buffer.from(text, 'utf8');
 
@@ -14,6 +14,17 @@ describe('record framing', () => {
     expect(framed.bytes).toEqual(frames(2 ** 32 + 5, texts));
     expect([...framed.ends]).toEqual([1, 2, 3].map((n) => frames(0, texts.slice(0, n)).length));
     expect(framed.firstOffset).toBe(2 ** 32 + 5);
+  });
+
+  it('frames in slices byte for byte as at once, letting the event loop turn between two slices', async () => {
+    const texts = Array.from({ length: 25 }, (_, i) => `{"n":${i}}`);
+    const order: string[] = [];
+    const slicing = frameRecordsInSlices(texts.map(payload), 2 ** 32 + 5, 10).then((framed) => (order.push('framed'), framed));
+    setImmediate(() => order.push('a turn of the event loop'));
+    const framed = await slicing;
+    expect(order).toEqual(['a turn of the event loop', 'framed']);
+    expect(framed).toEqual(frameRecords(texts.map(payload), 2 ** 32 + 5));
+    expect((await frameRecordsInSlices([], 0, 10)).bytes.length).toBe(0);
   });
 
   it('round-trips consecutive frames', () => {

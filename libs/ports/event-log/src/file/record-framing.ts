@@ -66,16 +66,42 @@ export interface FramedRecords {
 
 /** Frames `payloads` one after the other into a buffer of their own, the first at `firstOffset`. */
 export function frameRecords(payloads: readonly Uint8Array[], firstOffset: number): FramedRecords {
+  const framing = startFraming(payloads, firstOffset);
+  framing.frame(payloads.length);
+  return framing.framed;
+}
+
+/**
+ * `frameRecords` in slices of `slice` frames, yielding to the event loop
+ * (`setImmediate`) between two: a write round of thousands of records (a
+ * flush of bot requests) would otherwise hold the serving thread while it
+ * copies and checksums them all.
+ */
+export async function frameRecordsInSlices(payloads: readonly Uint8Array[], firstOffset: number, slice: number): Promise<FramedRecords> {
+  const framing = startFraming(payloads, firstOffset);
+  for (let start = 0; start < payloads.length; start += slice) {
+    if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    framing.frame(Math.min(payloads.length, start + slice));
+  }
+  return framing.framed;
+}
+
+/** The buffer of `payloads`' frames, filled by `frame(upTo)` from where the last call stopped. */
+function startFraming(payloads: readonly Uint8Array[], firstOffset: number): { readonly framed: FramedRecords; frame(upTo: number): void } {
   let size = 0;
   for (const payload of payloads) size += FRAME_HEADER_BYTES + payload.length;
-  const bytes = Buffer.allocUnsafe(size);
-  const ends = new Uint32Array(payloads.length);
+  const framed = { firstOffset, bytes: Buffer.allocUnsafe(size), ends: new Uint32Array(payloads.length) };
+  let next = 0;
   let at = 0;
-  for (let i = 0; i < payloads.length; i++) {
-    at = writeFrame(bytes, at, firstOffset + i, payloads[i]);
-    ends[i] = at;
-  }
-  return { firstOffset, bytes, ends };
+  return {
+    framed,
+    frame(upTo: number): void {
+      for (; next < upTo; next++) {
+        at = writeFrame(framed.bytes, at, firstOffset + next, payloads[next]);
+        framed.ends[next] = at;
+      }
+    },
+  };
 }
 
 /** One frame as one buffer (tests and tools; the writer frames a whole round into one buffer). */

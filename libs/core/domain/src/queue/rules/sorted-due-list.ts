@@ -1,13 +1,44 @@
 import { reached } from './queue-rule-table';
 
-/** Something ordered by due time; `seq` breaks ties so equal due times stay first-in first-out. */
+/** Something ordered by due time, then by key (unique within a list). */
 export interface DueItem {
   readonly dueAt: number;
-  readonly seq: number;
+  /** The key in a form JavaScript's `<` orders as Redis does (see `keyOrderForm`). */
+  readonly orderKey: string;
 }
 
 function compare(a: DueItem, b: DueItem): number {
-  return a.dueAt - b.dueAt || a.seq - b.seq;
+  return a.dueAt - b.dueAt || (a.orderKey < b.orderKey ? -1 : a.orderKey > b.orderKey ? 1 : 0);
+}
+
+/** Code units from U+D800 up: where UTF-16 order and UTF-8 byte order part. */
+const HIGH_UNITS = /[\uD800-\uFFFF]/;
+
+/**
+ * `key` in a form whose JavaScript order (UTF-16 code units) is the order
+ * Redis gives the members of a sorted set with equal scores: their UTF-8
+ * bytes compared (memcmp), which is code point order. The two differ only
+ * where a surrogate (a character above U+FFFF) meets a character from
+ * U+E000 to U+FFFF, so those code units are moved: surrogates above the
+ * others. Keys below U+D800 (URLs, which the queue keeps percent-encoded)
+ * are their own form, and computed once per entry, so the comparisons of a
+ * large enqueue stay native.
+ */
+export function keyOrderForm(key: string): string {
+  if (!HIGH_UNITS.test(key)) return key;
+  let form = '';
+  for (let i = 0; i < key.length; i++) {
+    const unit = key.charCodeAt(i);
+    form += String.fromCharCode(unit < 0xd800 ? unit : unit >= 0xe000 ? unit - 0x800 : unit + 0x2000);
+  }
+  return form;
+}
+
+/** The order of two keys as Redis orders sorted set members of equal score (see `keyOrderForm`). */
+export function compareKeys(a: string, b: string): number {
+  const x = keyOrderForm(a);
+  const y = keyOrderForm(b);
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /** First index in a sorted array whose element is not before `item` (lower bound). */
@@ -35,7 +66,7 @@ function dueCount(items: readonly DueItem[], now: number): number {
 }
 
 /**
- * Items ordered by due time, kept as a list of sorted chunks (bounded size):
+ * Items ordered by due time, then key, kept as a list of sorted chunks (bounded size):
  * insert and remove cost O(log n + chunk), counting the due items O(chunks),
  * and appending in due order (the common case: one request, one due time) is
  * O(1). A plain sorted array would pay O(n) per insert at 100k entries; a
@@ -61,7 +92,7 @@ export class SortedDueList<T extends DueItem> {
     if (chunk.length > this.maxChunk) this.chunks.splice(index + 1, 0, chunk.splice(chunk.length >>> 1));
   }
 
-  /** Removes this very item (found by its due time and sequence); false when absent. */
+  /** Removes this very item (found by its due time and key); false when absent. */
   remove(item: T): boolean {
     const index = this.chunkFor(item);
     const chunk = this.chunks[index];

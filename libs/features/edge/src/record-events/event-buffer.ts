@@ -1,23 +1,21 @@
-import type { BotRequestRecorded } from '@bpc/events';
-
 /** A sealed batch waiting for the log; its events before `first` were dropped. */
-interface Waiting {
-  readonly events: readonly BotRequestRecorded[];
+interface Waiting<E> {
+  readonly events: readonly E[];
   first: number;
 }
 
 /**
- * Recorded bot requests waiting for the event log, at most `capacity` of
- * them: `add` puts an event in the open batch, sealed at `batchMax` events
- * or by `seal`; only sealed batches are taken. Adding beyond `capacity`
+ * Recorded events (bot requests, render facts) waiting for the event log, at
+ * most `capacity` of them: `add` puts an event in the open batch, sealed at
+ * `batchMax` events or by `seal`; only sealed batches are taken. Adding beyond `capacity`
  * drops the oldest event and says so, without copying (a dropped event goes
  * when its batch does), so a long outage under load stays cheap; a batch the
  * log refused goes back to the front.
  */
-export class BotRequestBuffer {
+export class EventBuffer<E> {
   /** Sealed batches, oldest first. */
-  private readonly sealed: Waiting[] = [];
-  private open: BotRequestRecorded[] = [];
+  private readonly sealed: Waiting<E>[] = [];
+  private open: E[] = [];
   /** Events of the open batch dropped for room. */
   private openFirst = 0;
   private count = 0;
@@ -32,7 +30,7 @@ export class BotRequestBuffer {
   }
 
   /** Adds one event; answers the number of events dropped from the front (0 or 1). */
-  add(event: BotRequestRecorded): number {
+  add(event: E): number {
     this.open.push(event);
     this.count += 1;
     if (this.open.length === this.batchMax) this.seal();
@@ -40,7 +38,7 @@ export class BotRequestBuffer {
   }
 
   /** Removes and answers the oldest sealed batch (up to `batchMax` events); the open batch stays open (see `seal`). */
-  take(): readonly BotRequestRecorded[] | undefined {
+  take(): readonly E[] | undefined {
     const next = this.sealed.shift();
     if (next === undefined) return undefined;
     this.count -= next.events.length - next.first;
@@ -48,7 +46,7 @@ export class BotRequestBuffer {
   }
 
   /** Puts taken batches back at the front, in their order (the log refused them); answers how many of the oldest events did not fit and were dropped. */
-  putBack(batches: readonly (readonly BotRequestRecorded[])[]): number {
+  putBack(batches: readonly (readonly E[])[]): number {
     this.sealed.unshift(...batches.map((events) => ({ events, first: 0 })));
     for (const events of batches) this.count += events.length;
     return this.dropOverflow();
