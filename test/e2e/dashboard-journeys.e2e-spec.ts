@@ -94,7 +94,8 @@ describe('dashboard journeys in Chromium', () => {
    */
   async function recordRendersWithFacts(now: number): Promise<void> {
     const url = (n: number) => `https://www.example.com/p${n}`;
-    const healthy = (n: number) => factsWith({ canonical: url(n), canonicals: [url(n)] });
+    // A title of its own (the same title on two URLs is an issue too).
+    const healthy = (n: number) => factsWith({ canonical: url(n), canonicals: [url(n)], title: `Page ${n} – Example`, titleLength: 16 });
     const render = (id: string, at: number, n: number, extra: Pick<RenderRecordedPayload, 'facts' | 'changes'>) =>
       envelope(
         RENDER_RECORDED,
@@ -253,6 +254,7 @@ describe('dashboard journeys in Chromium', () => {
     await issues.getByRole('link', { name: '/p0' }).click();
     await page.waitForURL(/\/w\/demo\/seo\/page\?url=/);
     const facts = page.getByRole('table', { name: /Facts now/ });
+    await facts.waitFor();
     expect(await facts.getByRole('row', { name: /Noindex/ }).innerText()).toMatch(/Noindex \(who says it\)\s+robots\s+false/);
     await page.getByText('Urgent: this page says noindex, yet bots requested it in the period.').waitFor();
     // The period's bot requests as the pages explorer counts them (whole days: today is left out).
@@ -264,7 +266,7 @@ describe('dashboard journeys in Chromium', () => {
       }),
     );
     expect(row.data[0].requests).toBeGreaterThan(0);
-    expect(await page.locator('.card', { hasText: 'Bot requests in the period' }).locator('.figure-value').innerText()).toBe(String(row.data[0].requests));
+    expect(await page.locator('.cards > .card', { hasText: 'Bot requests in the period' }).locator('.figure-value').innerText()).toBe(String(row.data[0].requests));
     expect(await page.getByRole('table', { name: /Changes of https:\/\/www.example.com\/p0/ }).getByRole('row').count()).toBe(2);
     await shot(page, 'seo-page');
     expect(await seriousViolations(page)).toEqual([]);

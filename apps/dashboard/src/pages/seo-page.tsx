@@ -81,12 +81,13 @@ export default function SeoPageView() {
           <Link to={seoExplorerPath(website, 'pages', period, onUrl)}>Its row in the explorer</Link>
         </p>
       ) : null}
-      {facts.isPending && url ? (
+      {(facts.isPending || changes.isPending) && url ? (
         <p className="page-status" role="status">
           Loading…
         </p>
       ) : null}
-      {facts.data ? (
+      {/* With the history too: a fact's "before" comes from it, and "unchanged" must not show while it is on its way. */}
+      {facts.data && !changes.isPending ? (
         facts.data.data.length === 0 ? (
           <p>No render of this URL with its facts is recorded yet (check the URL: it must match exactly, scheme and query included).</p>
         ) : (
