@@ -255,7 +255,7 @@ describe('dashboard journeys in Chromium', () => {
     await page.waitForURL(/\/w\/demo\/seo\/page\?url=/);
     const facts = page.getByRole('table', { name: /Facts now/ });
     await facts.waitFor();
-    expect(await facts.getByRole('row', { name: /Noindex/ }).innerText()).toMatch(/Noindex \(who says it\)\s+robots\s+false/);
+    expect(await facts.getByRole('row', { name: /Indexing/ }).innerText()).toMatch(/Indexing\s+noindex \(robots\)\s+indexable/);
     await page.getByText('Urgent: this page says noindex, yet bots requested it in the period.').waitFor();
     // The period's bot requests as the pages explorer counts them (whole days: today is left out).
     const row = await jsonOf(

@@ -124,8 +124,8 @@ describe('SEO health page', () => {
     const onUrl = [{ field: 'url', op: 'equals', val: PRICING }];
     expect(calls.filter((c) => c.path.endsWith('/pages/query')).map((c) => c.body)).toEqual([expect.objectContaining({ period: '7d', filters: onUrl })]);
     expect(calls.filter((c) => c.path.endsWith('/page_changes/query')).map((c) => c.body)).toEqual([expect.objectContaining({ period: '7d', filters: onUrl, sort: 'changed_at', sortDir: 'desc' })]);
-    const noindex = within(facts).getByRole('rowheader', { name: 'Noindex (who says it)' }).closest('tr')!;
-    expect([...noindex.querySelectorAll('td')].slice(0, 2).map((td) => td.textContent)).toEqual(['robots', 'false']);
+    const noindex = within(facts).getByRole('rowheader', { name: 'Indexing' }).closest('tr')!;
+    expect([...noindex.querySelectorAll('td')].slice(0, 2).map((td) => td.textContent)).toEqual(['noindex (robots)', 'indexable']);
     const title = within(facts).getByRole('rowheader', { name: 'Title' }).closest('tr')!;
     expect(title.querySelectorAll('td')[1]!.textContent).toBe('unchanged');
     expect(screen.getByText('Urgent: this page says noindex, yet bots requested it in the period.')).toBeTruthy();

@@ -50,7 +50,7 @@ export function IssueList({ website, period, issues }: { website: string; period
                 const example = examples.data?.get(issue.code);
                 return (
                   <tr key={issue.code}>
-                    <th scope="row">
+                    <th scope="row" className="issue-cell">
                       <code>{issue.code}</code>
                       {catalog.get(issue.code) ? <span className="muted small block">{catalog.get(issue.code)!.explanation}</span> : null}
                     </th>

@@ -13,7 +13,7 @@ export const PAGE_COLUMNS = [
 /** A fact the page view shows: its `pages` column, its name, and the `page_changes` field that records its changes. */
 const FACTS: readonly { column: string; label: string; field?: string }[] = [
   { column: 'status_code', label: 'Status code', field: 'status_code' },
-  { column: 'noindex', label: 'Noindex (who says it)', field: 'noindex' },
+  { column: 'noindex', label: 'Indexing', field: 'noindex' },
   { column: 'title', label: 'Title', field: 'title' },
   { column: 'description', label: 'Meta description', field: 'description' },
   { column: 'canonical', label: 'Canonical URL', field: 'canonical' },
@@ -25,6 +25,10 @@ const FACTS: readonly { column: string; label: string; field?: string }[] = [
 ];
 
 const shown = (value: unknown): string => (value === null || value === undefined || value === '' ? '' : typeof value === 'number' ? formatInteger(value) : String(value));
+
+/** `noindex` in words: the `pages` row says who says it (empty when indexable), a change says `true` or `false`. */
+const noindexNow = (value: unknown): string => (shown(value) ? `noindex (${shown(value)})` : 'indexable');
+const noindexBefore = (value: unknown): string => (value === 'true' ? 'noindex' : value === 'false' ? 'indexable' : shown(value));
 
 /** The latest change of each field for one dimension (changes come newest first). */
 function latestChanges(changes: readonly Row[], dimension: unknown): Map<string, Row> {
@@ -51,8 +55,8 @@ export function PageFactsCard({ row, changes, catalog }: { row: Row; changes: re
       <section aria-label={`Traffic of the ${dimension} dimension`} className="cards">
         <Figure label="Bot requests in the period" value={formatInteger(row.requests as number | null)} />
         <Figure label="Last Googlebot request" value={typeof row.last_googlebot_at === 'string' && row.last_googlebot_at ? <Time iso={row.last_googlebot_at} /> : 'none in the period'} />
-        <Figure label="Search clicks" value={formatInteger(row.clicks as number | null)} />
-        <Figure label="Search impressions" value={formatInteger(row.impressions as number | null)} />
+        <Figure label="Search clicks (the URL)" value={formatInteger(row.clicks as number | null)} />
+        <Figure label="Search impressions (the URL)" value={formatInteger(row.impressions as number | null)} />
         <Figure label="Last render" value={typeof row.last_rendered_at === 'string' ? <Time iso={row.last_rendered_at} /> : '–'} />
       </section>
       {row.urgent === 1 ? (
@@ -90,12 +94,14 @@ export function PageFactsCard({ row, changes, catalog }: { row: Row; changes: re
           <tbody>
             {FACTS.map((fact) => {
               const change = fact.field ? latest.get(fact.field) : undefined;
-              const now = shown(row[fact.column]);
+              const noindex = fact.column === 'noindex';
+              const now = noindex ? noindexNow(row[fact.column]) : shown(row[fact.column]);
+              const before = change ? (noindex ? noindexBefore(change.before) : shown(change.before)) : undefined;
               return (
                 <tr key={fact.column}>
                   <th scope="row">{fact.label}</th>
                   <td className="url">{now || <span className="muted">(none)</span>}</td>
-                  <td className="url">{change ? shown(change.before) || <span className="muted">(none)</span> : <span className="muted">unchanged</span>}</td>
+                  <td className="url">{before === undefined ? <span className="muted">unchanged</span> : before || <span className="muted">(none)</span>}</td>
                   <td>{change && typeof change.changed_at === 'string' ? <Time iso={change.changed_at} /> : null}</td>
                 </tr>
               );

@@ -24,7 +24,9 @@ export function SeveritySummary({ insights }: { insights: SeoInsightsResult }) {
           </div>
         ))}
       </section>
-      <TimeChart title="Changes per day, by severity" series={changesSeries(insights)} format={countFormat} height={200} integer />
+      <div className="seo-trend">
+        <TimeChart title="Changes per day, by severity" series={changesSeries(insights)} format={countFormat} height={200} integer />
+      </div>
     </>
   );
 }
