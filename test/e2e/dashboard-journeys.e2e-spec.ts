@@ -6,7 +6,9 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
-import { insertBulkBotRequests, jsonOf, removeTestDataDir, TEST_INTERNAL_KEY, testConfig } from '@bpc/testing';
+import { envelope, RENDER_EVENT_CATALOG, RENDER_RECORDED, type RenderRecordedPayload, TOPICS } from '@bpc/events';
+import { insertBulkBotRequests, jsonOf, removeTestDataDir, TEST_INTERNAL_KEY, testConfig, until } from '@bpc/testing';
+import { factsWith } from '../../libs/core/domain/src/pages/page-facts.fixtures';
 import { runCli } from '../../apps/cli/src/run-cli';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 import { buildDashboard, launchChromium, seriousViolations, signInWithToken } from './dashboard-fixtures';
@@ -72,6 +74,7 @@ describe('dashboard journeys in Chromium', () => {
       botRequest('demo', new Date(now - (i + 1) * 2 * hour), { url: `https://www.example.com/p${i % 3}`, statusCode: i === 0 ? 404 : 200, cacheStatus: i % 2 ? 'hit' : 'miss', ...reader(i) }),
     );
     await recordAndWait(running, events, 'demo', 30);
+    await recordRendersWithFacts(now);
     await insertBulkBotRequests(running.runtime.ports.explorerStore!, 'shop', BULK_ROWS, now - 60_000);
     mkdirSync(SHOTS, { recursive: true });
     browser = await launchChromium();
@@ -83,6 +86,32 @@ describe('dashboard journeys in Chromium', () => {
     origin?.close();
     if (running) removeTestDataDir(running.runtime.config.data_dir);
   });
+
+  /**
+   * What the renderer records for the three pages (desktop): /p0 rendered
+   * twice, the second time with `noindex` (a critical change), /p1 with no
+   * title and few words, /p2 healthy.
+   */
+  async function recordRendersWithFacts(now: number): Promise<void> {
+    const url = (n: number) => `https://www.example.com/p${n}`;
+    // A title of its own (the same title on two URLs is an issue too).
+    const healthy = (n: number) => factsWith({ canonical: url(n), canonicals: [url(n)], title: `Page ${n} – Example`, titleLength: 16 });
+    const render = (id: string, at: number, n: number, extra: Pick<RenderRecordedPayload, 'facts' | 'changes'>) =>
+      envelope(
+        RENDER_RECORDED,
+        RENDER_EVENT_CATALOG[RENDER_RECORDED].version,
+        { hostId: 1, url: url(n), dimensionId: 1, mode: 'render', trigger: 'autorecache', outcome: 'stored', reason: '', statusCode: 200, renderMs: 900, bytes: 24_000, attempt: 1, ...extra },
+        { id, occurredAt: new Date(at), key: '1' },
+      );
+    await running.runtime.ports.eventLog!.append(TOPICS.renders, [
+      render('seo-p0-1', now - 50 * hour, 0, { facts: healthy(0) }),
+      render('seo-p1-1', now - 49 * hour, 1, { facts: factsWith({ canonical: url(1), canonicals: [url(1)], title: null, titleLength: 0, wordCount: 40 }) }),
+      render('seo-p2-1', now - 48 * hour, 2, { facts: healthy(2) }),
+      render('seo-p0-2', now - 20 * hour, 0, { facts: factsWith({ ...healthy(0), noindexBy: ['robots'] }), changes: [{ field: 'noindex', before: 'false', after: 'true', severity: 'critical' }] }),
+    ]);
+    const count = async (table: string) => Number((await running.runtime.ports.explorerStore!.query<{ n: number }>(`SELECT count() AS n FROM ${table} FINAL`))[0]!.n);
+    await until(async () => (await count('pages')) === 3 && (await count('page_changes')) === 1, { what: () => 'the renders\' facts in the explorer' });
+  }
 
   async function freshPage(): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext({ acceptDownloads: true });
@@ -194,6 +223,59 @@ describe('dashboard journeys in Chromium', () => {
     await table.getByRole('link', { name: '3 disallowed requests by ChatGPT-User' }).click();
     await page.waitForURL(/\/explorer\?/);
     await page.getByText('3 rows', { exact: false }).waitFor();
+    await context.close();
+  });
+
+  it("shows SEO health as the API answers it: issues by severity, the issue list leading to the explorer's rows, the changes feed, and one page's facts against before and its history; from the Renders page too", async () => {
+    const { context, page } = await freshPage();
+    await signInWithToken(page, api, manager, '/w/demo');
+    await page.getByRole('link', { name: 'SEO health', exact: true }).click();
+    await page.waitForURL(/\/w\/demo\/seo$/);
+    const answer = await jsonOf(
+      await fetch(`${api}/api/websites/demo/insights/seo`, { method: 'POST', headers: { authorization: `Bearer ${manager}`, 'content-type': 'application/json' }, body: JSON.stringify({ period: '30d' }) }),
+    );
+    expect(answer.data).toMatchObject({ pages: 3, pagesWithIssues: { critical: 1, warning: 1 }, changes: { critical: 1, warning: 0, notice: 0 } });
+    const card = (label: string) => page.locator('.card', { hasText: label }).locator('.kpi-value').innerText();
+    await page.getByRole('table', { name: /Issues pages have now/ }).waitFor();
+    expect(await card('Critical issues')).toBe('1 pages');
+    expect(await card('Warning issues')).toBe('1 pages');
+    const issues = page.getByRole('table', { name: /Issues pages have now/ });
+    expect(await issues.getByRole('row', { name: /noindex/ }).innerText()).toMatch(/noindex\s+Bots are told not to index this page[^\n]*\s+Critical\s+1\s+\/p0/);
+    expect(await issues.getByRole('row', { name: /title_missing/ }).innerText()).toMatch(/Warning\s+1\s+\/p1/);
+    const feed = page.getByRole('table', { name: /Changes in the period, most severe first/ });
+    expect(await feed.getByRole('row').nth(1).innerText()).toMatch(/\/p0\s+desktop\s+noindex\s+.?false.?\s+→\s+.?true.?\s+Critical/);
+    await shot(page, 'seo-health');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await issues.getByRole('link', { name: '1 pages with noindex in the explorer' }).click();
+    await page.waitForURL(/\/explorer\?/);
+    await page.getByText('1 rows', { exact: false }).waitFor();
+    await page.goBack();
+    await issues.getByRole('link', { name: '/p0' }).click();
+    await page.waitForURL(/\/w\/demo\/seo\/page\?url=/);
+    const facts = page.getByRole('table', { name: /Facts now/ });
+    await facts.waitFor();
+    expect(await facts.getByRole('row', { name: /Indexing/ }).innerText()).toMatch(/Indexing\s+noindex \(robots\)\s+indexable/);
+    await page.getByText('Urgent: this page says noindex, yet bots requested it in the period.').waitFor();
+    // The period's bot requests as the pages explorer counts them (whole days: today is left out).
+    const row = await jsonOf(
+      await fetch(`${api}/api/websites/demo/data-explorer/pages/query`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${manager}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ period: '30d', columns: ['url', 'requests'], filters: [{ field: 'url', op: 'equals', val: 'https://www.example.com/p0' }] }),
+      }),
+    );
+    expect(row.data[0].requests).toBeGreaterThan(0);
+    expect(await page.locator('.cards > .card', { hasText: 'Bot requests in the period' }).locator('.figure-value').innerText()).toBe(String(row.data[0].requests));
+    expect(await page.getByRole('table', { name: /Changes of https:\/\/www.example.com\/p0/ }).getByRole('row').count()).toBe(2);
+    await shot(page, 'seo-page');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // The Renders page leads to a page's SEO view.
+    await page.goto(`${api}/w/demo/renders?show=all&period=7d`);
+    await page.getByRole('link', { name: 'SEO health of https://www.example.com/p1' }).first().click();
+    await page.waitForURL(/\/seo\/page\?url=https%3A%2F%2Fwww.example.com%2Fp1/);
+    await page.getByRole('table', { name: /Facts now/ }).waitFor();
     await context.close();
   });
 

@@ -85,4 +85,20 @@ describe('demo data: the overview agrees with the pages it links to (standalone)
     expect(data.spoofed.rendersAvoided).toBeGreaterThan(0);
     expect(data.spoofed.topClaimedBots).toEqual([{ bot: 'Googlebot', requests: data.spoofed.requests }]);
   });
+
+  it("SEO health: each issue's pages and each severity's changes are the explorer rows the SEO page's links open; /features turned noindex while bots read it", async () => {
+    const { data } = await post('insights/seo', { period: '7d' });
+    expect(data.pages).toBeGreaterThan(0);
+    const pagesWith = async (filters: Json[]) => (await post('data-explorer/pages/query', { period: '7d', perPage: 1, filters })).meta.total;
+    const present = data.issues.filter((issue: Json) => issue.pages > 0);
+    expect(present.map((issue: Json) => issue.code)).toEqual(expect.arrayContaining(['noindex', 'thin_content', 'canonical_elsewhere', 'description_missing']));
+    for (const issue of present) expect([issue.code, await pagesWith([{ field: 'issue', op: 'eq', val: issue.code }])]).toEqual([issue.code, issue.pages]);
+    for (const severity of ['critical', 'warning', 'notice']) {
+      const changes = await post('data-explorer/page_changes/query', { period: '7d', perPage: 1, filters: [{ field: 'severity', op: 'eq', val: severity }] });
+      expect([severity, changes.meta.total]).toEqual([severity, data.changes[severity]]);
+    }
+    expect(data.changes.critical).toBeGreaterThan(0);
+    const urgent = await post('data-explorer/pages/query', { period: '7d', columns: ['url', 'urgent'], filters: [{ field: 'urgent', op: 'eq', val: 1 }] });
+    expect(urgent.data.map((row: Json) => new URL(row.url).pathname)).toContain('/features');
+  });
 });

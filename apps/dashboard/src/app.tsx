@@ -58,6 +58,8 @@ const router = createBrowserRouter([
       { path: '/w/:website/search', ...lazyPage(() => import('./pages/search')) },
       { path: '/w/:website/renders', ...lazyPage(() => import('./pages/renders')) },
       { path: '/w/:website/ai-agents', ...lazyPage(() => import('./pages/ai-agents')) },
+      { path: '/w/:website/seo', ...lazyPage(() => import('./pages/seo')) },
+      { path: '/w/:website/seo/page', ...lazyPage(() => import('./pages/seo-page')) },
       { path: '/w/:website/alerts', ...lazyPage(() => import('./pages/alerts')) },
       { path: '*', element: <NotFound /> },
     ],

@@ -68,6 +68,7 @@ export function Layout() {
                 <NavLink to={`${base}/search`}>Search</NavLink>
                 <NavLink to={`${base}/renders`}>Renders</NavLink>
                 <NavLink to={`${base}/ai-agents`}>AI agents</NavLink>
+                <NavLink to={`${base}/seo`}>SEO health</NavLink>
               </>
             ) : null}
             {/* Every role: the queue, entry search and lookup read for anyone; the page hides what needs a manager. */}

@@ -52,6 +52,7 @@ describe('api (every endpoint the dashboard calls)', () => {
     await api.insights.timeseries(site, { metric: 'requests', splitBy: 'cache_status' });
     await api.insights.botCategories(site, { period: '7d', filters: [{ field: 'verified', op: 'eq', val: 'yes' }] });
     await api.insights.aiCrawlers(site, { period: '30d', hostname: 'www.example.com' });
+    await api.insights.seo(site, { period: '7d' });
     await api.searchPerformance.import(site, { format: 'pages_csv', content: 'a,b', date: '2026-11-01' });
     await api.session.end();
     const w = '/api/websites/my%20site';
@@ -82,6 +83,7 @@ describe('api (every endpoint the dashboard calls)', () => {
       [`POST ${w}/insights/timeseries`, { metric: 'requests', splitBy: 'cache_status' }],
       [`POST ${w}/insights/bot-categories`, { period: '7d', filters: [{ field: 'verified', op: 'eq', val: 'yes' }] }],
       [`POST ${w}/insights/ai-crawlers`, { period: '30d', hostname: 'www.example.com' }],
+      [`POST ${w}/insights/seo`, { period: '7d' }],
       [`POST ${w}/search-performance/import`, { format: 'pages_csv', content: 'a,b', date: '2026-11-01' }],
       ['DELETE /api/session', undefined],
     ]);

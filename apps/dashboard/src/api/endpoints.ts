@@ -20,6 +20,7 @@ import type {
   RendersExportBody,
   RendersQueryBody,
   RendersTimeseriesBody,
+  SeoInsightsBody,
   SignInBody,
   SitemapRecacheBody,
   SummaryBody,
@@ -95,6 +96,7 @@ export const api = {
     timeseries: (website: string, body: TimeseriesBody, signal?: AbortSignal) => answerOf(publicApi.POST('/api/websites/{website}/insights/timeseries', { params: site(website), body, signal })),
     botCategories: (website: string, body: BotCategoriesBody, signal?: AbortSignal) => answerOf(publicApi.POST('/api/websites/{website}/insights/bot-categories', { params: site(website), body, signal })),
     aiCrawlers: (website: string, body: AiCrawlersBody, signal?: AbortSignal) => answerOf(publicApi.POST('/api/websites/{website}/insights/ai-crawlers', { params: site(website), body, signal })),
+    seo: (website: string, body: SeoInsightsBody, signal?: AbortSignal) => answerOf(publicApi.POST('/api/websites/{website}/insights/seo', { params: site(website), body, signal })),
   },
   searchPerformance: {
     import: (website: string, body: ImportBody) => answerOf(publicApi.POST('/api/websites/{website}/search-performance/import', { params: site(website), body })) as Promise<ImportResult>,

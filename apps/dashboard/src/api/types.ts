@@ -147,6 +147,10 @@ export type BotCategoriesResult = Schemas['InsightsBotCategoriesAnswerDto'];
 export type AiCrawlersBody = Schemas['InsightsAiCrawlersDto'];
 export type AiCrawlersResult = Schemas['InsightsAiCrawlersAnswerDto'];
 export type AiCrawler = Schemas['AiCrawlerDto'];
+export type SeoInsightsBody = Schemas['SeoInsightsDto'];
+export type SeoInsightsResult = Schemas['SeoInsightsAnswerDto'];
+export type SeoIssueCount = Schemas['SeoIssueCountDto'];
+export type IssueSeverity = SeoIssueCount['severity'];
 
 // ---- Search performance import
 

@@ -18,11 +18,13 @@ interface DataTableProps {
   onRendered?: (rowCount: number) => void;
   /** Where a page URL leads (the Renders page: the URL's cache lookup); absent, the URL is plain text. */
   pageHref?: (url: string) => string;
+  /** Where a page URL's SEO view is (the Renders page); absent, no such link. */
+  seoHref?: (url: string) => string;
 }
 
 const NUMERIC = new Set(['integer', 'number', 'percent']);
 
-export function Cell({ column, row, pageHref }: { column: DiscoveryColumn; row: Row; pageHref?: (url: string) => string }) {
+export function Cell({ column, row, pageHref, seoHref }: { column: DiscoveryColumn; row: Row; pageHref?: (url: string) => string; seoHref?: (url: string) => string }) {
   const value = row[column.key];
   if (value === null || value === undefined || value === '') return <span className="muted">–</span>;
   if (column.dataType === 'datetime' && typeof value === 'string') return <Time iso={value} />;
@@ -41,6 +43,11 @@ export function Cell({ column, row, pageHref }: { column: DiscoveryColumn; row: 
           <span>{String(value)}</span>
         )}
         {title ? <span className="muted small block">{title}</span> : null}
+        {seoHref ? (
+          <Link className="small block" to={seoHref(String(value))} aria-label={`SEO health of ${String(value)}`}>
+            SEO health
+          </Link>
+        ) : null}
       </>
     );
   }
@@ -48,7 +55,7 @@ export function Cell({ column, row, pageHref }: { column: DiscoveryColumn; row: 
 }
 
 /** One page of rows (at most the account's perPageMax, 500): plain rows, no virtualisation needed. Sorting by header, server-side. */
-export const DataTable = memo(function DataTable({ columns, rows, sort, sortDir, onSort, caption, onRendered, pageHref }: DataTableProps) {
+export const DataTable = memo(function DataTable({ columns, rows, sort, sortDir, onSort, caption, onRendered, pageHref, seoHref }: DataTableProps) {
   useLayoutEffect(() => onRendered?.(rows.length), [rows, onRendered]);
   const definitions = useMemo<ColumnDef<Row>[]>(
     () =>
@@ -59,10 +66,10 @@ export const DataTable = memo(function DataTable({ columns, rows, sort, sortDir,
         // Times show in the viewer's zone (UTC on hover), whatever the catalog's title says.
         header: column.dataType === 'datetime' ? column.title.replace(/\s*\(UTC\)$/, '') : column.title,
         enableSorting: column.sortable && !!onSort,
-        cell: (context) => <Cell column={column} row={context.row.original} pageHref={pageHref} />,
+        cell: (context) => <Cell column={column} row={context.row.original} pageHref={pageHref} seoHref={seoHref} />,
         meta: column,
       })),
-    [columns, onSort, pageHref],
+    [columns, onSort, pageHref, seoHref],
   );
   const sorting: SortingState = sort ? [{ id: sort, desc: sortDir !== 'asc' }] : [];
   const table = useReactTable({

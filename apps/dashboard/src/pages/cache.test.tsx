@@ -84,6 +84,7 @@ describe('CachePage', () => {
     expect(await screen.findByText(/cached in 1 of 1 dimensions/)).toBeTruthy();
     expect(calls.some((c) => c.path === '/api/websites/demo/cache/entries?url=https%3A%2F%2Fwww.example.com%2Fx')).toBe(true);
     expect(screen.getByRole('link', { name: 'Render history' }).getAttribute('href')).toBe('/w/demo/renders?period=24h&url=https%3A%2F%2Fwww.example.com%2Fx&show=all');
+    expect(screen.getByRole('link', { name: 'SEO health' }).getAttribute('href')).toBe('/w/demo/seo/page?url=https%3A%2F%2Fwww.example.com%2Fx');
   });
 
   it('shows a pattern refusal at the pattern input', async () => {

@@ -82,6 +82,7 @@ describe('RendersPage', () => {
     const single = await screen.findByRole('table', { name: 'Single renders' });
     // A page leads to what is cached for it now.
     expect(within(single).getByRole('link', { name: 'https://www.example.com/x' }).getAttribute('href')).toBe('/w/demo/cache?lookup=https%3A%2F%2Fwww.example.com%2Fx');
+    expect(within(single).getByRole('link', { name: 'SEO health of https://www.example.com/x' }).getAttribute('href')).toBe('/w/demo/seo/page?url=https%3A%2F%2Fwww.example.com%2Fx');
 
     fireEvent.click(within(rows[0]!).getByRole('button', { name: /Show renders: failed, gave up, origin answered 503/ }));
     await waitFor(() => expect(router.state.location.search).toBe('?outcome=gave_up&reason=origin+answered+503'));

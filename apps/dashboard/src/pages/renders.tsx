@@ -11,6 +11,7 @@ import { PeriodPicker } from '../components/period-picker';
 import { Time } from '../components/time';
 import { TimeChart } from '../components/time-chart';
 import { formatDurationShort, formatInteger, formatMs } from '../lib/format';
+import { seoPagePath } from '../lib/seo';
 import {
   cacheLookupPath,
   nextRendersSort,
@@ -291,6 +292,8 @@ function SingleRenders({ website, state, columns, result, fetching, pending, per
   const meta = result?.meta;
   // A page leads to what is cached for it now (its lookup on the Cache page).
   const lookupHref = useCallback((url: string) => cacheLookupPath(website, url), [website]);
+  // And to what it says to bots (its facts, issues and changes).
+  const seoHref = useCallback((url: string) => seoPagePath(website, url), [website]);
   const sortBy = useCallback((column: string) => onUpdate(nextRendersSort(column, { sort: meta?.sort, sortDir: meta?.sortDir })), [onUpdate, meta?.sort, meta?.sortDir]);
   // Outcomes and triggers in words (the API's values stay in the export and the filters).
   const rows = useMemo(
@@ -321,7 +324,7 @@ function SingleRenders({ website, state, columns, result, fetching, pending, per
       <ExportOutcome website={website} exporting={exporting} />
       <ControlError error={errorAt('sort')} />
       {result && shown.length > 0 ? (
-        <DataTable caption="Single renders" columns={shown} rows={rows} sort={meta?.sort} sortDir={meta?.sortDir} onSort={sortBy} pageHref={lookupHref} />
+        <DataTable caption="Single renders" columns={shown} rows={rows} sort={meta?.sort} sortDir={meta?.sortDir} onSort={sortBy} pageHref={lookupHref} seoHref={seoHref} />
       ) : pending ? (
         <p className="page-status" role="status">
           Running the query…

@@ -7,6 +7,7 @@ import { FieldError, FormError } from '../../components/field-error';
 import { Time } from '../../components/time';
 import { formatInteger } from '../../lib/format';
 import { renderHistoryPath } from '../../lib/renders-state';
+import { seoPagePath } from '../../lib/seo';
 import { useWebsite } from '../../session';
 import { EntryFactCells, EntryFactHeaders } from './entry-facts';
 
@@ -18,7 +19,10 @@ export function EntryLookup({ website, requested }: { website: string; requested
   const [text, setText] = useState('');
   const [url, setUrl] = useState<string>();
   // Render history needs the platform module: with it, the looked-up URL links to its renders.
-  const history = useWebsite()?.platformModule ? (page: string) => renderHistoryPath(website, page) : undefined;
+  const platform = useWebsite()?.platformModule;
+  const history = platform ? (page: string) => renderHistoryPath(website, page) : undefined;
+  // SEO health reads the explorer's store too (platform module): the URL's facts, issues and changes.
+  const seo = platform ? (page: string) => seoPagePath(website, page) : undefined;
   // A URL picked in the search results: looked up at once.
   useEffect(() => {
     if (!requested) return;
@@ -62,12 +66,12 @@ export function EntryLookup({ website, requested }: { website: string; requested
       </form>
       <FieldError error={error} control="url" controls={CONTROLS} id={`${id}-error`} />
       <FormError error={error} controls={CONTROLS} />
-      {url && lookup.data ? <LookupTable url={lookup.data.url} entries={lookup.data.entries} history={history ? history(lookup.data.url) : undefined} /> : null}
+      {url && lookup.data ? <LookupTable url={lookup.data.url} entries={lookup.data.entries} history={history ? history(lookup.data.url) : undefined} seo={seo ? seo(lookup.data.url) : undefined} /> : null}
     </section>
   );
 }
 
-function LookupTable({ url, entries, history }: { url: string; entries: CacheEntryView[]; history?: string }) {
+function LookupTable({ url, entries, history, seo }: { url: string; entries: CacheEntryView[]; history?: string; seo?: string }) {
   const cached = entries.filter((e) => e.cached).length;
   return (
     <>
@@ -77,6 +81,12 @@ function LookupTable({ url, entries, history }: { url: string; entries: CacheEnt
           <>
             {' '}
             <Link to={history}>Render history</Link>
+          </>
+        ) : null}
+        {seo ? (
+          <>
+            {' '}
+            · <Link to={seo}>SEO health</Link>
           </>
         ) : null}
       </p>

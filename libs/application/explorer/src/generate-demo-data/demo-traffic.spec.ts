@@ -1,3 +1,4 @@
+import { changesBetween, issuesOf, type PageFacts } from '@bpc/domain';
 import { demoSearchDays, demoTraffic } from './demo-traffic';
 
 const options = { websiteId: 'demo', hostId: 1, hostname: 'www.example.com', nowMs: Date.parse('2026-11-21T12:00:00Z'), days: 30, requestsPerDay: 500, seed: 7 };
@@ -70,5 +71,23 @@ describe('demo traffic', () => {
     expect(days.flatMap((day) => day.renders.filter((r) => r.payload.trigger === 'edge_miss').map(at))).toEqual(days.flatMap((day) => day.botRequests.filter((r) => rendered(r.payload)).map(at)));
     // The scheduler's recaches bring the other outcomes the Renders page explains.
     expect(new Set(renders.filter((r) => r.trigger !== 'edge_miss').map((r) => r.outcome))).toEqual(new Set(['stored', 'kept_smaller', 'kept_soft_404', 'kept_blank', 'retry_scheduled', 'gave_up']));
+  });
+
+  it('tells what bots read: pages rendered 200 carry their facts, with issues of several kinds, and the top pages\' changes of the last days are recorded with the render that found them', () => {
+    const renders = [...demoTraffic(options)].flatMap((day) => day.renders).map((e) => e.payload);
+    const withFacts = renders.filter((r) => r.facts);
+    expect(withFacts.length).toBeGreaterThan(renders.length / 2);
+    expect(withFacts.every((r) => r.statusCode === 200 && (r.outcome === 'stored' || r.outcome === 'kept_smaller'))).toBe(true);
+    const codes = new Set(withFacts.flatMap((r) => issuesOf(r.facts!, { url: r.url, sameTitleUrls: 0, botRequests: 1, inSitemap: false }).map((i) => i.code)));
+    expect(codes).toEqual(new Set(['noindex', 'canonical_elsewhere', 'description_missing', 'h1_multiple', 'structured_data_invalid', 'thin_content', 'images_without_alt']));
+    // Each change is what the stored render found against the entry it replaced (the previous stored render, when it had facts).
+    const entries = new Map<string, PageFacts | undefined>();
+    for (const r of renders.filter((x) => x.outcome === 'stored')) {
+      const before = entries.get(`${r.url}|${r.dimensionId}`);
+      expect(r.changes ?? []).toEqual(before && r.facts ? changesBetween(before, r.facts) : []);
+      entries.set(`${r.url}|${r.dimensionId}`, r.facts);
+    }
+    const changed = renders.flatMap((r) => (r.changes ?? []).map((c) => `${new URL(r.url).pathname} ${c.field} ${c.severity}`));
+    expect(new Set(changed)).toEqual(new Set(['/features noindex critical', '/pricing structured_data warning', '/pricing title notice', '/docs word_count warning', '/blog canonical warning', '/ description notice']));
   });
 });

@@ -1,4 +1,6 @@
 import { classifyBot } from '@bpc/bots';
+import { changesBetween, type PageFacts } from '@bpc/domain';
+import { demoPageFacts } from './demo-page-facts';
 import { BOT_REQUEST_RECORDED, BotRequestRecorded, CacheStatus, envelope, type TriState, RENDER_EVENT_CATALOG, RENDER_RECORDED, RenderOutcome, RenderRecorded, RenderRecordedPayload, RenderTrigger, SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecorded, SearchPerformanceRow } from '@bpc/events';
 
 const DAY_MS = 86_400_000;
@@ -184,6 +186,28 @@ function renderRecorded(options: DemoTrafficOptions, id: string, atMs: number, p
   return envelope(RENDER_RECORDED, version, { hostId: options.hostId, mode: 'render', ...payload }, { id, occurredAt: new Date(atMs), key: String(options.hostId) }) as unknown as RenderRecorded;
 }
 
+/** The facts of each URL × dimension's cache entry, as the renderer reads them before it stores a new page. */
+type CachedFacts = Map<string, PageFacts>;
+
+/**
+ * A render as the renderer records it: a stored page replaces the entry, and
+ * what differs from the entry's facts is its `changes` (none when the entry
+ * had no facts, or the page has none); other outcomes leave the entry.
+ */
+function withChanges(render: RenderRecorded, entries: CachedFacts): RenderRecorded {
+  const { payload } = render;
+  if (payload.outcome !== 'stored') return render;
+  const key = `${payload.url}|${payload.dimensionId}`;
+  const before = entries.get(key);
+  if (!payload.facts) {
+    entries.delete(key);
+    return render;
+  }
+  entries.set(key, payload.facts);
+  const changes = before ? changesBetween(before, payload.facts) : [];
+  return changes.length ? { ...render, payload: { ...payload, changes } } : render;
+}
+
 /**
  * Synthetic bot traffic, one day at a time, oldest first: a bot mix,
  * Zipf-skewed URL popularity, weekday rhythm, status codes, cache outcomes
@@ -196,7 +220,9 @@ function renderRecorded(options: DemoTrafficOptions, id: string, atMs: number, p
  * edge's classifier; a few scrapers claiming to be Googlebot (`verified:
  * no`, served from the cache only, a page not cached refused 403 without a
  * render), and bots fetching what the site's
- * robots.txt disallows them. Deterministic for a seed and clock.
+ * robots.txt disallows them. Pages rendered 200 carry their facts, and a
+ * few top pages change in the last days (`demoPageFacts`): what SEO health
+ * shows. Deterministic for a seed and clock.
  */
 export function* demoTraffic(options: DemoTrafficOptions): Generator<DemoDay> {
   const random = seededRandom(options.seed);
@@ -204,6 +230,7 @@ export function* demoTraffic(options: DemoTrafficOptions): Generator<DemoDay> {
   const pick = zipfSampler(pages.length, random);
   const today = Math.floor(options.nowMs / DAY_MS) * DAY_MS;
   const bots = BOTS.map(([bot, weight]) => [{ ...bot, identity: classifyBot(bot.ua) }, weight] as const);
+  const entries: CachedFacts = new Map();
   for (let d = options.days - 1; d >= 0; d--) {
     const dayStart = today - d * DAY_MS;
     const weekday = new Date(dayStart).getUTCDay();
@@ -213,7 +240,8 @@ export function* demoTraffic(options: DemoTrafficOptions): Generator<DemoDay> {
     for (let i = 0; i < volume; i++) {
       const servedMs = dayStart + Math.floor(random() * DAY_MS);
       if (servedMs > options.nowMs) continue;
-      const page = pages[pick()];
+      const pageIndex = pick();
+      const page = pages[pageIndex];
       const bot = weighted(random, bots);
       const status = weighted(random, bot.spoofed ? SPOOFED_STATUS : STATUS);
       const drawn = status >= 500 ? 'miss' : weighted(random, bot.spoofed ? SPOOFED_CACHE : CACHE);
@@ -260,24 +288,28 @@ export function* demoTraffic(options: DemoTrafficOptions): Generator<DemoDay> {
       if (cache === 'miss' && !refused) {
         const failures = MISS_FAILURES[status];
         const outcome = failures ? { outcome: 'failed' as const, reason: failures[Math.floor(random() * failures.length)]!, statusCode: 0, bytes: 0 } : { outcome: 'stored' as const, reason: '', statusCode: status, bytes };
-        renders.push(renderRecorded(options, `${requestId}-render`, servedMs, { url: page.url, dimensionId, trigger: 'edge_miss', ...outcome, renderMs: Math.max(1, serveTimeMs - 5), attempt: 1 }));
+        const facts = outcome.outcome === 'stored' && status === 200 ? { facts: demoPageFacts({ ...page, index: pageIndex }, options.hostname, servedMs, today, htmlBytes) } : {};
+        renders.push(renderRecorded(options, `${requestId}-render`, servedMs, { url: page.url, dimensionId, trigger: 'edge_miss', ...outcome, renderMs: Math.max(1, serveTimeMs - 5), attempt: 1, ...facts }));
       }
     }
     const recaches = Math.round(volume * RECACHES_PER_REQUEST);
     for (let i = 0; i < recaches; i++) {
       const renderedMs = dayStart + Math.floor(random() * DAY_MS);
       if (renderedMs > options.nowMs) continue;
-      const page = pages[Math.floor(Math.pow(random(), 3) * 200)]!;
+      const pageIndex = Math.floor(Math.pow(random(), 3) * 200);
+      const page = pages[pageIndex]!;
       const { outcome, reason, status } = weighted(random, RECACHE_OUTCOMES);
       const trigger: RenderTrigger = random() < 0.8 ? 'autorecache' : 'recache_normal';
       const renderMs = serveTime(random, 1600);
       const id = `demo-${options.seed}-${dayStart / DAY_MS}-recache-${i}`;
       const bytes = status === 0 ? 0 : 20_000 + Math.floor(random() * 180_000);
-      renders.push(renderRecorded(options, id, renderedMs, { url: page.url, dimensionId: random() < 0.6 ? 2 : 1, trigger, outcome, reason, statusCode: status, renderMs, bytes, attempt: outcome === 'gave_up' ? 3 : 1, entryId: `${id}-entry` }));
+      // A page smaller than the last good one was still read (its facts say what the origin serves now); a soft 404's are left out of the demo.
+      const facts = status === 200 && (outcome === 'stored' || outcome === 'kept_smaller') ? { facts: demoPageFacts({ ...page, index: pageIndex }, options.hostname, renderedMs, today, bytes) } : {};
+      renders.push(renderRecorded(options, id, renderedMs, { url: page.url, dimensionId: random() < 0.6 ? 2 : 1, trigger, outcome, reason, statusCode: status, renderMs, bytes, attempt: outcome === 'gave_up' ? 3 : 1, entryId: `${id}-entry`, ...facts }));
     }
     botRequests.sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
     renders.sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
-    yield { botRequests, renders };
+    yield { botRequests, renders: renders.map((render) => withChanges(render, entries)) };
   }
 }
 
