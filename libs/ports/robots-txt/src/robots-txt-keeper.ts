@@ -1,6 +1,5 @@
-import type { Dispatcher } from 'undici';
 import { LRUCache } from 'lru-cache';
-import { checkedDispatcher, type AddressPolicy, type EgressRules, type Resolvers } from '@bpc/egress';
+import { CheckedDispatchers, type AddressPolicy, type EgressRules, type Resolvers } from '@bpc/egress';
 import type { SitemapSite } from '@bpc/sitemaps';
 import { fetchRobotsTxt } from './fetch-robots-txt';
 import { MAX_ROBOTS_TXT_BYTES, mayCrawl, robotsFileOf, type RobotsFetch, type RobotsFile } from './robots-file';
@@ -81,14 +80,15 @@ export class RobotsTxtKeeper {
   private versions = 0;
   private readonly fetching = new Set<string>();
   private readonly running = new Set<Promise<void>>();
-  /** Fetch clients by trusted origin ('' for none), kept for their connection pools. */
-  private readonly dispatchers = new Map<string, Dispatcher>();
+  /** Fetch clients by trusted origin, kept for their connection pools. */
+  private readonly dispatchers: CheckedDispatchers;
   private readonly now: () => number;
   private closed = false;
 
   constructor(private readonly options: RobotsTxtKeeperOptions) {
     this.files = new LRUCache({ max: options.maxHosts ?? 10_000 });
     this.now = options.now ?? Date.now;
+    this.dispatchers = new CheckedDispatchers(options.resolvers);
   }
 
   /**
@@ -118,7 +118,7 @@ export class RobotsTxtKeeper {
   async close(): Promise<void> {
     this.closed = true;
     await this.idle();
-    await Promise.all([...this.dispatchers.values()].map((dispatcher) => dispatcher.close()));
+    await this.dispatchers.close();
   }
 
   private fetchInBackground(site: SitemapSite, origin: string): void {
@@ -138,7 +138,7 @@ export class RobotsTxtKeeper {
     const fetched = await fetchRobotsTxt(robotsUrl, {
       site,
       rules,
-      dispatcher: this.dispatcherFor(rules),
+      dispatcher: this.dispatchers.for(rules),
       userAgent: this.options.userAgent ?? USER_AGENT,
       timeoutMs: this.options.timeoutMs ?? 10_000,
     });
@@ -157,16 +157,6 @@ export class RobotsTxtKeeper {
     }
     if (previous?.goodSince !== undefined && now - previous.goodSince < (this.options.keepGoodCopyMs ?? 30 * 86_400_000)) return { ...previous, refreshAt: retryAt };
     return { file: robotsFileOf(robotsUrl, fetched), version, refreshAt: retryAt };
-  }
-
-  private dispatcherFor(rules: EgressRules): Dispatcher {
-    const key = rules.trustedOrigin?.origin ?? '';
-    let dispatcher = this.dispatchers.get(key);
-    if (!dispatcher) {
-      dispatcher = checkedDispatcher(rules, this.options.resolvers);
-      this.dispatchers.set(key, dispatcher);
-    }
-    return dispatcher;
   }
 }
 

@@ -1,7 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import type { Dispatcher } from 'undici';
 import type { Clock } from '@bpc/domain';
-import { checkedDispatcher, type AddressPolicy, type EgressRules, type Resolvers } from '@bpc/egress';
+import { CheckedDispatchers, type AddressPolicy, type EgressRules, type Resolvers } from '@bpc/egress';
 import { fetchRobotsTxt } from '@bpc/robots-txt';
 import type { SitemapSite } from '@bpc/sitemaps';
 import { robotsSnapshotOf, type RobotsSnapshot } from './site-robots-txt';
@@ -41,10 +40,11 @@ const USER_AGENT = 'Mozilla/5.0 (compatible; bpc-robots-reader/1.0)';
 export class RobotsTxtReader {
   private readonly kept: LRUCache<string, Kept>;
   private readonly fetching = new Map<string, Promise<RobotsSnapshot>>();
-  /** Fetch clients by trusted origin ('' for none), kept for their connection pools. */
-  private readonly dispatchers = new Map<string, Dispatcher>();
+  /** Fetch clients by trusted origin, kept for their connection pools. */
+  private readonly dispatchers: CheckedDispatchers;
 
   constructor(private readonly options: RobotsTxtReaderOptions) {
+    this.dispatchers = new CheckedDispatchers(options.resolvers);
     this.kept = new LRUCache<string, Kept>({ maxSize: options.maxCachedBytes ?? 16 * 1024 * 1024, sizeCalculation: (kept) => kept.snapshot.size + 1 });
   }
 
@@ -62,27 +62,17 @@ export class RobotsTxtReader {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.dispatchers.values()].map((dispatcher) => dispatcher.close()));
+    await this.dispatchers.close();
   }
 
   private async fetch(hostname: string, site: SitemapSite): Promise<RobotsSnapshot> {
     const robotsUrl = new URL(`https://${hostname}/robots.txt`);
     const rules: EgressRules = { trustedOrigin: site.origin ? new URL(site.origin) : undefined, addresses: this.options.addresses };
-    const fetched = await fetchRobotsTxt(robotsUrl, { site, rules, dispatcher: this.dispatcherFor(rules), userAgent: USER_AGENT, timeoutMs: this.options.timeoutMs ?? 5_000 });
+    const fetched = await fetchRobotsTxt(robotsUrl, { site, rules, dispatcher: this.dispatchers.for(rules), userAgent: USER_AGENT, timeoutMs: this.options.timeoutMs ?? 5_000 });
     const now = this.options.clock.now();
     const snapshot = robotsSnapshotOf(robotsUrl.href, fetched, now);
     const failed = snapshot.view.state === 'unreachable' || snapshot.view.state === 'server_error';
     this.kept.set(hostname, { snapshot, expiresAt: now + (failed ? (this.options.failureTtlMs ?? 30_000) : (this.options.ttlMs ?? 300_000)) });
     return snapshot;
-  }
-
-  private dispatcherFor(rules: EgressRules): Dispatcher {
-    const key = rules.trustedOrigin?.origin ?? '';
-    let dispatcher = this.dispatchers.get(key);
-    if (!dispatcher) {
-      dispatcher = checkedDispatcher(rules, this.options.resolvers);
-      this.dispatchers.set(key, dispatcher);
-    }
-    return dispatcher;
   }
 }

@@ -1,4 +1,4 @@
-import { MAX_ROBOTS_TXT_BYTES, robotsFileOf, type RobotsFetch, type RobotsFile } from '@bpc/robots-txt';
+import { MAX_JUDGED_RULES, MAX_ROBOTS_TXT_BYTES, robotsFileOf, type RobotsFetch, type RobotsFile } from '@bpc/robots-txt';
 
 /**
  * What reading a host's robots.txt gave: `rules` (a 2xx, parsed), `none` (a
@@ -37,12 +37,8 @@ export interface RobotsSnapshot {
   readonly size: number;
 }
 
-/**
- * At most this many Allow/Disallow lines are judged (as the edge's robots.txt
- * verdicts bound them): robots-parser tries every rule of a group on each
- * URL, so a hostile 500 KiB file would cost milliseconds per check.
- */
-export const MAX_JUDGED_RULE_LINES = 2_000;
+/** At most this many Allow/Disallow lines are judged: the edge's bound on its robots.txt verdicts (`MAX_JUDGED_RULES`), the same here. */
+export const MAX_JUDGED_RULE_LINES = MAX_JUDGED_RULES;
 /** At most this many (user-agent, rule) pairs: robots-parser copies each rule into every group that names it. */
 export const MAX_JUDGED_RULE_PAIRS = 20_000;
 /** Disallowed paths of the file tried on each bot. */
