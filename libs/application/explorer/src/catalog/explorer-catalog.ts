@@ -229,6 +229,9 @@ const PAGE_CHANGES_EXPLORER: ExplorerDef = {
     text('dimension', 'Cache dimension', CH),
     optionsIn('field', 'Field', CH, CHANGE_FIELDS.map((field) => ({ value: field, label: field }))),
     optionsIn('severity', 'Severity', CH, ISSUE_SEVERITIES.map((severity) => ({ value: severity, label: severity }))),
+    // `noindex` turning on is `before` equals false and `after` equals true (values as `changesBetween` writes them).
+    text('before', "Before (the day's first)", CH),
+    text('after', "After (the day's latest)", CH),
   ],
   // Rolling like `events`: today's changes are the ones a customer looks for first.
   periods: { presets: ['24h', ...DAY_PRESETS], customFormat: 'YYYY-MM-DD,YYYY-MM-DD', timeBounds: true, maxRangeDays: MAX_RANGE_DAYS },

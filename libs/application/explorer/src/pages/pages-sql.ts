@@ -30,7 +30,7 @@ export const PAGES_FILTER_SQL: Readonly<Record<string, string>> = {
   urgent: "if(p_noindex != '' AND p_requests > 0, 1, 0)",
   requests: 'p_requests',
 };
-export const PAGE_CHANGES_FILTER_SQL: Readonly<Record<string, string>> = { url: 'c_url', dimension: 'c_dimension', field: 'c_field', severity: 'c_severity' };
+export const PAGE_CHANGES_FILTER_SQL: Readonly<Record<string, string>> = { url: 'c_url', dimension: 'c_dimension', field: 'c_field', severity: 'c_severity', before: 'c_before', after: 'c_after' };
 
 /**
  * The latest facts of each page × dimension of the host, with what needs the

@@ -141,7 +141,7 @@ describe.each(executors)('the pages and page_changes explorers (%s)', (_name, op
     expect(await refusal(query('page_changes', { columns: ['title'] }))).toEqual({ code: 'VALIDATION_FAILED', field: 'columns[0]' });
   });
 
-  it('lists the changes, newest first, filtered by severity', async () => {
+  it('lists the changes, newest first, filtered by severity and by the values before and after', async () => {
     const { data, meta } = await query('page_changes', {});
     expect(meta).toMatchObject({ explorerKey: 'page_changes', total: 1, sort: 'changed_at', period: '7d' });
     expect(data).toEqual([
@@ -149,6 +149,9 @@ describe.each(executors)('the pages and page_changes explorers (%s)', (_name, op
     ]);
     expect((await query('page_changes', { filters: [{ field: 'severity', val: 'critical' }] })).meta.total).toBe(1);
     expect((await query('page_changes', { filters: [{ field: 'severity', val: 'notice' }] })).meta.total).toBe(0);
+    const turnedNoindex = [{ field: 'field', val: 'noindex' }, { field: 'before', op: 'equals', val: 'false' }, { field: 'after', op: 'equals', val: 'true' }];
+    expect((await query('page_changes', { filters: turnedNoindex })).meta.total).toBe(1);
+    expect((await query('page_changes', { filters: [{ field: 'after', op: 'equals', val: 'false' }] })).meta.total).toBe(0);
   });
 
   it("reads only the website's own host", async () => {
