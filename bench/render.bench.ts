@@ -177,16 +177,19 @@ async function startOrigin(): Promise<{ url: string; stop: () => Promise<void> }
 
 /**
  * Issue 43's paired A/B: our renderer reading each page's facts against the
- * same renderer given constant facts, `TABS` at once over the same pages, in
+ * same renderer given constant facts (both started afresh), `TABS` at once over the same pages, in
  * ABBA order (off, on, on, off, off, on, on, off) so a drift of the host's speed favours
  * neither. What reading facts may add: 5 % CPU per render, 5 % latency.
  * `BENCH_RENDER_FACTS_AB=0` leaves it out (it adds a browser and
  * 4 × 60 renders to the suite).
  */
-async function factsAb(originUrl: string, withFacts: RenderContestant, contestants: RenderContestant[]): Promise<BenchRow[]> {
+async function factsAb(originUrl: string, contestants: RenderContestant[]): Promise<BenchRow[]> {
+  // Two fresh renderers: one that already rendered the phases above would bring an older browser to the comparison.
+  const withFacts = await ourRenderer(originUrl, TABS, 'read');
+  contestants.push(withFacts);
   const skipped = await ourRenderer(originUrl, TABS, 'skipped');
   contestants.push(skipped);
-  await renderAll(skipped, WARMUP_PAGES, TABS);
+  for (const c of [withFacts, skipped]) await renderAll(c, WARMUP_PAGES, TABS);
   const phases = new Map<RenderContestant, Phase[]>([[withFacts, []], [skipped, []]]);
   for (let round = 0; round < FACTS_AB_ROUNDS; round++) {
     for (const c of round % 2 === 0 ? [skipped, withFacts] : [withFacts, skipped]) phases.get(c)!.push(await measurePhase(c, FACTS_AB_PAGES, TABS));
@@ -230,10 +233,10 @@ export const renderBench: BenchSuite = {
         { single: oursSingle, loaded: oursLoaded, misses: await contentMisses(ours, checked) },
         { single: plainSingle, loaded: plainLoaded, misses: await contentMisses(plain, checked) },
       );
-      // The plain browser is done: closed first, so the A/B's two browsers have the machine.
-      await plain.close();
-      contestants.splice(contestants.indexOf(plain), 1);
-      return process.env.BENCH_RENDER_FACTS_AB === '0' ? versusPlain : [...versusPlain, ...(await factsAb(origin.url, ours, contestants))];
+      if (process.env.BENCH_RENDER_FACTS_AB === '0') return versusPlain;
+      // Both browsers are done: closed first, so the A/B's two have the machine.
+      for (const c of contestants.splice(0)) await c.close();
+      return [...versusPlain, ...(await factsAb(origin.url, contestants))];
     } finally {
       for (const c of contestants) await c.close().catch((error: Error) => process.stderr.write(`render bench: closing ${c.name}: ${error.message}\n`));
       await origin.stop();
