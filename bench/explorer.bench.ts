@@ -56,7 +56,8 @@ export function botRequestsSql(nowMs: number, rows = QUERY_ROWS): string {
   FROM numbers(${rows})`;
 }
 
-function searchSql(nowMs: number): string[] {
+/** A year of daily search figures for 5,000 pages of the bench website (also used by the pages-query bench). */
+export function searchSql(nowMs: number): string[] {
   const today = new Date(Math.floor(nowMs / DAY) * DAY).toISOString().slice(0, 10);
   return [
     `INSERT INTO search_page_daily SELECT 'bench', toDate('${today}') - 1 - intDiv(number, 5000), concat('https://www.example.com/p', toString(number % 5000)),

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import puppeteer, { type BrowserContext } from 'puppeteer-core';
 import { FileCacheStore } from '@bpc/cache-store';
-import { HostCatalog, type HostDefinition } from '@bpc/domain';
+import { HostCatalog, type HostDefinition, type PageFacts } from '@bpc/domain';
 import { CachingPageRefresher, ChromiumTabPool, HEADLESS_SERVER_ARGS } from '@bpc/renderer';
 
 /** A renderer under measurement in the `render` bench. */
@@ -56,6 +56,13 @@ export async function plainChromium(originUrl: string): Promise<RenderContestant
 
 const PUBLIC_ORIGIN = 'https://www.bench.test';
 
+/** What a render bench page's facts look like (about their size), for the renderer with facts reading skipped. */
+const SKIPPED_FACTS: PageFacts = {
+  statusCode: 200, bytes: 30_000, soft404: false, title: 'Bench page', titleLength: 10, description: 'A page of the render bench', lang: 'en', h1Count: 1, firstH1: 'Bench page',
+  canonical: null, canonicals: [], noindexBy: [], nofollowBy: [], hreflangCount: 0, hreflangOffSite: 0, ogTitle: false, ogImage: false,
+  jsonLdTypes: [], jsonLdBlocks: 0, jsonLdInvalid: 0, microdataTypes: [], wordCount: 400, internalLinks: 20, externalLinks: 0, imagesWithoutAlt: 0,
+};
+
 /**
  * Our renderer through its public API only (constructors, `refresh`,
  * `close`, the pool's `browserPid`), so that changes inside it do not break
@@ -63,7 +70,7 @@ const PUBLIC_ORIGIN = 'https://www.bench.test';
  * fallback dimension into a file cache store in a temporary directory, as
  * recache renders (no tab reserved for online ones).
  */
-export async function ourRenderer(originUrl: string, tabs: number): Promise<RenderContestant> {
+export async function ourRenderer(originUrl: string, tabs: number, facts: 'read' | 'skipped' = 'read'): Promise<RenderContestant> {
   const directory = await mkdtemp(path.join(tmpdir(), 'bpc-bench-render-'));
   const store = await FileCacheStore.open({ directory, bodyRemovalDelayMs: 0 });
   const host: HostDefinition = {
@@ -75,10 +82,12 @@ export async function ourRenderer(originUrl: string, tabs: number): Promise<Rend
     url_rules: [],
   };
   const pool = new ChromiumTabPool({ executablePath: CHROMIUM, tabs, reservationPercent: 0 });
-  const refresher = new CachingPageRefresher({ catalog: new HostCatalog([host]), store, pool });
+  // Facts skipped: every page gets the same facts (stored and compared as usual), so the A/B isolates reading them.
+  const readFacts = facts === 'skipped' ? (): PageFacts => SKIPPED_FACTS : undefined;
+  const refresher = new CachingPageRefresher({ catalog: new HostCatalog([host]), store, pool, readFacts });
   const job = (n: number) => ({ hostId: host.host_id, url: `${PUBLIC_ORIGIN}/p/${n}`, dimensionId: 1 });
   return {
-    name: 'our renderer',
+    name: facts === 'read' ? 'our renderer' : 'our renderer, facts skipped',
     async render(n) {
       const outcome = await refresher.refresh(job(n), { signal: AbortSignal.timeout(RENDER_TIMEOUT_MS), purpose: 'recache' });
       if (outcome.kind === 'stored') return outcome.cacheKind === 'render' ? undefined : `stored a ${outcome.cacheKind}`;

@@ -30,6 +30,9 @@ const TABS = 4;
 const WARMUP_PAGES = range(PAGE_COUNT - TABS, TABS);
 const SINGLE_PAGES = range(0, 30);
 const LOADED_PAGES = range(30, 100);
+/** Pages of the facts A/B (neither contestant rendered them before): each round renders them all, so later rounds replace entries as recaches do. */
+const FACTS_AB_PAGES = range(100, 60);
+const FACTS_AB_ROUNDS = 4;
 
 function range(from: number, count: number): number[] {
   return Array.from({ length: count }, (_, i) => from + i);
@@ -172,6 +175,44 @@ async function startOrigin(): Promise<{ url: string; stop: () => Promise<void> }
   }
 }
 
+/**
+ * Issue 43's paired A/B: our renderer reading each page's facts against the
+ * same renderer given constant facts (both started afresh), `TABS` at once over the same pages, in
+ * ABBA order (off, on, on, off, off, on, on, off) so a drift of the host's speed favours
+ * neither. What reading facts may add: 5 % CPU per render, 5 % latency.
+ * `BENCH_RENDER_FACTS_AB=0` leaves it out (it adds a browser and
+ * 4 × 60 renders to the suite).
+ */
+async function factsAb(originUrl: string, contestants: RenderContestant[]): Promise<BenchRow[]> {
+  // Two fresh renderers: one that already rendered the phases above would bring an older browser to the comparison.
+  const withFacts = await ourRenderer(originUrl, TABS, 'read');
+  contestants.push(withFacts);
+  const skipped = await ourRenderer(originUrl, TABS, 'skipped');
+  contestants.push(skipped);
+  for (const c of [withFacts, skipped]) await renderAll(c, WARMUP_PAGES, TABS);
+  const phases = new Map<RenderContestant, Phase[]>([[withFacts, []], [skipped, []]]);
+  for (let round = 0; round < FACTS_AB_ROUNDS; round++) {
+    for (const c of round % 2 === 0 ? [skipped, withFacts] : [withFacts, skipped]) phases.get(c)!.push(await measurePhase(c, FACTS_AB_PAGES, TABS));
+  }
+  const sum = (c: RenderContestant, pick: (p: Phase) => number) => phases.get(c)!.reduce((n, p) => n + pick(p), 0);
+  const renders = (c: RenderContestant) => sum(c, (p) => p.latenciesMs.length);
+  const cpu = (c: RenderContestant) => (sum(c, (p) => p.tree.cpuSeconds) + sum(c, (p) => p.benchCpuSeconds)) / renders(c);
+  const benchCpu = (c: RenderContestant) => sum(c, (p) => p.benchCpuSeconds) / renders(c);
+  const p50 = (c: RenderContestant) => percentile(phases.get(c)!.flatMap((p) => p.latenciesMs), 50) / 1000;
+  const scope = `${TABS} at once, ${FACTS_AB_PAGES.length} pages × ${FACTS_AB_ROUNDS} rounds, ABBA`;
+  const row = (name: string, unit: string, of: (c: RenderContestant) => number, target?: { readonly text: string; readonly holds: (ratio: number) => boolean }): BenchRow => {
+    const ratio = of(withFacts) / of(skipped);
+    return { name, value: of(withFacts), unit, target: target?.text ?? '', pass: target?.holds(ratio), baseline: { name: 'facts skipped', value: of(skipped), unit }, ratio };
+  };
+  return [
+    row(`render facts A/B: CPU per render with facts read (${scope}; browser process tree + bench process)`, 'CPU s', cpu, { text: '<= 1.05 × skipped', holds: (r) => r <= 1.05 }),
+    row(`render facts A/B: latency p50 with facts read (${scope})`, 's', p50, { text: '<= 1.05 × skipped', holds: (r) => r <= 1.05 }),
+    row(`render facts A/B: CPU per render, bench process only (${scope}; where the facts are read)`, 'CPU s', benchCpu),
+    // The facts are read in this process: a difference here is the machine's noise, and says how far to trust the first row.
+    row(`render facts A/B: CPU per render, browser process tree only (${scope}; facts play no part there)`, 'CPU s', (c) => sum(c, (p) => p.tree.cpuSeconds) / renders(c)),
+  ];
+}
+
 export const renderBench: BenchSuite = {
   name: 'render',
   async run(): Promise<BenchRow[]> {
@@ -188,10 +229,14 @@ export const renderBench: BenchSuite = {
       const plainLoaded = await measurePhase(plain, LOADED_PAGES, TABS);
       const oursLoaded = await measurePhase(ours, LOADED_PAGES, TABS);
       const checked = [...WARMUP_PAGES, ...SINGLE_PAGES, ...LOADED_PAGES];
-      return rows(
+      const versusPlain = rows(
         { single: oursSingle, loaded: oursLoaded, misses: await contentMisses(ours, checked) },
         { single: plainSingle, loaded: plainLoaded, misses: await contentMisses(plain, checked) },
       );
+      if (process.env.BENCH_RENDER_FACTS_AB === '0') return versusPlain;
+      // Both browsers are done: closed first, so the A/B's two have the machine.
+      for (const c of contestants.splice(0)) await c.close();
+      return [...versusPlain, ...(await factsAb(origin.url, contestants))];
     } finally {
       for (const c of contestants) await c.close().catch((error: Error) => process.stderr.write(`render bench: closing ${c.name}: ${error.message}\n`));
       await origin.stop();

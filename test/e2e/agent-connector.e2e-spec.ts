@@ -5,16 +5,27 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { changesBetween, type PageFacts } from '@bpc/domain';
+import { envelope, newRenderRecorded, SEARCH_PERFORMANCE_RECORDED, TOPICS, type RenderRecorded } from '@bpc/events';
 import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
 import { insertBulkBotRequests, insertRenderOutcomes, jsonOf, removeTestDataDir, renderOutcome, testConfig, until } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
+import { factsWith } from '../../libs/core/domain/src/pages/page-facts.fixtures';
 import { botRequest, issueToken, recordAndWait } from './explorer-fixtures';
 
 const ROOT = path.resolve(__dirname, '../..');
 const HOUR = 3_600_000;
 const PAGES = 7;
 const BULK_ROWS = 300_000;
+const DAY = 86_400_000;
+
+/** A stored render of `url` with its facts, compared with the previous render's as the renderer does. */
+function rendered(hostId: number, url: string, at: number, facts: PageFacts, previous?: PageFacts, dimensionId = 1): RenderRecorded {
+  const changes = previous ? changesBetween(previous, facts) : [];
+  const payload = { hostId, url, dimensionId, mode: 'render' as const, trigger: 'recache_normal' as const, outcome: 'stored' as const, reason: '', statusCode: facts.statusCode, renderMs: 900, bytes: facts.bytes, attempt: 1, facts, ...(changes.length ? { changes } : {}) };
+  return newRenderRecorded(payload, at);
+}
 
 /** A resource's text (the connector serves text resources only). */
 const textOf = (contents: ({ text: string } | { blob: string })[]) => ('text' in contents[0] ? contents[0].text : '');
@@ -58,11 +69,14 @@ describe('agent connector (MCP)', () => {
             { id: 2, name: 'mobile', match: { user_agent: 'Mobile' } },
           ],
         },
+        // Another customer's host: its pages must never show through a token of demo.
+        { host_id: 2, hostnames: ['shop.example.org'], origin: 'http://127.0.0.1:9', dimensions: [{ id: 1, name: 'desktop', match: { fallback: true } }] },
       ],
       websites: [
         { id: 'demo', host_id: 1, account_id: 'acme' },
         { id: 'bulk', host_id: 1, account_id: 'acme' },
         { id: 'off', host_id: 1, account_id: 'acme', platform_module: false },
+        { id: 'shop', host_id: 2, account_id: 'other' },
       ],
     });
     running = await startApps(standaloneApps, config, createLogger('warn', 'e2e-agent-connector'));
@@ -83,6 +97,27 @@ describe('agent connector (MCP)', () => {
       renderOutcome(new Date(now - 2 * HOUR), { url: 'https://www.example.com/p1', outcome: 'kept_soft_404', reason: 'soft 404: title "Page not found"' }),
       renderOutcome(new Date(now - 3 * HOUR), { url: 'https://www.example.com/p2', outcome: 'kept_soft_404', reason: 'soft 404: title "Page not found"' }),
     ]);
+    // SEO health: /pricing turned noindex and lost its title two days ago; /gone answers 404; shop's /secret turned noindex too.
+    const pricing = 'https://www.example.com/pricing';
+    const healthy = factsWith({ title: 'Pricing', canonical: pricing });
+    await running.runtime.ports.eventLog!.append(TOPICS.renders, [
+      rendered(1, pricing, now - 3 * DAY, healthy),
+      rendered(1, pricing, now - 2 * DAY, { ...healthy, title: 'Plans', noindexBy: ['robots'] }, healthy),
+      rendered(1, 'https://www.example.com/pricing?ref=ad', now - 3 * DAY, healthy),
+      rendered(1, 'https://www.example.com/gone', now - 2 * DAY, factsWith({ statusCode: 404, title: 'Not found', canonical: null })),
+      rendered(2, 'https://shop.example.org/secret', now - 3 * DAY, factsWith({ title: 'Secret' })),
+      rendered(2, 'https://shop.example.org/secret', now - 2 * DAY, factsWith({ title: 'Secret', noindexBy: ['robots'] }), factsWith({ title: 'Secret' })),
+    ]);
+    const yesterday = new Date(now - DAY).toISOString().slice(0, 10);
+    const searchRows = [{ key: pricing, clicks: 40, impressions: 900, position: 2 }, { key: 'https://www.example.com/gone', clicks: 3, impressions: 50, position: 8 }];
+    await running.runtime.ports.eventLog!.append(TOPICS.searchPerformance, [
+      envelope(SEARCH_PERFORMANCE_RECORDED, 1, { websiteId: 'demo', date: yesterday, grain: 'page' as const, rows: searchRows, source: 'search-console-csv' as const }, { id: 'search-demo-1', occurredAt: new Date(now), key: 'demo' }),
+    ]);
+    await until(
+      async () => (await running.runtime.ports.explorerStore!.query<{ n: number }>('SELECT (SELECT count() FROM pages FINAL) + (SELECT count() FROM search_page_daily FINAL) AS n')).at(0)?.n,
+      (n) => Number(n) === 6,
+      { timeoutMs: 20_000, intervalMs: 50, what: 'pages (3 of demo, 1 of shop) and search days projected' },
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -121,7 +156,7 @@ describe('agent connector (MCP)', () => {
 
     it('lists tools with schemas from the API and truthful annotations, resources of each Data Explorer website, templates and prompts', async () => {
       const { tools } = await asManager.listTools();
-      expect(tools.map((t) => t.name)).toEqual(['list_websites', 'describe_explorers', 'query_explorer', 'get_insights', 'get_bot_categories', 'get_ai_crawlers', 'start_export', 'get_export_status', 'recache_urls', 'invalidate_urls', 'get_queue_status', 'query_renders', 'lookup_cache', 'invalidate_matching', 'recache_sitemap', 'get_recache_receipt', 'list_alert_deliveries']);
+      expect(tools.map((t) => t.name)).toEqual(['list_websites', 'describe_explorers', 'query_explorer', 'get_insights', 'get_bot_categories', 'get_ai_crawlers', 'list_pages_turned_noindex', 'get_page_changes', 'list_critical_pages_by_clicks', 'start_export', 'get_export_status', 'recache_urls', 'invalidate_urls', 'get_queue_status', 'query_renders', 'lookup_cache', 'invalidate_matching', 'recache_sitemap', 'get_recache_receipt', 'list_alert_deliveries']);
       const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
       expect(byName.lookup_cache.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
       expect(byName.invalidate_matching.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
@@ -235,6 +270,32 @@ describe('agent connector (MCP)', () => {
       // Another website's data, whatever the spelling of its id.
       expect(refusalOf(await call(asReadonly, 'query_explorer', { website: 'demo/../bulk', explorer: 'events' }))).toMatchObject({ status: 403, code: 'FORBIDDEN' });
       await expect(asReadonly.readResource({ uri: 'bpc://websites/%E0%A4%A/explorers' })).rejects.toThrow(/VALIDATION_FAILED/);
+    });
+
+    it("answers SEO health's questions: pages turned noindex, what changed on a path, critical issues by clicks; only the website's own host", async () => {
+      const pricing = 'https://www.example.com/pricing';
+      const turned = await call(asReadonly, 'list_pages_turned_noindex', { website: 'demo' });
+      expect(turned.isError).toBeFalsy();
+      expect(turned.structuredContent).toMatchObject({ nextPage: null, meta: { explorerKey: 'page_changes', total: 1, period: '7d' }, rows: [{ url: pricing, dimension: 'desktop', before: 'false', after: 'true' }] });
+      expect(turned.content[0].text).toMatch(new RegExp(`^1 noindex turn\\(s\\) .* newest first: ${pricing.replace(/[.?]/g, '\\$&')}\\.`));
+
+      const changed = await call(asReadonly, 'get_page_changes', { website: 'demo', url: '/pricing' });
+      expect(changed.isError).toBeFalsy();
+      expect((changed.structuredContent!.rows as { field: string }[]).map((row) => row.field).sort()).toEqual(['noindex', 'title']);
+      // The path matches the URL with a query string too, never another path.
+      expect((changed.structuredContent!.current as { url: string; noindex: string }[]).map((row) => [row.url, row.noindex])).toEqual([[pricing, 'robots'], [`${pricing}?ref=ad`, '']]);
+      expect(changed.content[0].text).toMatch(/^2 change\(s\) .* desktop title: "Pricing" → "Plans" \(notice\).* Now: https:\/\/www\.example\.com\/pricing desktop: status 200, noindex \(robots\), title "Plans", issues noindex/);
+      expect(refusalOf(await call(asReadonly, 'get_page_changes', { website: 'demo', url: 'pricing' }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'url' });
+
+      const costly = await call(asReadonly, 'list_critical_pages_by_clicks', { website: 'demo' });
+      expect(costly.isError).toBeFalsy();
+      expect((costly.structuredContent!.rows as Record<string, unknown>[]).map((row) => [row.url, row.issues, row.clicks])).toEqual([[pricing, 'noindex', 40], ['https://www.example.com/gone', 'status_4xx', 3]]);
+      expect(costly.content[0].text).toMatch(/^2 page\(s\) .* On this page: noindex 1 URL\(s\), 40 clicks, 900 impressions; status_4xx 1 URL\(s\), 3 clicks, 50 impressions\./);
+
+      // Tenancy: shop's page turned noindex too, yet demo's token never sees it, and asking for shop is the API's 403.
+      for (const result of [turned, changed, costly]) expect(JSON.stringify(result.structuredContent)).not.toContain('shop.example.org');
+      for (const tool of ['list_pages_turned_noindex', 'list_critical_pages_by_clicks']) expect(refusalOf(await call(asReadonly, tool, { website: 'shop' }))).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+      expect(refusalOf(await call(asReadonly, 'get_page_changes', { website: 'shop', url: '/secret' }))).toMatchObject({ status: 403, code: 'FORBIDDEN' });
     });
 
     it('query_renders answers why renders kept the old snapshot, and refuses a bad filter naming it', async () => {

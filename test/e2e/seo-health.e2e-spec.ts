@@ -2,11 +2,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AlertEvaluator, verifyAlertSignature } from '@bpc/alerts';
 import { sha256Hex } from '@bpc/domain';
-import { TOPICS, type RenderRecorded } from '@bpc/events';
+import { newRenderRecorded, TOPICS, type RenderRecorded } from '@bpc/events';
 import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
 import { bypassHost, DaemonClient, jsonOf, rawRequest, recordedOn, removeTestDataDir, RuntimeMode, testConfig, TestOrigin, until, type OriginAnswer } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
+import { factsWith } from '../../libs/core/domain/src/pages/page-facts.fixtures';
 import { issueToken } from './explorer-fixtures';
 
 const TOKEN = 'seo-health-token';
@@ -56,7 +57,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('SEO health: page facts, i
       websites: [
         {
           id: 'demo', host_id: 1, account_id: 'acme', prerender_token_sha256: sha256Hex(TOKEN),
-          alerts: { webhook_url: `${receiver.url}/demo`, secret: SECRET, allow_internal_target: true, export_finished: false, noindex_appeared: { min_pages: 1, window_minutes: 60 } },
+          alerts: { webhook_url: `${receiver.url}/demo`, secret: SECRET, allow_internal_target: true, export_finished: false, noindex_appeared: { min_pages: 1, window_minutes: 60 }, critical_pages_up: { increase_percent: 50, min_pages: 2 } },
         },
       ],
     });
@@ -64,6 +65,10 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('SEO health: page facts, i
     api = running.urls['public-api']!;
     daemon = new DaemonClient(running.urls.daemon!);
     ({ token } = await issueToken(api, { user: 'rita', website: 'demo', role: 'readonly' }));
+    // Yesterday one page's latest render answered 404: today's critical pages are compared with it.
+    const gone = factsWith({ statusCode: 404, title: 'Not found', canonical: null });
+    const yesterday = newRenderRecorded({ hostId: 1, url: page('/gone-yesterday'), dimensionId: 1, mode: 'render', trigger: 'recache_normal', outcome: 'stored', reason: '', statusCode: 404, renderMs: 900, bytes: gone.bytes, attempt: 1, facts: gone }, Date.now() - 86_400_000);
+    await running.runtime.ports.eventLog!.append(TOPICS.renders, [yesterday]);
   }, 60_000);
 
   afterAll(async () => {
@@ -125,12 +130,22 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('SEO health: page facts, i
     expect(data.issues.find((issue: { code: string }) => issue.code === 'noindex')).toEqual({ code: 'noindex', severity: 'critical', pages: 2 }); // desktop and mobile
 
     // noindex appeared on at least one page within the hour: one signed alert reaches the website's webhook.
-    const fired = (await running.apps.projector!.get(AlertEvaluator).evaluate()).filter((alert) => alert.type === 'noindex_appeared');
+    const raised = await running.apps.projector!.get(AlertEvaluator).evaluate();
+    const fired = raised.filter((alert) => alert.type === 'noindex_appeared');
     expect(fired).toEqual([expect.objectContaining({ type: 'noindex_appeared', website: 'demo', data: expect.objectContaining({ pages: 1, minPages: 1, windowMinutes: 60, examples: [url] }) })]);
     await until(() => receiver.received.some((post) => post.body.id === fired[0].id), { timeoutMs: 20_000 });
     const post = receiver.received.find((one) => one.body.id === fired[0].id)!;
     expect(verifyAlertSignature(SECRET, post.raw, post.signature, Math.floor(Date.now() / 1000))).toBe(true);
     expect(post.body).toMatchObject({ type: 'noindex_appeared', data: { pages: 1, examples: [url] } });
+
+    // Pages with critical issues: yesterday 1 (the 404), today 2 (/pricing on both dimensions), up 100 % (at least 50 %): one signed alert, delivered and logged.
+    const [risen] = raised.filter((alert) => alert.type === 'critical_pages_up');
+    expect(risen).toEqual(expect.objectContaining({ id: `critical_pages_up:demo:${new Date().toISOString().slice(0, 10)}`, data: expect.objectContaining({ pages: 2, yesterday: 1, increasePercent: 100, renderedYesterday: 1, minIncreasePercent: 50, minPages: 2, examples: [url] }) }));
+    await until(() => receiver.received.some((one) => one.body.id === risen.id), { timeoutMs: 20_000 });
+    const risenPost = receiver.received.find((one) => one.body.id === risen.id)!;
+    expect(verifyAlertSignature(SECRET, risenPost.raw, risenPost.signature, Math.floor(Date.now() / 1000))).toBe(true);
+    const deliveries = async () => (await jsonOf(await fetch(`${api}/api/websites/demo/alerts/deliveries`, { headers: { authorization: `Bearer ${token}` } }))).data as { alertId: string; type: string; status: string }[];
+    await until(async () => (await deliveries()).some((one) => one.alertId === risen.id && one.status === 'delivered'), { timeoutMs: 20_000 });
   }, 90_000);
 
   it('keeps a page whose facts change on every render to one change row per field and day', async () => {

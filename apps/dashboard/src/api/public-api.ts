@@ -1501,7 +1501,7 @@ export interface components {
              */
             alertId: string;
             /** @enum {string} */
-            type: "render_failures" | "page_errors" | "export_finished" | "noindex_appeared";
+            type: "render_failures" | "page_errors" | "export_finished" | "noindex_appeared" | "critical_pages_up";
             /**
              * @description 1-based try (5 at most)
              * @example 1

@@ -26,7 +26,7 @@ function deliveriesQuery(args: ToolArguments): string {
 export const listAlertDeliveries: ConnectorTool = {
   name: 'list_alert_deliveries',
   description:
-    "The website's alert webhook delivery log, newest try first: one row per try to POST an alert (render_failures: failed renders in a window passed the threshold; page_errors: a page bots request often started answering 4xx/5xx; export_finished; noindex_appeared: noindex appeared on at least N pages within a window) to the webhook configured for the website, with status delivered, retrying (another try is due; 5 tries over about 30 minutes) or failed, the receiver's HTTP status (null when it did not answer) and the error. " +
+    "The website's alert webhook delivery log, newest try first: one row per try to POST an alert (render_failures: failed renders in a window passed the threshold; page_errors: a page bots request often started answering 4xx/5xx; export_finished; noindex_appeared: noindex appeared on at least N pages within a window; critical_pages_up: pages with critical SEO issues up by at least X % day over day) to the webhook configured for the website, with status delivered, retrying (another try is due; 5 tries over about 30 minutes) or failed, the receiver's HTTP status (null when it did not answer) and the error. " +
     'Paging: 50 rows by default (perPage up to 200); meta.total and meta.totalPages say how many; call again with page+1 for more. `status` keeps one status only (e.g. failed). An empty log may mean the website has no webhook configured.',
   annotations: readOnly('List alert deliveries'),
   inputSchema: (): JsonSchema => ({

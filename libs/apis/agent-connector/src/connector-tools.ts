@@ -11,6 +11,7 @@ import { call, ConnectorTool, DEFAULT_TOOL_ROWS, guarded, hintFor, object, ok, r
 import { recacheSitemap } from './sitemap-tools';
 import { getRecacheReceipt } from './receipt-tools';
 import { getAiCrawlers, getBotCategories } from './reader-tools';
+import { getPageChanges, listCriticalPagesByClicks, listPagesTurnedNoindex } from './seo-tools';
 
 export { DEFAULT_TOOL_ROWS, type ConnectorTool, type ToolAnnotations } from './tool-kit';
 
@@ -237,4 +238,4 @@ const getQueueStatus: ConnectorTool = {
 };
 
 /** Every tool, in the order clients list them. */
-export const CONNECTOR_TOOLS: readonly ConnectorTool[] = [listWebsites, describeExplorers, queryExplorer, getInsights, getBotCategories, getAiCrawlers, startExport, getExportStatus, recacheUrls, invalidateUrls, getQueueStatus, queryRenders, lookupCache, invalidateMatching, recacheSitemap, getRecacheReceipt, listAlertDeliveries];
+export const CONNECTOR_TOOLS: readonly ConnectorTool[] = [listWebsites, describeExplorers, queryExplorer, getInsights, getBotCategories, getAiCrawlers, listPagesTurnedNoindex, getPageChanges, listCriticalPagesByClicks, startExport, getExportStatus, recacheUrls, invalidateUrls, getQueueStatus, queryRenders, lookupCache, invalidateMatching, recacheSitemap, getRecacheReceipt, listAlertDeliveries];

@@ -19,7 +19,7 @@ export const EXPLORER_KEY_SCHEMA: JsonSchema = {
   type: 'string',
   enum: [...EXPLORER_KEYS],
   description:
-    'Explorer key: `events` (bot requests: which pages bots crawl, when, cache status, serve times), `search-pages` (search clicks, impressions, ctr and position per page), `search-keywords` (the same per search query).',
+    'Explorer key: `events` (bot requests: which pages bots crawl, when, cache status, serve times), `search-pages` (search clicks, impressions, ctr and position per page), `search-keywords` (the same per search query), `pages` (SEO health: each page\'s latest facts, issue codes, bot requests and search figures), `page_changes` (what changed for bots between renders).',
 };
 
 export const MODE_SCHEMA: JsonSchema = {

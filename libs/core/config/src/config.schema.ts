@@ -135,6 +135,14 @@ export class NoindexAppearedAlertConfig {
   @IsInt() @Min(1) @Max(1440) window_minutes: number = 60;
 }
 
+/** Alert when the pages with critical SEO issues rise day over day (docs/seo-health.md). */
+export class CriticalPagesUpAlertConfig {
+  /** How many percent today's pages with critical issues (so far) must be above yesterday's. */
+  @IsInt() @Min(1) @Max(100_000) increase_percent: number = 50;
+  /** Fewest pages with critical issues today for the alert: a rise of a few pages is no incident. */
+  @IsInt() @Min(1) @Max(1_000_000) min_pages: number = 10;
+}
+
 /** A website's SEO issue thresholds (docs/seo-health.md). */
 export class WebsiteSeoConfig {
   /** Longest title, in characters, before `title_too_long` (search results show about 60). */
@@ -169,6 +177,8 @@ export class WebsiteAlertsConfig {
   @IsBoolean() export_finished: boolean = true;
   /** `noindex` appearing on at least `min_pages` pages within `window_minutes`; absent = off. */
   @IsOptional() @ValidateNested() @Type(() => NoindexAppearedAlertConfig) noindex_appeared?: NoindexAppearedAlertConfig;
+  /** Pages with critical issues up by at least `increase_percent` % day over day (and at least `min_pages`); absent = off. */
+  @IsOptional() @ValidateNested() @Type(() => CriticalPagesUpAlertConfig) critical_pages_up?: CriticalPagesUpAlertConfig;
 }
 
 export const SPOOFED_BOT_POLICIES = ['serve_cached_only', 'render', 'refuse'] as const;

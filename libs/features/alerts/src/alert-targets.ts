@@ -1,5 +1,5 @@
 import { AppConfig, ConfigError, ConfigIssue, WebsiteAlertsConfig } from '@bpc/config';
-import type { NoindexAppearedRule, PageErrorRule, RenderFailureRule } from '@bpc/domain';
+import type { CriticalPagesUpRule, NoindexAppearedRule, PageErrorRule, RenderFailureRule } from '@bpc/domain';
 import { AddressPolicy, EgressRefused, EgressRules, resolveCheckedAddress, Resolvers, systemResolve, targetOf } from '@bpc/egress';
 
 /** Shortest signing key taken from the environment (as `secret` in the file). */
@@ -16,6 +16,7 @@ export interface AlertTarget {
   readonly renderFailures?: RenderFailureRule;
   readonly pageErrors?: PageErrorRule;
   readonly noindexAppeared?: NoindexAppearedRule;
+  readonly criticalPagesUp?: CriticalPagesUpRule;
   readonly exportFinished: boolean;
 }
 
@@ -37,6 +38,7 @@ export function alertTargets(config: AppConfig, env: Readonly<Record<string, str
       renderFailures: alerts.render_failures && { threshold: alerts.render_failures.threshold, windowMinutes: alerts.render_failures.window_minutes },
       pageErrors: alerts.error_pages && { minRequests: alerts.error_pages.min_requests, windowMinutes: alerts.error_pages.window_minutes },
       noindexAppeared: alerts.noindex_appeared && { minPages: alerts.noindex_appeared.min_pages, windowMinutes: alerts.noindex_appeared.window_minutes },
+      criticalPagesUp: alerts.critical_pages_up && { increasePercent: alerts.critical_pages_up.increase_percent, minPages: alerts.critical_pages_up.min_pages },
       exportFinished: alerts.export_finished,
     }];
   });

@@ -24,6 +24,8 @@ export interface CachingPageRefresherOptions {
   readonly addresses?: AddressPolicy;
   /** How origin fetches resolve names (the pool's proxies have their own setting). */
   readonly resolvers?: Resolvers;
+  /** How a produced page's facts are read (default `pageFactsOf`): the render bench swaps it for a constant to measure what reading them costs. */
+  readonly readFacts?: typeof pageFactsOf;
 }
 
 /** What a refresh is about once the job is resolved against the configuration. */
@@ -108,7 +110,7 @@ export class CachingPageRefresher implements PageRefresher {
 
     const durationMs = elapsed();
     const createdAt = this.clock.now();
-    const facts: PageFacts = pageFactsOf(job.url, page, false);
+    const facts: PageFacts = (this.options.readFacts ?? pageFactsOf)(job.url, page, false);
     let result: PutResult;
     let previousFacts: PageFacts | undefined;
     try {

@@ -1,7 +1,7 @@
 import { assertNever } from '@bpc/domain';
-import { BOT_REQUESTS_TABLE, latestImportSql, PAGE_CHANGES_MERGED_SQL, PAGES_TABLE, SEARCH_TABLES } from '@bpc/explorer-store';
+import { BOT_REQUESTS_TABLE, latestImportSql, PAGE_CHANGES_MERGED_SQL, PAGES_TABLE, RECACHE_RECEIPTS_TABLE, SEARCH_TABLES } from '@bpc/explorer-store';
 import type { ResolvedFilter, ResolvedQuery } from '../resolve-query/resolve-query';
-import { DIMENSION_NAME_SQL, ExplorerSql, filterSql, selectAndOrder } from '../sql/explorer-sql';
+import { DIMENSION_NAME_SQL, ExplorerSql, filterSql, PAGE_URGENT_SQL, selectAndOrder } from '../sql/explorer-sql';
 import type { PagesDef } from './site-explorer';
 
 /**
@@ -27,17 +27,18 @@ export const PAGES_FILTER_SQL: Readonly<Record<string, string>> = {
   status_code: 'p_status_code',
   word_count: 'p_word_count',
   critical_issues: 'p_critical_issues',
-  urgent: "if(p_noindex != '' AND p_requests > 0, 1, 0)",
+  urgent: PAGE_URGENT_SQL,
+  in_sitemap: 'p_in_sitemap',
   requests: 'p_requests',
 };
-export const PAGE_CHANGES_FILTER_SQL: Readonly<Record<string, string>> = { url: 'c_url', dimension: 'c_dimension', field: 'c_field', severity: 'c_severity' };
+export const PAGE_CHANGES_FILTER_SQL: Readonly<Record<string, string>> = { url: 'c_url', dimension: 'c_dimension', field: 'c_field', severity: 'c_severity', before: 'c_before', after: 'c_after' };
 
 /**
  * The latest facts of each page × dimension of the host, with what needs the
  * whole website or the period: `title_duplicate` (another URL of the host
  * has the same non-empty title), the window's bot requests (per URL and
- * dimension) and search clicks and impressions (per URL, the days' latest
- * imports). Binds `{hostId}`, `{website}`, `{start}`, `{end}`, `{startDate}`,
+ * dimension), search clicks and impressions (per URL, the days' latest
+ * imports) and whether a sitemap recache named the URL in the window. Binds `{hostId}`, `{website}`, `{start}`, `{end}`, `{startDate}`,
  * `{endDate}` and the dimension map.
  */
 export function pagesSource(): string {
@@ -47,6 +48,10 @@ export function pagesSource(): string {
   const search =
     `SELECT url, sum(clicks) AS clicks, sum(impressions) AS impressions FROM ${SEARCH_TABLES.page} FINAL ` +
     `WHERE website = {website:String} AND date >= {startDate:Date} AND date < {endDate:Date} AND ${latestImportSql('page')} GROUP BY url`;
+  // What the site's sitemaps list, as far as we know it: the URLs a sitemap recache (the daemon's warm-up or the API's) named in the window.
+  const sitemap =
+    `SELECT url, 1 AS listed FROM ${RECACHE_RECEIPTS_TABLE} ` +
+    "WHERE host_id = {hostId:UInt32} AND source = 'sitemap' AND requested_at >= {start:DateTime64(3)} AND requested_at < {end:DateTime64(3)} GROUP BY url";
   const titles = `SELECT title, uniqExact(url) AS urls FROM ${PAGES_TABLE} FINAL WHERE host_id = {hostId:UInt32} AND title != '' GROUP BY title`;
   const duplicate = `t.urls > 1 AND NOT hasAny(p.issues, ${ERROR_ISSUES_SQL})`;
   return (
@@ -54,11 +59,12 @@ export function pagesSource(): string {
     'p.title AS p_title, p.description AS p_description, p.canonical AS p_canonical, arrayStringConcat(p.noindex_by, \', \') AS p_noindex, p.status_code AS p_status_code, ' +
     "p.word_count AS p_word_count, p.first_h1 AS p_h1, p.lang AS p_lang, arrayStringConcat(arrayDistinct(arrayConcat(p.json_ld_types, p.microdata_types)), ', ') AS p_structured_data, " +
     `p.images_without_alt AS p_images_without_alt, if(${duplicate}, arrayConcat(p.issues, ['title_duplicate']), p.issues) AS p_issues, p.critical_issues AS p_critical_issues, ` +
-    'p.rendered_at AS p_rendered_at, r.n AS p_requests, r.google AS p_googlebot, r.last_google AS p_last_googlebot, s.clicks AS p_clicks, s.impressions AS p_impressions ' +
+    'p.rendered_at AS p_rendered_at, r.n AS p_requests, r.google AS p_googlebot, r.last_google AS p_last_googlebot, s.clicks AS p_clicks, s.impressions AS p_impressions, m.listed AS p_in_sitemap ' +
     `FROM (SELECT *, ${DIMENSION_NAME_SQL} AS dimension_name FROM ${PAGES_TABLE} FINAL WHERE host_id = {hostId:UInt32}) AS p ` +
     `LEFT JOIN (${titles}) AS t ON t.title = p.title ` +
     `LEFT JOIN (${requests}) AS r ON r.url = p.url AND r.dimension_id = p.dimension_id ` +
-    `LEFT JOIN (${search}) AS s ON s.url = p.url`
+    `LEFT JOIN (${search}) AS s ON s.url = p.url ` +
+    `LEFT JOIN (${sitemap}) AS m ON m.url = p.url`
   );
 }
 

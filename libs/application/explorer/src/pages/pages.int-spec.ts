@@ -5,7 +5,7 @@ import { drainPending } from 'chdb';
 import { createChdbConnection } from 'chdb/connection';
 import { AppError, changesBetween, ISSUE_CODES, type PageFacts } from '@bpc/domain';
 import { BOT_REQUEST_RECORDED, BotRequestRecorded, envelope, newRenderRecorded, RenderRecorded, SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecorded } from '@bpc/events';
-import { ChdbExecutor, ClickhouseConnection, ClickhouseHttpExecutor, EXPLORER_DDL_DIR, ExplorerAdmission, ExplorerStore } from '@bpc/explorer-store';
+import { ChdbExecutor, ClickhouseConnection, ClickhouseHttpExecutor, EXPLORER_DDL_DIR, ExplorerAdmission, ExplorerStore, RECACHE_RECEIPTS_TABLE, type RecacheReceiptRow } from '@bpc/explorer-store';
 import { explorerRows, type TableRows } from '@bpc/projections';
 import { botRequestPayload, TestClock, testConfig } from '@bpc/testing';
 import { factsWith, healthyFacts } from '../../../../core/domain/src/pages/page-facts.fixtures';
@@ -141,7 +141,7 @@ describe.each(executors)('the pages and page_changes explorers (%s)', (_name, op
     expect(await refusal(query('page_changes', { columns: ['title'] }))).toEqual({ code: 'VALIDATION_FAILED', field: 'columns[0]' });
   });
 
-  it('lists the changes, newest first, filtered by severity', async () => {
+  it('lists the changes, newest first, filtered by severity and by the values before and after', async () => {
     const { data, meta } = await query('page_changes', {});
     expect(meta).toMatchObject({ explorerKey: 'page_changes', total: 1, sort: 'changed_at', period: '7d' });
     expect(data).toEqual([
@@ -149,6 +149,9 @@ describe.each(executors)('the pages and page_changes explorers (%s)', (_name, op
     ]);
     expect((await query('page_changes', { filters: [{ field: 'severity', val: 'critical' }] })).meta.total).toBe(1);
     expect((await query('page_changes', { filters: [{ field: 'severity', val: 'notice' }] })).meta.total).toBe(0);
+    const turnedNoindex = [{ field: 'field', val: 'noindex' }, { field: 'before', op: 'equals', val: 'false' }, { field: 'after', op: 'equals', val: 'true' }];
+    expect((await query('page_changes', { filters: turnedNoindex })).meta.total).toBe(1);
+    expect((await query('page_changes', { filters: [{ field: 'after', op: 'equals', val: 'false' }] })).meta.total).toBe(0);
   });
 
   it("reads only the website's own host", async () => {
@@ -170,5 +173,36 @@ describe.each(executors)('the pages and page_changes explorers (%s)', (_name, op
     expect(data.changesByDay).toEqual([{ t: TODAY - 2 * DAY, critical: 1, warning: 0, notice: 0 }]);
     expect((await insights.execute(new GetSeoInsights('demo', 'acme', { period: '24h' }, clock.now()))).data.changes.critical).toBe(0);
     expect(await refusal(insights.execute(new GetSeoInsights('demo', 'acme', { period: '2d' }, clock.now())))).toEqual({ code: 'VALIDATION_FAILED', field: 'period' });
+  });
+
+  it('counts a noindex page a sitemap lists (a sitemap recache named it in the period) as urgent, bots or not', async () => {
+    const tables: TableRows = new Map();
+    explorerRows(rendered(page('quiet'), TODAY - 2 * DAY, { ...noindex, canonical: page('quiet') }), tables);
+    explorerRows(rendered(page('listed-long-ago'), TODAY - 2 * DAY, { ...noindex, canonical: page('listed-long-ago') }), tables);
+    explorerRows(rendered(page('asked-by-api'), TODAY - 2 * DAY, { ...noindex, canonical: page('asked-by-api') }), tables);
+    for (const [table, rows] of tables) await store.insert({ table, rows, token: `sitemap-${table}` });
+    const receipt = (url: string, source: string, at: number, hostId = 1): RecacheReceiptRow => ({
+      receipt_id: `r-${hostId}-${url}-${source}`, host_id: hostId, url, dimension_id: 1, source, priority: 'normal', requested_at: new Date(at).toISOString().replace('T', ' ').replace('Z', ''), event_id: `e-${hostId}-${url}-${source}`,
+    });
+    await store.insert({
+      table: RECACHE_RECEIPTS_TABLE,
+      token: 'sitemap-receipts',
+      rows: [
+        receipt(page('quiet'), 'sitemap', TODAY - 3 * DAY),
+        receipt(page('a'), 'sitemap', TODAY - 3 * DAY), // listed, but indexable: not urgent
+        receipt(page('listed-long-ago'), 'sitemap', TODAY - 40 * DAY), // before the 28 days
+        receipt(page('asked-by-api'), 'public-api', TODAY - 3 * DAY), // a recache, not a sitemap
+        receipt(page('quiet'), 'sitemap', TODAY - 3 * DAY, 2), // another host's sitemap
+      ],
+    });
+    const rows = (await query('pages', { columns: ['url', 'urgent', 'in_sitemap'], sort: 'url', sortDir: 'asc', filters: [{ field: 'url', op: 'regex', val: '/(a|c|quiet|listed-long-ago|asked-by-api)$' }] })).data;
+    expect(rows.map((r) => [r.url, r.urgent, r.in_sitemap])).toEqual([
+      [page('a'), 0, 1],
+      [page('asked-by-api'), 0, 0],
+      [page('c'), 1, 0],
+      [page('listed-long-ago'), 0, 0],
+      [page('quiet'), 1, 1],
+    ]);
+    expect((await query('pages', { columns: ['url'], filters: [{ field: 'urgent', val: 1 }] })).meta.total).toBe(2);
   });
 });

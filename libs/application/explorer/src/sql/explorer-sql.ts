@@ -12,6 +12,9 @@ import { BOT_REQUESTS_TABLE, latestImportSql, SEARCH_TABLES } from '@bpc/explore
 /** A dimension id as the host's dimension name (an id the configuration no longer has shows as its number). */
 export const DIMENSION_NAME_SQL = 'transform(dimension_id, {dimIds:Array(UInt16)}, {dimNames:Array(String)}, toString(dimension_id))';
 
+/** SEO health's most urgent case: a noindex page that bots requested in the period, or that a sitemap recache named in it (the sitemap lists it). */
+export const PAGE_URGENT_SQL = "if(p_noindex != '' AND (p_requests > 0 OR p_in_sitemap = 1), 1, 0)";
+
 export const COLUMN_SQL: Readonly<Record<ModeKey, Readonly<Record<string, string>>>> = {
   requests: {
     page: 'url',
@@ -84,7 +87,8 @@ export const COLUMN_SQL: Readonly<Record<ModeKey, Readonly<Record<string, string
     images_without_alt: 'p_images_without_alt',
     issues: "arrayStringConcat(p_issues, ', ')",
     critical_issues: 'p_critical_issues',
-    urgent: "if(p_noindex != '' AND p_requests > 0, 1, 0)",
+    urgent: PAGE_URGENT_SQL,
+    in_sitemap: 'p_in_sitemap',
     last_rendered_at: 'toUnixTimestamp64Milli(p_rendered_at)',
     requests: 'p_requests',
     last_googlebot_at: 'if(p_googlebot = 0, NULL, toUnixTimestamp64Milli(p_last_googlebot))',

@@ -1,4 +1,4 @@
-import { alignedWindow, decideExportFinishedAlert, decideNoindexAppearedAlert, decidePageErrorAlerts, decideRenderFailureAlert, MAX_PAGE_ALERTS, PageRequestFigures } from './alert-rules';
+import { alignedWindow, decideCriticalPagesUpAlert, decideExportFinishedAlert, decideNoindexAppearedAlert, decidePageErrorAlerts, decideRenderFailureAlert, MAX_PAGE_ALERTS, PageRequestFigures } from './alert-rules';
 
 const T = Date.parse('2026-11-28T10:07:30.000Z');
 const minutes = (n: number) => n * 60_000;
@@ -80,6 +80,30 @@ describe('alert rules', () => {
       });
       expect(decideNoindexAppearedAlert('demo', rule, figures, T + minutes(50))!.id).toBe('noindex_appeared:demo:2026-11-28T10:00:00.000Z');
       expect(decideNoindexAppearedAlert('demo', rule, figures, T + minutes(53))!.id).toBe('noindex_appeared:demo:2026-11-28T11:00:00.000Z');
+    });
+  });
+
+  describe('pages with critical issues up day over day', () => {
+    const rule = { increasePercent: 50, minPages: 10 };
+    const NOW = Date.UTC(2026, 11, 7, 9, 30);
+    const figures = (today: number, yesterday: number) => ({ today, yesterday, renderedToday: 400, renderedYesterday: 380, examples: ['https://www.example.com/a'] });
+
+    it('fires when today is at least the percentage above yesterday and at least min_pages, once a day', () => {
+      expect(decideCriticalPagesUpAlert('demo', rule, figures(29, 20), NOW)).toBeUndefined();
+      expect(decideCriticalPagesUpAlert('demo', rule, figures(30, 20), NOW)).toEqual({
+        id: 'critical_pages_up:demo:2026-12-07',
+        type: 'critical_pages_up',
+        website: 'demo',
+        occurredAt: new Date(NOW).toISOString(),
+        data: { day: '2026-12-07', pages: 30, yesterday: 20, increasePercent: 50, renderedToday: 400, renderedYesterday: 380, minIncreasePercent: 50, minPages: 10, examples: ['https://www.example.com/a'] },
+      });
+      expect(decideCriticalPagesUpAlert('demo', rule, figures(60, 20), NOW + 14 * 3_600_000)!.id).toBe('critical_pages_up:demo:2026-12-07');
+      expect(decideCriticalPagesUpAlert('demo', rule, figures(60, 20), NOW + 15 * 3_600_000)!.id).toBe('critical_pages_up:demo:2026-12-08');
+    });
+
+    it('needs min_pages: a rise from none is any rise, a rise of a few pages is none', () => {
+      expect(decideCriticalPagesUpAlert('demo', rule, figures(9, 0), NOW)).toBeUndefined();
+      expect(decideCriticalPagesUpAlert('demo', rule, figures(10, 0), NOW)!.data).toMatchObject({ pages: 10, yesterday: 0, increasePercent: null });
     });
   });
 });

@@ -8,7 +8,7 @@ import { sha256Hex } from '../shared/secret-hash';
  * names the same alert, and the deliverer sends it once.
  */
 
-export const ALERT_TYPES = ['render_failures', 'page_errors', 'export_finished', 'noindex_appeared'] as const;
+export const ALERT_TYPES = ['render_failures', 'page_errors', 'export_finished', 'noindex_appeared', 'critical_pages_up'] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 
 /** What an alert says; the webhook body is this, as JSON. */
@@ -148,6 +148,57 @@ export function decideNoindexAppearedAlert(website: string, rule: NoindexAppeare
       windowMinutes: rule.windowMinutes,
       from: new Date(now - rule.windowMinutes * 60_000).toISOString(),
       to: new Date(now).toISOString(),
+      examples: figures.examples,
+    },
+  };
+}
+
+/**
+ * Pages (URL × dimension) of the website's host whose latest render of a UTC
+ * day found at least one critical issue, today so far and yesterday, with the
+ * pages rendered on each day (what the counts are out of).
+ */
+export interface CriticalPagesFigures {
+  readonly today: number;
+  readonly yesterday: number;
+  readonly renderedToday: number;
+  readonly renderedYesterday: number;
+  /** A few of today's (URLs), for the alert body. */
+  readonly examples: readonly string[];
+}
+
+export interface CriticalPagesUpRule {
+  /** Today's pages with critical issues must be at least this many percent above yesterday's. */
+  readonly increasePercent: number;
+  /** And at least this many: a rise from 1 page to 2 is no incident. */
+  readonly minPages: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * One alert a day when today's pages with critical issues (so far) are at
+ * least `increasePercent` % above yesterday's, and at least `minPages`
+ * (yesterday's none is any rise). Its id is the day's, so it fires at most
+ * once a day, as soon as today's count has risen enough.
+ */
+export function decideCriticalPagesUpAlert(website: string, rule: CriticalPagesUpRule, figures: CriticalPagesFigures, now: number): Alert | undefined {
+  if (figures.today < rule.minPages || figures.today * 100 < figures.yesterday * (100 + rule.increasePercent)) return undefined;
+  const day = new Date(Math.floor(now / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
+  return {
+    id: `critical_pages_up:${website}:${day}`,
+    type: 'critical_pages_up',
+    website,
+    occurredAt: new Date(now).toISOString(),
+    data: {
+      day,
+      pages: figures.today,
+      yesterday: figures.yesterday,
+      increasePercent: figures.yesterday === 0 ? null : Math.round(((figures.today - figures.yesterday) * 100) / figures.yesterday),
+      renderedToday: figures.renderedToday,
+      renderedYesterday: figures.renderedYesterday,
+      minIncreasePercent: rule.increasePercent,
+      minPages: rule.minPages,
       examples: figures.examples,
     },
   };

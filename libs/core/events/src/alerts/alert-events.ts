@@ -6,7 +6,7 @@ import { TOPICS } from '../topics';
 export const ALERT_RAISED = 'AlertRaised';
 export const ALERT_DELIVERY_ATTEMPTED = 'AlertDeliveryAttempted';
 
-export const ALERT_EVENT_TYPES = ['render_failures', 'page_errors', 'export_finished', 'noindex_appeared'] as const;
+export const ALERT_EVENT_TYPES = ['render_failures', 'page_errors', 'export_finished', 'noindex_appeared', 'critical_pages_up'] as const;
 export const ALERT_DELIVERY_STATUSES = ['delivered', 'retrying', 'failed'] as const;
 
 /** An alert rule fired: the webhook body to send (`{id, type, website, occurredAt, data}`). */

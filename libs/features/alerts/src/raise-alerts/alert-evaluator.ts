@@ -1,12 +1,12 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { type Alert, type Clock, decideNoindexAppearedAlert, decidePageErrorAlerts, decideRenderFailureAlert } from '@bpc/domain';
+import { type Alert, type Clock, decideCriticalPagesUpAlert, decideNoindexAppearedAlert, decidePageErrorAlerts, decideRenderFailureAlert } from '@bpc/domain';
 import { newAlertRaised, TOPICS } from '@bpc/events';
 import { EVENT_LOG, EventLog } from '@bpc/event-log';
 import { EXPLORER_STORE, ExplorerStore } from '@bpc/explorer-store';
 import { CLOCK, LOGGER } from '@bpc/platform';
 import { ALERT_TARGETS, type AlertTarget } from '../alert-targets.provider';
-import { noindexAppearedFigures, pageRequestFigures, renderFailureFigures } from './alert-figures';
+import { criticalPagesFigures, noindexAppearedFigures, pageRequestFigures, renderFailureFigures } from './alert-figures';
 
 /** How often the window rules are evaluated. */
 export const ALERT_EVALUATION_INTERVAL_MS = 60_000;
@@ -15,7 +15,8 @@ const REMEMBERED_IDS = 10_000;
 
 /**
  * Evaluates the window rules (render failures, pages turning to errors,
- * noindex appearing on many pages) of
+ * noindex appearing on many pages, pages with critical issues rising day
+ * over day) of
  * every website with a webhook, once a minute, from the ClickHouse read
  * models, and raises what fires as AlertRaised events. Every projector
  * replica evaluates: they raise the same alert ids, and the deliverer
@@ -36,7 +37,7 @@ export class AlertEvaluator implements OnApplicationBootstrap, OnApplicationShut
   ) {}
 
   onApplicationBootstrap(): void {
-    if (!this.targets.some((t) => t.renderFailures || t.pageErrors || t.noindexAppeared)) return;
+    if (!this.targets.some((t) => t.renderFailures || t.pageErrors || t.noindexAppeared || t.criticalPagesUp)) return;
     this.timer = setInterval(() => {
       this.evaluating ??= this.evaluate()
         .then(() => undefined)
@@ -63,7 +64,7 @@ export class AlertEvaluator implements OnApplicationBootstrap, OnApplicationShut
 
   private async firedFor(target: AlertTarget, now: number): Promise<Alert[]> {
     const fired: Alert[] = [];
-    const { renderFailures, pageErrors, noindexAppeared } = target;
+    const { renderFailures, pageErrors, noindexAppeared, criticalPagesUp } = target;
     if (renderFailures) {
       const figures = await renderFailureFigures(this.store, target.hostId, now - renderFailures.windowMinutes * 60_000, now);
       const alert = decideRenderFailureAlert(target.website, renderFailures, figures, now);
@@ -77,6 +78,10 @@ export class AlertEvaluator implements OnApplicationBootstrap, OnApplicationShut
     if (noindexAppeared) {
       const figures = await noindexAppearedFigures(this.store, target.hostId, now - noindexAppeared.windowMinutes * 60_000, now);
       const alert = decideNoindexAppearedAlert(target.website, noindexAppeared, figures, now);
+      if (alert) fired.push(alert);
+    }
+    if (criticalPagesUp) {
+      const alert = decideCriticalPagesUpAlert(target.website, criticalPagesUp, await criticalPagesFigures(this.store, target.hostId, now), now);
       if (alert) fired.push(alert);
     }
     return fired;

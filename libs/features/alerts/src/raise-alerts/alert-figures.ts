@@ -1,5 +1,5 @@
-import type { NoindexAppearedFigures, PageRequestFigures, RenderFailureFigures } from '@bpc/domain';
-import { BOT_REQUESTS_TABLE, type ExplorerStore, PAGE_CHANGES_MERGED_SQL, RENDER_OUTCOMES_TABLE } from '@bpc/explorer-store';
+import type { CriticalPagesFigures, NoindexAppearedFigures, PageRequestFigures, RenderFailureFigures } from '@bpc/domain';
+import { BOT_REQUESTS_TABLE, type ExplorerStore, PAGE_CHANGES_MERGED_SQL, PAGE_CRITICAL_DAYS_TABLE, RENDER_OUTCOMES_TABLE } from '@bpc/explorer-store';
 
 /** Outcomes that count as a failed render (the `failed` outcome class of the render history). */
 const FAILED_OUTCOMES = ['retry_scheduled', 'gave_up', 'failed'];
@@ -51,8 +51,8 @@ export async function pageRequestFigures(store: ExplorerStore, website: string, 
 }
 
 const DAY_MS = 86_400_000;
-/** URLs an alert names as examples. */
-const NOINDEX_EXAMPLES = 5;
+/** URLs an SEO alert names as examples. */
+const EXAMPLE_URLS = 5;
 
 /**
  * Pages (URLs, any dimension) of a host whose `noindex` changed to `true`
@@ -61,9 +61,36 @@ const NOINDEX_EXAMPLES = 5;
  */
 export async function noindexAppearedFigures(store: ExplorerStore, hostId: number, from: number, to: number): Promise<NoindexAppearedFigures> {
   const rows = await store.query<{ pages: number; examples: string[] }>(
-    `SELECT uniqExact(url) AS pages, arraySlice(arraySort(groupUniqArray(url)), 1, ${NOINDEX_EXAMPLES}) AS examples FROM (${PAGE_CHANGES_MERGED_SQL})
+    `SELECT uniqExact(url) AS pages, arraySlice(arraySort(groupUniqArray(url)), 1, ${EXAMPLE_URLS}) AS examples FROM (${PAGE_CHANGES_MERGED_SQL})
      WHERE field = 'noindex' AND after = 'true' AND changed_at >= {from:DateTime64(3)} AND changed_at < {to:DateTime64(3)}`,
     { hostId, from: new Date(from), to: new Date(to), startDate: new Date(from).toISOString().slice(0, 10), endDate: new Date(to + DAY_MS - 1).toISOString().slice(0, 10) },
   );
   return { pages: Number(rows[0]?.pages ?? 0), examples: rows[0]?.examples ?? [] };
+}
+
+/**
+ * Pages (URL × dimension) of a host whose latest render of the UTC day of
+ * `now` (so far) and of the day before found critical issues, and the pages
+ * rendered on each day, from `page_critical_days` (FINAL: a row projected
+ * twice counts once). Two days of one host: a small read, every minute.
+ */
+export async function criticalPagesFigures(store: ExplorerStore, hostId: number, now: number): Promise<CriticalPagesFigures> {
+  const today = new Date(Math.floor(now / DAY_MS) * DAY_MS);
+  const yesterday = new Date(today.getTime() - DAY_MS);
+  const rows = await store.query<{ today: number; yesterday: number; renderedToday: number; renderedYesterday: number; examples: string[] }>(
+    `SELECT countIf(day = {today:Date} AND critical_issues > 0) AS today, countIf(day = {yesterday:Date} AND critical_issues > 0) AS yesterday,
+            countIf(day = {today:Date}) AS renderedToday, countIf(day = {yesterday:Date}) AS renderedYesterday,
+            arraySlice(arraySort(groupUniqArrayIf(url, day = {today:Date} AND critical_issues > 0)), 1, ${EXAMPLE_URLS}) AS examples
+     FROM ${PAGE_CRITICAL_DAYS_TABLE} FINAL
+     WHERE host_id = {hostId:UInt32} AND day >= {yesterday:Date} AND day <= {today:Date}`,
+    { hostId, today: today.toISOString().slice(0, 10), yesterday: yesterday.toISOString().slice(0, 10) },
+  );
+  const row = rows[0];
+  return {
+    today: Number(row?.today ?? 0),
+    yesterday: Number(row?.yesterday ?? 0),
+    renderedToday: Number(row?.renderedToday ?? 0),
+    renderedYesterday: Number(row?.renderedYesterday ?? 0),
+    examples: row?.examples ?? [],
+  };
 }

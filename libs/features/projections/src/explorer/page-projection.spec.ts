@@ -1,6 +1,6 @@
 import { newRenderRecorded } from '@bpc/events';
 import { factsWith } from '../../../../core/domain/src/pages/page-facts.fixtures';
-import { issueThresholdsByHost, pageRowOf } from './page-projection';
+import { criticalDayRowOf, issueThresholdsByHost, pageRowOf } from './page-projection';
 
 const facts = factsWith({ title: 'A title of exactly forty characters ....', titleLength: 40, wordCount: 150, imagesWithoutAlt: 1 });
 const event = newRenderRecorded({ hostId: 1, url: 'https://www.example.com/widgets/blue', dimensionId: 1, mode: 'render', trigger: 'edge_miss', outcome: 'stored', reason: '', statusCode: 200, renderMs: 10, bytes: 100, attempt: 1, facts }, Date.UTC(2026, 11, 7));
@@ -15,5 +15,13 @@ describe('the pages row of a render', () => {
     expect(pageRowOf(event, facts, byHost.get(1)).issues).toEqual(['title_too_long']);
     expect(byHost.get(2)).toBeUndefined();
     expect(issueThresholdsByHost(undefined).size).toBe(0);
+  });
+});
+
+describe("the day's critical state of a render", () => {
+  it('is the pages row on its UTC day: host, URL, dimension, when, and its critical issue count', () => {
+    const noindex = factsWith({ noindexBy: ['robots'] });
+    const late = newRenderRecorded({ hostId: 1, url: 'https://www.example.com/a', dimensionId: 2, mode: 'render', trigger: 'sitemap', outcome: 'stored', reason: '', statusCode: 200, renderMs: 10, bytes: 100, attempt: 1, facts: noindex }, Date.UTC(2026, 11, 7, 23, 59, 59, 999));
+    expect(criticalDayRowOf(pageRowOf(late, noindex))).toEqual({ host_id: 1, day: '2026-12-07', url: 'https://www.example.com/a', dimension_id: 2, rendered_at: '2026-12-07T23:59:59.999Z', critical_issues: 1 });
   });
 });

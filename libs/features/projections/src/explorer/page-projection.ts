@@ -1,7 +1,7 @@
 import type { AppConfig } from '@bpc/config';
 import { criticalIssueCount, DEFAULT_ISSUE_THRESHOLDS, type IssueThresholds, issuesOf, type PageFacts } from '@bpc/domain';
 import type { RenderRecorded } from '@bpc/events';
-import { PAGE_CHANGE_EVENTS_TABLE, type PageChangeRow, type PageRow, PAGES_TABLE, SEVERITY_RANKS } from '@bpc/explorer-store';
+import { PAGE_CHANGE_EVENTS_TABLE, PAGE_CRITICAL_DAYS_TABLE, type PageChangeRow, type PageCriticalDayRow, type PageRow, PAGES_TABLE, SEVERITY_RANKS } from '@bpc/explorer-store';
 import { push, type TableRows } from './table-rows';
 
 /**
@@ -63,15 +63,23 @@ export function pageRowOf(event: RenderRecorded, facts: PageFacts, thresholds: I
   };
 }
 
+/** The `page_critical_days` row of a render: the page's state on the render's UTC day (the day's latest render wins). */
+export function criticalDayRowOf(page: PageRow): PageCriticalDayRow {
+  return { host_id: page.host_id, day: page.rendered_at.slice(0, 10), url: page.url, dimension_id: page.dimension_id, rendered_at: page.rendered_at, critical_issues: page.critical_issues };
+}
+
 /**
  * What a render adds to SEO health (pure): its `pages` row when it carries
- * facts, one `page_change_events` row per change (the table's view coalesces
- * them per day). Renders without facts add nothing.
+ * facts and the day's state of the page (`page_critical_days`), one
+ * `page_change_events` row per change (the table's view coalesces them per
+ * day). Renders without facts add nothing.
  */
 export function pageRows(event: RenderRecorded, into: TableRows, thresholds: ReadonlyMap<number, IssueThresholds> = new Map()): void {
   const { facts, changes } = event.payload;
   if (facts === undefined) return;
-  push(into, PAGES_TABLE, pageRowOf(event, facts, thresholds.get(event.payload.hostId)));
+  const page = pageRowOf(event, facts, thresholds.get(event.payload.hostId));
+  push(into, PAGES_TABLE, page);
+  push(into, PAGE_CRITICAL_DAYS_TABLE, criticalDayRowOf(page));
   for (const change of changes ?? []) {
     const row: PageChangeRow = {
       host_id: event.payload.hostId,

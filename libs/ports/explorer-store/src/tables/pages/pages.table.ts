@@ -33,3 +33,17 @@ export type PageRow = {
   readonly issues: readonly string[];
   readonly critical_issues: number;
 };
+
+/** Per UTC day, each page's latest render's critical issue count (012_page_critical_days.sql): what the `critical_pages_up` alert compares. */
+export const PAGE_CRITICAL_DAYS_TABLE = 'page_critical_days';
+
+/** One `page_critical_days` row, as the projector writes it. */
+export type PageCriticalDayRow = {
+  readonly host_id: number;
+  /** YYYY-MM-DD, UTC. */
+  readonly day: string;
+  readonly url: string;
+  readonly dimension_id: number;
+  readonly rendered_at: string;
+  readonly critical_issues: number;
+};
