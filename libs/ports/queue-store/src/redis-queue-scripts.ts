@@ -17,7 +17,7 @@ import { queueRulesLua } from './redis-queue-rules-lua';
  * and the domain's rules and compares every answer. Purge, settle, pause and
  * resume are decided in TypeScript and applied by APPLY. Entries due at the
  * same time are served in key order: the ZSET's member order, which the
- * domain's `QueueState` follows (`keyOrderForm`). Leases expiring together
+ * domain's `QueueState` follows (`compareKeys`). Leases expiring together
  * return in claim id order (each to its place by due time and key).
  *
  * Key layout (P = `{<keyPrefix>}:`, one hash tag so every script touches a

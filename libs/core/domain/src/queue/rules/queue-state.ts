@@ -2,7 +2,7 @@ import { assertNever } from '../../shared/assert-never';
 import { PRIORITIES, type Priority } from '../priority';
 import { emptyHostQueueCounts, type HostQueueCounts } from '../queue-entry';
 import type { Lease, QueueChange, QueueView, QueuedEntry } from './queue-changes';
-import { keyOrderForm, SortedDueList, type DueItem } from './sorted-due-list';
+import { SortedDueList, type DueItem } from './sorted-due-list';
 
 /** A queued entry with its place in its list (due time, then key). */
 interface IndexedEntry extends DueItem {
@@ -102,7 +102,7 @@ export class QueueState implements QueueView {
     for (const event of events) this.evolve(event);
   }
 
-  /** Applies one decided event. Entries due at the same time are served in key order, as Redis serves them (see `keyOrderForm`). */
+  /** Applies one decided event. Entries due at the same time are served in key order, as Redis serves them (see `compareKeys`). */
   evolve(event: QueueChange): void {
     switch (event.type) {
       case 'entry-queued':
@@ -138,7 +138,7 @@ export class QueueState implements QueueView {
   private place(entry: QueuedEntry): void {
     let host = this.hosts.get(entry.hostId);
     if (!host) this.hosts.set(entry.hostId, (host = new HostQueues()));
-    host.add({ entry, dueAt: entry.dueAt, orderKey: keyOrderForm(entry.key) });
+    host.add({ entry, dueAt: entry.dueAt, key: entry.key });
   }
 
   private remove(hostId: number, key: string): IndexedEntry | undefined {

@@ -3,42 +3,33 @@ import { reached } from './queue-rule-table';
 /** Something ordered by due time, then by key (unique within a list). */
 export interface DueItem {
   readonly dueAt: number;
-  /** The key in a form JavaScript's `<` orders as Redis does (see `keyOrderForm`). */
-  readonly orderKey: string;
+  readonly key: string;
 }
 
 function compare(a: DueItem, b: DueItem): number {
-  return a.dueAt - b.dueAt || (a.orderKey < b.orderKey ? -1 : a.orderKey > b.orderKey ? 1 : 0);
+  return a.dueAt - b.dueAt || compareKeys(a.key, b.key);
 }
-
-/** Code units from U+D800 up: where UTF-16 order and UTF-8 byte order part. */
-const HIGH_UNITS = /[\uD800-\uFFFF]/;
 
 /**
- * `key` in a form whose JavaScript order (UTF-16 code units) is the order
- * Redis gives the members of a sorted set with equal scores: their UTF-8
- * bytes compared (memcmp), which is code point order. The two differ only
- * where a surrogate (a character above U+FFFF) meets a character from
- * U+E000 to U+FFFF, so those code units are moved: surrogates above the
- * others. Keys below U+D800 (URLs, which the queue keeps percent-encoded)
- * are their own form, and computed once per entry, so the comparisons of a
- * large enqueue stay native.
+ * The order of two keys as Redis orders the members of a sorted set with
+ * equal scores: their UTF-8 bytes compared (memcmp), which is code point
+ * order. JavaScript compares UTF-16 code units, which differs only where a
+ * surrogate (a character above U+FFFF) meets a character from U+E000 to
+ * U+FFFF: there the surrogate is moved above them.
  */
-export function keyOrderForm(key: string): string {
-  if (!HIGH_UNITS.test(key)) return key;
-  let form = '';
-  for (let i = 0; i < key.length; i++) {
-    const unit = key.charCodeAt(i);
-    form += String.fromCharCode(unit < 0xd800 ? unit : unit >= 0xe000 ? unit - 0x800 : unit + 0x2000);
-  }
-  return form;
-}
-
-/** The order of two keys as Redis orders sorted set members of equal score (see `keyOrderForm`). */
 export function compareKeys(a: string, b: string): number {
-  const x = keyOrderForm(a);
-  const y = keyOrderForm(b);
-  return x < y ? -1 : x > y ? 1 : 0;
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) {
+      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+    }
+    return x - y;
+  }
+  return a.length - b.length;
 }
 
 /** First index in a sorted array whose element is not before `item` (lower bound). */
