@@ -15,10 +15,10 @@ import { queueRulesLua } from './redis-queue-rules-lua';
  * of a request's items) follow the domain's functions of the same name, and
  * the model contract suite runs generated call sequences against this store
  * and the domain's rules and compares every answer. Purge, settle, pause and
- * resume are decided in TypeScript and applied by APPLY. Entries due at the
- * same time are served in key order: the ZSET's member order, which the
- * domain's `QueueState` follows (`compareKeys`). Leases expiring together
- * return in claim id order (each to its place by due time and key).
+ * resume are decided in TypeScript and applied by APPLY. Two things the port
+ * leaves open differ from the memory store: entries due at the same time are
+ * served in key order (ZSET member order, not first queued), and leases
+ * expiring together return in claim id order.
  *
  * Key layout (P = `{<keyPrefix>}:`, one hash tag so every script touches a
  * single cluster slot):

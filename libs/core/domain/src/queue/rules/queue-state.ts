@@ -4,7 +4,7 @@ import { emptyHostQueueCounts, type HostQueueCounts } from '../queue-entry';
 import type { Lease, QueueChange, QueueView, QueuedEntry } from './queue-changes';
 import { SortedDueList, type DueItem } from './sorted-due-list';
 
-/** A queued entry with its place in its list (due time, then key). */
+/** A queued entry with its place among entries due at the same time. */
 interface IndexedEntry extends DueItem {
   readonly entry: QueuedEntry;
 }
@@ -49,7 +49,8 @@ class HostQueues {
 export class QueueState implements QueueView {
   private readonly hosts = new Map<number, HostQueues>();
   private readonly pauseDeadlines = new Map<number, number>();
-  private readonly claims = new Map<string, Lease>();
+  private readonly claims = new Map<string, { readonly lease: Lease; readonly seq: number }>();
+  private seq = 0;
   /** Host served last by a claim (an `entry-leased`); a store restoring a snapshot sets it. */
   lastServedHost: number | undefined;
 
@@ -70,11 +71,11 @@ export class QueueState implements QueueView {
   }
 
   lease(claimId: string): Lease | undefined {
-    return this.claims.get(claimId);
+    return this.claims.get(claimId)?.lease;
   }
 
   *leases(): Iterable<Lease> {
-    yield* this.claims.values();
+    for (const { lease } of this.claims.values()) yield lease;
   }
 
   pauses(): Iterable<readonly [number, number]> {
@@ -102,14 +103,15 @@ export class QueueState implements QueueView {
     for (const event of events) this.evolve(event);
   }
 
-  /** Applies one decided event. Entries due at the same time are served in key order, as Redis serves them (see `compareKeys`). */
+  /** Applies one decided event; entries due at the same time keep first queued, first served order, and a replaced or returned entry keeps its place. */
   evolve(event: QueueChange): void {
     switch (event.type) {
       case 'entry-queued':
-        return this.place(event.entry);
-      case 'entry-replaced':
-        this.remove(event.entry.hostId, event.entry.key);
-        return this.place(event.entry);
+        return this.place(event.entry, this.seq++);
+      case 'entry-replaced': {
+        const current = this.remove(event.entry.hostId, event.entry.key);
+        return this.place(event.entry, current?.seq ?? this.seq++);
+      }
       case 'entry-removed':
         return void this.remove(event.hostId, event.key);
       case 'queues-purged':
@@ -120,25 +122,27 @@ export class QueueState implements QueueView {
         return void this.pauseDeadlines.delete(event.hostId);
       case 'entry-leased': {
         const { entry } = event.lease;
-        this.remove(entry.hostId, entry.key);
-        this.claims.set(event.lease.claimId, event.lease);
+        const current = this.remove(entry.hostId, entry.key);
+        this.claims.set(event.lease.claimId, { lease: event.lease, seq: current?.seq ?? this.seq++ });
         this.lastServedHost = entry.hostId;
         return;
       }
       case 'lease-ended':
         return void this.claims.delete(event.claimId);
-      case 'lease-returned':
+      case 'lease-returned': {
+        const seq = this.claims.get(event.claimId)?.seq ?? this.seq++;
         this.claims.delete(event.claimId);
-        return this.place(event.entry);
+        return this.place(event.entry, seq);
+      }
       default:
         return assertNever(event);
     }
   }
 
-  private place(entry: QueuedEntry): void {
+  private place(entry: QueuedEntry, seq: number): void {
     let host = this.hosts.get(entry.hostId);
     if (!host) this.hosts.set(entry.hostId, (host = new HostQueues()));
-    host.add({ entry, dueAt: entry.dueAt, key: entry.key });
+    host.add({ entry, dueAt: entry.dueAt, seq });
   }
 
   private remove(hostId: number, key: string): IndexedEntry | undefined {

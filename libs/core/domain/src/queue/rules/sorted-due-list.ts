@@ -1,35 +1,13 @@
 import { reached } from './queue-rule-table';
 
-/** Something ordered by due time, then by key (unique within a list). */
+/** Something ordered by due time; `seq` breaks ties so equal due times stay first-in first-out. */
 export interface DueItem {
   readonly dueAt: number;
-  readonly key: string;
+  readonly seq: number;
 }
 
 function compare(a: DueItem, b: DueItem): number {
-  return a.dueAt - b.dueAt || compareKeys(a.key, b.key);
-}
-
-/**
- * The order of two keys as Redis orders the members of a sorted set with
- * equal scores: their UTF-8 bytes compared (memcmp), which is code point
- * order. JavaScript compares UTF-16 code units, which differs only where a
- * surrogate (a character above U+FFFF) meets a character from U+E000 to
- * U+FFFF: there the surrogate is moved above them.
- */
-export function compareKeys(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) {
-    let x = a.charCodeAt(i);
-    let y = b.charCodeAt(i);
-    if (x === y) continue;
-    if (x >= 0xd800 && y >= 0xd800) {
-      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
-      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
-    }
-    return x - y;
-  }
-  return a.length - b.length;
+  return a.dueAt - b.dueAt || a.seq - b.seq;
 }
 
 /** First index in a sorted array whose element is not before `item` (lower bound). */
@@ -57,7 +35,7 @@ function dueCount(items: readonly DueItem[], now: number): number {
 }
 
 /**
- * Items ordered by due time, then key, kept as a list of sorted chunks (bounded size):
+ * Items ordered by due time, kept as a list of sorted chunks (bounded size):
  * insert and remove cost O(log n + chunk), counting the due items O(chunks),
  * and appending in due order (the common case: one request, one due time) is
  * O(1). A plain sorted array would pay O(n) per insert at 100k entries; a
@@ -83,7 +61,7 @@ export class SortedDueList<T extends DueItem> {
     if (chunk.length > this.maxChunk) this.chunks.splice(index + 1, 0, chunk.splice(chunk.length >>> 1));
   }
 
-  /** Removes this very item (found by its due time and key); false when absent. */
+  /** Removes this very item (found by its due time and sequence); false when absent. */
   remove(item: T): boolean {
     const index = this.chunkFor(item);
     const chunk = this.chunks[index];
