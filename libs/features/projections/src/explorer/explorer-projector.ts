@@ -210,7 +210,8 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
         const list = storedByIntake.get(intake);
         if (list) list.push(stored);
         else storedByIntake.set(intake, [stored]);
-        // A render's facts and changes need the domain's issue rules: mapped here, from the event the log already parsed.
+        // A render's facts and changes need the domain's issue rules, so its event is parsed here (`record.event` parses on
+        // first use): one parse per render, nothing beside the render's own cost; bot requests stay unparsed.
         if (intake === RENDER_RECORDED_EVENTS_TABLE) pageRows(record.event as RenderRecorded, tables, this.issueThresholds);
         continue;
       }
