@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { AiCrawlersResult } from '../../api/types';
 import { explorerSearchParams, type FilterState as ExplorerFilter } from '../../lib/explorer-state';
@@ -25,57 +26,59 @@ export function SpoofedTraffic({ website, period, spoofed }: { website: string; 
             {spoofed.rendersCaused ? `; ${formatInteger(spoofed.rendersCaused)} were rendered for them` : ''}. Client addresses are not recorded.
           </p>
           <div className="grid-2">
-            <div className="table-wrap">
-              <table>
-                <caption className="visually-hidden">Bots most claimed falsely</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Claimed bot</th>
-                    <th scope="col" className="num">
-                      Requests
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {spoofed.topClaimedBots.map((row) => (
-                    <tr key={row.bot}>
-                      <th scope="row">
-                        <Link to={explorerUrl([proven, { field: 'bot_name', op: 'equals', val: row.bot }])}>{row.bot}</Link>
-                      </th>
-                      <td className="num">{formatInteger(row.requests)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <div className="table-wrap">
-              <table>
-                <caption className="visually-hidden">Pages spoofed bots requested most</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Page</th>
-                    <th scope="col" className="num">
-                      Requests
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {spoofed.topUrls.map((row) => (
-                    <tr key={row.url}>
-                      <td className="url">
-                        <Link to={explorerUrl([proven, { field: 'url', op: 'equals', val: row.url }])} title={row.url}>
-                          {pathOf(row.url)}
-                        </Link>
-                      </td>
-                      <td className="num">{formatInteger(row.requests)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <RequestsTable
+              caption="Bots most claimed falsely"
+              heading="Claimed bot"
+              rows={spoofed.topClaimedBots.map((row) => ({
+                key: row.bot,
+                requests: row.requests,
+                label: <Link to={explorerUrl([proven, { field: 'bot_name', op: 'equals', val: row.bot }])}>{row.bot}</Link>,
+              }))}
+            />
+            <RequestsTable
+              caption="Pages spoofed bots requested most"
+              heading="Page"
+              urls
+              rows={spoofed.topUrls.map((row) => ({
+                key: row.url,
+                requests: row.requests,
+                label: (
+                  <Link to={explorerUrl([proven, { field: 'url', op: 'equals', val: row.url }])} title={row.url}>
+                    {pathOf(row.url)}
+                  </Link>
+                ),
+              }))}
+            />
           </div>
         </>
       )}
     </section>
+  );
+}
+
+/** A two-column table: what (a bot as the row's header, or a page URL) and its requests. */
+function RequestsTable({ caption, heading, urls = false, rows }: { caption: string; heading: string; urls?: boolean; rows: { key: string; requests: number; label: ReactNode }[] }) {
+  return (
+    <div className="table-wrap">
+      <table>
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{heading}</th>
+            <th scope="col" className="num">
+              Requests
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.key}>
+              {urls ? <td className="url">{row.label}</td> : <th scope="row">{row.label}</th>}
+              <td className="num">{formatInteger(row.requests)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -36,6 +36,20 @@ export function alignedWindow(now: number, windowMinutes: number): { readonly st
   return { start, end: start + length };
 }
 
+/**
+ * What an alert about the last window starts with: its id names the rule,
+ * the website and the aligned window, so the window's alert is one alert.
+ */
+function windowAlertOf(type: AlertType, website: string, rule: WindowRule, now: number): Pick<Alert, 'id' | 'type' | 'website' | 'occurredAt'> {
+  const window = alignedWindow(now, rule.windowMinutes);
+  return { id: `${type}:${website}:${new Date(window.start).toISOString()}`, type, website, occurredAt: new Date(now).toISOString() };
+}
+
+/** The last window as an alert's body says it. */
+function lastWindowOf(rule: WindowRule, now: number): { readonly windowMinutes: number; readonly from: string; readonly to: string } {
+  return { windowMinutes: rule.windowMinutes, from: new Date(now - rule.windowMinutes * 60_000).toISOString(), to: new Date(now).toISOString() };
+}
+
 /** Render failures (outcomes retry_scheduled, gave_up, failed) of the website's host over the last window. */
 export interface RenderFailureFigures {
   readonly failures: number;
@@ -50,20 +64,9 @@ export interface RenderFailureRule extends WindowRule {
 /** One alert when the failures of the last `windowMinutes` reach the threshold; at most one per aligned window. */
 export function decideRenderFailureAlert(website: string, rule: RenderFailureRule, figures: RenderFailureFigures, now: number): Alert | undefined {
   if (figures.failures < rule.threshold) return undefined;
-  const window = alignedWindow(now, rule.windowMinutes);
   return {
-    id: `render_failures:${website}:${new Date(window.start).toISOString()}`,
-    type: 'render_failures',
-    website,
-    occurredAt: new Date(now).toISOString(),
-    data: {
-      failures: figures.failures,
-      threshold: rule.threshold,
-      windowMinutes: rule.windowMinutes,
-      from: new Date(now - rule.windowMinutes * 60_000).toISOString(),
-      to: new Date(now).toISOString(),
-      topReasons: figures.topReasons,
-    },
+    ...windowAlertOf('render_failures', website, rule, now),
+    data: { failures: figures.failures, threshold: rule.threshold, ...lastWindowOf(rule, now), topReasons: figures.topReasons },
   };
 }
 
@@ -136,20 +139,9 @@ export interface NoindexAppearedRule extends WindowRule {
  */
 export function decideNoindexAppearedAlert(website: string, rule: NoindexAppearedRule, figures: NoindexAppearedFigures, now: number): Alert | undefined {
   if (figures.pages < rule.minPages) return undefined;
-  const window = alignedWindow(now, rule.windowMinutes);
   return {
-    id: `noindex_appeared:${website}:${new Date(window.start).toISOString()}`,
-    type: 'noindex_appeared',
-    website,
-    occurredAt: new Date(now).toISOString(),
-    data: {
-      pages: figures.pages,
-      minPages: rule.minPages,
-      windowMinutes: rule.windowMinutes,
-      from: new Date(now - rule.windowMinutes * 60_000).toISOString(),
-      to: new Date(now).toISOString(),
-      examples: figures.examples,
-    },
+    ...windowAlertOf('noindex_appeared', website, rule, now),
+    data: { pages: figures.pages, minPages: rule.minPages, ...lastWindowOf(rule, now), examples: figures.examples },
   };
 }
 

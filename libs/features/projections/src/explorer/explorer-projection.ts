@@ -1,4 +1,4 @@
-import { assertNever } from '@bpc/domain';
+import { assertNever, type IssueThresholds } from '@bpc/domain';
 import { BOT_REQUEST_RECORDED, EXPLORER_EVENT_CATALOG, ExplorerEvent, envelopeJsonTest, RENDER_EVENT_CATALOG, RENDER_RECORDED, RenderEvent, SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecorded } from '@bpc/events';
 import { BOT_REQUEST_EVENTS_TABLE, BOT_REQUESTS_TABLE, RENDER_OUTCOMES_TABLE, RENDER_RECORDED_EVENTS_TABLE, SEARCH_DAY_IMPORTS_TABLE, type SearchDayImportRow, type SearchDayRow, SEARCH_TABLES } from '@bpc/explorer-store';
 
@@ -25,12 +25,16 @@ export function intakeOfStored(stored: Buffer): string | undefined {
   return undefined;
 }
 
-/** The rows one event contributes, per table (pure); bot requests and render facts go to their intake tables as they are. */
-export function explorerRows(event: ExplorerEvent | RenderEvent, into: TableRows): void {
+/**
+ * The rows one event contributes, per table (pure); bot requests and render
+ * facts go to their intake tables as they are. `thresholds`: each host's SEO
+ * issue thresholds for the `pages` rows (absent: the defaults).
+ */
+export function explorerRows(event: ExplorerEvent | RenderEvent, into: TableRows, thresholds?: ReadonlyMap<number, IssueThresholds>): void {
   switch (event.type) {
     case RENDER_RECORDED:
       push(into, RENDER_RECORDED_EVENTS_TABLE, { ...event });
-      pageRows(event, into);
+      pageRows(event, into, thresholds);
       return;
     case BOT_REQUEST_RECORDED:
       push(into, BOT_REQUEST_EVENTS_TABLE, { ...event });

@@ -217,7 +217,7 @@ export class ExplorerProjector implements OnApplicationBootstrap, OnApplicationS
       }
       const event = asExplorerEvent(record.event) ?? asRenderEvent(record.event);
       if (!event) throw new UnknownEventError('explorer projector', record.event, `${batch.topic}:${batch.partition}@${record.offset}`);
-      explorerRows(event, tables);
+      explorerRows(event, tables, this.issueThresholds);
     }
     // One JsonLines per intake and log batch: its bytes wait for the insert, not an object per row.
     for (const [intake, stored] of storedByIntake) push(tables, intake, JsonLines.of(stored));
