@@ -240,6 +240,8 @@ describe('dashboard journeys in Chromium', () => {
     expect(await card('Critical issues')).toBe('1 pages');
     expect(await card('Warning issues')).toBe('1 pages');
     const issues = page.getByRole('table', { name: /Issues pages have now/ });
+    // The examples come from a second query: wait for them, not for the '…' shown meanwhile.
+    await issues.getByRole('link', { name: '/p0' }).waitFor();
     expect(await issues.getByRole('row', { name: /noindex/ }).innerText()).toMatch(/noindex\s+Bots are told not to index this page[^\n]*\s+Critical\s+1\s+\/p0/);
     expect(await issues.getByRole('row', { name: /title_missing/ }).innerText()).toMatch(/Warning\s+1\s+\/p1/);
     const feed = page.getByRole('table', { name: /Changes in the period, most severe first/ });
