@@ -1,0 +1,2 @@
+export * from './object-store.port';
+export { assertObjectKey, assertObjectPrefix } from './object-key';
