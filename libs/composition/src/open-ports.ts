@@ -16,6 +16,7 @@ import { ExportSlots, MemoryExportSlots, RedisExportSlots } from '@bpc/export-sl
 import type { Logger } from 'pino';
 import { settlesWithin, SHUTDOWN_BOUNDS_MS } from '@bpc/platform';
 import { EngineWait } from './engine-wait';
+import { openObjectStore } from './open-object-store';
 import type { PortName, PortNeeds, Ports } from './ports';
 
 const HOUR_MS = 3_600_000;
@@ -45,6 +46,8 @@ export async function openPorts(config: AppConfig, needs: PortNeeds, logger: Log
     opened.push(queueStore);
     const explorerStore = needs.has('explorerStore') ? await openExplorerStore(config, logger.child({ port: 'explorer_store' }), waits) : undefined;
     opened.push(explorerStore);
+    const objectStore = needs.has('objectStore') ? openObjectStore(config) : undefined;
+    opened.push(objectStore);
     const cacheStore = needs.has('cacheStore') || needs.has('pageRefresher') ? await openCacheStore(config, logger.child({ port: 'cache_store' })) : undefined;
     opened.push(cacheStore);
     const pageRefresher = needs.has('pageRefresher') ? openPageRefresher(config, cacheStore!, logger.child({ port: 'renderer' })) : undefined;
@@ -57,7 +60,7 @@ export async function openPorts(config: AppConfig, needs: PortNeeds, logger: Log
     const botVerifier = needs.has('botVerifier') ? await openBotVerifier(config, logger.child({ port: 'bot_verifier' })) : undefined;
     const robotsTxt = needs.has('robotsTxt') ? openRobotsTxt(config) : undefined;
     opened.push(robotsTxt);
-    const ports: Ports = { eventLog, queueStore, explorerStore, cacheStore, pageRefresher, rateLimitStore, exportSlots, warmUpTurns, botVerifier, robotsTxt };
+    const ports: Ports = { eventLog, queueStore, explorerStore, objectStore, cacheStore, pageRefresher, rateLimitStore, exportSlots, warmUpTurns, botVerifier, robotsTxt };
     extraClosers.set(ports, closers);
     engineWaits.set(ports, waits);
     return ports;
@@ -86,6 +89,7 @@ export async function closePorts(ports: Ports, logger: Logger): Promise<void> {
     ['warm_up_turns', ports.warmUpTurns && (() => ports.warmUpTurns!.close())],
     ['cache_store', ports.cacheStore && (() => ports.cacheStore!.close())],
     ['explorer_store', ports.explorerStore && (() => ports.explorerStore!.close())],
+    ['object_store', ports.objectStore && (() => ports.objectStore!.close())],
     ['queue_store', ports.queueStore && (() => ports.queueStore!.close())],
   ];
   const storesBy = Date.now() + SHUTDOWN_BOUNDS_MS.storesClose;

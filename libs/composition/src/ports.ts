@@ -9,12 +9,15 @@ import type { ExportSlots } from '@bpc/export-slots';
 import type { WarmUpTurns } from '@bpc/daemon';
 import type { BotVerifier } from '@bpc/bot-verification';
 import type { RobotsTxtKeeper } from '@bpc/robots-txt';
+import type { ObjectStore } from '@bpc/object-store';
 
 /** The adapters one process opened; apps in the same process share them. */
 export interface Ports {
   readonly eventLog?: EventLog;
   readonly queueStore?: QueueStore;
   readonly explorerStore?: ExplorerStore;
+  /** Page bodies and export files: files under `data_dir`, or an S3-compatible bucket. */
+  readonly objectStore?: ObjectStore;
   /** Cache entry metadata (memory + sidecar files, or Redis) over body files in `data_dir/cache`. */
   readonly cacheStore?: CacheStore;
   /** Renders (Chromium tab pool) or fetches pages into the cache store. */
@@ -44,6 +47,8 @@ export function adapterName(config: AppConfig, port: PortName): string {
       return `queue_store (${config.adapters.queue_store})`;
     case 'explorerStore':
       return `explorer_store (${config.adapters.explorer_store})`;
+    case 'objectStore':
+      return 'object_store (files)';
     case 'cacheStore':
       return `cache_store (${config.adapters.queue_store === 'redis' ? 'redis' : 'file'})`;
     case 'pageRefresher':

@@ -5,6 +5,7 @@ import { EVENT_LOG } from '@bpc/event-log';
 import { EXPLORER_STORE } from '@bpc/explorer-store';
 import { QUEUE_STORE } from '@bpc/queue-store';
 import { CACHE_STORE } from '@bpc/cache-store';
+import { OBJECT_STORE } from '@bpc/object-store';
 import { PAGE_REFRESHER } from '@bpc/renderer';
 import { RATE_LIMIT_STORE } from '@bpc/rate-limit';
 import { EXPORT_SLOTS } from '@bpc/export-slots';
@@ -38,6 +39,7 @@ const PORT_TOKENS: Record<PortName, symbol> = {
   eventLog: EVENT_LOG,
   queueStore: QUEUE_STORE,
   explorerStore: EXPLORER_STORE,
+  objectStore: OBJECT_STORE,
   cacheStore: CACHE_STORE,
   pageRefresher: PAGE_REFRESHER,
   rateLimitStore: RATE_LIMIT_STORE,
