@@ -57,7 +57,7 @@ describe('S3ObjectStore', () => {
       await expect(client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: 'tenant-a/objects/exports/1.csv' }))).resolves.toMatchObject({ ContentLength: 1 });
       // A foreign or marker name under the prefix is never handed out as a key.
       await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: 'tenant-a/objects/exports/bad name', Body: 'x' }));
-      await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: 'tenant-a/objects/exports/dir/', Body: '' }));
+      await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: 'tenant-a/objects/exports/dir/', Body: Buffer.alloc(0), ContentLength: 0 }));
       client.destroy();
       const keys: string[] = [];
       for await (const object of store.list('exports/')) keys.push(object.key);
