@@ -68,7 +68,7 @@ startup: an unknown key or a bad value stops the process with exit code 2, namin
 the reason (\`recache.max_concurrent: must not be less than 1\`). Rules that span keys are checked too:
 host ids, hostnames, dimension ids and names, website ids and edge-token hashes are unique; a website
 names an existing host; at most one fallback dimension per host; every regular expression compiles;
-\`kafka\`, \`redis\` and \`clickhouse\` are required when \`adapters\` chooses them; exactly one of
+\`kafka\`, \`redis\`, \`clickhouse\` and \`s3\` are required when \`adapters\` chooses them; exactly one of
 \`internal_auth_key\` and \`internal_auth_key_sha256\`; \`exports.signing_key\` with the Kafka event log; no
 two apps on one port.
 

@@ -48,7 +48,7 @@ export function adapterName(config: AppConfig, port: PortName): string {
     case 'explorerStore':
       return `explorer_store (${config.adapters.explorer_store})`;
     case 'objectStore':
-      return 'object_store (files)';
+      return `object_store (${config.adapters.object_store})`;
     case 'cacheStore':
       return `cache_store (${config.adapters.queue_store === 'redis' ? 'redis' : 'file'})`;
     case 'pageRefresher':

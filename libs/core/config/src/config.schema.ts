@@ -13,12 +13,14 @@ import {
   IsString,
   Matches,
   Max,
+  MaxLength,
   Min,
   ValidateBy,
   ValidateNested,
 } from 'class-validator';
 import ipaddr from 'ipaddr.js';
 import { parseContentSignal } from '@bpc/domain';
+import { isS3BucketName } from './s3-bucket-name';
 
 /**
  * The configuration file, field by field. Names are snake_case as in the
@@ -293,6 +295,7 @@ export class RenderServiceConfig {
 export const EVENT_LOG_ADAPTERS = ['file', 'kafka'] as const;
 export const QUEUE_STORE_ADAPTERS = ['memory', 'redis'] as const;
 export const EXPLORER_STORE_ADAPTERS = ['chdb', 'clickhouse'] as const;
+export const OBJECT_STORE_ADAPTERS = ['files', 's3'] as const;
 
 export class AdaptersConfig {
   /** Event log: append-only files in `data_dir` (standalone) or Kafka (cluster). */
@@ -301,6 +304,8 @@ export class AdaptersConfig {
   @IsIn(QUEUE_STORE_ADAPTERS) queue_store: (typeof QUEUE_STORE_ADAPTERS)[number] = 'memory';
   /** Data Explorer store: chDB in the process (standalone) or a ClickHouse server (cluster). */
   @IsIn(EXPLORER_STORE_ADAPTERS) explorer_store: (typeof EXPLORER_STORE_ADAPTERS)[number] = 'chdb';
+  /** Page bodies and export files: files under `data_dir` (standalone, or a volume every replica mounts) or an S3-compatible bucket (cluster; docs/object-store.md). */
+  @IsIn(OBJECT_STORE_ADAPTERS) object_store: (typeof OBJECT_STORE_ADAPTERS)[number] = 'files';
 }
 
 export class KafkaConfig {
@@ -330,6 +335,32 @@ export class ClickhouseConfig {
   @IsString() username: string = 'default';
   /** ClickHouse password. */
   @IsString() password: string = '';
+}
+
+/**
+ * The S3-compatible bucket of `adapters.object_store: s3` (docs/object-store.md).
+ * Credentials are never in this file: the SDK's default chain reads them from
+ * the environment (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, optionally
+ * AWS_SESSION_TOKEN; or AWS_PROFILE, web identity, instance metadata).
+ */
+export class S3Config {
+  /** Bucket the objects live in; it must exist (readiness says "bucket missing" otherwise). */
+  @ValidateBy({ name: 'isS3BucketName', validator: { validate: (value) => typeof value === 'string' && isS3BucketName(value), defaultMessage: () => 'must follow the naming rules of S3 buckets: 3 to 63 lower-case letters, digits, dots and hyphens, a letter or digit at each end, no two dots in a row, not an IP address' } })
+  bucket!: string;
+  /** Keys live under `<prefix>/` in the bucket, so several deployments can share one; empty = the bucket's root. */
+  @IsString() @Matches(/^$|^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/, { message: 'must be empty or /-separated segments of letters, digits, ., _ and - (no leading, trailing or doubled /, no . or .. segment)' })
+  @MaxLength(256)
+  prefix: string = '';
+  /** An S3-compatible server (`http://minio:9000`); absent = AWS S3 in `region`. */
+  @IsOptional() @Matches(/^https?:\/\/[^\s/?#]+\/?$/, { message: 'must be an http(s) URL of a server, without a path' }) endpoint?: string;
+  /** Region the requests are signed for (MinIO accepts any; AWS needs the bucket's). */
+  @Matches(/^[a-z0-9-]+$/, { message: 'must be a code like us-east-1' }) region: string = 'us-east-1';
+  /** `http://endpoint/bucket/key` instead of `http://bucket.endpoint/key`: what MinIO and most S3-compatible servers need. */
+  @IsBoolean() force_path_style: boolean = false;
+  /** Longest a connection, or a request without progress, may take before it fails and is retried, ms. */
+  @IsInt() @Min(100) @Max(300_000) request_timeout_ms: number = 10_000;
+  /** Attempts per request, the first included, with backoff between them. */
+  @IsInt() @Min(1) @Max(10) max_attempts: number = 3;
 }
 
 /**
@@ -574,6 +605,7 @@ export class AppConfigSchema {
   @IsOptional() @ValidateNested() @Type(() => KafkaConfig) kafka?: KafkaConfig;
   @IsOptional() @ValidateNested() @Type(() => RedisConfig) redis?: RedisConfig;
   @IsOptional() @ValidateNested() @Type(() => ClickhouseConfig) clickhouse?: ClickhouseConfig;
+  @IsOptional() @ValidateNested() @Type(() => S3Config) s3?: S3Config;
   @ValidateNested() @Type(() => OperatorSqlConfig) operator_sql: OperatorSqlConfig = new OperatorSqlConfig();
   @ValidateNested() @Type(() => ListenConfig) listen: ListenConfig = new ListenConfig();
   @ValidateNested() @Type(() => LoggingConfig) logging: LoggingConfig = new LoggingConfig();

@@ -73,6 +73,7 @@ function checkAdapters(config: AppConfigSchema): ConfigIssue[] {
   if (config.adapters.explorer_store === 'clickhouse' && !config.clickhouse) {
     issues.push({ key: 'clickhouse', reason: 'required when adapters.explorer_store is clickhouse' });
   }
+  if (config.adapters.object_store === 's3' && !config.s3) issues.push({ key: 's3', reason: 'required when adapters.object_store is s3 (at least s3.bucket)' });
   return issues;
 }
 

@@ -12,6 +12,8 @@ const root = path.resolve(__dirname, '../../../..');
 
 interface ComposeService {
   image?: string;
+  restart?: string;
+  command?: string[];
   environment?: Record<string, string | number>;
   volumes?: string[];
   depends_on?: Record<string, { condition: string }>;
@@ -53,7 +55,9 @@ function interpolate(value: string, env: Readonly<Record<string, string>>): stri
 }
 
 const APPS = ['projector', 'daemon', 'public-api', 'edge'];
-const ENGINES = ['kafka', 'redis', 'clickhouse'];
+const ENGINES = ['kafka', 'redis', 'clickhouse', 'minio'];
+/** Jobs that run once before the apps start (the bucket and the apps' user in MinIO). */
+const ONE_SHOTS = ['minio-bucket'];
 
 describe('docker-compose.yml', () => {
   const compose = readCompose();
@@ -69,13 +73,22 @@ describe('docker-compose.yml', () => {
     expect(validate(broken)).toBe(false);
   });
 
-  it('gives every service a healthcheck, and starts the apps once every engine is healthy', () => {
+  it('gives every long-running service a healthcheck, and starts the apps once every engine is healthy and every one-shot job has succeeded', () => {
     for (const [name, service] of Object.entries(compose.services)) {
+      if (ONE_SHOTS.includes(name)) continue;
       expect({ name, test: service.healthcheck?.test?.[0] }).toEqual({ name, test: expect.stringMatching(/^CMD(-SHELL)?$/) });
     }
-    for (const app of APPS) {
-      expect({ app, dependsOn: compose.services[app].depends_on }).toEqual({ app, dependsOn: Object.fromEntries(ENGINES.map((e) => [e, { condition: 'service_healthy' }])) });
-    }
+    const expected = { ...Object.fromEntries(ENGINES.map((e) => [e, { condition: 'service_healthy' }])), ...Object.fromEntries(ONE_SHOTS.map((j) => [j, { condition: 'service_completed_successfully' }])) };
+    for (const app of APPS) expect({ app, dependsOn: compose.services[app].depends_on }).toEqual({ app, dependsOn: expected });
+    // A job is run once (never restarted into a loop) after the engine it configures is healthy.
+    for (const job of ONE_SHOTS) expect({ job, restart: compose.services[job].restart, dependsOn: compose.services[job].depends_on }).toEqual({ job, restart: 'no', dependsOn: { minio: { condition: 'service_healthy' } } });
+  });
+
+  it('pins MinIO and mc to release tags, and checks MinIO with the mc its image ships', () => {
+    expect(compose.services.minio.image).toMatch(/^minio\/minio:RELEASE\.\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ$/);
+    expect(compose.services['minio-bucket'].image).toMatch(/^minio\/mc:RELEASE\.\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ$/);
+    expect(compose.services.minio.healthcheck?.test).toEqual(['CMD', 'mc', 'ready', 'local']);
+    expect((compose.services.minio.volumes ?? []).map((v) => v.split(':')[1])).toContain('/data');
   });
 
   it("keeps Kafka's topics (the system of record) on its volume", () => {
@@ -107,6 +120,8 @@ describe('docker-compose.yml', () => {
       CLICKHOUSE_PASSWORD: 'app-secret',
       CLICKHOUSE_ANALYST_PASSWORD: 'analyst-secret',
       BPC_DEMO_PRERENDER_TOKEN_SHA256: 'b'.repeat(64),
+      MINIO_ROOT_PASSWORD: 'minio-root-secret',
+      BPC_S3_SECRET_KEY: 'app-s3-secret',
     };
     const environmentOf = (service: string, vars: Record<string, string>) =>
       Object.fromEntries(Object.entries(compose.services[service].environment ?? {}).map(([k, v]) => [k, interpolate(String(v), vars)]));
@@ -120,10 +135,21 @@ describe('docker-compose.yml', () => {
       expect(config.websites.map((w) => [w.id, w.prerender_token_sha256])).toEqual([['demo', env.BPC_DEMO_PRERENDER_TOKEN_SHA256]]);
     });
 
+    it('the apps keep bodies and exports in the bucket minio-bucket creates, as the user it creates, credentials only in the environment', () => {
+      const apps = environmentOf('edge', env);
+      const job = environmentOf('minio-bucket', env);
+      const config = loadConfig({ file: path.join(root, apps.BPC_CONFIG), env: apps });
+      expect(config.adapters.object_store).toBe('s3');
+      expect(config.s3).toMatchObject({ bucket: job.BUCKET, endpoint: 'http://minio:9000', force_path_style: true });
+      expect({ id: apps.AWS_ACCESS_KEY_ID, secret: apps.AWS_SECRET_ACCESS_KEY }).toEqual({ id: job.APP_ACCESS_KEY, secret: job.APP_SECRET_KEY });
+      expect(apps.AWS_ACCESS_KEY_ID).not.toBe(environmentOf('minio', env).MINIO_ROOT_USER);
+      expect(environmentOf('minio', env).MINIO_ROOT_PASSWORD).toBe(job.MINIO_ROOT_PASSWORD);
+    });
+
     it('refuses to start without each of them, naming it', () => {
       for (const name of Object.keys(env)) {
         const missing: Record<string, string> = { ...env, [name]: '' };
-        expect(() => [...APPS, ...ENGINES].forEach((service) => environmentOf(service, missing))).toThrow(new RegExp(`^${name}: set `));
+        expect(() => [...APPS, ...ENGINES, ...ONE_SHOTS].forEach((service) => environmentOf(service, missing))).toThrow(new RegExp(`^${name}: set `));
       }
     });
   });

@@ -27,7 +27,7 @@ describe('configuration', () => {
     expect(config.recache.timeout_per_url).toBe(60);
     expect(config.internal_queue.max_retries).toBe(3);
     expect(config.scheduler_control_api).toBe(false);
-    expect(config.adapters).toEqual({ event_log: 'file', queue_store: 'memory', explorer_store: 'chdb' });
+    expect(config.adapters).toEqual({ event_log: 'file', queue_store: 'memory', explorer_store: 'chdb', object_store: 'files' });
     expect(config.websites).toHaveLength(1);
     expect(config.hosts[0].dimensions.map((d) => d.name)).toEqual(['desktop', 'mobile']);
   });
@@ -175,6 +175,37 @@ describe('configuration', () => {
     expect(issuesOf(host({ enabled: false, min_size_ratio: 0, soft_404_size_floor_bytes: 0, soft_404_title_pattern: 'introuvable' }))).toEqual([]);
     expect(issuesOf(host({ min_size_ratio: 1.5 }))).toEqual(['hosts[0].last_good.min_size_ratio: must not be greater than 1']);
     expect(issuesOf(host({ soft_404_title_pattern: '(' }))[0]).toMatch(/^hosts\[0\]\.last_good\.soft_404_title_pattern: not a valid regular expression/);
+  });
+
+  it('takes the s3 section of the S3 object store with documented defaults, from the file or the environment, and names a bad value', () => {
+    const onS3 = { ...minimal, adapters: { object_store: 's3' } };
+    expect(validateConfig({ ...onS3, s3: { bucket: 'bpc-objects' } }, 'test').s3).toEqual({
+      bucket: 'bpc-objects',
+      prefix: '',
+      region: 'us-east-1',
+      force_path_style: false,
+      request_timeout_ms: 10_000,
+      max_attempts: 3,
+    });
+    expect(issuesOf(onS3)).toEqual(['s3: required when adapters.object_store is s3 (at least s3.bucket)']);
+    expect(issuesOf({ ...minimal, adapters: { object_store: 'minio' } })).toEqual(['adapters.object_store: must be one of the following values: files, s3']);
+    const dir = mkdtempSync(path.join(tmpdir(), 'bpc-config-'));
+    writeFileSync(path.join(dir, 'bpc.json'), JSON.stringify(minimal));
+    const fromEnv = loadConfig({
+      file: path.join(dir, 'bpc.json'),
+      env: { BPC__ADAPTERS__OBJECT_STORE: 's3', BPC__S3__BUCKET: 'bpc', BPC__S3__PREFIX: 'prod/objects', BPC__S3__ENDPOINT: 'http://minio:9000', BPC__S3__FORCE_PATH_STYLE: 'true' },
+    });
+    expect(fromEnv.adapters.object_store).toBe('s3');
+    expect(fromEnv.s3).toMatchObject({ bucket: 'bpc', prefix: 'prod/objects', endpoint: 'http://minio:9000', force_path_style: true });
+    const s3 = (section: Record<string, unknown>) => issuesOf({ ...onS3, s3: { bucket: 'bpc', ...section } });
+    for (const bucket of ['Bucket', 'my_bucket', 'ab', '10.0.0.1', 'a..b', '']) {
+      expect(s3({ bucket })).toEqual(['s3.bucket: must follow the naming rules of S3 buckets: 3 to 63 lower-case letters, digits, dots and hyphens, a letter or digit at each end, no two dots in a row, not an IP address']);
+    }
+    for (const prefix of ['../x', '/abs', 'a//b', 'a/../b', 'a/', 'a b']) expect(s3({ prefix })[0]).toMatch(/^s3\.prefix: must be empty or \/-separated segments/);
+    for (const endpoint of ['minio:9000', 'ftp://minio', 'http://minio:9000/path', '']) expect(s3({ endpoint })).toEqual(['s3.endpoint: must be an http(s) URL of a server, without a path']);
+    expect(s3({ region: 'US East' })).toEqual(['s3.region: must be a code like us-east-1']);
+    expect(s3({ request_timeout_ms: 10 })).toEqual(['s3.request_timeout_ms: must not be less than 100']);
+    expect(s3({ access_key_id: 'AKIA…' })).toEqual(['s3.access_key_id: unknown key']);
   });
 
   it('refuses rules that span keys', () => {

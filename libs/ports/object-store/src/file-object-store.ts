@@ -77,9 +77,11 @@ export class FileObjectStore implements ObjectStore {
   }
 
   async remove(keys: readonly ObjectKey[]): Promise<void> {
-    for (const key of keys) {
+    // Every key is checked before the first unlink: a hostile key refuses the whole batch, never half of it.
+    const files = keys.map((key) => this.fileOf(key));
+    for (const file of files) {
       try {
-        await unlink(this.fileOf(key));
+        await unlink(file);
       } catch (error) {
         if (!isMissing(error)) throw error;
       }
