@@ -29,3 +29,4 @@ export * from './renderer-origins/bad-page-origin';
 export * from './standalone-state';
 export * from './handler-bus';
 export * from './followed-identity';
+export * from './clickhouse-server';
