@@ -15,7 +15,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
-import { Readable, type Writable } from 'node:stream';
+import { Readable, type Transform, type Writable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { RawFormat } from '../../../libs/ports/explorer-store/src/explorer-store.port';
 import { RAW_FORMATS, createHeaderDeduplicator } from '../../../libs/ports/explorer-store/src/raw-formats';
@@ -31,6 +31,8 @@ const user = process.env.CLICKHOUSE_STANDIN_USER;
 const expected: Credentials | undefined = user ? { username: user, password: process.env.CLICKHOUSE_STANDIN_PASSWORD ?? '' } : undefined;
 
 const engine = new ChdbEngine(path);
+/** Set on SIGTERM: connections close as soon as their response is sent, so the stop does not wait for clients' keep-alive. */
+let stopping = false;
 const TRAILING_FORMAT = /\bFORMAT\s+([A-Za-z0-9_]+)\s*;?\s*$/i;
 /**
  * Row-per-line formats, whose chunks concatenate into the server's bytes
@@ -144,7 +146,7 @@ function acceptsGzip(req: IncomingMessage): boolean {
 /** The request body as text, decompressed per `Content-Encoding` (the client compresses inserts when asked). */
 async function readBody(req: IncomingMessage): Promise<string> {
   const encoding = String(req.headers['content-encoding'] ?? '').toLowerCase();
-  const decoders: Record<string, () => NodeJS.ReadWriteStream> = {
+  const decoders: Record<string, () => Transform> = {
     gzip: () => zlib.createGunzip(),
     deflate: () => zlib.createInflate(),
     br: () => zlib.createBrotliDecompress(),
@@ -176,6 +178,10 @@ function summaryOf(result: OneShotResult | undefined, inserted: boolean): Record
 async function main(): Promise<void> {
   await engine.warmUp();
   const server = createServer((req, res) => {
+    res.once('finish', () => {
+      if (stopping) server.closeIdleConnections();
+    });
+    if (stopping) res.shouldKeepAlive = false;
     void handle(req, res).catch((err) => {
       process.stderr.write(`clickhouse stand-in: ${err instanceof Error ? err.stack : String(err)}\n`);
       res.destroy();
@@ -186,7 +192,6 @@ async function main(): Promise<void> {
   const address = server.address();
   process.stdout.write(`${JSON.stringify({ port: typeof address === 'object' && address ? address.port : port })}\n`);
 
-  let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
