@@ -212,7 +212,9 @@ export class ChdbEngine {
     try {
       if (!IDENTIFIER.test(context.database)) throw failure(81, 'UNKNOWN_DATABASE', `Database ${JSON.stringify(context.database)} does not exist`);
       await session.queryAsync(`USE ${context.database}`);
-      for (const [name, value] of Object.entries(context.settings)) {
+      // `readonly` last: once set, the connection may change no other setting.
+      const settings = Object.entries(context.settings).sort(([a], [b]) => Number(a === 'readonly') - Number(b === 'readonly'));
+      for (const [name, value] of settings) {
         // Names are checked identifiers; the value is a string literal, which ClickHouse converts to the setting's type.
         await session.queryAsync(`SET ${name} = '${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`);
       }
