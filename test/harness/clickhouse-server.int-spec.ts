@@ -60,6 +60,20 @@ describe('ClickHouse stand-in', () => {
     await result.json();
   });
 
+  it('refuses hostile request parts with ClickHouse errors, never a 500', async () => {
+    const post = async (search: string): Promise<[number, string | null]> => {
+      const response = await fetch(`${server.url}/?${search}`, { method: 'POST', body: 'SELECT 1', headers: { 'X-ClickHouse-User': 'explorer', 'X-ClickHouse-Key': 'pa:ss' } });
+      await response.text();
+      return [response.status, response.headers.get('x-clickhouse-exception-code')];
+    };
+    expect(await post(`database=${encodeURIComponent('default; DROP DATABASE default')}`)).toEqual([404, '81']);
+    expect(await post(`query_id=${encodeURIComponent('a\r\nX-Injected: 1')}`)).toEqual([400, '36']);
+    expect(await post(`${encodeURIComponent("max_threads = 1; SELECT '")}=1`)).toEqual([400, '115']);
+    expect(await post('no_such_setting=1')).toEqual([400, '115']);
+    expect(await post(`param_${encodeURIComponent('a b')}=1`)).toEqual([400, '456']);
+    expect(await post(`default_format=${encodeURIComponent('CSV\r\nX: 1')}`)).toEqual([400, '73']);
+  });
+
   it('serves concurrent requests from several clients, parameterised ones included', async () => {
     const many = Array.from({ length: 4 }, () => client({ username: 'explorer', password: 'pa:ss' }));
     const started = Date.now();

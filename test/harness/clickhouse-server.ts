@@ -54,6 +54,8 @@ export async function startClickhouseServer(options: ClickhouseServerOptions = {
       CLICKHOUSE_STANDIN_PATH: dataDir,
       // Its stdin is this process's pipe: the stand-in stops when the test process dies without stopping it.
       CLICKHOUSE_STANDIN_STOP_WITH_STDIN: '1',
+      // A temporary directory goes with the process, even when the test died first.
+      ...(options.dataDir ? {} : { CLICKHOUSE_STANDIN_REMOVE_DATA: '1' }),
       ...(options.username !== undefined ? { CLICKHOUSE_STANDIN_USER: options.username, CLICKHOUSE_STANDIN_PASSWORD: options.password ?? '' } : {}),
     },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -199,11 +199,28 @@ export class ChdbEngine {
     return session;
   }
 
+  /**
+   * Keeps a connection for its context (4 at most per context, 32 in all:
+   * the least recently used context's go first, e.g. those of a dropped
+   * test database).
+   */
   #release(context: StatementContext, session: Session, reusable: boolean): void {
     this.#leased.delete(session);
-    const idle = this.#idle.get(contextKey(context)) ?? [];
-    if (reusable && !this.#closed && idle.length < 4) this.#idle.set(contextKey(context), [...idle, session]);
-    else session.close();
+    const key = contextKey(context);
+    const idle = this.#idle.get(key) ?? [];
+    if (!reusable || this.#closed || idle.length >= 4) {
+      session.close();
+      return;
+    }
+    this.#idle.delete(key);
+    this.#idle.set(key, [...idle, session]);
+    let total = [...this.#idle.values()].reduce((sum, sessions) => sum + sessions.length, 0);
+    for (const [oldest, sessions] of this.#idle) {
+      if (total <= 32) break;
+      this.#idle.delete(oldest);
+      for (const stale of sessions) stale.close();
+      total -= sessions.length;
+    }
   }
 
   /** A connection in the request's database with its settings: an unknown one fails as the server would (81, 115). */

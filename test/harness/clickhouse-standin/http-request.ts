@@ -40,6 +40,8 @@ const HTTP_ONLY_SETTINGS = new Set([
 
 const SETTING_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const QUERY_ID = /^[\x20-\x7e]{1,256}$/;
+const FORMAT_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 
 export function parseStatementRequest(url: URL, headers: IncomingHttpHeaders): StatementRequest {
   const search = url.searchParams;
@@ -55,13 +57,18 @@ export function parseStatementRequest(url: URL, headers: IncomingHttpHeaders): S
       settings[name] = value;
     }
   }
+  const queryId = search.get('query_id') || undefined;
+  // Both are echoed in response headers: only what a header may carry passes.
+  if (queryId !== undefined && !QUERY_ID.test(queryId)) throw failure(36, 'BAD_ARGUMENTS', 'query_id must be 1 to 256 printable ASCII characters');
+  const defaultFormat = search.get('default_format') ?? header(headers, 'x-clickhouse-format') ?? 'TabSeparated';
+  if (!FORMAT_NAME.test(defaultFormat)) throw failure(73, 'UNKNOWN_FORMAT', `Unknown format ${JSON.stringify(defaultFormat)}`);
   return {
     queryParam: search.get('query') ?? '',
     database: search.get('database') ?? header(headers, 'x-clickhouse-database') ?? 'default',
-    queryId: search.get('query_id') || undefined,
+    queryId,
     params,
     settings,
-    defaultFormat: search.get('default_format') ?? header(headers, 'x-clickhouse-format') ?? 'TabSeparated',
+    defaultFormat,
     compressResponse: search.get('enable_http_compression') === '1',
   };
 }

@@ -8,12 +8,14 @@
  * with CLICKHOUSE_STANDIN_PATH (data directory, required),
  * CLICKHOUSE_STANDIN_PORT (0 = any free port; the default),
  * CLICKHOUSE_STANDIN_USER / CLICKHOUSE_STANDIN_PASSWORD (checked when given),
- * CLICKHOUSE_STANDIN_STOP_WITH_STDIN=1 (stop when stdin ends: its parent died).
+ * CLICKHOUSE_STANDIN_STOP_WITH_STDIN=1 (stop when stdin ends: its parent died),
+ * CLICKHOUSE_STANDIN_REMOVE_DATA=1 (remove the data directory once stopped).
  * Prints one JSON line `{"port":…}` on stdout once it serves queries; stops
  * gracefully on SIGTERM or SIGINT.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { Readable, type Transform, type Writable } from 'node:stream';
 import zlib from 'node:zlib';
@@ -24,8 +26,7 @@ import { ChdbEngine, type OneShotResult } from './chdb-engine';
 import { type ClickhouseFailure, exceptionTrailer, failure, httpStatusOf, newExceptionTag, toClickhouseFailure } from './clickhouse-errors';
 import { type Credentials, checkCredentials, credentialsOf, parseStatementRequest } from './http-request';
 
-const path = process.env.CLICKHOUSE_STANDIN_PATH;
-if (!path) throw new Error('CLICKHOUSE_STANDIN_PATH (the data directory) is required');
+const path = requiredEnv('CLICKHOUSE_STANDIN_PATH');
 const port = Number(process.env.CLICKHOUSE_STANDIN_PORT ?? 0);
 const user = process.env.CLICKHOUSE_STANDIN_USER;
 const expected: Credentials | undefined = user ? { username: user, password: process.env.CLICKHOUSE_STANDIN_PASSWORD ?? '' } : undefined;
@@ -51,14 +52,13 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     await sendFailure(req, res, failure(48, 'NOT_IMPLEMENTED', `${req.method} ${url.pathname} is not part of the ClickHouse stand-in`), false);
     return;
   }
-  const queryId = url.searchParams.get('query_id') || randomUUID();
-  res.setHeader('X-ClickHouse-Query-Id', queryId);
   res.setHeader('X-ClickHouse-Timezone', 'UTC');
   let compress = false;
   try {
     const denied = expected && checkCredentials(credentialsOf(url, req.headers), expected);
     if (denied) throw denied;
     const request = parseStatementRequest(url, req.headers);
+    res.setHeader('X-ClickHouse-Query-Id', request.queryId ?? randomUUID());
     compress = request.compressResponse;
     const body = await readBody(req);
     const inlineData = request.queryParam !== '' && body.length > 0;
@@ -175,6 +175,12 @@ function summaryOf(result: OneShotResult | undefined, inserted: boolean): Record
   };
 }
 
+function requiredEnv(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} (the data directory) is required`);
+  return value;
+}
+
 async function main(): Promise<void> {
   await engine.warmUp();
   const server = createServer((req, res) => {
@@ -202,6 +208,7 @@ async function main(): Promise<void> {
     await drained;
     clearTimeout(timer);
     await engine.close();
+    if (process.env.CLICKHOUSE_STANDIN_REMOVE_DATA === '1') rmSync(path, { recursive: true, force: true });
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop());
