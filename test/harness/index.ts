@@ -30,3 +30,5 @@ export * from './standalone-state';
 export * from './handler-bus';
 export * from './followed-identity';
 export * from './s3-server';
+export * from './clickhouse-server';
+export * from './replicated-cluster';

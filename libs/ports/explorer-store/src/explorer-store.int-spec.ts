@@ -1,5 +1,3 @@
-import { clickhouseServerUrl } from '@bpc/testing';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,27 +57,7 @@ describe('ClickhouseHttpExecutor lifecycle', () => {
   });
 });
 
-// A real ClickHouse server, when one is given (ARCHITECTURE.md: the same contract runs there).
-const serverUrl = clickhouseServerUrl();
-if (serverUrl) {
-  describeExplorerStoreContract('ClickhouseHttpExecutor over CLICKHOUSE_URL', async () => {
-    const database = `bpc_contract_${randomUUID().replace(/-/g, '')}`;
-    await onServer(serverUrl, `CREATE DATABASE IF NOT EXISTS ${database}`);
-    return {
-      store: new ClickhouseHttpExecutor({ ddlDir: EXPLORER_DDL_DIR, url: serverUrl, database }),
-      dispose: () => onServer(serverUrl, `DROP DATABASE IF EXISTS ${database}`),
-    };
-  });
-}
-
-async function onServer(url: string, sql: string): Promise<void> {
-  const admin = new ClickhouseHttpExecutor({ url });
-  try {
-    await admin.command(sql);
-  } finally {
-    await admin.close();
-  }
-}
+// Over real HTTP (a ClickHouse server, or the tests' stand-in): clickhouse-http-executor.int-spec.ts.
 
 describe('ChdbExecutor in one process', () => {
   let dir: string;
