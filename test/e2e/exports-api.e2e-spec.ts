@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppConfig } from '@bpc/config';
 import { envelope, EXPORT_STARTED, TOPICS } from '@bpc/events';
@@ -157,6 +157,34 @@ describe('Data Explorer CSV exports', () => {
       );
     });
 
+    it('answers 503 STORE_UNAVAILABLE (never a 500) while the file store fails, and serves the file again once it is back', async () => {
+      // The store's directory replaced by a file: every read of the store fails (ENOTDIR), as a lost volume would.
+      const exportsDir = path.join(config.data_dir, 'exports');
+      renameSync(exportsDir, `${exportsDir}.away`);
+      writeFileSync(exportsDir, '');
+      try {
+        const response = await download(record.downloadUrl);
+        expect(response.status).toBe(503);
+        const answer = await jsonOf(response);
+        expect(answer).toEqual({ code: 'STORE_UNAVAILABLE', message: expect.stringMatching(/export file store/) });
+        expect(answer.message).not.toContain(config.data_dir);
+      } finally {
+        rmSync(exportsDir);
+        renameSync(`${exportsDir}.away`, exportsDir);
+      }
+      expect((await download(record.downloadUrl)).status).toBe(200);
+    });
+
+    it('answers 410 DOWNLOAD_LINK_EXPIRED for a genuine link whose file was removed', async () => {
+      const other = await jsonOf(await exportCall(ann, 'small', { ...body, maxRows: 2 }));
+      expect(other).toMatchObject({ status: 'completed', rowCount: 2 });
+      expect((await download(other.downloadUrl)).status).toBe(200);
+      await running.runtime.ports.objectStore!.remove([`exports/${other.exportId}.csv`]);
+      const response = await download(other.downloadUrl);
+      expect(response.status).toBe(410);
+      expect(await jsonOf(response)).toMatchObject({ code: 'DOWNLOAD_LINK_EXPIRED' });
+    });
+
     it('rejoins the same export when the same body (or the same question) comes again', async () => {
       const again = await jsonOf(await exportCall(ann, 'small', body));
       expect(again.exportId).toBe(record.exportId);
@@ -296,7 +324,8 @@ describe('Data Explorer CSV exports', () => {
     it('keeps records and files, fails an export cut off by a crash and frees its slot, and sweeps after the retention', async () => {
       const completed = await jsonOf(await exportCall(ann, 'small', { filename: 'kept' }));
       expect(completed.status).toBe('completed');
-      // What a kill during an export leaves behind: a start in the log, no outcome, a partial file.
+      // What a kill during an export leaves behind: a start in the log, no outcome, the engine's staging file, maybe its object
+      // (published just before the kill), and an object no record names (its expiry cut off between the removal and the record).
       const exportId = 10_000;
       const cutAt = clock.now();
       await running.runtime.ports.eventLog!.append(TOPICS.exports, [
@@ -311,6 +340,10 @@ describe('Data Explorer CSV exports', () => {
         ),
       ]);
       await running.close();
+      mkdirSync(path.join(config.data_dir, 'export-staging'), { recursive: true });
+      writeFileSync(path.join(config.data_dir, 'export-staging', `${exportId}.csv`), '"page"\r\n');
+      writeFileSync(path.join(config.data_dir, 'exports', `${exportId}.csv`), '"page"\r\n');
+      writeFileSync(path.join(config.data_dir, 'exports', '9999.csv'), '"page"\r\n');
       await start();
 
       // Recorded without startedFrom, as before the field existed: it reads as started through the API.
@@ -323,7 +356,11 @@ describe('Data Explorer CSV exports', () => {
       // The slot is free: a new export runs (and ids keep increasing past the replayed ones).
       const after = await jsonOf(await exportCall(ann, 'small', { filename: 'after-crash' }));
       expect(after).toMatchObject({ status: 'completed', exportId: exportId + 1 });
-      expect(readdirSync(path.join(config.data_dir, 'exports')).filter((f) => f.endsWith('.part'))).toEqual([]);
+      expect(readdirSync(path.join(config.data_dir, 'export-staging'))).toEqual([]);
+      // Only the completed exports' files are left: the interrupted one's and the unknown one are swept.
+      const files = readdirSync(path.join(config.data_dir, 'exports'));
+      expect(files).toContain(`${completed.exportId}.csv`);
+      expect(files.filter((f) => [`${exportId}.csv`, '9999.csv'].includes(f) || !/^\d+\.csv$/.test(f))).toEqual([]);
 
       // Past the retention, the next sweep (every start runs one) removes files and records.
       clock.advance(25 * 3_600_000);
@@ -333,6 +370,7 @@ describe('Data Explorer CSV exports', () => {
       expect(gone.status).toBe(404);
       expect(await download(kept.downloadUrl).then((r) => r.status)).toBe(403);
       expect(readdirSync(path.join(config.data_dir, 'exports'))).toEqual([]);
+      expect(existsSync(path.join(config.data_dir, 'export-staging')) ? readdirSync(path.join(config.data_dir, 'export-staging')) : []).toEqual([]);
     });
   });
 });

@@ -15,7 +15,7 @@ const BULK_ROWS = 600_000;
 
 /**
  * Cluster mode: two public-api replicas (one Kafka namespace, one Redis key
- * prefix, one shared data directory for the export files) share the account
+ * prefix, one shared data directory for the file object store) share the account
  * slot, the export ids and the records.
  */
 describe('Data Explorer CSV exports, two public-api replicas (cluster mode)', () => {
@@ -38,7 +38,7 @@ describe('Data Explorer CSV exports, two public-api replicas (cluster mode)', ()
   const withPort = async (config: AppConfig): Promise<AppConfig> => ({ ...config, listen: { ...config.listen, public_api: await freePort() } });
 
   beforeAll(async () => {
-    // One data_dir for both: export files live in data_dir/exports, a shared volume in cluster mode.
+    // One data_dir for both: export files live in the file object store's data_dir/exports, a volume both replicas share.
     configA = await withPort(
       testConfig('cluster', {
         scheduler: { enabled: false },
@@ -142,7 +142,9 @@ describe('Data Explorer CSV exports, two public-api replicas (cluster mode)', ()
       const after = await jsonOf(await exportCall(b, 'other', { period: '30d', filename: 'after-crash', waitSeconds: 30 }));
       expect(after).toMatchObject({ status: 'completed', exportId: expect.any(Number) });
       expect(after.exportId).toBeGreaterThan(live.exportId);
-      expect(readdirSync(path.join(configA.data_dir, 'exports')).filter((f) => f.endsWith('.part'))).toEqual([]);
+      expect(readdirSync(path.join(configA.data_dir, 'export-staging'))).toEqual([]);
+      // Only completed exports' files in the shared store (no upload left half-written, no failed export's file).
+      expect(readdirSync(path.join(configA.data_dir, 'exports')).filter((f) => !/^\d+\.csv$/.test(f))).toEqual([]);
     } finally {
       await slots.close();
     }

@@ -1,6 +1,7 @@
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { FileObjectStore } from '@bpc/object-store';
 import { freePort, jsonOf, spawnService, TEST_INTERNAL_KEY, until, waitUntilAnswers } from '@bpc/testing';
 
 const admin = { 'x-internal-auth': TEST_INTERNAL_KEY, 'content-type': 'application/json' };
@@ -52,7 +53,12 @@ describe('standalone process killed with SIGKILL during an export', () => {
       const after = await jsonOf(await fetch(`${api}/api/websites/demo/data-explorer/export/${started.exportId}/status`, { headers }));
       if (after.status === 'completed') expect(after.rowCount).toBeGreaterThanOrEqual(150_000);
       else expect(after).toEqual({ status: 'failed', exportId: started.exportId, error: 'INTERRUPTED', errorMessage: expect.any(String), startedFrom: 'api', createdAt: started.createdAt });
-      expect(readdirSync(path.join(dataDir, 'exports')).filter((f) => f.endsWith('.part'))).toEqual([]);
+      // No staging file left, and no object of the interrupted export (a completed one keeps its file).
+      const staged = path.join(dataDir, 'export-staging');
+      expect(existsSync(staged) ? readdirSync(staged) : []).toEqual([]);
+      const objects: string[] = [];
+      for await (const object of new FileObjectStore(dataDir).list('exports/')) objects.push(object.key);
+      expect(objects).toEqual(after.status === 'completed' ? [`exports/${started.exportId}.csv`] : []);
       // The slot is free: another export runs to completion.
       const next = await jsonOf(await fetch(`${api}/api/websites/demo/data-explorer/events/export`, { method: 'POST', headers, body: JSON.stringify({ period: '90d', maxRows: 100, waitSeconds: 30 }) }));
       expect(next).toMatchObject({ status: 'completed', rowCount: 100, exportId: started.exportId + 1 });

@@ -9,7 +9,8 @@ const FORGED = { host: 'evil.test', 'x-forwarded-host': 'evil.test', 'x-forwarde
 
 describe.each([
   ['without exports.public_base_url: the address the public API listens on', undefined],
-  ['with exports.public_base_url', 'https://api.example.com/bpc'],
+  // download_redirect on the file object store, which presigns no URL: the file streams as without it.
+  ['with exports.public_base_url and download_redirect', 'https://api.example.com/bpc'],
 ])('export download links and file names (%s)', (_, publicBaseUrl) => {
   let running: RunningApps;
   let api: string;
@@ -17,7 +18,7 @@ describe.each([
   let record: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
   beforeAll(async () => {
-    const config = testConfig('standalone', { scheduler: { enabled: false }, ...(publicBaseUrl ? { exports: { public_base_url: publicBaseUrl } } : {}) });
+    const config = testConfig('standalone', { scheduler: { enabled: false }, ...(publicBaseUrl ? { exports: { public_base_url: publicBaseUrl, download_redirect: true } } : {}) });
     running = await startApps(standaloneApps, config, createLogger('silent', 'exports-links'));
     api = running.urls['public-api']!;
     token = (await issueToken(api, { user: 'ann', website: 'demo', role: 'readonly' })).token;

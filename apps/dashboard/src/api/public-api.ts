@@ -4395,6 +4395,15 @@ export interface operations {
                     "text/csv": string;
                 };
             };
+            /** @description Only with `exports.download_redirect` on an object store that presigns URLs (S3): `Location` is a presigned URL of the file, valid for what is left of the link (at most 15 minutes), which answers the same attachment */
+            302: {
+                headers: {
+                    /** @description The presigned URL */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description DOWNLOAD_LINK_INVALID: the link was altered, is incomplete, or names no export */
             403: {
                 headers: {
@@ -4422,7 +4431,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicErrorDto"];
                 };
             };
-            /** @description LOG_UNAVAILABLE: exports cannot be read (their records are being replayed, or the event log is out of reach) */
+            /** @description LOG_UNAVAILABLE: exports cannot be read (their records are being replayed, or the event log is out of reach); STORE_UNAVAILABLE: the store holding export files cannot be reached (try the link again later) */
             503: {
                 headers: {
                     [name: string]: unknown;

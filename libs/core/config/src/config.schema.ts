@@ -520,6 +520,8 @@ export class ExportsConfig {
    * random key is made once and kept in the data directory.
    */
   @IsOptional() @IsString() @Matches(/^.{32,}$/s, { message: 'must be at least 32 characters' }) signing_key?: string;
+  /** With an object store that presigns URLs (S3): a download link answers 302 to a presigned URL (at most 15 minutes) instead of streaming the file through the public API. */
+  @IsBoolean() download_redirect: boolean = false;
 }
 
 /** The dashboard's sign-in (docs/public-api.md, "Dashboard sessions"). */

@@ -1,12 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BOT_REQUEST_RECORDED, envelope } from '@bpc/events';
 import { DEFAULT_LIMITS, findExplorer, resolveQuery } from '@bpc/explorer';
 import { BOT_REQUEST_EVENTS_TABLE, ChdbExecutor, EXPLORER_DDL_DIR } from '@bpc/explorer-store';
+import { FileObjectStore } from '@bpc/object-store';
 import { botRequestPayload } from '@bpc/testing';
 import { buildExportSql, exportResourceSettings } from './export-sql';
-import { writeCsvFile } from './write-csv-file';
+import { writeCsvObject } from './write-csv-object';
 
 const NOW = Date.UTC(2026, 10, 21, 12);
 
@@ -42,9 +43,10 @@ describe('CSV export of the bot fields (chDB)', () => {
   it('writes the requested bot columns under their keys, an older request with the defaults, formulas neutralised', async () => {
     const columns = ['bot_category', 'bot_operator', 'verified', 'robots_allowed', 'format'];
     const query = { ...resolveQuery(findExplorer('events')!, { columns, period: '24h', sort: 'event_date_time', sortDir: 'desc' }, NOW, DEFAULT_LIMITS), perPage: 100, page: 1 };
-    const file = path.join(dir, 'bots.csv');
-    expect(await writeCsvFile(store, buildExportSql(query, 'w', exportResourceSettings(true)), file)).toMatchObject({ rowCount: 3 });
-    expect(readFileSync(file, 'utf8').split('\r\n')).toEqual([
+    const objects = new FileObjectStore(path.join(dir, 'objects'));
+    const target = { key: 'exports/1.csv', stagingPath: path.join(dir, 'staging', '1.csv') };
+    expect(await writeCsvObject(store, objects, buildExportSql(query, 'w', exportResourceSettings(true)), target)).toMatchObject({ rowCount: 3 });
+    expect((await objects.read(target.key)).toString('utf8').split('\r\n')).toEqual([
       '"bot_category","bot_operator","verified","robots_allowed","format"',
       '"ai_assistant","OpenAI","yes","yes","markdown"',
       `"search","'=HYPERLINK(""x"")","no","no","html"`,

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { systemClock } from '@bpc/domain';
 import { AccountLimits, findExplorer, rendersCatalogOf } from '@bpc/explorer';
 import { ExplorerAdmission } from '@bpc/explorer-store';
 import { MemoryExportSlots } from '@bpc/export-slots';
 import { createLogger } from '@bpc/platform';
 import { insertRenderOutcomes, renderOutcome, testConfig } from '@bpc/testing';
+import { exportObjectKey } from '../domain/export-object-key';
 import { ExportIndex } from '../state/export-index';
 import { ExportRunner } from '../start-export/export-runner';
 import { exportRunnerEngines } from '../start-export/export-runner.fixture';
@@ -17,7 +17,7 @@ describe('ExportRunner: render history exports (file log, chDB)', () => {
   const engines = exportRunnerEngines(config);
 
   it("writes the renders question's rows (its host's only, newest first) as CSV, through the account's one slot", async () => {
-    const { log, store } = engines;
+    const { log, store, objects } = engines;
     const now = Date.now();
     await insertRenderOutcomes(store, [
       renderOutcome(new Date(now - HOUR), { url: 'https://www.example.com/a', outcome: 'kept_soft_404', reason: 'soft 404 (title: Not found)', dimension_id: 2, event_id: 'x1' }),
@@ -26,12 +26,12 @@ describe('ExportRunner: render history exports (file log, chDB)', () => {
     ]);
     const slots = new MemoryExportSlots();
     const admission = new ExplorerAdmission({ maxRunning: 3, perAccount: 2 });
-    const runner = new ExportRunner(new ExportIndex(log, slots, config, systemClock), slots, new AccountLimits(config), store, admission, config, systemClock, createLogger('silent', 'exports'));
+    const runner = new ExportRunner(new ExportIndex(log, slots, config, systemClock), slots, new AccountLimits(config), store, objects, admission, config, systemClock, createLogger('silent', 'exports'));
     runner.onApplicationBootstrap();
     try {
       const record = await runner.start(ann, rendersCatalogOf(config, 'demo'), { columns: ['page', 'dimension', 'outcome', 'reason', 'render_ms'], period: '24h', filename: 'renders' });
       expect(record).toMatchObject({ status: 'completed', explorerKey: 'renders', rowCount: 2, filename: 'renders.csv', columns: ['page', 'dimension', 'outcome', 'reason', 'render_ms'] });
-      expect(readFileSync(runner.filePath(record), 'utf8')).toBe(
+      expect((await objects.read(exportObjectKey(record.exportId))).toString('utf8')).toBe(
         '"page","dimension","outcome","reason","render_ms"\r\n' +
           '"https://www.example.com/a","mobile","kept_soft_404","soft 404 (title: Not found)",1000\r\n' +
           '"https://www.example.com/=cmd","desktop","stored","",321\r\n',
@@ -51,9 +51,9 @@ describe('ExportRunner: render history exports (file log, chDB)', () => {
   }, 30_000);
 
   it('refuses a bad renders export body with VALIDATION_FAILED naming the field', async () => {
-    const { log, store } = engines;
+    const { log, store, objects } = engines;
     const slots = new MemoryExportSlots();
-    const runner = new ExportRunner(new ExportIndex(log, slots, config, systemClock), slots, new AccountLimits(config), store, new ExplorerAdmission({ maxRunning: 3, perAccount: 2 }), config, systemClock, createLogger('silent', 'exports'));
+    const runner = new ExportRunner(new ExportIndex(log, slots, config, systemClock), slots, new AccountLimits(config), store, objects, new ExplorerAdmission({ maxRunning: 3, perAccount: 2 }), config, systemClock, createLogger('silent', 'exports'));
     runner.onApplicationBootstrap();
     try {
       const refused = (body: Record<string, unknown>) => runner.start(ann, rendersCatalogOf(config, 'demo'), body).then(() => undefined, (error: { code: string; field?: string }) => ({ code: error.code, field: error.field }));

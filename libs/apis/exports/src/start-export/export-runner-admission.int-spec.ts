@@ -17,11 +17,11 @@ describe('ExportRunner behind the explorer admission queue (file log, chDB)', ()
   const engines = exportRunnerEngines(config);
 
   it("refuses an export while its account has as many statements as it may (503 EXPLORER_BUSY, Retry-After) and claims nothing; it starts once there is room", async () => {
-    const { log, store } = engines;
+    const { log, store, objects } = engines;
     const slots = new MemoryExportSlots();
     const index = new ExportIndex(log, slots, config, systemClock);
     const admission = new ExplorerAdmission({ maxRunning: 3, perAccount: config.explorer.account_max_statements });
-    const runner = new ExportRunner(index, slots, new AccountLimits(config), store, admission, config, systemClock, createLogger('silent', 'exports'));
+    const runner = new ExportRunner(index, slots, new AccountLimits(config), store, objects, admission, config, systemClock, createLogger('silent', 'exports'));
     runner.onApplicationBootstrap();
     await runner.ready();
     const held = [admission.enter('acme', Date.now() + 10_000), admission.enter('acme', Date.now() + 30_000)];

@@ -17,10 +17,10 @@ describe('ExportRunner: where an export was started (file log, chDB)', () => {
   const engines = exportRunnerEngines(config);
 
   it('the same question from the dashboard and the API is one export; its record keeps where it was started, also after a replay', async () => {
-    const { log, store } = engines;
+    const { log, store, objects } = engines;
     const slots = new MemoryExportSlots();
     const admission = new ExplorerAdmission({ maxRunning: 3, perAccount: 2 });
-    const runner = new ExportRunner(new ExportIndex(log, slots, config, systemClock), slots, new AccountLimits(config), store, admission, config, systemClock, createLogger('silent', 'exports'));
+    const runner = new ExportRunner(new ExportIndex(log, slots, config, systemClock), slots, new AccountLimits(config), store, objects, admission, config, systemClock, createLogger('silent', 'exports'));
     runner.onApplicationBootstrap();
 
     const fromDashboard = await runner.start({ ...ann, startedFrom: 'dashboard' }, findExplorer('events')!, body);

@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { systemClock } from '@bpc/domain';
 import { FileEventLog } from '@bpc/event-log';
 import { AccountLimits, findExplorer } from '@bpc/explorer';
@@ -7,6 +8,7 @@ import { MemoryExportSlots } from '@bpc/export-slots';
 import { createLogger } from '@bpc/platform';
 import { EXPORT_FAILED, EXPORT_STARTED, TOPICS } from '@bpc/events';
 import { testConfig, until } from '@bpc/testing';
+import { exportObjectKey } from '../domain/export-object-key';
 import { ExportIndex } from '../state/export-index';
 import { ExportRunner } from './export-runner';
 import { exportRunnerEngines } from './export-runner.fixture';
@@ -42,13 +44,13 @@ describe('ExportRunner shutdown with an export still running (file log, chDB)', 
   const engines = exportRunnerEngines(config);
 
   it('stops waiting at its bound, fails the export (INTERRUPTED) and frees the slot; the file is never published', async () => {
-    const { log, store } = engines;
+    const { log, store, objects } = engines;
     const held = new HeldWrites(store);
     const slots = new MemoryExportSlots();
     const index = new ExportIndex(log, slots, config, systemClock);
     const logger = createLogger('silent', 'exports');
     const admission = new ExplorerAdmission({ maxRunning: 3, perAccount: 16 });
-    const runner = new ExportRunner(index, slots, new AccountLimits(config), held as unknown as ExplorerStore, admission, config, systemClock, logger, SHUTDOWN_WAIT_MS);
+    const runner = new ExportRunner(index, slots, new AccountLimits(config), held as unknown as ExplorerStore, objects, admission, config, systemClock, logger, SHUTDOWN_WAIT_MS);
     runner.onApplicationBootstrap();
     await runner.ready();
 
@@ -69,9 +71,9 @@ describe('ExportRunner shutdown with an export still running (file log, chDB)', 
     }
     await until(() => held.written !== undefined, { intervalMs: 10, what: 'the engine asked to write the file' });
     await held.written?.catch(() => undefined);
-    const file = runner.filePath(started);
-    await until(async () => !existsSync(`${file}.part`), { timeoutMs: 5_000, what: 'the partial file removed' });
-    expect(existsSync(file)).toBe(false);
+    await until(async () => !existsSync(runner.stagingPath(started.exportId)), { timeoutMs: 5_000, what: 'the staging file removed' });
+    expect(await objects.stat(exportObjectKey(started.exportId))).toBeUndefined();
+    expect(existsSync(path.join(config.data_dir, 'exports')) ? readdirSync(path.join(config.data_dir, 'exports')) : []).toEqual([]);
 
     // The log holds one outcome, the shutdown's: a restart sees the export failed.
     expect(await outcomesInLog(log, started.exportId)).toEqual([EXPORT_FAILED]);

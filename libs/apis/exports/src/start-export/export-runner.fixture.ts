@@ -3,15 +3,18 @@ import path from 'node:path';
 import type { AppConfig } from '@bpc/config';
 import { FileEventLog } from '@bpc/event-log';
 import { ChdbExecutor, EXPLORER_DDL_DIR } from '@bpc/explorer-store';
+import { FileObjectStore } from '@bpc/object-store';
 
-/** The real engines of an ExportRunner spec, in `config.data_dir`: opened before its tests, closed and removed after them. */
-export function exportRunnerEngines(config: AppConfig): { readonly log: FileEventLog; readonly store: ChdbExecutor } {
-  const engines = {} as { log: FileEventLog; store: ChdbExecutor };
+/** The real engines (and the file object store) of an ExportRunner spec, in `config.data_dir`: opened before its tests, closed and removed after them. */
+export function exportRunnerEngines(config: AppConfig): { readonly log: FileEventLog; readonly store: ChdbExecutor; readonly objects: FileObjectStore } {
+  const engines = {} as { log: FileEventLog; store: ChdbExecutor; objects: FileObjectStore };
 
   beforeAll(async () => {
     engines.store = new ChdbExecutor({ path: path.join(config.data_dir, 'chdb'), ddlDir: EXPLORER_DDL_DIR });
     await engines.store.migrate();
     engines.log = await FileEventLog.open({ dir: path.join(config.data_dir, 'event-log') });
+    // As the composition opens it: export files under data_dir/exports.
+    engines.objects = new FileObjectStore(config.data_dir);
   });
 
   afterAll(async () => {

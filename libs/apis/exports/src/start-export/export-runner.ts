@@ -1,4 +1,4 @@
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import type { Logger } from 'pino';
@@ -8,12 +8,15 @@ import { AccountLimits, ExplorerDef, explorerBusyError, ResolvedQuery, resolveQu
 import { Admission, admittedSettings, AdmissionRefusedError, EXPLORER_STORE, EXPORT_TIME_LIMIT_S, ExplorerAdmission, ExplorerStore, ExplorerStoreError, QueryParams, StatementTicket } from '@bpc/explorer-store';
 import type { ExportOrigin } from '@bpc/events';
 import { EXPORT_SLOTS, ExportSlots } from '@bpc/export-slots';
+import { OBJECT_STORE, type ObjectStore } from '@bpc/object-store';
 import { APP_CONFIG, CLOCK, LOGGER, settlesWithin } from '@bpc/platform';
 import { buildExportSql, exportResourceSettings } from '../csv/export-sql';
-import { writeCsvFile } from '../csv/write-csv-file';
+import { writeCsvObject } from '../csv/write-csv-object';
+import { EXPORT_OBJECTS_PREFIX, exportObjectKey } from '../domain/export-object-key';
 import { exportQuestion, questionHash, sanitiseFilename } from '../domain/export-question';
 import type { ExportState } from '../domain/export-record';
 import { ExportIndex } from '../state/export-index';
+import { isLeftoverObject, isLeftoverStagingFile, type LeftoverContext } from '../sweep-exports/export-leftovers';
 import type { StartExportDto } from './start-export.dto';
 
 export const DEFAULT_WAIT_SECONDS = 20;
@@ -26,8 +29,8 @@ const SWEEP_EVERY_MS = 60_000;
 export const EXPORT_LEASE_MS = 15_000;
 /** How often a replica following the log looks for running exports whose lease ended (cluster mode). */
 export const RECONCILE_EVERY_MS = 5_000;
-/** A `.part` file of an export this replica does not know yet is left alone this long (cluster: another replica may be writing it). */
-const UNKNOWN_PART_GRACE_MS = 3_600_000;
+/** A staging file or an object of an export this replica does not know yet is left alone this long (cluster: another replica may be writing it). */
+const UNKNOWN_EXPORT_GRACE_MS = 3_600_000;
 /** How long a shutdown waits for running exports to finish before it fails them (INTERRUPTED). */
 const SHUTDOWN_WAIT_MS = 8_000;
 /** Overrides the 8 s of the shutdown wait (tests). */
@@ -45,15 +48,17 @@ export interface ExportCaller {
 }
 
 /**
- * Starts, runs and sweeps exports. The store writes the CSV to
- * `data_dir/exports/<exportId>.csv` (a volume every replica shares in cluster
- * mode) without the rows passing through memory here. The account slot and
+ * Starts, runs and sweeps exports. The store writes the CSV to a staging
+ * file, `data_dir/export-staging/<exportId>.csv`, without the rows passing
+ * through memory here; it is then uploaded, streamed, to the object store as
+ * `exports/<exportId>.csv` (files under `data_dir`, or a bucket every replica
+ * shares), published only whole and only while the lease holds. The account slot and
  * the export id come from the ExportSlots port, held under a lease the
  * running export renews. An export the log shows running whose lease is gone
  * was cut off by a crash: at startup (and, in cluster mode, every few
- * seconds) it ends `failed` (INTERRUPTED), its partial file is removed and its
- * slot is free; a live replica's running export keeps its lease and is left
- * alone.
+ * seconds) it ends `failed` (INTERRUPTED), its staging file is removed (an
+ * object it may have published goes with the next sweep) and its slot is
+ * free; a live replica's running export keeps its lease and is left alone.
  */
 @Injectable()
 export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -74,6 +79,7 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
     @Inject(EXPORT_SLOTS) private readonly slots: ExportSlots,
     private readonly limits: AccountLimits,
     @Inject(EXPLORER_STORE) private readonly store: ExplorerStore,
+    @Inject(OBJECT_STORE) private readonly objects: ObjectStore,
     private readonly admission: ExplorerAdmission,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -81,12 +87,13 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
     @Optional() @Inject(EXPORT_SHUTDOWN_WAIT_MS) private readonly shutdownWaitMs: number = SHUTDOWN_WAIT_MS,
   ) {}
 
-  get directory(): string {
-    return path.join(this.config.data_dir, 'exports');
+  /** Local scratch for the engine's output before its upload (the engine writes files, not objects). */
+  get stagingDirectory(): string {
+    return path.join(this.config.data_dir, 'export-staging');
   }
 
-  filePath(record: ExportState): string {
-    return path.join(this.directory, `${record.exportId}.csv`);
+  stagingPath(exportId: number): string {
+    return path.join(this.stagingDirectory, `${exportId}.csv`);
   }
 
   onApplicationBootstrap(): void {
@@ -262,17 +269,17 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
         },
       );
     }, EXPORT_LEASE_MS / 3);
+    const key = exportObjectKey(record.exportId);
     try {
-      await mkdir(this.directory, { recursive: true });
       const statement = sqlFor(await ticket.admitted);
       // The engine writes the whole file in one statement (at most exportRowCap rows); a replica that lost the lease meanwhile does not publish it.
-      const { rowCount, sizeBytes } = await writeCsvFile(this.store, statement, this.filePath(record), () => {
+      const { rowCount, sizeBytes } = await writeCsvObject(this.store, this.objects, statement, { key, stagingPath: this.stagingPath(record.exportId) }, () => {
         if (this.outcomeBy.get(record.exportId) === 'shutdown') throw new Error(SHUTDOWN_MESSAGE);
         if (leaseLost || Date.now() >= heldUntil) throw new Error('the export lost its slot lease (this replica stalled or lost the slot store); start it again');
       });
-      // Given up on while its file was being published: the shutdown records it failed, so the file goes.
+      // Given up on while its file was being published: the shutdown records it failed, so the file goes (else the next sweep takes it).
       if (this.claimOutcome(record.exportId, 'run')) await this.index.complete(record, rowCount, sizeBytes);
-      else await rm(this.filePath(record), { force: true });
+      else await this.objects.remove([key]).catch((error) => this.logger.warn({ err: error, exportId: record.exportId }, 'file of an interrupted export not removed; the next sweep removes it'));
     } catch (error) {
       if (!this.claimOutcome(record.exportId, 'run')) return;
       this.logger.error({ err: error, exportId: record.exportId }, 'export failed');
@@ -309,22 +316,29 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
 
   private async recover(): Promise<void> {
     await this.index.ready();
-    await mkdir(this.directory, { recursive: true });
     await this.reconcile();
-    // Leftovers of a crash between a write and its record. Shared directory: only files no live export writes.
-    const now = Date.now();
-    for (const name of await readdir(this.directory)) {
-      if (!name.endsWith('.part')) continue;
-      const file = path.join(this.directory, name);
-      if (this.index.follows) {
-        const id = /^(\d+)\.csv\.part$/.exec(name)?.[1];
-        const record = id === undefined ? undefined : this.index.get(Number(id));
-        if (record?.status === 'running') continue;
-        if (!record && now - (await stat(file).then((s) => s.mtimeMs, () => now)) < UNKNOWN_PART_GRACE_MS) continue;
-      }
-      await rm(file, { force: true });
-    }
+    await this.sweepStaging();
     await this.sweep();
+  }
+
+  private leftoverContext(): LeftoverContext {
+    return { follows: this.index.follows, now: Date.now(), graceMs: UNKNOWN_EXPORT_GRACE_MS };
+  }
+
+  /** Staging files a crash left behind (the engine's output, not uploaded). A data directory replicas share: only files no live export writes. */
+  private async sweepStaging(): Promise<void> {
+    const names = await readdir(this.stagingDirectory).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    });
+    const context = this.leftoverContext();
+    for (const name of names) {
+      const file = path.join(this.stagingDirectory, name);
+      const id = /^(\d{1,15})\.csv$/.exec(name)?.[1];
+      if (id !== undefined && this.running.has(Number(id))) continue;
+      const modifiedAt = await stat(file).then((s) => s.mtimeMs, () => context.now);
+      if (isLeftoverStagingFile(id === undefined ? undefined : this.index.get(Number(id)), modifiedAt, context)) await rm(file, { force: true });
+    }
   }
 
   /** Fails every export the log shows running that no replica holds a live lease for (this one's own are running here). */
@@ -339,19 +353,40 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
   private async interruptIfDead(record: ExportState): Promise<boolean> {
     if (await this.slots.isLive(record.accountId, record.exportId)) return false;
     this.logger.warn({ exportId: record.exportId, accountId: record.accountId }, 'export without a live lease: its process stopped; marking it interrupted');
-    await rm(`${this.filePath(record)}.part`, { force: true });
+    await rm(this.stagingPath(record.exportId), { force: true });
     await this.index.fail(record, 'INTERRUPTED', 'the service stopped while the export was running; start it again');
     return true;
   }
 
-  /** Removes finished exports older than the retention: the file, then the record (ExportExpired). */
+  /**
+   * Removes finished exports older than the retention (the file, then the
+   * record: ExportExpired), then the files no export keeps (see
+   * `isLeftoverObject`). Every replica sweeps; removing twice is harmless. An
+   * object store out of reach is logged and leaves its work to the next
+   * sweep: records stay readable meanwhile.
+   */
   async sweep(): Promise<void> {
     const cutoff = this.clock.now() - this.config.exports.retention_hours * 3_600_000;
     for (const record of [...this.index.all()]) {
       if (record.status === 'running' || record.finishedAt === undefined || Date.parse(record.finishedAt) > cutoff) continue;
-      await rm(this.filePath(record), { force: true });
+      try {
+        await this.objects.remove([exportObjectKey(record.exportId)]);
+      } catch (error) {
+        this.logger.warn({ err: error, exportId: record.exportId }, 'exports: expired file not removed; the next sweep tries again');
+        continue;
+      }
       await this.index.expire(record);
     }
+    await this.removeLeftoverObjects().catch((error) => this.logger.warn({ err: error }, 'exports: leftover files not swept; the next sweep tries again'));
+  }
+
+  private async removeLeftoverObjects(): Promise<void> {
+    const context = this.leftoverContext();
+    const leftovers: string[] = [];
+    for await (const object of this.objects.list(EXPORT_OBJECTS_PREFIX)) {
+      if (isLeftoverObject(object, (exportId) => this.index.get(exportId), context)) leftovers.push(object.key);
+    }
+    if (leftovers.length > 0) await this.objects.remove(leftovers);
   }
 
   /** When a finished export's file is removed. */
