@@ -49,6 +49,22 @@ export class FileObjectStore implements ObjectStore {
     }
   }
 
+  async uploadFile(key: ObjectKey, file: string, options: { readonly beforeCommit?: () => void } = {}): Promise<{ bytes: number }> {
+    const target = this.fileOf(key);
+    try {
+      options.beforeCommit?.();
+      await mkdirDurably(path.dirname(target));
+      const { size } = await stat(file);
+      await publishFile(file, target);
+      return { bytes: size };
+    } catch (error) {
+      // Another filesystem (the staging directory on a different volume): copied instead of moved.
+      if ((error as NodeJS.ErrnoException).code === 'EXDEV') return this.upload(key, createReadStream(file), options).finally(() => unlink(file).catch(() => undefined));
+      await unlink(file).catch(() => undefined);
+      throw error;
+    }
+  }
+
   async read(key: ObjectKey): Promise<Buffer> {
     const file = this.fileOf(key);
     try {

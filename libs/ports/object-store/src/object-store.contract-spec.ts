@@ -1,4 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { ObjectGoneError, type ObjectStore, type StoredObject } from './object-store.port';
 
@@ -122,6 +125,25 @@ export function describeObjectStoreContract(name: string, open: () => Promise<Ob
         await expect(written).rejects.toBe(failure);
         expect(await store.stat('exports/broken.csv')).toBeUndefined();
         expect(await collect(store.list(''))).toEqual([]);
+      });
+    });
+
+    describe('publishing a local file', () => {
+      it('publishes the file whole and consumes it; a beforeCommit that throws publishes nothing and consumes it too', async () => {
+        const dir = mkdtempSync(path.join(tmpdir(), 'bpc-upload-file-'));
+        try {
+          const { bytes } = patterned(6 * MIB);
+          writeFileSync(path.join(dir, 'done.csv'), bytes);
+          expect(await store.uploadFile('exports/done.csv', path.join(dir, 'done.csv'))).toEqual({ bytes: bytes.length });
+          expect(sha256(await store.read('exports/done.csv'))).toBe(sha256(bytes));
+          writeFileSync(path.join(dir, 'lost.csv'), 'a,b\n');
+          const lost = new Error('lease lost');
+          await expect(store.uploadFile('exports/lost.csv', path.join(dir, 'lost.csv'), { beforeCommit: () => { throw lost; } })).rejects.toBe(lost);
+          expect(await store.stat('exports/lost.csv')).toBeUndefined();
+          expect(readdirSync(dir)).toEqual([]);
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
       });
     });
 

@@ -64,6 +64,14 @@ export interface ObjectStore {
    * published and the write rejects with that error.
    */
   upload(key: ObjectKey, source: Readable, options?: { readonly contentType?: string; readonly beforeCommit?: () => void }): Promise<{ bytes: number }>;
+  /**
+   * Publishes a finished local file as the object and consumes it (it is
+   * gone afterwards, published or not): the file adapter moves it into
+   * place when it is on the store's filesystem (no copy: an export the engine
+   * wrote costs one rename), S3 uploads it as `upload` does. `beforeCommit`
+   * as in `upload`.
+   */
+  uploadFile(key: ObjectKey, file: string, options?: { readonly contentType?: string; readonly beforeCommit?: () => void }): Promise<{ bytes: number }>;
   /** The whole object. */
   read(key: ObjectKey): Promise<Buffer>;
   /** Streams the object; the stream errors with `ObjectGoneError` when it is missing. */

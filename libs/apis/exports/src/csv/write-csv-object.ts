@@ -1,19 +1,16 @@
-import { createReadStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ExplorerStore, QueryParams } from '@bpc/explorer-store';
 import type { ObjectKey, ObjectStore } from '@bpc/object-store';
 
 export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
-/** Read size of the staged file into the upload: fewer, larger chunks than the 64 KB default, memory still bounded. */
-const UPLOAD_CHUNK_BYTES = 1024 * 1024;
 
 /**
  * Has the store write the export's CSV (`CSVWithNames`) to the local
  * `stagingPath` (chDB writes it itself, `INTO OUTFILE`: no byte of it passes
- * through JavaScript memory, and it counts the rows), then uploads that file
- * to the object store under `key`, streamed, memory bounded by the adapter's
- * part size. `beforeCommit` (which throws to stop, e.g. when the slot lease
+ * through JavaScript memory, and it counts the rows), then publishes that
+ * file under `key` (`uploadFile`: moved into place by the file adapter,
+ * uploaded streamed by S3, memory bounded by its part size). `beforeCommit` (which throws to stop, e.g. when the slot lease
  * is lost) runs before the upload and again before the object is published:
  * either way nothing is published. The staging file is removed in every
  * case; a failed or stopped upload leaves no object (the port's guarantee).
@@ -30,7 +27,7 @@ export async function writeCsvObject(
     const written = await store.writeFile(query.sql, query.params, 'CSVWithNames', target.stagingPath);
     // A lease lost while the engine wrote: no upload at all.
     beforeCommit();
-    const { bytes } = await objects.upload(target.key, createReadStream(target.stagingPath, { highWaterMark: UPLOAD_CHUNK_BYTES }), { contentType: CSV_CONTENT_TYPE, beforeCommit });
+    const { bytes } = await objects.uploadFile(target.key, target.stagingPath, { contentType: CSV_CONTENT_TYPE, beforeCommit });
     return { rowCount: written.rows, sizeBytes: bytes };
   } finally {
     await rm(target.stagingPath, { force: true });
