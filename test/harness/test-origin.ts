@@ -23,6 +23,9 @@ export class TestOrigin {
   readonly order: string[] = [];
   inFlight = 0;
   maxInFlight = 0;
+  /** Per path: requests in flight now, and the most ever in flight at once (two renders of one page overlapping show here). */
+  readonly inFlightByPath = new Map<string, number>();
+  readonly maxInFlightByPath = new Map<string, number>();
   private server?: Server;
 
   constructor(private readonly answer: (path: string, hit: number) => OriginAnswer = () => ({ status: 200, body: '<html><body>ok</body></html>' })) {}
@@ -49,6 +52,9 @@ export class TestOrigin {
     this.order.push(path);
     this.inFlight += 1;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    const ofPath = (this.inFlightByPath.get(path) ?? 0) + 1;
+    this.inFlightByPath.set(path, ofPath);
+    this.maxInFlightByPath.set(path, Math.max(this.maxInFlightByPath.get(path) ?? 0, ofPath));
     try {
       const answer = this.answer(path, hit);
       await answer.heldUntil;
@@ -57,6 +63,7 @@ export class TestOrigin {
       res.writeHead(answer.status, { 'content-type': 'text/html; charset=utf-8', ...answer.headers }).end(answer.body);
     } finally {
       this.inFlight -= 1;
+      this.inFlightByPath.set(path, this.inFlightByPath.get(path)! - 1);
     }
   }
 }

@@ -118,7 +118,7 @@ async function openEventLog(config: AppConfig, log: Logger): Promise<EventLog> {
       const kafka = config.kafka!;
       // Bot requests are appended from a worker thread: encoding them in kafkajs would take the serving thread's time.
       const offThread = { topics: [TOPICS.botRequests], clientId: `${kafka.client_id}-bot-requests` };
-      return openKafkaEventLog({ brokers: kafka.brokers, clientId: kafka.client_id, namespace: kafka.namespace, fetchMaxWaitMs: kafka.fetch_max_wait_ms, offThread, log });
+      return openKafkaEventLog({ brokers: kafka.brokers, clientId: kafka.client_id, namespace: kafka.namespace, fetchMaxWaitMs: kafka.fetch_max_wait_ms, sessionTimeoutMs: kafka.session_timeout_ms, offThread, log });
     }
   }
 }

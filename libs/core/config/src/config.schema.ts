@@ -315,6 +315,14 @@ export class KafkaConfig {
   @IsString() @IsNotEmpty() client_id: string = 'bpc';
   /** Longest a consumer fetch waits for new records, ms: bounds how soon an idle projector sees a new event. */
   @IsInt() @Min(10) @Max(10_000) fetch_max_wait_ms: number = 100;
+  /**
+   * How long the group waits for a silent consumer (a replica killed, a
+   * network cut) before it hands that consumer's partitions to the others, ms:
+   * also the longest those partitions stand still after a crash. The broker
+   * bounds it (`group.min.session.timeout.ms`, 6 s by default, to
+   * `group.max.session.timeout.ms`).
+   */
+  @IsInt() @Min(1_000) @Max(3_600_000) session_timeout_ms: number = 30_000;
   /** Prefix of topic and consumer-group names (`<namespace>.bpc.queue.v1`); empty = none. */
   @IsString() @Matches(/^[a-zA-Z0-9._-]*$/, { message: 'may hold letters, digits, ., _ and - only' }) namespace: string = '';
 }
