@@ -156,15 +156,16 @@ return removed
    * ARGV[5..] body paths the orphan sweep found old enough. Claims those no
    * entry names and none stopped naming within the grace period, in this
    * one step: from then on no put switches to them (bpcCacheSwap), so
-   * removing them can never break an entry. Answers the claimed paths.
+   * removing them can never break an entry. A body another sweep claimed
+   * already is left to it (a sweep that died meanwhile: claimable again once
+   * the claim expires). Answers the paths claimed here.
    */
   bpcCacheClaimOrphans: `
 ${RETIRE_BODY_LUA}
 redis.call('ZREMRANGEBYSCORE', ARGV[3], '-inf', '(' .. (nowMs() - tonumber(ARGV[4])))
 local claimed = {}
 for i = 5, #ARGV do
-  if redis.call('SISMEMBER', KEYS[1], ARGV[i]) == 0 and not redis.call('ZSCORE', ARGV[3], ARGV[i]) then
-    redis.call('SET', ARGV[1] .. ARGV[i], '1', 'PX', ARGV[2])
+  if redis.call('SISMEMBER', KEYS[1], ARGV[i]) == 0 and not redis.call('ZSCORE', ARGV[3], ARGV[i]) and redis.call('SET', ARGV[1] .. ARGV[i], '1', 'PX', ARGV[2], 'NX') then
     claimed[#claimed + 1] = ARGV[i]
   end
 end
