@@ -58,7 +58,7 @@ const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
 @Injectable()
 export class ServePage implements OnApplicationShutdown {
   private readonly websites: WebsiteTokens;
-  private readonly bodies = new PageBodies();
+  private readonly bodies: PageBodies;
   private readonly pages: CachedPages;
   private readonly renders: SharedRenders;
   private readonly served: ServedRequests;
@@ -89,6 +89,7 @@ export class ServePage implements OnApplicationShutdown {
     @Inject(ROBOTS_TXT_KEEPER) robotsTxt: RobotsTxtKeeper,
   ) {
     this.websites = new WebsiteTokens(config.websites);
+    this.bodies = new PageBodies(config.edge.body_cache_mb * 1024 * 1024);
     this.pages = new CachedPages(cache, this.bodies);
     this.renders = new SharedRenders(refresher, renderFacts, { botWaitMs: config.edge.render_timeout_ms, renderMs: config.recache.timeout_per_url * 1_000 });
     this.served = new ServedRequests(config.edge.record_requests, clock, recorder, new RobotsVerdicts(config.edge.robots_txt.enabled ? robotsTxt : undefined, config.hosts));
