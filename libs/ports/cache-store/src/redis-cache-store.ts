@@ -80,8 +80,9 @@ const CLAIM_TTL_MS = 24 * 3_600_000;
  * of earlier versions are not tracked (nor are bodies an earlier version's
  * replica writes during a rolling upgrade); the sweep leaves them alone.
  */
-const TRACKED_BODY = `.t${BODY_SUFFIX}`;
-const isTracked = (bodyPath: string): boolean => bodyPath.endsWith(TRACKED_BODY);
+const TRACKED = '.t';
+const trackedBodyPathOf = (base: string): string => bodyPathOf(`${base}${TRACKED}`);
+const isTracked = (bodyPath: string): boolean => bodyPath.endsWith(`${TRACKED}${BODY_SUFFIX}`);
 /** The host id a body path starts with (`newBodyBase`), or undefined for anything else. */
 const hostOfBody = (bodyPath: string): string | undefined => /^([1-9][0-9]{0,15})\//.exec(bodyPath)?.[1];
 
@@ -187,7 +188,7 @@ export class RedisCacheStore implements CacheStore {
       }
       if (attempt > MAX_PUT_ATTEMPTS) throw new Error(`the entry of ${incoming.url} changed under ${MAX_PUT_ATTEMPTS} puts in a row`);
       if (!entry) {
-        const bodyPath = bodyPathOf(`${newBodyBase(incoming, incoming.createdAt)}${TRACKED_BODY.slice(0, -BODY_SUFFIX.length)}`);
+        const bodyPath = trackedBodyPathOf(newBodyBase(incoming, incoming.createdAt));
         await this.bodies.write(bodyPath, body);
         entry = { ...incoming, headers: { ...incoming.headers }, bytes: body.length, bodyPath };
       }
