@@ -5,7 +5,7 @@ import { silentLog, type LogSink } from '@bpc/support';
 import { removeAtomicWriteLeftovers, writeFileAtomic } from '@bpc/durable-fs';
 import type { ObjectStore } from '@bpc/object-store';
 import { BODY_SUFFIX, bodyPathOf, CacheBodies, DEFAULT_BODY_PREFIX, DEFAULT_BODY_REMOVAL_DELAY_MS } from './cache-bodies';
-import { OrphanSweep, type OrphanSweepOptions, type SweepReport } from './orphan-sweep';
+import { DEFAULT_ORPHAN_SWEEP_INTERVAL_MS, OrphanSweep, type OrphanSweepOptions, type SweepReport } from './orphan-sweep';
 import { assertKey, assertStorable, entryField, invalidationFields, newBodyBase, putDecision } from './cache-entry-rules';
 import type { CacheEntry, CacheEntryPage, CacheEntrySelection, CacheHit, CacheSelectionSummary, CacheStore, NewCacheEntry, ProjectionPosition, PutResult, StoreResult } from './cache-store.port';
 import { assertPage, indexMember, parseIndexMember, prefixEnd, SelectionTally, SortedStrings } from './entry-index';
@@ -94,7 +94,7 @@ export class FileCacheStore implements CacheStore {
     await store.loadState();
     await store.scan();
     // The scan has just collected every orphan: the first sweep waits a whole interval.
-    store.sweep.start(options.orphanSweep?.intervalMs);
+    store.sweep.start(options.orphanSweep?.intervalMs ?? DEFAULT_ORPHAN_SWEEP_INTERVAL_MS);
     return store;
   }
 
