@@ -438,6 +438,19 @@ export function describeCacheStoreContract(name: string, factory: (options: Cach
         expect(await bodyOf()).toContain('live');
       });
 
+      it('sweeps on its own every interval', async () => {
+        const { store: sweeping, objects: sweptObjects } = await factory({ bodyRemovalDelayMs: 0, orphanSweep: { intervalMs: 20, graceMs: 0 } });
+        try {
+          const stored = await sweeping.put(entry(), html('live'));
+          const livePath = stored.stored ? stored.entry.bodyPath : '';
+          await sweptObjects.put(`cache/${orphanLike(livePath, 'feedf00d')}`, html('orphan'));
+          await eventually(async () => (await sweptObjects.stat(`cache/${orphanLike(livePath, 'feedf00d')}`)) === undefined, 'the periodic sweep');
+          expect(await sweptObjects.stat(`cache/${livePath}`)).toBeDefined();
+        } finally {
+          await sweeping.close();
+        }
+      });
+
       it('never collects the body of a put in flight, however old the sweep judges it: the put lands readable', async () => {
         // Every body looks older than the grace period to the sweep: only the reference check stands between it and a put's body.
         sweepAhead = 10 * MINUTE;
