@@ -5,6 +5,7 @@ import puppeteer, { type BrowserContext } from 'puppeteer-core';
 import { FileCacheStore } from '@bpc/cache-store';
 import { HostCatalog, type HostDefinition, type PageFacts } from '@bpc/domain';
 import { CachingPageRefresher, ChromiumTabPool, HEADLESS_SERVER_ARGS } from '@bpc/renderer';
+import { FileObjectStore } from '@bpc/object-store';
 
 /** A renderer under measurement in the `render` bench. */
 export interface RenderContestant {
@@ -72,7 +73,7 @@ const SKIPPED_FACTS: PageFacts = {
  */
 export async function ourRenderer(originUrl: string, tabs: number, facts: 'read' | 'skipped' = 'read'): Promise<RenderContestant> {
   const directory = await mkdtemp(path.join(tmpdir(), 'bpc-bench-render-'));
-  const store = await FileCacheStore.open({ directory, bodyRemovalDelayMs: 0 });
+  const store = await FileCacheStore.open({ directory, objects: new FileObjectStore(directory), bodyPrefix: '', bodyRemovalDelayMs: 0 });
   const host: HostDefinition = {
     host_id: 1,
     hostnames: [new URL(PUBLIC_ORIGIN).hostname],

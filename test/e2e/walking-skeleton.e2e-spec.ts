@@ -85,7 +85,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('walking skeleton (%s mode
       expect(projectorReady.details[projection]).toEqual({ status: 'up', lag: expect.any(Number) });
     }
     const daemonReady = await jsonOf(await fetch(`${daemon}/health/ready`));
-    const expected = mode === 'cluster' ? ['cache_store (redis)', 'event_log (kafka)', 'queue_store (redis)'] : ['cache_store (file)', 'event_log (file)', 'queue_store (memory)'];
+    const expected = mode === 'cluster' ? ['cache_store (redis)', 'event_log (kafka)', 'object_store (files)', 'queue_store (redis)'] : ['cache_store (file)', 'event_log (file)', 'object_store (files)', 'queue_store (memory)'];
     expect(Object.keys(daemonReady.details).sort()).toEqual(expected);
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { FileCacheStore } from '@bpc/cache-store';
+import { FileObjectStore } from '@bpc/object-store';
 import type { AppConfig } from '@bpc/config';
 import { HostCatalog } from '@bpc/domain';
 import { type EventEnvelope, type QueueEvent, TOPICS } from '@bpc/events';
@@ -45,7 +46,7 @@ export async function openStandaloneState(overrides: Record<string, unknown> = {
   const log = await FileEventLog.open({ dir: logDir });
   let logClosed = false;
   const queue = new MemoryQueueStore();
-  const cache = await FileCacheStore.open({ directory: path.join(config.data_dir, 'cache') });
+  const cache = await FileCacheStore.open({ directory: path.join(config.data_dir, 'cache'), objects: new FileObjectStore(config.data_dir) });
   const readiness = new ReadinessRegistry();
   const queueProjector = new QueueProjector(log, queue, logger, readiness);
   const cacheProjector = new CacheProjector(log, cache, logger, readiness);

@@ -9,7 +9,7 @@ class DaemonAppModule {}
 /** The internal cache daemon API (spec/daemon-api.md). */
 export const daemonApp: AppSpec = {
   name: 'daemon',
-  uses: ['eventLog', 'queueStore', 'cacheStore', 'pageRefresher', 'warmUpTurns'],
+  uses: ['eventLog', 'queueStore', 'cacheStore', 'objectStore', 'pageRefresher', 'warmUpTurns'],
   // Every endpoint reads the queue store, every change is appended to the log; renders failing on the cache store are retried.
   criticalPorts: ['eventLog', 'queueStore'],
   module: (runtime) => ({ module: DaemonAppModule, imports: [RuntimeModule.forRuntime(runtime, daemonApp), DaemonModule] }),

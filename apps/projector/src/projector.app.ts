@@ -10,7 +10,7 @@ class ProjectorAppModule {}
 /** Projection workers: the event log into the queue store, the cache metadata and ClickHouse; and the websites' alert webhooks. */
 export const projectorApp: AppSpec = {
   name: 'projector',
-  uses: ['eventLog', 'queueStore', 'cacheStore', 'explorerStore'],
+  uses: ['eventLog', 'queueStore', 'cacheStore', 'objectStore', 'explorerStore'],
   // It takes no traffic: ready means every projection can advance.
   criticalPorts: ['eventLog', 'queueStore', 'cacheStore', 'explorerStore'],
   module: (runtime) => ({ module: ProjectorAppModule, imports: [RuntimeModule.forRuntime(runtime, projectorApp), MetricsModule, ProjectionsModule, AlertsModule] }),

@@ -13,7 +13,7 @@ class PublicApiAppModule {}
 /** The public, token-authenticated API (spec/public-api.md): Data Explorer and cache operations. */
 export const publicApiApp: AppSpec = {
   name: 'public-api',
-  uses: ['eventLog', 'explorerStore', 'queueStore', 'cacheStore', 'rateLimitStore', 'exportSlots', 'objectStore'],
+  uses: ['eventLog', 'explorerStore', 'queueStore', 'cacheStore', 'objectStore', 'rateLimitStore', 'exportSlots'],
   // The Data Explorer needs ClickHouse alone; writes (cache operations, exports, imports) answer 503 on their own while reads go on.
   criticalPorts: ['explorerStore'],
   module: (runtime) => ({ module: PublicApiAppModule, imports: [RuntimeModule.forRuntime(runtime, publicApiApp), MetricsModule, PublicApiModule, ExportsModule] }),

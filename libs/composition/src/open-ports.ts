@@ -16,6 +16,7 @@ import { ExportSlots, MemoryExportSlots, RedisExportSlots } from '@bpc/export-sl
 import type { Logger } from 'pino';
 import { settlesWithin, SHUTDOWN_BOUNDS_MS } from '@bpc/platform';
 import { EngineWait } from './engine-wait';
+import type { ObjectStore } from '@bpc/object-store';
 import { openObjectStore } from './open-object-store';
 import type { PortName, PortNeeds, Ports } from './ports';
 
@@ -46,9 +47,11 @@ export async function openPorts(config: AppConfig, needs: PortNeeds, logger: Log
     opened.push(queueStore);
     const explorerStore = needs.has('explorerStore') ? await openExplorerStore(config, logger.child({ port: 'explorer_store' }), waits) : undefined;
     opened.push(explorerStore);
-    const objectStore = needs.has('objectStore') ? openObjectStore(config) : undefined;
+    const needsCache = needs.has('cacheStore') || needs.has('pageRefresher');
+    // The cache store keeps its page bodies in the object store.
+    const objectStore = needs.has('objectStore') || needsCache ? openObjectStore(config) : undefined;
     opened.push(objectStore);
-    const cacheStore = needs.has('cacheStore') || needs.has('pageRefresher') ? await openCacheStore(config, logger.child({ port: 'cache_store' })) : undefined;
+    const cacheStore = needsCache ? await openCacheStore(config, objectStore!, logger.child({ port: 'cache_store' })) : undefined;
     opened.push(cacheStore);
     const pageRefresher = needs.has('pageRefresher') ? openPageRefresher(config, cacheStore!, logger.child({ port: 'renderer' })) : undefined;
     const rateLimitStore = needs.has('rateLimitStore') ? openRateLimitStore(config, logger.child({ port: 'rate_limit_store' })) : undefined;
@@ -192,12 +195,16 @@ function followingQueueStore<T>(config: AppConfig, standalone: () => T, cluster:
   }
 }
 
-async function openCacheStore(config: AppConfig, log: Logger): Promise<CacheStore> {
-  const directory = path.join(config.data_dir, 'cache');
+/**
+ * Entry metadata follows the queue store (sidecar files in `data_dir/cache`,
+ * or Redis); bodies are objects under `cache/` in the object store, so with
+ * files under `data_dir` a data directory keeps its layout.
+ */
+async function openCacheStore(config: AppConfig, objects: ObjectStore, log: Logger): Promise<CacheStore> {
   return followingQueueStore<CacheStore | Promise<CacheStore>>(
     config,
-    () => FileCacheStore.open({ directory, log }),
-    (redis) => new RedisCacheStore({ ...redis, directory, log }),
+    () => FileCacheStore.open({ directory: path.join(config.data_dir, 'cache'), objects, log }),
+    (redis) => new RedisCacheStore({ ...redis, objects, log }),
   );
 }
 

@@ -18,7 +18,7 @@ export interface Ports {
   readonly explorerStore?: ExplorerStore;
   /** Page bodies and export files: files under `data_dir`, or an S3-compatible bucket. */
   readonly objectStore?: ObjectStore;
-  /** Cache entry metadata (memory + sidecar files, or Redis) over body files in `data_dir/cache`. */
+  /** Cache entry metadata (memory + sidecar files, or Redis) over page bodies under `cache/` in the object store. */
   readonly cacheStore?: CacheStore;
   /** Renders (Chromium tab pool) or fetches pages into the cache store. */
   readonly pageRefresher?: PageRefresher;

@@ -491,6 +491,8 @@ export class EdgeConfig {
    */
   // At least 8: the largest Markdown (1,000,000 characters, up to 4 MB of UTF-8) and its gzipped form must fit, or it would be converted on every request.
   @IsInt() @Min(8) @Max(4096) markdown_cache_mb: number = 32;
+  /** Megabytes of page bodies kept in memory (per edge process, raw + gzipped), least recently used evicted first; a body over an eighth of it is not kept whole. Hits on kept bodies need no read of the object store. */
+  @IsInt() @Min(1) @Max(65_536) body_cache_mb: number = 64;
   /** A website's `llms.txt` is generated again from the cache at most this often (seconds, per host and edge process). */
   @IsInt() @Min(1) @Max(86_400) llms_txt_refresh_s: number = 60;
   /**

@@ -134,7 +134,7 @@ describe('configuration', () => {
   it("takes a website's settings for AI agents with documented defaults, and names a bad one", () => {
     const website = (over: Record<string, unknown>) => ({ ...minimal, websites: [{ id: 'w', host_id: 1, account_id: 'a', ...over }] });
     expect(validateConfig(website({}), 'test').websites[0]).toMatchObject({ llms_txt: false, markdown_for_agents: [] });
-    expect(validateConfig(website({}), 'test').edge).toMatchObject({ markdown_cache_mb: 32, llms_txt_refresh_s: 60 });
+    expect(validateConfig(website({}), 'test').edge).toMatchObject({ markdown_cache_mb: 32, body_cache_mb: 64, llms_txt_refresh_s: 60 });
     const good = { name: 'Example', summary: 'Widgets.', llms_txt: true, markdown_for_agents: ['ChatGPT-User', 'Claude-User'], content_signal: 'search=yes, ai-input=yes, ai-train=no' };
     expect(issuesOf(website(good))).toEqual([]);
     expect(issuesOf(website({ content_signal: 'search=yes, ai-sell=no' }))).toEqual([

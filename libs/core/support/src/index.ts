@@ -5,3 +5,4 @@ export * from './backoff';
 export * from './retry-until-stopped';
 export * from './caught-up-within';
 export * from './worker-calls';
+export * from './log-throttle';

@@ -2,17 +2,22 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { until } from '@bpc/testing';
 import { factsWith } from '../../../core/domain/src/pages/page-facts.fixtures';
+import type { ObjectStore } from '@bpc/object-store';
 import type { CacheStore, NewCacheEntry, ProjectionPosition } from './cache-store.port';
+import type { OrphanSweepOptions, SweepReport } from './orphan-sweep';
 
 export interface CacheStoreUnderTest {
-  readonly store: CacheStore;
-  /** The body directory, to look at the files themselves. */
+  readonly store: CacheStore & { sweepOrphans(): Promise<SweepReport> };
+  /** Where the bodies live; the store keeps them under `cache/`. */
+  readonly objects: ObjectStore;
+  /** The bodies' directory when `objects` keeps them as files, to look at the files themselves. */
   readonly directory: string;
 }
 
-/** Options every adapter takes; the suite shortens the removal grace period to see files go. */
+/** Options every adapter takes; the suite shortens the removal grace period to see bodies go, and drives the sweep's clock. */
 export interface CacheStoreTestOptions {
   readonly bodyRemovalDelayMs: number;
+  readonly orphanSweep?: OrphanSweepOptions;
 }
 
 /**
@@ -25,11 +30,16 @@ export function describeCacheStoreContract(name: string, factory: (options: Cach
   const HOUR = 3_600_000;
 
   describe(`CacheStore contract: ${name}`, () => {
-    let store: CacheStore;
+    let store: CacheStoreUnderTest['store'];
+    let objects: ObjectStore;
     let directory: string;
+    /** The sweep's clock runs this far ahead of the real one: bodies written now look that old to it. */
+    let sweepAhead = 0;
 
     beforeEach(async () => {
-      ({ store, directory } = await factory({ bodyRemovalDelayMs: 0 }));
+      sweepAhead = 0;
+      // Sweeps only when asked; the grace period is judged by a clock the test moves.
+      ({ store, objects, directory } = await factory({ bodyRemovalDelayMs: 0, orphanSweep: { intervalMs: 0, graceMs: 60_000, clock: () => Date.now() + sweepAhead } }));
     });
 
     afterEach(async () => {
@@ -216,12 +226,18 @@ export function describeCacheStoreContract(name: string, factory: (options: Cach
         await eventually(async () => !(await exists(secondPath)), 'removal of the invalidated body');
       });
 
-      it('keeps a replaced body readable during the grace period, and removes it on close', async () => {
-        const { store: graceful, directory: graceDirectory } = await factory({ bodyRemovalDelayMs: 60_000 });
+      it('keeps a replaced body readable during the grace period, even against an orphan sweep, and removes it on close', async () => {
+        // The sweep judges every body old: only the removal grace period keeps the replaced one.
+        const { store: graceful, directory: graceDirectory } = await factory({ bodyRemovalDelayMs: 60_000, orphanSweep: { intervalMs: 0, graceMs: 0, clock: () => Date.now() + HOUR } });
         await graceful.put(entry(), html('old'));
         const old = await graceful.get(1, entry().url, 1);
         await graceful.put(entry({ createdAt: T + 1 }), html('new'));
+        await graceful.put(entry({ dimensionId: 2 }), html('dropped'));
+        const dropped = await graceful.get(1, entry().url, 2);
+        await graceful.invalidate(1, [entry().url], [2]);
+        expect(await graceful.sweepOrphans()).toEqual({ listed: 3, removed: 0 });
         expect((await old!.readBody()).toString()).toContain('old');
+        expect((await dropped!.readBody()).toString()).toContain('dropped');
         await graceful.close();
         await expect(access(path.join(graceDirectory, old!.entry.bodyPath))).rejects.toThrow(/ENOENT/);
       });
@@ -364,6 +380,88 @@ export function describeCacheStoreContract(name: string, factory: (options: Cach
         await store.put(entry(), html('x'));
         await expect(store.invalidate(1, [entry().url], [1], pos('01'))).rejects.toThrow(/offset/);
         expect(await store.get(1, entry().url, 1)).toBeDefined();
+      });
+    });
+
+    describe('no orphan bodies', () => {
+      const MINUTE = 60_000;
+      /** Body paths under the cache's prefix, relative to it (what `bodyPath` says). */
+      const storedBodies = async (): Promise<string[]> => {
+        const found: string[] = [];
+        for await (const object of objects.list('cache/')) if (object.key.endsWith('.body')) found.push(object.key.slice('cache/'.length));
+        return found.sort();
+      };
+      const liveBodies = async (keys: readonly [string, number][]): Promise<string[]> => {
+        const paths: string[] = [];
+        for (const [url, dimensionId] of keys) {
+          const hit = await store.get(1, url, dimensionId);
+          if (hit) paths.push(hit.entry.bodyPath);
+        }
+        return paths.sort();
+      };
+      /** A body as a put killed between its body write and its switch leaves it: a fresh path of the adapter's own form, no entry naming it. */
+      const orphanLike = (bodyPath: string, random: string): string => bodyPath.replace(/\.[0-9a-f]{8}\./, `.${random}.`);
+
+      it('keeps only the bodies of live entries once the grace period has passed, after puts, replacements and invalidations', async () => {
+        const url = (i: number) => `https://www.example.com/churn/${i}`;
+        for (let round = 0; round < 3; round++) {
+          for (let i = 0; i < 6; i++) await store.put(entry({ url: url(i), createdAt: T + round }), html(`page ${i} round ${round}`));
+        }
+        await store.put(entry({ url: url(0), dimensionId: 2 }), html('dimension 2'));
+        await store.invalidate(1, [url(1), url(2)], [1, 2]);
+        await store.invalidate(1, [url(3)], [1], pos(1));
+        // A bypass refused by render-wins leaves nothing behind either.
+        expect((await store.put(entry({ url: url(4), kind: 'bypass', createdAt: T + 3 }), html('refused'))).stored).toBe(false);
+        const keys: [string, number][] = [...Array.from({ length: 6 }, (_, i): [string, number] => [url(i), 1]), [url(0), 2]];
+        const live = await liveBodies(keys);
+        expect(live).toHaveLength(4);
+        await eventually(async () => (await storedBodies()).length === live.length, 'removal of every replaced and invalidated body');
+        expect(await storedBodies()).toEqual(live);
+        sweepAhead = 10 * MINUTE;
+        expect(await store.sweepOrphans()).toEqual({ listed: 4, removed: 0 });
+        expect(await storedBodies()).toEqual(live);
+      });
+
+      it('collects a body written without its entry (a crash between the two writes) once it is older than the grace period, never a live one', async () => {
+        const stored = await store.put(entry(), html('live'));
+        const livePath = stored.stored ? stored.entry.bodyPath : '';
+        const orphan = orphanLike(livePath, 'deadbeef');
+        expect(orphan).not.toBe(livePath);
+        await objects.put(`cache/${orphan}`, html('orphan'));
+        expect(await storedBodies()).toEqual([livePath, orphan].sort());
+
+        // Young: it may be a put in flight.
+        expect(await store.sweepOrphans()).toEqual({ listed: 2, removed: 0 });
+        sweepAhead = 2 * MINUTE;
+        expect(await store.sweepOrphans()).toEqual({ listed: 2, removed: 1 });
+        expect(await storedBodies()).toEqual([livePath]);
+        expect(await bodyOf()).toContain('live');
+      });
+
+      it('sweeps on its own every interval', async () => {
+        const { store: sweeping, objects: sweptObjects } = await factory({ bodyRemovalDelayMs: 0, orphanSweep: { intervalMs: 20, graceMs: 0 } });
+        try {
+          const stored = await sweeping.put(entry(), html('live'));
+          const livePath = stored.stored ? stored.entry.bodyPath : '';
+          await sweptObjects.put(`cache/${orphanLike(livePath, 'feedf00d')}`, html('orphan'));
+          await eventually(async () => (await sweptObjects.stat(`cache/${orphanLike(livePath, 'feedf00d')}`)) === undefined, 'the periodic sweep');
+          expect(await sweptObjects.stat(`cache/${livePath}`)).toBeDefined();
+        } finally {
+          await sweeping.close();
+        }
+      });
+
+      it('never collects the body of a put in flight, however old the sweep judges it: the put lands readable', async () => {
+        // Every body looks older than the grace period to the sweep: only the reference check stands between it and a put's body.
+        sweepAhead = 10 * MINUTE;
+        const url = (i: number) => `https://www.example.com/racing/${i}`;
+        for (let round = 0; round < 5; round++) {
+          await Promise.all([...Array.from({ length: 4 }, (_, i) => store.put(entry({ url: url(i), createdAt: T + round }), html(`page ${i} round ${round}`))), store.sweepOrphans(), store.sweepOrphans()]);
+        }
+        for (let i = 0; i < 4; i++) expect(await bodyOf(1, url(i))).toBe(html(`page ${i} round 4`).toString());
+        await store.sweepOrphans();
+        const keys = Array.from({ length: 4 }, (_, i): [string, number] => [url(i), 1]);
+        expect(await storedBodies()).toEqual(await liveBodies(keys));
       });
     });
 

@@ -7,6 +7,7 @@ import { createConnection, createServer, type Socket } from 'node:net';
 import Redis from 'ioredis';
 import { startRedis, testEngines, until } from '@bpc/testing';
 import { describeCacheStoreContract } from './cache-store.contract-spec';
+import { FileObjectStore } from '@bpc/object-store';
 import { FileCacheStore } from './file-cache-store';
 import { RedisCacheStore } from './redis-cache-store';
 
@@ -20,15 +21,20 @@ afterAll(() => {
   for (const directory of directories) rmSync(directory, { recursive: true, force: true });
 });
 
-describeCacheStoreContract('file', async ({ bodyRemovalDelayMs }) => {
-  const directory = tempDirectory();
-  return { store: await FileCacheStore.open({ directory, bodyRemovalDelayMs }), directory };
+// Bodies as files under a data directory, with the cache's prefix: the layout of a standalone data_dir (bodies and sidecars in data_dir/cache).
+describeCacheStoreContract('file', async ({ bodyRemovalDelayMs, orphanSweep }) => {
+  const dataDir = tempDirectory();
+  const objects = new FileObjectStore(dataDir);
+  const directory = path.join(dataDir, 'cache');
+  return { store: await FileCacheStore.open({ directory, objects, bodyRemovalDelayMs, orphanSweep }), objects, directory };
 });
 
 // Every test gets its own hash tag on the shared redis-server, so tests never see each other's keys.
-describeCacheStoreContract('redis', async ({ bodyRemovalDelayMs }) => {
-  const directory = tempDirectory();
-  return { store: new RedisCacheStore({ url: testEngines().redisUrl, keyPrefix: `test-${randomUUID()}`, directory, bodyRemovalDelayMs }), directory };
+describeCacheStoreContract('redis', async ({ bodyRemovalDelayMs, orphanSweep }) => {
+  const dataDir = tempDirectory();
+  const objects = new FileObjectStore(dataDir);
+  const store = new RedisCacheStore({ url: testEngines().redisUrl, keyPrefix: `test-${randomUUID()}`, objects, bodyRemovalDelayMs, orphanSweep });
+  return { store, objects, directory: path.join(dataDir, 'cache') };
 });
 
 describe('RedisCacheStore entry index', () => {
@@ -40,7 +46,7 @@ describe('RedisCacheStore entry index', () => {
   beforeEach(() => {
     admin = new Redis(testEngines().redisUrl);
     keyPrefix = `test-${randomUUID()}`;
-    store = new RedisCacheStore({ url: testEngines().redisUrl, keyPrefix, directory: tempDirectory(), walkChunk: 3 });
+    store = new RedisCacheStore({ url: testEngines().redisUrl, keyPrefix, objects: new FileObjectStore(tempDirectory()), walkChunk: 3 });
   });
   afterEach(async () => {
     await store.close();
@@ -71,7 +77,7 @@ describe('RedisCacheStore entry index', () => {
 describe('RedisCacheStore reads (auto-pipelined)', () => {
   it('answers concurrent reads, fails them fast while Redis is down, and reads again once it is back', async () => {
     const redis = await startRedis();
-    const store = new RedisCacheStore({ url: redis.url, keyPrefix: `test-${randomUUID()}`, directory: tempDirectory() });
+    const store = new RedisCacheStore({ url: redis.url, keyPrefix: `test-${randomUUID()}`, objects: new FileObjectStore(tempDirectory()) });
     const t = Date.now();
     const entry = { hostId: 1, url: 'https://www.example.com/p', dimensionId: 1, kind: 'render' as const, statusCode: 200, headers: { 'content-type': 'text/html' }, createdAt: t, expiresAt: t + 60_000, durationMs: 5 };
     try {
@@ -119,8 +125,8 @@ describe('RedisCacheStore local entries (replicas on one Redis)', () => {
     admin = new Redis(redis.url);
     keyPrefix = `test-${randomUUID()}`;
     directory = tempDirectory();
-    writer = new RedisCacheStore({ url: redis.url, keyPrefix, directory });
-    reader = new RedisCacheStore({ url: redis.url, keyPrefix, directory });
+    writer = new RedisCacheStore({ url: redis.url, keyPrefix, objects: new FileObjectStore(directory) });
+    reader = new RedisCacheStore({ url: redis.url, keyPrefix, objects: new FileObjectStore(directory) });
   });
   afterEach(async () => {
     await Promise.all([writer.close(), reader.close()]);
@@ -189,7 +195,7 @@ describe('RedisCacheStore local entries (replicas on one Redis)', () => {
 
   it('stops serving its copies when the tracking connection goes silent without closing', async () => {
     const proxy = await silencingProxy(redis.port);
-    const behind = new RedisCacheStore({ url: `redis://127.0.0.1:${proxy.port}`, keyPrefix, directory });
+    const behind = new RedisCacheStore({ url: `redis://127.0.0.1:${proxy.port}`, keyPrefix, objects: new FileObjectStore(directory) });
     try {
       await writer.put(page, Buffer.from('<html>v1</html>'));
       await servedLocally(behind);
@@ -220,7 +226,7 @@ describe('RedisCacheStore local entries (replicas on one Redis)', () => {
   });
 
   it('asks Redis every time with localEntries: 0', async () => {
-    const direct = new RedisCacheStore({ url: redis.url, keyPrefix: `test-${randomUUID()}`, directory: tempDirectory(), localEntries: 0 });
+    const direct = new RedisCacheStore({ url: redis.url, keyPrefix: `test-${randomUUID()}`, objects: new FileObjectStore(tempDirectory()), localEntries: 0 });
     try {
       await direct.put(page, Buffer.from('<html>v1</html>'));
       await direct.get(1, page.url, 1);
@@ -266,3 +272,65 @@ async function silencingProxy(redisPort: number): Promise<{ port: number; silenc
     },
   };
 }
+
+describe('RedisCacheStore orphan sweep (replicas on one Redis and one object store)', () => {
+  const t = Date.now();
+  const page = (i: number) => ({ hostId: 7, url: `https://www.example.com/${i}`, dimensionId: 1, kind: 'render' as const, statusCode: 200, headers: {}, createdAt: t, expiresAt: t + 60_000, durationMs: 5 });
+  const bodies = async (objects: FileObjectStore): Promise<string[]> => {
+    const found: string[] = [];
+    for await (const object of objects.list('cache/')) found.push(object.key.slice('cache/'.length));
+    return found.sort();
+  };
+
+  it('removes each orphan once with two replicas sweeping at once, leaves live bodies and bodies of earlier versions alone', async () => {
+    const objects = new FileObjectStore(tempDirectory());
+    const keyPrefix = `test-${randomUUID()}`;
+    // Every body looks an hour old to the sweeps.
+    const orphanSweep = { intervalMs: 0, graceMs: 60_000, clock: () => Date.now() + 3_600_000 };
+    const [a, b] = [new RedisCacheStore({ url: testEngines().redisUrl, keyPrefix, objects, orphanSweep }), new RedisCacheStore({ url: testEngines().redisUrl, keyPrefix, objects, orphanSweep })];
+    try {
+      const live: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        const stored = await (i % 2 ? a : b).put(page(i), Buffer.from(`<p>${i}</p>`));
+        if (stored.stored) live.push(stored.entry.bodyPath);
+      }
+      const orphans = live.map((bodyPath, i) => bodyPath.replace(/\.[0-9a-f]{8}\./, `.0000000${i}.`));
+      // Written by a version before the sweep: untracked, so never judged (its entry may be live, unknown to the body set).
+      const earlier = live[0].replace(/\.[0-9a-f]{8}\.t\.body$/, '.00000009.body');
+      for (const key of [...orphans, earlier]) await objects.put(`cache/${key}`, Buffer.from('orphan'));
+
+      const [first, second] = await Promise.all([a.sweepOrphans(), b.sweepOrphans()]);
+      expect(first.removed + second.removed).toBe(orphans.length);
+      expect(await bodies(objects)).toEqual([...live, earlier].sort());
+      for (let i = 0; i < 4; i++) expect((await (await a.get(7, page(i).url, 1))!.readBody()).toString()).toBe(`<p>${i}</p>`);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it("bars a body the sweep claimed between a put's body write and its switch: the put writes another and lands readable", async () => {
+    /** Runs a sweep of another replica right after the next body write, before the put's switch (a put slower than the grace period). */
+    class SweptAfterWrite extends FileObjectStore {
+      sweeper?: RedisCacheStore;
+      override async put(key: string, body: Buffer): Promise<void> {
+        await super.put(key, body);
+        const sweeper = this.sweeper;
+        this.sweeper = undefined;
+        if (sweeper) expect(await sweeper.sweepOrphans()).toEqual({ listed: 1, removed: 1 });
+      }
+    }
+    const objects = new SweptAfterWrite(tempDirectory());
+    const keyPrefix = `test-${randomUUID()}`;
+    const writer = new RedisCacheStore({ url: testEngines().redisUrl, keyPrefix, objects });
+    const sweeper = new RedisCacheStore({ url: testEngines().redisUrl, keyPrefix, objects, orphanSweep: { intervalMs: 0, graceMs: 0, clock: () => Date.now() + 60_000 } });
+    try {
+      objects.sweeper = sweeper;
+      const stored = await writer.put(page(1), Buffer.from('<p>1</p>'));
+      expect(stored.stored).toBe(true);
+      expect(await bodies(objects)).toEqual([stored.stored && stored.entry.bodyPath]);
+      expect((await (await sweeper.get(7, page(1).url, 1))!.readBody()).toString()).toBe('<p>1</p>');
+    } finally {
+      await Promise.all([writer.close(), sweeper.close()]);
+    }
+  });
+});

@@ -51,9 +51,11 @@ export interface CacheEntry extends NewCacheEntry {
   /** Body size in bytes. */
   readonly bytes: number;
   /**
-   * Body file path relative to the store's directory (POSIX separators), so a
-   * shared volume mounted at different paths on different replicas works.
-   * Every put writes a new file: a body file never changes once written.
+   * The body's object key relative to the cache's prefix in the object store
+   * (`cache/`; with files under `data_dir`, the path relative to
+   * `data_dir/cache`, as when bodies were plain files). Every put writes a
+   * new object: a body never changes once written, so it can be cached by
+   * this path forever.
    */
   readonly bodyPath: string;
 }
@@ -62,9 +64,10 @@ export interface CacheEntry extends NewCacheEntry {
 export interface CacheHit {
   readonly entry: CacheEntry;
   /**
-   * Reads the whole body. Rejects with `CacheBodyGoneError` when the file was
+   * Reads the whole body. Rejects with `CacheBodyGoneError` when the body was
    * removed meanwhile (the entry was replaced or invalidated and the removal
-   * grace period passed): treat it as a miss.
+   * grace period passed): treat it as a miss. An unreachable object store
+   * rejects with its `ObjectStoreUnavailableError`.
    */
   readBody(): Promise<Buffer>;
   /** Streams the body; the stream errors with `CacheBodyGoneError` in the same case. */
@@ -115,21 +118,29 @@ export interface CacheSelectionSummary {
   readonly firstUrls: string[];
 }
 
-/** A body file vanished between `get` and the read: the entry was replaced or invalidated. */
+/** A body vanished between `get` and the read: the entry was replaced or invalidated. */
 export class CacheBodyGoneError extends Error {
   override readonly name = 'CacheBodyGoneError';
 }
 
 /**
  * Cache entries per host + URL + dimension: metadata (in memory or Redis) and
- * bodies as files under one directory (local disk or a shared volume).
+ * bodies as immutable objects under `cache/` in the object store (files under
+ * `data_dir`, or an S3-compatible bucket).
  *
  * Guarantees, for every adapter:
- * - `put` writes the body file completely (temp file, fsync, rename) before it
- *   switches the metadata, in one atomic step, to the new entry: a reader sees
- *   the old entry or the new one, never a partial body. The replaced body is
- *   removed in the background after a grace period, so a reader that got the
- *   old entry just before the switch can still read it.
+ * - `put` writes the body completely (an all-or-nothing object write) before
+ *   it switches the metadata, in one atomic step, to the new entry: a reader
+ *   sees the old entry or the new one, never a partial body. The replaced body
+ *   is removed in the background after a grace period, so a reader that got
+ *   the old entry just before the switch can still read it.
+ * - No body outlives its entry for long: replaced and invalidated bodies go
+ *   after the grace period, and an orphan sweep (at open and every interval,
+ *   safe on several replicas at once) removes bodies no entry names that are
+ *   older than its own grace period (a crash between a put's two writes, a
+ *   removal that failed). It never removes a live entry's body, nor a body a
+ *   put in flight is about to switch to. Expired entries are not removed:
+ *   they stay servable as stale until replaced or invalidated (`get`).
  * - Render-wins: a `bypass` entry never replaces a `render` entry that is
  *   still fresh at the newcomer's `createdAt` (`expiresAt > createdAt`); the
  *   check and the switch are one atomic step.
@@ -137,7 +148,7 @@ export class CacheBodyGoneError extends Error {
  *   except for a redirect: a 3xx with a `location` header is stored as it
  *   came, body or not.
  * - `invalidate` drops metadata at once and answers how many entries existed;
- *   body files go in the background and never delay the answer.
+ *   bodies go in the background and never delay the answer.
  * - A positioned mutation at or below the stream's applied offset changes
  *   nothing and answers `applied: false` with the result recorded for that
  *   event id, while kept (at least an hour). Checkpoints are the cache
@@ -179,7 +190,12 @@ export interface CacheStore {
   resultOf(eventId: string): Promise<unknown | undefined>;
   /** Next offset to read for a stream (one past the last applied), undefined when nothing was applied. */
   nextOffset(stream: string): Promise<string | undefined>;
-  /** Readiness: resolves when metadata and the body directory answer, rejects with the reason otherwise. */
+  /**
+   * Readiness of the metadata (Redis, or the sidecars' directory): resolves
+   * when it answers, rejects with the reason otherwise. The bodies' object
+   * store has readiness of its own (the `objectStore` port), so an app can
+   * judge it apart: the edge serves hot bodies from memory without it.
+   */
   check(): Promise<void>;
   /** Stops background work; pending body removals run now. */
   close(): Promise<void>;

@@ -4,15 +4,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { NewCacheEntry } from './cache-store.port';
 import { FileCacheStore } from './file-cache-store';
+import { FileObjectStore } from '@bpc/object-store';
 
 describe('FileCacheStore across a restart', () => {
   const T = Date.now();
+  // The layout of a standalone data_dir: bodies as objects under `cache/`, sidecars beside them in data_dir/cache.
+  let dataDir: string;
   let directory: string;
 
   beforeEach(() => {
-    directory = mkdtempSync(path.join(tmpdir(), 'bpc-cache-reopen-'));
+    dataDir = mkdtempSync(path.join(tmpdir(), 'bpc-cache-reopen-'));
+    directory = path.join(dataDir, 'cache');
   });
-  afterEach(() => rmSync(directory, { recursive: true, force: true }));
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
   const entry = (overrides: Partial<NewCacheEntry> = {}): NewCacheEntry => ({
     hostId: 1,
@@ -28,7 +32,7 @@ describe('FileCacheStore across a restart', () => {
   });
 
   it('keeps entries, invalidations, checkpoints and recorded results', async () => {
-    const first = await FileCacheStore.open({ directory, bodyRemovalDelayMs: 0 });
+    const first = await FileCacheStore.open({ directory, objects: new FileObjectStore(dataDir), bodyRemovalDelayMs: 0 });
     await first.put(entry(), Buffer.from('<p>a</p>'));
     await first.put(entry({ dimensionId: 2 }), Buffer.from('<p>a2</p>'));
     await first.put(entry({ createdAt: T + 1 }), Buffer.from('<p>a, again</p>'));
@@ -36,7 +40,7 @@ describe('FileCacheStore across a restart', () => {
     await first.invalidate(1, ['https://www.example.com/gone'], [1], { stream: 's:0', offset: '7', eventId: 'e7' });
     await first.close();
 
-    const second = await FileCacheStore.open({ directory });
+    const second = await FileCacheStore.open({ directory, objects: new FileObjectStore(dataDir) });
     expect((await (await second.get(1, entry().url, 1))!.readBody()).toString()).toBe('<p>a, again</p>');
     expect((await second.get(1, entry().url, 2))?.entry).toMatchObject({ kind: 'render', statusCode: 200, bytes: 9 });
     expect(await second.get(1, 'https://www.example.com/gone', 1)).toBeUndefined();
@@ -52,7 +56,7 @@ describe('FileCacheStore across a restart', () => {
   });
 
   it('settles leftovers of interrupted writes: temp files, bodies without sidecar, a bypass that lost to a fresh render', async () => {
-    const first = await FileCacheStore.open({ directory });
+    const first = await FileCacheStore.open({ directory, objects: new FileObjectStore(dataDir) });
     const render = await first.put(entry(), Buffer.from('<p>render</p>'));
     await first.close();
     const hostDir = path.join(directory, '1', 'ab');
@@ -65,7 +69,7 @@ describe('FileCacheStore across a restart', () => {
     writeFileSync(path.join(hostDir, 'lost.2.y.body'), 'bypass');
     writeFileSync(path.join(hostDir, 'lost.2.y.json'), JSON.stringify(lost));
 
-    const second = await FileCacheStore.open({ directory });
+    const second = await FileCacheStore.open({ directory, objects: new FileObjectStore(dataDir) });
     expect((await (await second.get(1, entry().url, 1))!.readBody()).toString()).toBe('<p>render</p>');
     for (const name of ['orphan.1.x.body', 'half.1.x.body.tmp-1234', 'lost.2.y.body', 'lost.2.y.json']) expect(existsSync(path.join(hostDir, name))).toBe(false);
     expect(render.stored && existsSync(path.join(directory, render.entry.bodyPath))).toBe(true);

@@ -4,5 +4,7 @@ export { FileCacheStore, CACHE_STATE_FILE } from './file-cache-store';
 export type { FileCacheStoreOptions } from './file-cache-store';
 export { RedisCacheStore, CacheStoreUnavailableError } from './redis-cache-store';
 export type { RedisCacheStoreOptions } from './redis-cache-store';
-export { DEFAULT_BODY_REMOVAL_DELAY_MS } from './body-files';
+export { DEFAULT_BODY_REMOVAL_DELAY_MS, DEFAULT_BODY_PREFIX } from './cache-bodies';
+export { DEFAULT_ORPHAN_GRACE_MS, DEFAULT_ORPHAN_SWEEP_INTERVAL_MS } from './orphan-sweep';
+export type { OrphanSweepOptions, SweepReport } from './orphan-sweep';
 export { DEFAULT_RESULT_TTL_MS as CACHE_RESULT_TTL_MS } from '@bpc/projection-state';

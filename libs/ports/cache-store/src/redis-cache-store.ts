@@ -1,5 +1,7 @@
 import { BoundedMemo, silentLog, type LogSink } from '@bpc/support';
-import { BodyFiles, DEFAULT_BODY_REMOVAL_DELAY_MS } from './body-files';
+import type { ObjectStore } from '@bpc/object-store';
+import { BODY_SUFFIX, bodyPathOf, CacheBodies, DEFAULT_BODY_PREFIX, DEFAULT_BODY_REMOVAL_DELAY_MS } from './cache-bodies';
+import { OrphanSweep, type OrphanSweepOptions, type SweepReport } from './orphan-sweep';
 import { assertKey, assertStorable, entryField, invalidationFields, newBodyBase, putDecision } from './cache-entry-rules';
 import type { CacheEntry, CacheEntryPage, CacheEntrySelection, CacheHit, CacheSelectionSummary, CacheStore, NewCacheEntry, ProjectionPosition, PutResult, StoreResult } from './cache-store.port';
 import { assertPage, indexMember, parseIndexMember, prefixEnd, SelectionTally } from './entry-index';
@@ -13,8 +15,12 @@ export interface RedisCacheStoreOptions {
   readonly url: string;
   /** Every key lives under the hash tag `{<keyPrefix>}:cache:` (default `bpc`). */
   readonly keyPrefix?: string;
-  /** Body files live here: a volume shared by every replica. */
-  readonly directory: string;
+  /** Bodies live here, under `bodyPrefix`: a store every replica reaches (a shared volume, an S3 bucket). */
+  readonly objects: ObjectStore;
+  /** Key prefix of the bodies in `objects` (default `cache/`); the prefix belongs to this store's key prefix alone. */
+  readonly bodyPrefix?: string;
+  /** The periodic collection of bodies no entry references (every replica may run it). */
+  readonly orphanSweep?: OrphanSweepOptions;
   readonly log?: LogSink;
   /** Give up a connection attempt after this long (default 1,000 ms). */
   readonly connectTimeoutMs?: number;
@@ -24,7 +30,7 @@ export interface RedisCacheStoreOptions {
   readonly reconnectMaxDelayMs?: number;
   /** How long results of positioned mutations are kept (default 6 hours). */
   readonly resultTtlMs?: number;
-  /** Grace period before a replaced or invalidated body file is removed (default 30 s). */
+  /** Grace period before a replaced or invalidated body is removed (default 30 s). */
   readonly bodyRemovalDelayMs?: number;
   /** Entries kept in this process while Redis reports their changes (default 10,000; 0: every read asks Redis). */
   readonly localEntries?: number;
@@ -66,13 +72,27 @@ const DEFAULT_WALK_CHUNK = 10_000;
 const MAX_PUT_ATTEMPTS = 16;
 /** Keys checked per script while re-indexing: a few ms of Redis each. */
 const REINDEX_BATCH = 1_000;
+/** How long a body claimed by the orphan sweep stays barred from becoming an entry's: far longer than any put takes. */
+const CLAIM_TTL_MS = 24 * 3_600_000;
+/**
+ * Bodies written by this version end with this: their paths are in the
+ * host's body set from their switch on, so the sweep may judge them. Bodies
+ * of earlier versions are not tracked (nor are bodies an earlier version's
+ * replica writes during a rolling upgrade); the sweep leaves them alone.
+ */
+const TRACKED = '.t';
+const trackedBodyPathOf = (base: string): string => bodyPathOf(`${base}${TRACKED}`);
+const isTracked = (bodyPath: string): boolean => bodyPath.endsWith(`${TRACKED}${BODY_SUFFIX}`);
+/** The host id a body path starts with (`newBodyBase`), or undefined for anything else. */
+const hostOfBody = (bodyPath: string): string | undefined => /^([1-9][0-9]{0,15})\//.exec(bodyPath)?.[1];
 
 /**
  * Cache store for cluster mode: metadata in Redis (atomic Lua for
  * compare-and-switch puts and invalidate-with-count, see
- * `redis-cache-scripts.ts`), bodies as files in a directory shared by every
- * replica. A put writes and fsyncs its body file before the script switches
- * the metadata to it.
+ * `redis-cache-scripts.ts`), bodies in an object store every replica reaches.
+ * A put writes its whole body before the script switches the metadata to it;
+ * the script also keeps the host's set of referenced bodies, which the
+ * orphan sweep claims against.
  *
  * Failure behaviour, as the Redis queue store: commands fail fast while Redis
  * is unreachable (no offline queue, no retries) and the client reconnects in
@@ -95,7 +115,9 @@ export class RedisCacheStore implements CacheStore {
   private readonly entryKeys: string;
   private readonly log: LogSink;
   private readonly resultTtlMs: number;
-  private readonly files: BodyFiles;
+  private readonly bodies: CacheBodies;
+  private readonly sweep: OrphanSweep;
+  private readonly bodyRemovalDelayMs: number;
   /**
    * A stored value is the whole entry, so an equal value decodes to an equal
    * entry: a hot page's entry is parsed once while it stays the same, not on
@@ -114,7 +136,9 @@ export class RedisCacheStore implements CacheStore {
     this.log = options.log ?? silentLog;
     this.resultTtlMs = options.resultTtlMs ?? DEFAULT_RESULT_TTL_MS;
     this.walkChunk = Math.max(1, options.walkChunk ?? DEFAULT_WALK_CHUNK);
-    this.files = new BodyFiles(options.directory, this.log, options.bodyRemovalDelayMs ?? DEFAULT_BODY_REMOVAL_DELAY_MS);
+    this.bodyRemovalDelayMs = options.bodyRemovalDelayMs ?? DEFAULT_BODY_REMOVAL_DELAY_MS;
+    this.bodies = new CacheBodies(options.objects, this.log, this.bodyRemovalDelayMs, options.bodyPrefix ?? DEFAULT_BODY_PREFIX);
+    this.sweep = new OrphanSweep(this.bodies, (bodyPaths) => this.claimOrphans(bodyPaths), this.log, options.orphanSweep);
     // Every bot request reads an entry: concurrent reads share one round trip.
     this.redis = new FailFastRedis({ ...options, label: 'cache store', scripts: CACHE_SCRIPTS, autoPipelining: true });
     const localEntries = Math.max(0, options.localEntries ?? DEFAULT_LOCAL_ENTRIES);
@@ -126,6 +150,7 @@ export class RedisCacheStore implements CacheStore {
         { following: (live) => local.follow(live), changed: (keys) => (keys ? keys.forEach((key) => local.drop(key)) : local.dropAll()) },
       );
     }
+    this.sweep.start();
   }
 
   async get(hostId: number, url: string, dimensionId: number): Promise<CacheHit | undefined> {
@@ -138,7 +163,7 @@ export class RedisCacheStore implements CacheStore {
     const ticket = this.local.ticket();
     const value = await this.redis.call((r) => r.hget(key, field));
     if (value === null) return undefined;
-    const hit = this.files.hit(this.decoded.get(value));
+    const hit = this.bodies.hit(this.decoded.get(value));
     if (value.length <= LOCAL_MAX_VALUE) this.local.set(key, field, hit, ticket);
     return hit;
   }
@@ -146,9 +171,9 @@ export class RedisCacheStore implements CacheStore {
   /**
    * Decides render-wins against the entry as read, then switches only if
    * the entry is still that one (`bpcCacheSwap`); when another replica
-   * changed it meanwhile, decides again against the new one. The body file
-   * is written once, before the first switch, and removed if it never
-   * becomes the entry.
+   * changed it meanwhile, decides again against the new one. The body is
+   * written once, before the first switch (again only if the orphan sweep
+   * claimed it meanwhile), and removed if it never becomes the entry.
    */
   async put(incoming: NewCacheEntry, body: Buffer): Promise<PutResult> {
     assertStorable(incoming, body);
@@ -158,21 +183,37 @@ export class RedisCacheStore implements CacheStore {
     let entry: CacheEntry | undefined;
     for (let attempt = 1; ; attempt++) {
       if (current !== null && putDecision(decodeEntry(current), incoming) === 'render-wins') {
-        if (entry) void this.files.removeNow([entry.bodyPath]);
+        if (entry) void this.bodies.removeNow([entry.bodyPath]);
         return { stored: false, reason: 'render-wins' };
       }
       if (attempt > MAX_PUT_ATTEMPTS) throw new Error(`the entry of ${incoming.url} changed under ${MAX_PUT_ATTEMPTS} puts in a row`);
-      entry ??= { ...incoming, headers: { ...incoming.headers }, bytes: body.length, bodyPath: await this.files.write(newBodyBase(incoming, incoming.createdAt), body) };
-      // If the script fails, whether the switch happened is unknown (e.g. a timeout after Redis ran it): the file is kept, removing it could break a live entry.
-      const [switched, seen] = (await this.writeEntries('bpcCacheSwap', key, [field, current ?? '', encodeEntry(entry), this.indexKey(incoming.hostId), indexMember(incoming.url, incoming.dimensionId)])) as [
-        number,
-        string,
-      ];
+      if (!entry) {
+        const bodyPath = trackedBodyPathOf(newBodyBase(incoming, incoming.createdAt));
+        await this.bodies.write(bodyPath, body);
+        entry = { ...incoming, headers: { ...incoming.headers }, bytes: body.length, bodyPath };
+      }
+      const replaced = current === null ? '' : decodeEntry(current).bodyPath;
+      // If the script fails, whether the switch happened is unknown (e.g. a timeout after Redis ran it): the body is kept (removing it could break a live entry); if it is not the entry, the orphan sweep takes it.
+      const [switched, seen] = (await this.writeEntries('bpcCacheSwap', key, [
+        field,
+        current ?? '',
+        encodeEntry(entry),
+        this.indexKey(incoming.hostId),
+        indexMember(incoming.url, incoming.dimensionId),
+        this.bodySetKey(incoming.hostId),
+        entry.bodyPath,
+        replaced,
+        this.claimKey(entry.bodyPath),
+        this.retiredKey(incoming.hostId),
+        this.bodyRemovalDelayMs,
+      ])) as [number, string];
       if (Number(switched) === 1) {
-        if (seen) this.files.removeLater([decodeEntry(seen).bodyPath]);
+        if (seen) this.bodies.removeLater([decodeEntry(seen).bodyPath]);
         return { stored: true, entry };
       }
-      current = seen === '' ? null : seen;
+      // Claimed by the orphan sweep (a put that took longer than its grace period): it goes, the next attempt writes another body.
+      if (Number(switched) === -1) entry = undefined;
+      else current = seen === '' ? null : seen;
     }
   }
 
@@ -184,6 +225,9 @@ export class RedisCacheStore implements CacheStore {
       this.prefix,
       ...positionArgs,
       this.indexKey(hostId),
+      this.bodySetKey(hostId),
+      this.retiredKey(hostId),
+      this.bodyRemovalDelayMs,
       ...invalidationFields(urls, dimensionIds),
     ])) as [number, ...(string | number | null)[]];
     if (Number(reply[0]) !== 1) {
@@ -191,7 +235,7 @@ export class RedisCacheStore implements CacheStore {
       return { applied: false, value: recorded === null || recorded === undefined ? undefined : Number(recorded) };
     }
     const dropped = reply.slice(2) as string[];
-    this.files.removeLater(dropped.map((value) => decodeEntry(value).bodyPath));
+    this.bodies.removeLater(dropped.map((value) => decodeEntry(value).bodyPath));
     return { applied: true, value: Number(reply[1]) };
   }
 
@@ -238,15 +282,50 @@ export class RedisCacheStore implements CacheStore {
     return applied === null ? undefined : offsetAfter(applied);
   }
 
+  /** Redis; the bodies' store has its own readiness (the `objectStore` port). */
   async check(): Promise<void> {
     await this.redis.call((r) => r.ping());
-    await this.files.check();
+  }
+
+  /** Removes the bodies no entry references and older than the grace period (see `OrphanSweep`); runs every interval on its own. */
+  sweepOrphans(): Promise<SweepReport> {
+    return this.sweep.sweep();
   }
 
   async close(): Promise<void> {
+    await this.sweep.stop();
     await this.tracking?.close();
-    await this.files.close();
+    await this.bodies.close();
     await this.redis.close();
+  }
+
+  /** The sweep's claim: per host, one script checks the body set and bars what it claims from any later switch. */
+  private async claimOrphans(bodyPaths: readonly string[]): Promise<string[]> {
+    const byHost = new Map<string, string[]>();
+    for (const bodyPath of bodyPaths) {
+      const hostId = hostOfBody(bodyPath);
+      if (hostId === undefined || !isTracked(bodyPath)) continue;
+      let paths = byHost.get(hostId);
+      if (!paths) byHost.set(hostId, (paths = []));
+      paths.push(bodyPath);
+    }
+    const claimed: string[] = [];
+    for (const [hostId, paths] of byHost) {
+      claimed.push(...((await this.runScript('bpcCacheClaimOrphans', this.bodySetKey(hostId), [`${this.prefix}cache:x:`, CLAIM_TTL_MS, this.retiredKey(hostId), this.bodyRemovalDelayMs, ...paths])) as string[]));
+    }
+    return claimed;
+  }
+
+  private bodySetKey(hostId: number | string): string {
+    return `${this.prefix}cache:b:${hostId}`;
+  }
+
+  private retiredKey(hostId: number | string): string {
+    return `${this.prefix}cache:d:${hostId}`;
+  }
+
+  private claimKey(bodyPath: string): string {
+    return `${this.prefix}cache:x:${bodyPath}`;
   }
 
   private hostKey(hostId: number): string {

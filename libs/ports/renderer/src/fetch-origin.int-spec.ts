@@ -12,6 +12,7 @@ import { fetchOrigin } from './fetch-origin';
 import { MAX_PAGE_BYTES, PageFailure } from './fetched-page';
 import { CachingPageRefresher } from './page-refresher';
 import { DESKTOP_BOT_USER_AGENT } from './refresh-rules';
+import { FileObjectStore } from '@bpc/object-store';
 
 interface Listening {
   readonly server: Server;
@@ -55,7 +56,7 @@ describe('origin fetch (bypass) against real HTTP servers', () => {
       origin = await listen(answer('<p>origin page</p>'));
       internal = await listen(answer('<p>internal secret</p>'));
       directory = mkdtempSync(path.join(tmpdir(), 'bpc-fetch-origin-'));
-      store = await FileCacheStore.open({ directory, bodyRemovalDelayMs: 0 });
+      store = await FileCacheStore.open({ directory, objects: new FileObjectStore(directory), bodyPrefix: '', bodyRemovalDelayMs: 0 });
       const catalog = new HostCatalog([
         {
           host_id: 1,

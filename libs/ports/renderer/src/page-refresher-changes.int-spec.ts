@@ -7,6 +7,7 @@ import { TestOrigin } from '@bpc/testing';
 import { ChromiumTabPool } from './chromium-tab-pool';
 import { CachingPageRefresher } from './page-refresher';
 import { renderFactOf } from './render-facts';
+import { FileObjectStore } from '@bpc/object-store';
 
 /** A real origin whose page changes between fetches, the real fetch and a real file cache store (bypass: Chromium is never started). */
 describe('changes between a page and the entry it replaces', () => {
@@ -25,7 +26,7 @@ describe('changes between a page and the entry it replaces', () => {
     const catalog = new HostCatalog([
       { host_id: 1, hostnames: ['www.example.test'], origin: await origin.start(), cache_ttl: 3600, dimensions: [{ id: 1, name: 'desktop', match: { fallback: true }, action: 'bypass' }], url_rules: [] },
     ]);
-    store = await FileCacheStore.open({ directory: path.join(dir, 'cache'), bodyRemovalDelayMs: 0 });
+    store = await FileCacheStore.open({ directory: path.join(dir, 'cache'), objects: new FileObjectStore(dir), bodyRemovalDelayMs: 0 });
     refresher = new CachingPageRefresher({ catalog, store, pool: new ChromiumTabPool({ tabs: 1, reservationPercent: 0 }) });
   });
 

@@ -4,6 +4,7 @@ import { HostCatalog } from '@bpc/domain';
 import { mountSmallFilesystem, SmallFilesystem, TestOrigin, whyNoSmallFilesystem } from '@bpc/testing';
 import { ChromiumTabPool } from './chromium-tab-pool';
 import { CachingPageRefresher } from './page-refresher';
+import { FileObjectStore } from '@bpc/object-store';
 
 const cannotMount = whyNoSmallFilesystem();
 if (cannotMount) process.stdout.write(`page-refresher-unstored.int-spec skipped: ${cannotMount}\n`);
@@ -23,7 +24,7 @@ if (cannotMount) process.stdout.write(`page-refresher-unstored.int-spec skipped:
     const catalog = new HostCatalog([
       { host_id: 1, hostnames: ['www.example.test'], origin: await origin.start(), cache_ttl: 3600, dimensions: [{ id: 1, name: 'desktop', match: { fallback: true }, action: 'bypass' }], url_rules: [] },
     ]);
-    store = await FileCacheStore.open({ directory: path.join(fs.dir, 'cache'), bodyRemovalDelayMs: 0 });
+    store = await FileCacheStore.open({ directory: path.join(fs.dir, 'cache'), objects: new FileObjectStore(fs.dir), bodyRemovalDelayMs: 0 });
     refresher = new CachingPageRefresher({ catalog, store, pool: new ChromiumTabPool({ tabs: 1, reservationPercent: 0 }) });
   });
 

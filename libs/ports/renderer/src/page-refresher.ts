@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { putDecision, type CacheEntry, type CacheStore, type PutResult } from '@bpc/cache-store';
 import { changesBetween, systemClock, type Clock, type HostCatalog, type HostDefinition, type PageChange, type PageFacts, type RecacheMode } from '@bpc/domain';
-import { silentLog, type LogSink } from '@bpc/support';
+import { LogThrottle, silentLog, type LogSink } from '@bpc/support';
 import { AddressPolicy, CheckedDispatchers, type EgressRules, originUrl, type Resolvers } from '@bpc/egress';
 import { BlankRender, errorSummary, failureReason, type FetchedPage } from './fetched-page';
 import { fetchOrigin } from './fetch-origin';
@@ -71,6 +71,8 @@ export class CachingPageRefresher implements PageRefresher {
   private readonly addresses: AddressPolicy;
   /** Each host's last-good rules, its title pattern compiled once. */
   private readonly lastGoodRules = new Map<number, LastGoodRules>();
+  /** A store outage fails every put the same way: one line per 10 s, with how many were alike. */
+  private readonly unstoredLog = new LogThrottle(10_000);
 
   constructor(private readonly options: CachingPageRefresherOptions) {
     this.clock = options.clock ?? systemClock;
@@ -146,7 +148,8 @@ export class CachingPageRefresher implements PageRefresher {
       );
     } catch (error) {
       const reason = `the page could not be stored: ${errorSummary(error)}`;
-      this.log.error({ hostId: job.hostId, url: job.url, dimensionId: job.dimensionId, mode, err: error }, 'page produced but not stored');
+      const alike = this.unstoredLog.pass();
+      if (alike !== undefined) this.log.error({ hostId: job.hostId, url: job.url, dimensionId: job.dimensionId, mode, err: error, alike }, 'page produced but not stored');
       return { kind: 'failed', reason, durationMs, mode, unstored: { cacheKind: mode, page }, facts };
     }
     if (!result.stored) return { kind: 'kept', reason: result.reason, detail: RENDER_WINS_DETAIL, mode, statusCode: page.statusCode, bytes: page.body.length, durationMs, facts };

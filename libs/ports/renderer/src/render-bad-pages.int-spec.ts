@@ -10,6 +10,7 @@ import { ChromiumTabPool, type TabPool } from './chromium-tab-pool';
 import { openTargets, type OpenTargets } from './chromium-open-targets';
 import { CachingPageRefresher } from './page-refresher';
 import type { RefreshJob, RefreshOutcome } from './page-refresher.port';
+import { FileObjectStore } from '@bpc/object-store';
 
 const PUBLIC = 'https://www.example.test';
 const TABS = 2;
@@ -45,7 +46,7 @@ describe('bad pages end within their timeout, with a reason, and leave nothing b
   beforeAll(async () => {
     origin = await startBadPageOrigin();
     directory = mkdtempSync(path.join(tmpdir(), 'bpc-bad-pages-'));
-    store = await FileCacheStore.open({ directory, bodyRemovalDelayMs: 0 });
+    store = await FileCacheStore.open({ directory, objects: new FileObjectStore(directory), bodyPrefix: '', bodyRemovalDelayMs: 0 });
     const host: HostDefinition = {
       host_id: 1,
       hostnames: ['www.example.test'],

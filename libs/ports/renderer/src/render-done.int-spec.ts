@@ -7,6 +7,7 @@ import { ChromiumTabPool } from './chromium-tab-pool';
 import { startDoneTestOrigin, type DoneTestOrigin } from '@bpc/testing';
 import { CachingPageRefresher } from './page-refresher';
 import type { RefreshJob } from './page-refresher.port';
+import { FileObjectStore } from '@bpc/object-store';
 
 /**
  * When a render is done (long-lived requests, `window.prerenderReady`, a page
@@ -24,7 +25,7 @@ describe('when a render is done, and tabs kept between renders', () => {
   beforeAll(async () => {
     origin = await startDoneTestOrigin();
     directory = mkdtempSync(path.join(tmpdir(), 'bpc-render-done-'));
-    store = await FileCacheStore.open({ directory, bodyRemovalDelayMs: 0 });
+    store = await FileCacheStore.open({ directory, objects: new FileObjectStore(directory), bodyPrefix: '', bodyRemovalDelayMs: 0 });
     const host = (host_id: number, render?: HostDefinition['render']): HostDefinition => ({
       host_id,
       hostnames: [`site${host_id}.example.test`],

@@ -11,6 +11,7 @@ import { ChromiumTabPool } from './chromium-tab-pool';
 import { AddressPolicy, dnsResolve, systemResolve } from '@bpc/egress';
 import { CachingPageRefresher } from './page-refresher';
 import type { RefreshJob } from './page-refresher.port';
+import { FileObjectStore } from '@bpc/object-store';
 
 /** A server that must never be reached: it counts every TCP connection and every UDP datagram, whatever they carry. */
 interface Canary {
@@ -136,7 +137,7 @@ describe('a render reaches nothing internal but its own configured origin', () =
     });
     await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
     directory = mkdtempSync(path.join(tmpdir(), 'bpc-render-egress-'));
-    store = await FileCacheStore.open({ directory, bodyRemovalDelayMs: 0 });
+    store = await FileCacheStore.open({ directory, objects: new FileObjectStore(directory), bodyPrefix: '', bodyRemovalDelayMs: 0 });
     const dimensions = [
       { id: 1, name: 'desktop', match: { fallback: true }, action: 'render' },
       { id: 2, name: 'fetch', match: { user_agent: 'fetch', fallback: false }, action: 'bypass' },

@@ -9,6 +9,7 @@ import type { RefreshJob } from './page-refresher.port';
 import { DESKTOP_BOT_USER_AGENT, MOBILE_BOT_USER_AGENT } from './refresh-rules';
 import { until } from '@bpc/testing';
 import { startScriptedPageOrigin, type ScriptedPageOrigin } from '@bpc/testing';
+import { FileObjectStore } from '@bpc/object-store';
 
 /**
  * Real Chromium (one browser for the whole file, 2 tabs, 50 % reserved),
@@ -27,7 +28,7 @@ describe('renderer against a real origin and a real Chromium', () => {
   beforeAll(async () => {
     origin = await startScriptedPageOrigin();
     directory = mkdtempSync(path.join(tmpdir(), 'bpc-renderer-'));
-    store = await FileCacheStore.open({ directory, bodyRemovalDelayMs: 0 });
+    store = await FileCacheStore.open({ directory, objects: new FileObjectStore(directory), bodyPrefix: '', bodyRemovalDelayMs: 0 });
     const host: HostDefinition = {
       host_id: 1,
       hostnames: ['www.example.test'],

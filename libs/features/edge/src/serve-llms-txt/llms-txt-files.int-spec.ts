@@ -4,6 +4,7 @@ import path from 'node:path';
 import { FileCacheStore, NewCacheEntry } from '@bpc/cache-store';
 import { factsWith } from '../../../../core/domain/src/pages/page-facts.fixtures';
 import { LlmsTxtFiles } from './llms-txt-files';
+import { FileObjectStore } from '@bpc/object-store';
 
 const T = Date.UTC(2026, 11, 7, 8);
 const SITE = { name: 'Example', summary: 'Widgets.' };
@@ -29,7 +30,7 @@ describe("a website's llms.txt from its host's cache entries (file cache store)"
 
   beforeEach(async () => {
     directory = mkdtempSync(path.join(tmpdir(), 'bpc-llms-txt-'));
-    store = await FileCacheStore.open({ directory, bodyRemovalDelayMs: 0 });
+    store = await FileCacheStore.open({ directory, objects: new FileObjectStore(directory), bodyPrefix: '', bodyRemovalDelayMs: 0 });
     now = T;
   });
   afterEach(async () => {

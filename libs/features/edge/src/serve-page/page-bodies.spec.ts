@@ -110,6 +110,17 @@ describe('PageBodies', () => {
     expect(bodies.usage()).toEqual({ entries: 1, bytes: gzipped.length });
   });
 
+  it('keeps to a configured budget and its per-body limit (an eighth of it)', async () => {
+    const bodies = new PageBodies(8 * MB);
+    const within = hitOf('within.body', Buffer.alloc(MB));
+    const over = hitOf('over.body', Buffer.alloc(MB + 1));
+    for (let i = 0; i < 2; i++) await Promise.all([bodies.of(within), bodies.of(over)]);
+    expect([within.reads.mock.calls.length, over.reads.mock.calls.length]).toEqual([1, 2]);
+    const fill = Array.from({ length: 8 }, (_, i) => hitOf(`fill-${i}.body`, Buffer.alloc(MB)));
+    for (const page of fill) await bodies.of(page);
+    expect(bodies.usage()).toEqual({ entries: 8, bytes: 8 * MB });
+  });
+
   it('still fills its whole budget after many concurrent reads and gzips of kept, evicted and oversized bodies', async () => {
     const bodies = new PageBodies();
     const raw = Buffer.alloc(2 * MB, '<p>x</p>');

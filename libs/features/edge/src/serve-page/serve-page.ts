@@ -1,9 +1,8 @@
-import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { CACHE_STORE, CacheEntry, CacheHit, CacheStore, isFresh, StoredHeaders } from '@bpc/cache-store';
 import type { AppConfig } from '@bpc/config';
 import { Clock, DimensionDefinition, HostCatalog, HostDefinition } from '@bpc/domain';
-import type { BoundedMemo } from '@bpc/support';
+import { LogThrottle, type BoundedMemo } from '@bpc/support';
 import type { CacheStatus } from '@bpc/events';
 import { APP_CONFIG, CLOCK, LOGGER, METRICS_REGISTRY } from '@bpc/platform';
 import { PAGE_REFRESHER, PageRefresher, UnstoredPage } from '@bpc/renderer';
@@ -58,12 +57,14 @@ const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
 @Injectable()
 export class ServePage implements OnApplicationShutdown {
   private readonly websites: WebsiteTokens;
-  private readonly bodies = new PageBodies();
+  private readonly bodies: PageBodies;
   private readonly pages: CachedPages;
   private readonly renders: SharedRenders;
   private readonly served: ServedRequests;
   private readonly claimedBots: ClaimedBots;
-  private cacheErrorLoggedAt = Number.NEGATIVE_INFINITY;
+  /** During a store outage every request fails the same way: a line a second for unreadable caches, one per 10 s for pages served unstored. */
+  private readonly cacheUnreadableLog = new LogThrottle(1_000);
+  private readonly unstoredLog = new LogThrottle(10_000);
   private readonly pageUrls = requestMemo(pageUrlOf);
   private readonly gzipAccepted = requestMemo(acceptsGzip);
   private readonly dimensions = new Map<number, BoundedMemo<DimensionDefinition>>();
@@ -89,6 +90,7 @@ export class ServePage implements OnApplicationShutdown {
     @Inject(ROBOTS_TXT_KEEPER) robotsTxt: RobotsTxtKeeper,
   ) {
     this.websites = new WebsiteTokens(config.websites);
+    this.bodies = new PageBodies(config.edge.body_cache_mb * 1024 * 1024);
     this.pages = new CachedPages(cache, this.bodies);
     this.renders = new SharedRenders(refresher, renderFacts, { botWaitMs: config.edge.render_timeout_ms, renderMs: config.recache.timeout_per_url * 1_000 });
     this.served = new ServedRequests(config.edge.record_requests, clock, recorder, new RobotsVerdicts(config.edge.robots_txt.enabled ? robotsTxt : undefined, config.hosts));
@@ -160,10 +162,9 @@ export class ServePage implements OnApplicationShutdown {
 
   /** At most one line a second: during a store outage every request fails the same way. */
   private logCacheUnreadable(error: unknown, requestId: string): void {
-    const now = performance.now();
-    if (now - this.cacheErrorLoggedAt < 1_000) return;
-    this.cacheErrorLoggedAt = now;
-    this.logger.error({ err: error, reqId: requestId }, 'edge cache unreadable: answering 503');
+    const held = this.cacheUnreadableLog.pass();
+    if (held === undefined) return;
+    this.logger.error({ err: error, reqId: requestId, alike: held }, 'edge cache unreadable: answering 503');
   }
 
   private answer(page: PageRequest, hit: CacheHit, body: PageBody, cacheStatus: CacheStatus): EdgeAnswer | Promise<EdgeAnswer> {
@@ -253,12 +254,13 @@ export class ServePage implements OnApplicationShutdown {
 
   /**
    * A miss rendered (or fetched) but not stored, as the cache store could not
-   * take it (a full disk, Redis down): the bot gets the page all the same,
+   * take it (a full disk, Redis or the object store down): the bot gets the page all the same,
    * marked `X-Prerender-Stored: no`, recorded as the miss or bypass it was.
    * It has no entry, so no autorecache; the next request renders again.
    */
   private answerUnstored(page: PageRequest, unstored: UnstoredPage, reason: string): EdgeAnswer {
-    this.logger.warn({ reqId: page.requestId, url: page.url, dimension: page.dimension.id, reason }, 'page served uncached: the cache store did not take it');
+    const held = this.unstoredLog.pass();
+    if (held !== undefined) this.logger.warn({ reqId: page.requestId, url: page.url, dimension: page.dimension.id, reason, alike: held }, 'page served uncached: the cache store did not take it');
     const fetched = unstored.page;
     const body: PageBody = { raw: fetched.body, title: titleOf(fetched.body, fetched.headers['content-type']) };
     const answer = this.pageAnswer(page, fetched, body, unstored.cacheKind === 'bypass' ? 'bypass' : 'miss', null);

@@ -6,6 +6,7 @@ import { HostCatalog, type HostDefinition } from '@bpc/domain';
 import { TestOrigin } from '@bpc/testing';
 import { ChromiumTabPool } from '../chromium-tab-pool';
 import { CachingPageRefresher } from '../page-refresher';
+import { FileObjectStore } from '@bpc/object-store';
 
 /** One version of a page the origin serves; the test moves each path from version to version. */
 type Version = 'good' | 'soft-404' | 'not-found-title' | 'cut-short' | 'shell' | 'slow' | 'empty';
@@ -41,7 +42,7 @@ describe('last-good protection through the real refresher', () => {
       return { status: 200, body: pages[version] };
     });
     directory = mkdtempSync(path.join(tmpdir(), 'bpc-last-good-'));
-    store = await FileCacheStore.open({ directory, bodyRemovalDelayMs: 0 });
+    store = await FileCacheStore.open({ directory, objects: new FileObjectStore(directory), bodyPrefix: '', bodyRemovalDelayMs: 0 });
     const host: HostDefinition = {
       host_id: 1,
       hostnames: ['www.example.test'],
