@@ -35,6 +35,10 @@ describe('two replicas of every app, separate processes, shared engines (cluster
 
   const url = (app: 'public-api' | 'daemon' | 'edge' | 'projector', index: number) => cluster.replica(app, index).url;
   const bot = (edge: number, path: string) => fetch(`${url('edge', edge)}/${PAGE(path)}`, { headers: BOT });
+  let token: string;
+  const api = (index: number, path: string, init: RequestInit = {}) => fetch(`${url('public-api', index)}/api/websites/demo${path}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } });
+  /** Whether the cache holds the page, as the public API of one replica reads the shared cache store (no render, unlike a bot's miss). */
+  const cached = async (index: number, path: string) => (await jsonOf(await api(index, `/cache/entries?url=${encodeURIComponent(PAGE(path))}`))).entries[0].cached as boolean;
   const daemon = async (index: number, path: string, body: unknown) => jsonOf(await fetch(`${url('daemon', index)}${path}`, { method: 'POST', headers: INTERNAL, body: JSON.stringify(body) }));
 
   beforeAll(async () => {
@@ -60,9 +64,12 @@ describe('two replicas of every app, separate processes, shared engines (cluster
         hosts: [{ host_id: 1, hostnames: ['www.example.com'], origin: originUrl, dimensions: [{ id: 1, name: 'desktop', action: 'render' }] }],
         websites: [{ id: 'demo', host_id: 1, account_id: 'acme', prerender_token_sha256: sha256Hex(TOKEN) }],
         recache: { max_concurrent: MAX_CONCURRENT },
+        scheduler: { tick_ms: 200 },
         render_service: { tabs: 2, reservation_percent: 50 },
       },
     });
+    const issued = await jsonOf(await fetch(`${url('public-api', 0)}/internal/admin/tokens`, { method: 'POST', headers: INTERNAL, body: JSON.stringify({ user: 'ops', website: 'demo', role: 'manager' }) }));
+    token = issued.token;
   }, 300_000);
 
   afterAll(async () => {
@@ -72,8 +79,9 @@ describe('two replicas of every app, separate processes, shared engines (cluster
 
   it('renders a recache through one daemon once, and serves it as a hit from both edges', async () => {
     const queued = await daemon(0, '/internal/cache/recache', { host_id: 1, urls: [PAGE('/recached')], priority: 'high' });
-    expect(queued.data.entries_enqueued).toBe(1);
-    await until(async () => (await bot(1, '/recached')).headers.get('x-prerender-cache'), (cache) => cache === 'hit', { timeoutMs: 60_000, intervalMs: 200, what: 'the recached page served as a hit by edge 1' });
+    expect(queued).toMatchObject({ data: { entries_enqueued: 1 } });
+    await until(() => cached(1, '/recached'), { timeoutMs: 60_000, intervalMs: 100, what: 'the recached page in the cache' });
+    expect((await bot(1, '/recached')).headers.get('x-prerender-cache')).toBe('hit');
     const fromEdge0 = await bot(0, '/recached');
     expect(fromEdge0.headers.get('x-prerender-cache')).toBe('hit');
     expect(await fromEdge0.text()).toContain('<h1>/recached</h1>');
@@ -89,12 +97,58 @@ describe('two replicas of every app, separate processes, shared engines (cluster
   });
 
   it('holds the per-host limit across both daemons: never more than max_concurrent renders at once, never two of one entry', async () => {
-    const urls = Array.from({ length: 12 }, (_, i) => PAGE(`/slow/${i}`));
+    const urls = Array.from({ length: 8 }, (_, i) => PAGE(`/slow/${i}`));
     // Half through each daemon, so both schedulers hold work for the host.
-    await Promise.all([daemon(0, '/internal/cache/recache', { host_id: 1, urls: urls.slice(0, 6), priority: 'normal' }), daemon(1, '/internal/cache/recache', { host_id: 1, urls: urls.slice(6), priority: 'normal' })]);
+    await Promise.all([daemon(0, '/internal/cache/recache', { host_id: 1, urls: urls.slice(0, 4), priority: 'normal' }), daemon(1, '/internal/cache/recache', { host_id: 1, urls: urls.slice(4), priority: 'normal' })]);
     await until(async () => urls.every((u) => origin.hits.get(new URL(u).pathname) === 1), { timeoutMs: 90_000, intervalMs: 200, what: 'every slow page rendered once' });
     expect(origin.maxInFlight).toBeLessThanOrEqual(MAX_CONCURRENT);
     expect(origin.maxInFlight).toBeGreaterThan(0);
     expect(Math.max(...urls.map((u) => origin.maxInFlightByPath.get(new URL(u).pathname) ?? 0))).toBe(1);
+  });
+
+  it('answers the Data Explorer the same from either public-api, and counts every request either edge served', async () => {
+    const served = await Promise.all([0, 1].flatMap((edge) => Array.from({ length: 5 }, async () => (await bot(edge, `/explored/${edge}`)).status)));
+    expect(served.every((status) => status === 200)).toBe(true);
+    const totalOf = async (index: number, path: string) =>
+      (await jsonOf(await api(index, '/data-explorer/events/query', { method: 'POST', body: JSON.stringify({ period: '7d', perPage: 1, filters: [{ field: 'url', op: 'contains', val: path }] }) }))).meta.total as number;
+    await until(() => totalOf(0, '/explored/'), (total) => total === 10, { timeoutMs: 60_000, intervalMs: 200, what: 'the ten requests in the explorer' });
+    expect(await totalOf(1, '/explored/')).toBe(10);
+    expect(await totalOf(1, '/explored/0')).toBe(5);
+    expect(await totalOf(0, '/explored/1')).toBe(5);
+  });
+
+  it('shares the export slot, the record and the download between the public-api replicas', async () => {
+    const started = await jsonOf(await api(0, '/data-explorer/events/export', { method: 'POST', body: JSON.stringify({ period: '7d', waitSeconds: 0 }) }));
+    const exportId = started.data?.exportId ?? started.exportId;
+    expect(typeof exportId).toBe('number');
+    const done = await until(async () => jsonOf(await api(1, `/data-explorer/export/${exportId}/status`)), (record) => (record.data ?? record).status === 'completed', { timeoutMs: 60_000, intervalMs: 200, what: 'the export completed, read from the other replica' });
+    const link = new URL((done.data ?? done).downloadUrl);
+    // The link names the configured public address: take its path and ask each replica.
+    for (const index of [0, 1]) {
+      const download = await fetch(`${url('public-api', index)}${link.pathname}${link.search}`);
+      expect(download.status).toBe(200);
+      expect((await download.text()).split('\n')[0]).toContain(',');
+    }
+  });
+
+  it('counts exactly every bot request after one projector is killed -9 in the middle of 50,000, and keeps the queue projection exact', async () => {
+    const totalOf = async (index: number) => (await jsonOf(await api(index, '/data-explorer/events/query', { method: 'POST', body: JSON.stringify({ period: '30d', perPage: 1 }) }))).meta.total as number;
+    const before = await totalOf(0);
+    const written = fetch(`${url('public-api', 1)}/internal/admin/demo-data`, { method: 'POST', headers: INTERNAL, body: JSON.stringify({ days: 12, requestsPerDay: 5_000 }) }).then(jsonOf);
+    // Queue work projected while the projector dies (paused, so none of it drains): counted by the other one after the rebalance.
+    await daemon(1, '/internal/cache/recache/pause', { host_id: 1 });
+    const queued = await daemon(0, '/internal/cache/recache', { host_id: 1, urls: Array.from({ length: 50 }, (_, i) => PAGE(`/queued/${i}`)), priority: 'normal' });
+    await until(() => totalOf(0), (total) => total >= before + 2_000, { timeoutMs: 60_000, intervalMs: 50, what: 'the first demo rows projected' });
+    expect(await cluster.kill('projector', 0)).toBe('SIGKILL');
+    const { botRequests } = await written;
+    expect(botRequests).toBeGreaterThanOrEqual(50_000);
+    await until(() => totalOf(1), (total) => total === before + botRequests, { timeoutMs: 120_000, intervalMs: 500, what: () => `every demo row counted once by the surviving projector` });
+    expect(await totalOf(0)).toBe(before + botRequests);
+    const statuses = await Promise.all([0, 1].map(async (index) => (await jsonOf(await fetch(`${url('daemon', index)}/status`, { headers: INTERNAL }))).data.queues['1']));
+    expect(queued.data.entries_enqueued).toBe(50);
+    expect(statuses.map((status) => status.normal.total)).toEqual([50, 50]);
+    await daemon(0, '/internal/cache/recache/resume', { host_id: 1 });
+    await daemon(0, '/internal/cache/queue/purge', { host_id: 1 });
+    await cluster.restart('projector', 0);
   });
 });
