@@ -25,16 +25,14 @@ afterAll(() => {
 describeCacheStoreContract('file', async ({ bodyRemovalDelayMs, orphanSweep }) => {
   const dataDir = tempDirectory();
   const objects = new FileObjectStore(dataDir);
-  const directory = path.join(dataDir, 'cache');
-  return { store: await FileCacheStore.open({ directory, objects, bodyRemovalDelayMs, orphanSweep }), objects, directory };
+  return { store: await FileCacheStore.open({ directory: path.join(dataDir, 'cache'), objects, bodyRemovalDelayMs, orphanSweep }), objects };
 });
 
 // Every test gets its own hash tag on the shared redis-server, so tests never see each other's keys.
 describeCacheStoreContract('redis', async ({ bodyRemovalDelayMs, orphanSweep }) => {
-  const dataDir = tempDirectory();
-  const objects = new FileObjectStore(dataDir);
+  const objects = new FileObjectStore(tempDirectory());
   const store = new RedisCacheStore({ url: testEngines().redisUrl, keyPrefix: `test-${randomUUID()}`, objects, bodyRemovalDelayMs, orphanSweep });
-  return { store, objects, directory: path.join(dataDir, 'cache') };
+  return { store, objects };
 });
 
 describe('RedisCacheStore entry index', () => {
