@@ -32,6 +32,7 @@ describe('two replicas of every app, separate processes, shared engines (cluster
   let s3: RunningS3Server;
   let origin: TestOrigin;
   let cluster: ReplicatedCluster;
+  let database: string;
 
   const url = (app: 'public-api' | 'daemon' | 'edge' | 'projector', index: number) => cluster.replica(app, index).url;
   const bot = (edge: number, path: string) => fetch(`${url('edge', edge)}/${PAGE(path)}`, { headers: BOT });
@@ -50,7 +51,7 @@ describe('two replicas of every app, separate processes, shared engines (cluster
     }));
     const originUrl = await origin.start();
     [clickhouse, s3] = await Promise.all([startClickhouseServer(), startS3Server()]);
-    const database = `replicas_${randomUUID().slice(0, 8)}`;
+    database = `replicas_${randomUUID().slice(0, 8)}`;
     await clickhouse.createDatabase(database);
     const { kafkaBrokers, redisUrl } = testEngines();
     cluster = await ReplicatedCluster.start({
@@ -143,7 +144,18 @@ describe('two replicas of every app, separate processes, shared engines (cluster
     try {
       const { botRequests } = await written;
       expect(botRequests).toBeGreaterThanOrEqual(50_000);
-      await until(() => totalOf(1), (total) => total === before + botRequests, { timeoutMs: 120_000, intervalMs: 500, what: () => `every demo row counted once by the surviving projector\n${cluster.output()}` });
+      try {
+        await until(() => totalOf(1), (total) => total === before + botRequests, { timeoutMs: 120_000, intervalMs: 500, what: () => `every demo row counted once by the surviving projector\n${cluster.saveOutput()}` });
+      } catch (error) {
+        const { Kafka } = await import('kafkajs');
+        const admin = new Kafka({ brokers: testEngines().kafkaBrokers, logLevel: 0 }).admin();
+        await admin.connect();
+        const ns = JSON.parse(require('node:fs').readFileSync(cluster.configFile, 'utf8')).kafka.namespace;
+        const marks = await admin.fetchTopicOffsets(`${ns}.bpc.bot-requests.v1`);
+        await admin.disconnect();
+        const checkpoints = await (await fetch(`${clickhouse.url}/?database=${database}`, { method: 'POST', body: "SELECT stream, max(next_offset) FROM explorer_projection_checkpoints GROUP BY stream ORDER BY stream FORMAT TSV" })).text();
+        throw new Error(`${(error as Error).message}\nwatermarks ${JSON.stringify(marks)}\ncheckpoints\n${checkpoints}`);
+      }
       expect(await totalOf(0)).toBe(before + botRequests);
       const statuses = await Promise.all([0, 1].map(async (index) => (await jsonOf(await fetch(`${url('daemon', index)}/status`, { headers: INTERNAL }))).data.queues['1']));
       expect(queued.data.entries_enqueued).toBe(50);

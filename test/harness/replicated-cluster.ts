@@ -103,9 +103,10 @@ export class ReplicatedCluster {
     }
   }
 
-  /** The last lines every replica wrote, for a failing test's message. */
-  output(): string {
-    return this.all.map((r) => `--- ${r.app}#${r.index}\n${r.service?.output().slice(-2000) ?? ''}`).join('\n');
+  /** Writes what every replica printed (its last 200 KB) to `<dir>/<app>-<index>.log`, for a failing test's message: answers where. */
+  saveOutput(): string {
+    for (const r of this.all) writeFileSync(path.join(this.dir, `${r.app}-${r.index}.log`), r.service?.output() ?? '');
+    return `replica logs in ${this.dir}`;
   }
 
   private async launch(replica: Replica, readyTimeoutMs = 120_000): Promise<void> {

@@ -48,6 +48,8 @@ export class KafkaSubscription implements Subscription {
   private readonly failures = new Map<string, number>();
   private readonly resumeTimers = new Set<NodeJS.Timeout>();
   private stopped?: Promise<void>;
+  /** Crashes kafkajs did not restart the consumer after (see `start`), for the backoff. */
+  private crashes = 0;
 
   constructor(private readonly options: KafkaSubscriptionOptions) {
     this.consumer = options.kafka.consumer({
@@ -63,23 +65,50 @@ export class KafkaSubscription implements Subscription {
   /** Joins the group; resolves once the first assignment is done (kafkajs' `run` waits for it). */
   async start(): Promise<void> {
     const { spec } = this.options;
-    this.consumer.on(this.consumer.events.GROUP_JOIN, (event) => this.assigned(event.payload.memberAssignment));
-    this.consumer.on(this.consumer.events.CRASH, (event) =>
-      this.options.log.error({ groupId: spec.groupId, err: event.payload.error, restart: event.payload.restart }, 'kafka event log: consumer crashed'),
-    );
+    this.consumer.on(this.consumer.events.GROUP_JOIN, (event) => {
+      this.crashes = 0;
+      this.assigned(event.payload.memberAssignment);
+    });
+    this.consumer.on(this.consumer.events.CRASH, (event) => {
+      const { error, restart } = event.payload;
+      this.options.log.error({ groupId: spec.groupId, err: error, restart }, 'kafka event log: consumer crashed');
+      // kafkajs restarts a consumer only after a retriable error; after any other (a broker answering a
+      // group request as invalid, say) it stays stopped while the process looks healthy, and its projection
+      // stands still. Run it again, after a backoff, until the subscription is stopped.
+      if (!restart && !this.stopped) this.runAgainLater();
+    });
     try {
       await this.consumer.connect();
       await this.consumer.subscribe({ topics: [...new Set(spec.topics)], fromBeginning: true });
-      await this.consumer.run({
-        autoCommit: false,
-        eachBatchAutoResolve: false,
-        partitionsConsumedConcurrently: 1,
-        eachBatch: (payload) => this.eachBatch(payload),
-      });
+      await this.run();
     } catch (error) {
       await this.consumer.disconnect().catch(() => undefined);
       throw error;
     }
+  }
+
+  private run(): Promise<void> {
+    return this.consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: 1,
+      eachBatch: (payload) => this.eachBatch(payload),
+    });
+  }
+
+  private runAgainLater(): void {
+    this.crashes += 1;
+    const delayMs = backoffDelay(this.crashes, this.options.backoff);
+    const timer = setTimeout(() => {
+      this.resumeTimers.delete(timer);
+      if (this.stopped) return;
+      this.options.log.warn({ groupId: this.options.spec.groupId, crashes: this.crashes }, 'kafka event log: running the crashed consumer again');
+      this.run().catch((error) => {
+        this.options.log.error({ groupId: this.options.spec.groupId, err: describeError(error) }, 'kafka event log: the crashed consumer did not start again');
+        this.runAgainLater();
+      });
+    }, delayMs);
+    this.resumeTimers.add(timer);
   }
 
   /** Stops fetching, lets the chunk in progress finish and commit, leaves the group. */
