@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Kafka } from 'kafkajs';
 import { sha256Hex } from '@bpc/domain';
 import {
   jsonOf,
@@ -147,10 +149,9 @@ describe('two replicas of every app, separate processes, shared engines (cluster
       try {
         await until(() => totalOf(1), (total) => total === before + botRequests, { timeoutMs: 120_000, intervalMs: 500, what: () => `every demo row counted once by the surviving projector\n${cluster.saveOutput()}` });
       } catch (error) {
-        const { Kafka } = await import('kafkajs');
         const admin = new Kafka({ brokers: testEngines().kafkaBrokers, logLevel: 0 }).admin();
         await admin.connect();
-        const ns = JSON.parse(require('node:fs').readFileSync(cluster.configFile, 'utf8')).kafka.namespace;
+        const ns = JSON.parse(readFileSync(cluster.configFile, 'utf8')).kafka.namespace;
         const marks = await admin.fetchTopicOffsets(`${ns}.bpc.bot-requests.v1`);
         await admin.disconnect();
         const checkpoints = await (await fetch(`${clickhouse.url}/?database=${database}`, { method: 'POST', body: "SELECT stream, max(next_offset) FROM explorer_projection_checkpoints GROUP BY stream ORDER BY stream FORMAT TSV" })).text();
