@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { Kafka } from 'kafkajs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { sha256Hex } from '@bpc/domain';
 import {
   jsonOf,
@@ -34,7 +33,6 @@ describe('two replicas of every app, separate processes, shared engines (cluster
   let s3: RunningS3Server;
   let origin: TestOrigin;
   let cluster: ReplicatedCluster;
-  let database: string;
 
   const url = (app: 'public-api' | 'daemon' | 'edge' | 'projector', index: number) => cluster.replica(app, index).url;
   const bot = (edge: number, path: string) => fetch(`${url('edge', edge)}/${PAGE(path)}`, { headers: BOT });
@@ -53,7 +51,7 @@ describe('two replicas of every app, separate processes, shared engines (cluster
     }));
     const originUrl = await origin.start();
     [clickhouse, s3] = await Promise.all([startClickhouseServer(), startS3Server()]);
-    database = `replicas_${randomUUID().slice(0, 8)}`;
+    const database = `replicas_${randomUUID().slice(0, 8)}`;
     await clickhouse.createDatabase(database);
     const { kafkaBrokers, redisUrl } = testEngines();
     cluster = await ReplicatedCluster.start({
@@ -137,27 +135,29 @@ describe('two replicas of every app, separate processes, shared engines (cluster
   it('counts exactly every bot request after one projector is killed -9 in the middle of 50,000, and keeps the queue projection exact', async () => {
     const totalOf = async (index: number) => (await jsonOf(await api(index, '/data-explorer/events/query', { method: 'POST', body: JSON.stringify({ period: '30d', perPage: 1 }) }))).meta.total as number;
     const before = await totalOf(0);
-    const written = fetch(`${url('public-api', 1)}/internal/admin/demo-data`, { method: 'POST', headers: INTERNAL, body: JSON.stringify({ days: 12, requestsPerDay: 5_000 }) }).then(jsonOf);
+    let appended = 0;
+    let seed = 1_000;
+    // A day of demo traffic at a time (about 5,000 bot requests, 4 MB, one partition: one website's key), each counted before the
+    // next is appended: Kafka's mock cluster keeps only about the last 5 MB of a partition (seen: its low watermark at 52,603 of
+    // 58,784), so a consumer further behind than that would find its records gone. A real broker keeps them (retention -1).
+    const appendDay = async () => {
+      const written = await jsonOf(await fetch(`${url('public-api', 1)}/internal/admin/demo-data`, { method: 'POST', headers: INTERNAL, body: JSON.stringify({ days: 1, requestsPerDay: 5_000, seed: seed++ }) }));
+      appended += written.botRequests as number;
+    };
     // Queue work projected while the projector dies (paused, so none of it drains): counted by the other one after the rebalance.
     await daemon(1, '/internal/cache/recache/pause', { host_id: 1 });
     const queued = await daemon(0, '/internal/cache/recache', { host_id: 1, urls: Array.from({ length: 50 }, (_, i) => PAGE(`/queued/${i}`)), priority: 'normal' });
-    await until(() => totalOf(0), (total) => total >= before + 2_000, { timeoutMs: 60_000, intervalMs: 50, what: 'the first demo rows projected' });
+    const firstDay = appendDay();
+    await until(() => totalOf(0), (total) => total >= before + 1_000, { timeoutMs: 60_000, intervalMs: 50, what: 'the first demo rows projected' });
     expect(await cluster.kill('projector', 0)).toBe('SIGKILL');
     try {
-      const { botRequests } = await written;
-      expect(botRequests).toBeGreaterThanOrEqual(50_000);
-      try {
-        await until(() => totalOf(1), (total) => total === before + botRequests, { timeoutMs: 120_000, intervalMs: 500, what: () => `every demo row counted once by the surviving projector\n${cluster.saveOutput()}` });
-      } catch (error) {
-        const admin = new Kafka({ brokers: testEngines().kafkaBrokers, logLevel: 0 }).admin();
-        await admin.connect();
-        const ns = JSON.parse(readFileSync(cluster.configFile, 'utf8')).kafka.namespace;
-        const marks = await admin.fetchTopicOffsets(`${ns}.bpc.bot-requests.v1`);
-        await admin.disconnect();
-        const checkpoints = await (await fetch(`${clickhouse.url}/?database=${database}`, { method: 'POST', body: "SELECT stream, max(next_offset) FROM explorer_projection_checkpoints GROUP BY stream ORDER BY stream FORMAT TSV" })).text();
-        throw new Error(`${(error as Error).message}\nwatermarks ${JSON.stringify(marks)}\ncheckpoints\n${checkpoints}`);
+      await firstDay;
+      for (;;) {
+        await until(() => totalOf(1), (total) => total === before + appended, { timeoutMs: 60_000, intervalMs: 200, what: () => `${appended} demo rows counted once by the surviving projector (${cluster.saveOutput()})` });
+        if (appended >= 50_000) break;
+        await appendDay();
       }
-      expect(await totalOf(0)).toBe(before + botRequests);
+      expect(await totalOf(0)).toBe(before + appended);
       const statuses = await Promise.all([0, 1].map(async (index) => (await jsonOf(await fetch(`${url('daemon', index)}/status`, { headers: INTERNAL }))).data.queues['1']));
       expect(queued.data.entries_enqueued).toBe(50);
       expect(statuses.map((status) => status.normal.total)).toEqual([50, 50]);
@@ -230,6 +230,9 @@ describe('two replicas of every app, separate processes, shared engines (cluster
         const status = await throughBalancer();
         statuses.push(status);
         if (status === 200) answeredOk += 1;
+        // A steady rate, not a flood: the Kafka mock keeps about 5 MB of a partition (see the projector test), and a
+        // restarting projector must not fall that far behind.
+        await delay(20);
       }
     };
     const before = await (async () =>

@@ -9,26 +9,8 @@ import { testConfig, until } from '@bpc/testing';
 import { exportObjectKey } from '../domain/export-object-key';
 import { ExportIndex } from '../state/export-index';
 import { EXPORT_LEASE_MS, ExportRunner } from './export-runner';
-import { exportRunnerEngines } from './export-runner.fixture';
+import { exportRunnerEngines, HeldWrites } from './export-runner.fixture';
 import type { StartExportDto } from './start-export.dto';
-
-/** The real chDB store, its export writes held until the test lets them go. */
-class HeldWrites implements Partial<ExplorerStore> {
-  writing = false;
-  private release!: () => void;
-  private readonly gate = new Promise<void>((resolve) => (this.release = resolve));
-  constructor(private readonly inner: ExplorerStore) {}
-
-  async writeFile(...args: Parameters<ExplorerStore['writeFile']>): ReturnType<ExplorerStore['writeFile']> {
-    this.writing = true;
-    await this.gate;
-    return this.inner.writeFile(...args);
-  }
-
-  letGo(): void {
-    this.release();
-  }
-}
 
 /** Memory slots that say when a renewal was answered. */
 class WatchedSlots extends MemoryExportSlots {

@@ -11,30 +11,8 @@ import { testConfig, until } from '@bpc/testing';
 import { exportObjectKey } from '../domain/export-object-key';
 import { ExportIndex } from '../state/export-index';
 import { ExportRunner } from './export-runner';
-import { exportRunnerEngines } from './export-runner.fixture';
+import { exportRunnerEngines, HeldWrites } from './export-runner.fixture';
 import type { StartExportDto } from './start-export.dto';
-
-/** The real chDB store, its export writes held until the test lets them go: an export that outlasts the shutdown's wait. */
-class HeldWrites implements Partial<ExplorerStore> {
-  writing = false;
-  /** The engine's write, once let go. */
-  written?: Promise<unknown>;
-  private release!: () => void;
-  private readonly gate = new Promise<void>((resolve) => (this.release = resolve));
-  constructor(private readonly inner: ExplorerStore) {}
-
-  async writeFile(...args: Parameters<ExplorerStore['writeFile']>): ReturnType<ExplorerStore['writeFile']> {
-    this.writing = true;
-    await this.gate;
-    const written = this.inner.writeFile(...args);
-    this.written = written;
-    return written;
-  }
-
-  letGo(): void {
-    this.release();
-  }
-}
 
 const SHUTDOWN_WAIT_MS = 300;
 const caller = { userId: 'ann', websiteId: 'demo', accountId: 'acme', startedFrom: 'api' } as const;
