@@ -31,14 +31,34 @@ export async function stopService(service: SpawnedService): Promise<void> {
   await service.exited;
 }
 
-/** CPU time a process has used so far (every thread), in ms (Linux `/proc/<pid>/stat`, clock ticks of 10 ms); 0 once it is gone. */
+/**
+ * CPU time a process has used so far (every thread), and its children that
+ * exited and were waited for (Chromium's renderers), in ms (Linux
+ * `/proc/<pid>/stat`, clock ticks of 10 ms); 0 once it is gone.
+ */
 export function processCpuMs(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
   } catch {
     return 0;
+  }
+}
+
+/** Direct children of `pid` whose command line contains `needle`. */
+export function childPidsRunning(pid: number, needle: string): number[] {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    return children.filter((child) => {
+      try {
+        return readFileSync(`/proc/${child}/cmdline`, 'utf8').includes(needle);
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return [];
   }
 }
 

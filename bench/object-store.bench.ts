@@ -1,6 +1,7 @@
 import { fork } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { Agent } from 'node:http';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -8,6 +9,7 @@ import { validateConfig } from '@bpc/config';
 import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
 import { sha256Hex } from '@bpc/domain';
+import { S3ObjectStore } from '@bpc/object-store';
 import { startKafkaMock, startRedis } from '../test/harness/engines';
 import { rawRequest } from '../test/harness/http';
 import { startS3Server, type RunningS3Server } from '../test/harness/s3-server';
@@ -18,7 +20,7 @@ import { projectorApp } from '../apps/projector/src/projector.app';
 import { publicApiApp } from '../apps/public-api/src/public-api.app';
 import type { BenchRow, BenchSuite } from './bench-row';
 import { BENCH_INTERNAL_KEY, issueBenchToken } from './bench-service';
-import { distinctFreePorts, loadAverage, spawnBuiltApp, stopService } from './bench-processes';
+import { childPidsRunning, distinctFreePorts, loadAverage, spawnBuiltApp, stopService, treeCpuMs } from './bench-processes';
 import { botRequestsSql } from './explorer.bench';
 import { median } from './stats';
 import { wrk } from './wrk';
@@ -238,13 +240,15 @@ async function exportChild(adapter: Adapter, dir: string, s3: { endpoint: string
     const api = running.urls['public-api']!;
     const token = await issueBenchToken(api, 'manager');
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    // Each export a question of its own: the same one asked again (same user, query and filename) is answered with the export already made.
+    const tag = randomUUID().slice(0, 8);
     const exportOnce = async (name: string) => {
       const rssBefore = process.memoryUsage().rss;
       let peak = rssBefore;
       const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
       const started = performance.now();
       try {
-        const response = await fetch(`${api}/api/websites/bench/data-explorer/events/export`, { method: 'POST', headers, body: JSON.stringify({ period: '90d', maxRows: EXPORT_ROWS, filename: `bench-${name}`, waitSeconds: 30 }) });
+        const response = await fetch(`${api}/api/websites/bench/data-explorer/events/export`, { method: 'POST', headers, body: JSON.stringify({ period: '90d', maxRows: EXPORT_ROWS, filename: `bench-${adapter}-${tag}-${name}`, waitSeconds: 30 }) });
         let record = (await response.json()) as { status: string; exportId: number; rowCount?: number; sizeBytes?: number };
         if (response.status !== 200) throw new Error(`export: ${response.status} ${JSON.stringify(record)}`);
         while (record.status === 'running') {
@@ -296,6 +300,7 @@ async function exportRows(): Promise<BenchRow[]> {
         results[adapter].push(await exportInChild(adapter, dir, s3));
       }
     }
+    const upload = await uploadAlone(dir, s3, results.s3[0].bytes);
     const ms = (adapter: Adapter) => median(results[adapter].flatMap((r) => r.ms));
     const worst = (adapter: Adapter, pick: (r: ExportResult) => number) => Math.max(...results[adapter].map(pick));
     const ratio = ms('s3') / ms('files');
@@ -308,6 +313,14 @@ async function exportRows(): Promise<BenchRow[]> {
         pass: ratio <= 1.3,
         baseline: { name: 'files adapter', value: ms('files'), unit: 'ms' },
         ratio,
+      },
+      {
+        name: `export to S3, where the time goes: the upload alone, S3ObjectStore.uploadFile of a file of the same size to the same s3rver (median of ${UPLOADS}; s3rver's CPU meanwhile ${upload.s3rverCpuMs} ms, the uploading process's ${upload.ownCpuMs} ms; load ${upload.load})`,
+        value: upload.ms,
+        unit: 'ms',
+        target: '',
+        baseline: { name: 'export to S3 - export to files', value: ms('s3') - ms('files'), unit: 'ms' },
+        ratio: upload.ms / (ms('s3') - ms('files')),
       },
       {
         name: `export to S3: RSS growth of the first export of a fresh process, worst of ${EXPORT_CHILDREN} (chDB in-process)`,
@@ -330,6 +343,34 @@ async function exportRows(): Promise<BenchRow[]> {
     await s3.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+const UPLOADS = 3;
+
+/** The S3 adapter's upload of a file of `bytes` to s3rver, alone: what an export to S3 adds to one to files. */
+async function uploadAlone(dir: string, s3: RunningS3Server, bytes: number): Promise<{ ms: number; s3rverCpuMs: number; ownCpuMs: number; load: string }> {
+  const source = path.join(dir, 'upload-source.csv');
+  const line = 'https://www.example.com/some/page?with=query,2026-12-07 12:00:00,Googlebot,hit,200,12345\n';
+  writeFileSync(source, line.repeat(Math.ceil(bytes / line.length)).slice(0, bytes));
+  const store = new S3ObjectStore({ bucket: s3.bucket, endpoint: s3.endpoint, forcePathStyle: true, prefix: 'upload-alone', credentials: s3.credentials });
+  const s3rver = childPidsRunning(process.pid, 's3rver');
+  const times: number[] = [];
+  const s3rverCpu: number[] = [];
+  const ownCpu: number[] = [];
+  const load = loadAverage();
+  for (let n = 0; n < UPLOADS; n += 1) {
+    const file = path.join(dir, `upload-${n}.csv`);
+    copyFileSync(source, file);
+    const cpuBefore = s3rver.reduce((sum, pid) => sum + treeCpuMs(pid), 0);
+    const own = process.cpuUsage();
+    const started = performance.now();
+    await store.uploadFile(`upload-${n}.csv`, file, { contentType: 'text/csv' });
+    times.push(performance.now() - started);
+    const used = process.cpuUsage(own);
+    ownCpu.push((used.user + used.system) / 1000);
+    s3rverCpu.push(s3rver.reduce((sum, pid) => sum + treeCpuMs(pid), 0) - cpuBefore);
+  }
+  return { ms: median(times), s3rverCpuMs: Math.round(median(s3rverCpu)), ownCpuMs: Math.round(median(ownCpu)), load };
 }
 
 /** `BENCH_OBJECT_STORE_PARTS=edge` or `=export` runs one half. */
