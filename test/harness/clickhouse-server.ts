@@ -6,6 +6,8 @@ import type { RunningEngine } from './engines';
 
 const root = path.resolve(__dirname, '..', '..');
 const MAIN = 'test/harness/clickhouse-standin/main.ts';
+/** Node's arguments: the sources through the swc hook, or the built stand-in when this file runs from `dist/` (a bench). */
+const STANDIN_ARGS = __filename.endsWith('.ts') ? ['-r', './scripts/swc-register.cjs', MAIN] : [path.join(__dirname, 'clickhouse-standin', 'main.js')];
 
 export interface ClickhouseServerOptions {
   /** Require these credentials (Basic auth or `X-ClickHouse-User`/`-Key`); any request is accepted without. */
@@ -47,7 +49,7 @@ export interface RunningClickhouseServer extends RunningEngine {
  */
 export async function startClickhouseServer(options: ClickhouseServerOptions = {}): Promise<RunningClickhouseServer> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'bpc-clickhouse-standin-'));
-  const child = spawn(process.execPath, ['-r', './scripts/swc-register.cjs', MAIN], {
+  const child = spawn(process.execPath, STANDIN_ARGS, {
     cwd: root,
     env: {
       ...process.env,

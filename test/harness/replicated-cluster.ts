@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { freePort } from './engines';
-import { spawnService, waitUntilAnswers, type SpawnedService } from './spawned-service';
+import { spawnNode, spawnService, waitUntilAnswers, type SpawnedService } from './spawned-service';
 import { TEST_INTERNAL_KEY } from './test-config';
 
 /** The four deployable apps a cluster runs, each as processes of its own. */
@@ -45,10 +45,14 @@ export class ReplicatedCluster {
     readonly configFile: string,
     private readonly engines: SharedClusterEngines,
     private readonly all: Replica[],
+    private readonly built: boolean,
   ) {}
 
-  /** Writes the configuration and starts `replicas` processes of each app (in `apps` order, all at once), ready when each one's readiness answers 200. */
-  static async start(options: { engines: SharedClusterEngines; config?: Record<string, unknown>; replicas?: number; apps?: readonly ClusterApp[]; readyTimeoutMs?: number }): Promise<ReplicatedCluster> {
+  /**
+   * Writes the configuration and starts `replicas` processes of each app (in `apps` order, all at once), ready when each one's readiness answers 200.
+   * `built`: run the built `dist/apps/<app>/src/main.js` (with `npm start`'s V8 flags; `npm run build` first), as a bench measures them, instead of the sources through the swc hook.
+   */
+  static async start(options: { engines: SharedClusterEngines; config?: Record<string, unknown>; replicas?: number; apps?: readonly ClusterApp[]; readyTimeoutMs?: number; built?: boolean }): Promise<ReplicatedCluster> {
     const { engines, replicas = 2, apps = CLUSTER_APPS } = options;
     const dir = mkdtempSync(path.join(tmpdir(), 'bpc-replicas-'));
     const unique = randomUUID().slice(0, 8);
@@ -63,7 +67,7 @@ export class ReplicatedCluster {
         all.push({ app, index, port, url: `http://127.0.0.1:${port}`, dataDir, service: undefined as unknown as SpawnedService });
       }
     }
-    const cluster = new ReplicatedCluster(dir, configFile, engines, all);
+    const cluster = new ReplicatedCluster(dir, configFile, engines, all, options.built ?? false);
     await Promise.all(all.map((replica) => cluster.launch(replica, options.readyTimeoutMs)));
     return cluster;
   }
@@ -110,15 +114,21 @@ export class ReplicatedCluster {
   }
 
   private async launch(replica: Replica, readyTimeoutMs = 120_000): Promise<void> {
-    replica.service = spawnService(`apps/${replica.app}/src/main.ts`, {
+    const env = {
       BPC_CONFIG: this.configFile,
       [`BPC__LISTEN__${LISTEN_KEY[replica.app].toUpperCase()}`]: String(replica.port),
       BPC__DATA_DIR: replica.dataDir,
       AWS_ACCESS_KEY_ID: this.engines.s3.accessKeyId,
       AWS_SECRET_ACCESS_KEY: this.engines.s3.secretAccessKey,
-    });
+    };
+    replica.service = this.built ? spawnNode(['--max-semi-space-size=32', '--initial-old-space-size=256', builtMain(replica.app)], env) : spawnService(`apps/${replica.app}/src/main.ts`, env);
     await waitUntilAnswers(`${replica.url}/health/ready`, {}, readyTimeoutMs, replica.service);
   }
+}
+
+/** The app's built entry point, whether this file runs from the sources (jest) or from `dist/` (a bench). */
+function builtMain(app: ClusterApp): string {
+  return path.resolve(__dirname, '..', '..', ...(__filename.endsWith('.ts') ? ['dist'] : []), 'apps', app, 'src', 'main.js');
 }
 
 /** The cluster's configuration: shared engines under names of its own; `extra`'s top-level keys replace these. */
