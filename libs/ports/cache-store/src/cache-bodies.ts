@@ -1,4 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
+import { LRUCache } from 'lru-cache';
 import type { LogSink } from '@bpc/support';
 import { ObjectGoneError, type ObjectKey, type ObjectStore } from '@bpc/object-store';
 import { CacheBodyGoneError, type CacheEntry, type CacheHit } from './cache-store.port';
@@ -13,6 +14,14 @@ export const BODY_SUFFIX = '.body';
 
 /** A body's path relative to the prefix, from its fresh base (`newBodyBase`). */
 export const bodyPathOf = (base: string): string => `${base}${BODY_SUFFIX}`;
+
+/**
+ * Bodies this process just wrote, kept for their first read: the edge that
+ * rendered a miss answers it by reading the entry back, and with S3 that
+ * read would be a round trip for bytes it holds. Bounded, and short-lived:
+ * a daemon, which never reads what it writes, holds at most this much.
+ */
+const JUST_WRITTEN = { maxSize: 8 * 1024 * 1024, ttl: 30_000 } as const;
 
 /** Keys removed per `remove` call: S3's DeleteObjects takes at most 1,000. */
 const REMOVE_BATCH = 500;
@@ -35,6 +44,7 @@ export class CacheBodies {
   /** Bodies waiting out their removal grace period: readers that got their entry just before may still read them. */
   private readonly graced = new Set<string>();
   private readonly running = new Set<Promise<void>>();
+  private readonly justWritten = new LRUCache<string, Buffer>({ ...JUST_WRITTEN, sizeCalculation: (body) => Math.max(1, body.length) });
 
   constructor(
     private readonly objects: ObjectStore,
@@ -53,6 +63,7 @@ export class CacheBodies {
   /** Writes a whole body (all or nothing, see `ObjectStore.put`) under a fresh path (`bodyPathOf`): a body is never rewritten. */
   async write(bodyPath: string, body: Buffer): Promise<void> {
     await this.objects.put(this.keyOf(bodyPath), body);
+    if (body.length <= JUST_WRITTEN.maxSize / 8) this.justWritten.set(bodyPath, body);
   }
 
   /** The key is resolved when the body is read: a hit served from memory never needs the store. */
@@ -62,6 +73,12 @@ export class CacheBodies {
     return {
       entry,
       readBody: async () => {
+        // Once: whoever reads it (the edge's body cache) keeps it from then on.
+        const written = this.justWritten.get(entry.bodyPath);
+        if (written) {
+          this.justWritten.delete(entry.bodyPath);
+          return written;
+        }
         try {
           return await this.objects.read(this.keyOf(entry.bodyPath));
         } catch (error) {
@@ -110,6 +127,7 @@ export class CacheBodies {
 
   /** Removes bodies now; never throws (a body left behind wastes space until the orphan sweep, nothing else). */
   async removeNow(bodyPaths: readonly string[]): Promise<void> {
+    for (const bodyPath of bodyPaths) this.justWritten.delete(bodyPath);
     for (let i = 0; i < bodyPaths.length; i += REMOVE_BATCH) {
       const batch = bodyPaths.slice(i, i + REMOVE_BATCH);
       try {
