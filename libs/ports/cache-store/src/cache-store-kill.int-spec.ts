@@ -39,7 +39,14 @@ describe.each(['file', 'redis'] as const)('a %s cache store whose process is kil
     await first.close();
 
     const killed = spawnNode(['-r', './scripts/swc-register.cjs', CHILD, adapter, directory, redisUrl, keyPrefix], {});
-    await until(async () => killed.output(), (output) => output.includes('body written') || killed.child.exitCode !== null, { what: 'the body written by the child' });
+    await until(
+      async () => {
+        if (killed.child.exitCode !== null) throw new Error(`the child exited before writing the body:\n${killed.output()}`);
+        return killed.output();
+      },
+      (output) => output.includes('body written'),
+      { what: 'the body written by the child' },
+    );
     killed.child.kill('SIGKILL');
     expect(await killed.exited).toBe('SIGKILL');
     expect(await bodiesIn(objects)).toHaveLength(2);
