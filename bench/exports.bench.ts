@@ -75,7 +75,8 @@ async function peakRss<T>(fn: () => Promise<T>): Promise<{ result: T; before: nu
   }
 }
 
-function benchConfig(dir: string): AppConfig {
+/** The exports benches' configuration: one website, no rate limit, no scheduler; `extra`'s keys added (the object store bench's adapter). */
+export function exportsBenchConfig(dir: string, extra: Record<string, unknown> = {}): AppConfig {
   return validateConfig(
     {
       data_dir: dir,
@@ -86,13 +87,14 @@ function benchConfig(dir: string): AppConfig {
       websites: [{ id: 'bench', host_id: 1, account_id: 'bench' }],
       rate_limit: { enabled: false },
       scheduler: { enabled: false },
+      ...extra,
     },
     'bench',
   );
 }
 
 function startBenchApps(dir: string): Promise<RunningApps> {
-  return startApps([projectorApp, publicApiApp], benchConfig(dir), createLogger('warn', 'bench-exports'));
+  return startApps([projectorApp, publicApiApp], exportsBenchConfig(dir), createLogger('warn', 'bench-exports'));
 }
 
 /** What the bench drives: the export through the HTTP API, and chDB alone writing the export's own SELECT to a file. */

@@ -5,7 +5,6 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { validateConfig } from '@bpc/config';
 import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
 import { sha256Hex } from '@bpc/domain';
@@ -19,9 +18,10 @@ import { TestOrigin } from '../test/harness/test-origin';
 import { projectorApp } from '../apps/projector/src/projector.app';
 import { publicApiApp } from '../apps/public-api/src/public-api.app';
 import type { BenchRow, BenchSuite } from './bench-row';
-import { BENCH_INTERNAL_KEY, issueBenchToken } from './bench-service';
+import { issueBenchToken } from './bench-service';
 import { childPidsRunning, distinctFreePorts, loadAverage, spawnBuiltApp, stopService, treeCpuMs } from './bench-processes';
 import { botRequestsSql } from './explorer.bench';
+import { exportsBenchConfig } from './exports.bench';
 import { median } from './stats';
 import { wrk } from './wrk';
 
@@ -202,26 +202,8 @@ async function edgeRows(): Promise<BenchRow[]> {
   }
 }
 
-function exportConfig(dir: string, adapter: Adapter, s3: { endpoint: string; bucket: string }) {
-  return validateConfig(
-    {
-      data_dir: dir,
-      internal_auth_key: BENCH_INTERNAL_KEY,
-      logging: { level: 'warn' },
-      listen: { host: '127.0.0.1', public_api: 0, daemon: 0, edge: 0, projector: 0 },
-      hosts: [{ host_id: 1, hostnames: ['www.example.com'], dimensions: [{ id: 1, name: 'desktop' }, { id: 2, name: 'mobile' }] }],
-      websites: [{ id: 'bench', host_id: 1, account_id: 'bench' }],
-      rate_limit: { enabled: false },
-      scheduler: { enabled: false },
-      adapters: { object_store: adapter },
-      ...(adapter === 's3' ? { s3: { endpoint: s3.endpoint, bucket: s3.bucket, prefix: 'exports-bench', force_path_style: true } } : {}),
-    },
-    'bench',
-  );
-}
-
 function startExportApps(dir: string, adapter: Adapter, s3: { endpoint: string; bucket: string }): Promise<RunningApps> {
-  return startApps([projectorApp, publicApiApp], exportConfig(dir, adapter, s3), createLogger('warn', 'bench-object-store'));
+  return startApps([projectorApp, publicApiApp], exportsBenchConfig(dir, { adapters: { object_store: adapter }, ...(adapter === 's3' ? { s3: { endpoint: s3.endpoint, bucket: s3.bucket, prefix: 'exports-bench', force_path_style: true } } : {}) }), createLogger('warn', 'bench-object-store'));
 }
 
 interface ExportResult {
