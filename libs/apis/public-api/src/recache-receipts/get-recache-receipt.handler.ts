@@ -17,7 +17,7 @@ import { receiptDone, receiptEntryView, receiptOrigin, receiptTotals } from './r
  * before answering 404, instead of a client seeing 404 for the id it was
  * just given.
  */
-export const FRESH_RECEIPT = { mintedWithinMs: 15_000, waitMs: 3_000, pollMs: 100 } as const;
+export const FRESH_RECEIPT = { mintedWithinMs: 15_000, waitMs: 5_000, pollMs: 100 } as const;
 
 /**
  * A website's recache receipt: the receipted requests (`recache_receipts`)
