@@ -120,15 +120,8 @@ async function drivers(running: RunningApps, dir: string, nowMs: number) {
   /** The export as a client sees it: POST (waiting for the file), status polls until `completed`. */
   const exportOnce = async (name: string) => {
     const started = performance.now();
-    const response = await fetch(`${api}/api/websites/bench/data-explorer/events/export`, { method: 'POST', headers, body: JSON.stringify({ ...BODY, maxRows: EXPORT_ROWS, filename: `bench-${name}`, waitSeconds: 30 }) });
-    let record = (await response.json()) as { status: string; exportId: number; rowCount?: number; sizeBytes?: number };
-    if (response.status !== 200) throw new Error(`export: ${response.status} ${JSON.stringify(record)}`);
-    while (record.status === 'running') {
-      await new Promise((r) => setTimeout(r, 20));
-      record = (await (await fetch(`${api}/api/websites/bench/data-explorer/export/${record.exportId}/status`, { headers })).json()) as typeof record;
-    }
-    if (record.status !== 'completed' || record.rowCount !== EXPORT_ROWS) throw new Error(`export: ${JSON.stringify(record)}`);
-    return { ms: performance.now() - started, bytes: record.sizeBytes ?? 0 };
+    const { sizeBytes } = await exportUntilCompleted(api, headers, { ...BODY, maxRows: EXPORT_ROWS, filename: `bench-${name}`, waitSeconds: 30 }, EXPORT_ROWS);
+    return { ms: performance.now() - started, bytes: sizeBytes };
   };
   return { store, api, headers, baseline, unbounded, exportOnce };
 }
@@ -284,4 +277,17 @@ if (require.main === module && process.argv[2] === COLD_CHILD) {
       process.exit(1);
     },
   );
+}
+
+/** An events export of the `bench` website as a client runs it: POST (waiting for the file), status polls until `completed` with `rows` rows. */
+export async function exportUntilCompleted(api: string, headers: Record<string, string>, body: Record<string, unknown>, rows: number): Promise<{ sizeBytes: number }> {
+  const response = await fetch(`${api}/api/websites/bench/data-explorer/events/export`, { method: 'POST', headers, body: JSON.stringify(body) });
+  let record = (await response.json()) as { status: string; exportId: number; rowCount?: number; sizeBytes?: number };
+  if (response.status !== 200) throw new Error(`export: ${response.status} ${JSON.stringify(record)}`);
+  while (record.status === 'running') {
+    await new Promise((r) => setTimeout(r, 20));
+    record = (await (await fetch(`${api}/api/websites/bench/data-explorer/export/${record.exportId}/status`, { headers })).json()) as typeof record;
+  }
+  if (record.status !== 'completed' || record.rowCount !== rows) throw new Error(`export: ${JSON.stringify(record)}`);
+  return { sizeBytes: record.sizeBytes ?? 0 };
 }

@@ -21,7 +21,7 @@ import type { BenchRow, BenchSuite } from './bench-row';
 import { issueBenchToken } from './bench-service';
 import { childPidsRunning, distinctFreePorts, loadAverage, spawnBuiltApp, stopService, treeCpuMs } from './bench-processes';
 import { botRequestsSql } from './explorer.bench';
-import { exportsBenchConfig } from './exports.bench';
+import { exportsBenchConfig, exportUntilCompleted } from './exports.bench';
 import { median } from './stats';
 import { wrk } from './wrk';
 
@@ -230,15 +230,8 @@ async function exportChild(adapter: Adapter, dir: string, s3: { endpoint: string
       const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
       const started = performance.now();
       try {
-        const response = await fetch(`${api}/api/websites/bench/data-explorer/events/export`, { method: 'POST', headers, body: JSON.stringify({ period: '90d', maxRows: EXPORT_ROWS, filename: `bench-${adapter}-${tag}-${name}`, waitSeconds: 30 }) });
-        let record = (await response.json()) as { status: string; exportId: number; rowCount?: number; sizeBytes?: number };
-        if (response.status !== 200) throw new Error(`export: ${response.status} ${JSON.stringify(record)}`);
-        while (record.status === 'running') {
-          await new Promise((r) => setTimeout(r, 20));
-          record = (await (await fetch(`${api}/api/websites/bench/data-explorer/export/${record.exportId}/status`, { headers })).json()) as typeof record;
-        }
-        if (record.status !== 'completed' || record.rowCount !== EXPORT_ROWS) throw new Error(`export: ${JSON.stringify(record)}`);
-        return { ms: performance.now() - started, growth: (Math.max(peak, process.memoryUsage().rss) - rssBefore) / MB, bytes: record.sizeBytes ?? 0 };
+        const { sizeBytes } = await exportUntilCompleted(api, headers, { period: '90d', maxRows: EXPORT_ROWS, filename: `bench-${adapter}-${tag}-${name}`, waitSeconds: 30 }, EXPORT_ROWS);
+        return { ms: performance.now() - started, growth: (Math.max(peak, process.memoryUsage().rss) - rssBefore) / MB, bytes: sizeBytes };
       } finally {
         clearInterval(sampler);
       }

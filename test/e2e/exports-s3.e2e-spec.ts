@@ -17,7 +17,6 @@ const HEADER = '"page","event_date_time","bot_name","serve_time"';
  * bucket, B (`exports.download_redirect`) answers them with a presigned URL.
  */
 describe('Data Explorer CSV exports on S3 (cluster mode, object_store: s3)', () => {
-  jest.setTimeout(60_000);
   let s3: RunningS3Server;
   let config: AppConfig;
   let streaming: RunningApps;

@@ -21,7 +21,6 @@ const STORE_LINE = 'object_store (s3)';
  * memory (`PageBodies`, keyed by the immutable body path).
  */
 describe('page bodies on S3, two edges (cluster mode, object_store: s3)', () => {
-  jest.setTimeout(60_000);
   let s3: RunningS3Server;
   let origin: TestOrigin;
   let config: AppConfig;

@@ -21,6 +21,8 @@ const INTERNAL = { 'x-internal-auth': TEST_INTERNAL_KEY, 'content-type': 'applic
 const PAGE = (path: string) => `https://www.example.com${path}`;
 /** Per-host renders at once (`recache.max_concurrent`), across every daemon. */
 const MAX_CONCURRENT = 2;
+/** Each test's bound: the projector and rolling-restart tests run minutes on a busy machine. */
+const TEST_TIMEOUT_MS = 240_000;
 
 /**
  * Issue 45 §3: two replicas of every app, each a process of its own, on one
@@ -29,7 +31,6 @@ const MAX_CONCURRENT = 2;
  * balancer. Each test drives one replica and reads the other.
  */
 describe('two replicas of every app, separate processes, shared engines (cluster mode)', () => {
-  jest.setTimeout(240_000);
   let clickhouse: RunningClickhouseServer;
   let s3: RunningS3Server;
   let origin: TestOrigin;
@@ -88,7 +89,7 @@ describe('two replicas of every app, separate processes, shared engines (cluster
     expect(fromEdge0.headers.get('x-prerender-cache')).toBe('hit');
     expect(await fromEdge0.text()).toContain('<h1>/recached</h1>');
     expect(origin.hits.get('/recached')).toBe(1);
-  });
+  }, TEST_TIMEOUT_MS);
 
   it('makes an invalidation through one daemon a miss on the other edge at once', async () => {
     expect((await bot(1, '/invalidated')).headers.get('x-prerender-cache')).toBe('miss');
@@ -96,7 +97,7 @@ describe('two replicas of every app, separate processes, shared engines (cluster
     const dropped = await daemon(1, '/internal/cache/invalidate', { host_id: 1, urls: [PAGE('/invalidated')] });
     expect(dropped.data.entries_invalidated).toBe(1);
     expect((await bot(0, '/invalidated')).headers.get('x-prerender-cache')).toBe('miss');
-  });
+  }, TEST_TIMEOUT_MS);
 
   it('holds the per-host limit across both daemons: never more than max_concurrent renders at once, never two of one entry', async () => {
     const urls = Array.from({ length: 8 }, (_, i) => PAGE(`/slow/${i}`));
@@ -106,7 +107,7 @@ describe('two replicas of every app, separate processes, shared engines (cluster
     expect(origin.maxInFlight).toBeLessThanOrEqual(MAX_CONCURRENT);
     expect(origin.maxInFlight).toBeGreaterThan(0);
     expect(Math.max(...urls.map((u) => origin.maxInFlightByPath.get(new URL(u).pathname) ?? 0))).toBe(1);
-  });
+  }, TEST_TIMEOUT_MS);
 
   it('answers the Data Explorer the same from either public-api, and counts every request either edge served', async () => {
     const served = await Promise.all([0, 1].flatMap((edge) => Array.from({ length: 5 }, async () => (await bot(edge, `/explored/${edge}`)).status)));
@@ -117,7 +118,7 @@ describe('two replicas of every app, separate processes, shared engines (cluster
     expect(await totalOf(1, '/explored/')).toBe(10);
     expect(await totalOf(1, '/explored/0')).toBe(5);
     expect(await totalOf(0, '/explored/1')).toBe(5);
-  });
+  }, TEST_TIMEOUT_MS);
 
   it('shares the export slot, the record and the download between the public-api replicas', async () => {
     const started = await jsonOf(await api(0, '/data-explorer/events/export', { method: 'POST', body: JSON.stringify({ period: '7d', waitSeconds: 0 }) }));
@@ -131,7 +132,7 @@ describe('two replicas of every app, separate processes, shared engines (cluster
       expect(download.status).toBe(200);
       expect((await download.text()).split('\n')[0]).toContain(',');
     }
-  });
+  }, TEST_TIMEOUT_MS);
 
   it('counts exactly every bot request after one projector is killed -9 in the middle of 50,000, and keeps the queue projection exact', async () => {
     const totalOf = async (index: number) => (await jsonOf(await api(index, '/data-explorer/events/query', { method: 'POST', body: JSON.stringify({ period: '30d', perPage: 1 }) }))).meta.total as number;
@@ -167,7 +168,7 @@ describe('two replicas of every app, separate processes, shared engines (cluster
       await daemon(0, '/internal/cache/queue/purge', { host_id: 1 });
       await cluster.restart('projector', 0);
     }
-  });
+  }, TEST_TIMEOUT_MS);
 
   it('keeps serving from the other edge when one is killed -9 under load, and leaves unrecorded only what the killed one served in its last flush interval', async () => {
     for (const path of ['/load/0', '/load/1']) {
@@ -210,7 +211,7 @@ describe('two replicas of every app, separate processes, shared engines (cluster
     expect(ofEdge1).toBeLessThanOrEqual(servedBy(1) + 1);
     expect(ofEdge1).toBeGreaterThanOrEqual(servedBy(1) + 1 - lastSecond);
     await restarted;
-  });
+  }, TEST_TIMEOUT_MS);
 
   it('goes through a rolling restart of every app under steady load: no 5xx, every answered bot request recorded, every acknowledged recache rendered', async () => {
     const statuses: number[] = [];
@@ -261,5 +262,5 @@ describe('two replicas of every app, separate processes, shared engines (cluster
       expect((await queued).data.entries_enqueued).toBe(1);
       await until(() => cached(0, path), { timeoutMs: 60_000, intervalMs: 200, what: `${path}, acknowledged during the restart, rendered` });
     }
-  });
+  }, TEST_TIMEOUT_MS);
 });

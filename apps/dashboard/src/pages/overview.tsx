@@ -6,6 +6,7 @@ import { Cell } from '../components/data-table';
 import { EmptyWebsite } from '../components/empty-website';
 import { FieldError } from '../components/field-error';
 import { PeriodPicker } from '../components/period-picker';
+import { RequestsTable } from '../components/requests-table';
 import { Time } from '../components/time';
 import { TimeChart } from '../components/time-chart';
 import { delta } from '../lib/chart-data';
@@ -142,29 +143,16 @@ export default function OverviewPage() {
           <h2>Top pages</h2>
           {topPages.error ? <p className="form-error">{topPages.error.message}</p> : null}
           {topPages.data ? (
-            <div className="table-wrap">
-              <table>
-                <caption className="visually-hidden">The 10 pages bots requested most</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Page</th>
-                    <th scope="col" className="num">
-                      Requests
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {topPages.data.data.map((row) => (
-                    <tr key={String(row._rowId)}>
-                      <td className="url">
-                        <Cell column={{ key: 'page', title: 'Page', group: '', dataType: 'string', sortable: true, modes: [] }} row={row} />
-                      </td>
-                      <td className="num">{formatInteger(row.requests as number)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <RequestsTable
+              caption="The 10 pages bots requested most"
+              heading="Page"
+              urls
+              rows={topPages.data.data.map((row) => ({
+                key: String(row._rowId),
+                requests: row.requests as number,
+                label: <Cell column={{ key: 'page', title: 'Page', group: '', dataType: 'string', sortable: true, modes: [] }} row={row} />,
+              }))}
+            />
           ) : null}
           <p>
             <Link to={explorerUrl({ explorer: 'events', mode: 'unique_pages', period, sort: 'requests', sortDir: 'desc', filters: [] })}>All pages in the Data Explorer</Link>

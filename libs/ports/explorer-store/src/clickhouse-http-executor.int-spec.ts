@@ -67,7 +67,7 @@ describe('ClickhouseHttpExecutor: one server, several processes', () => {
 
   it('lets an executor in another process insert rows both read, and read the rows this one inserted', async () => {
     await here.insert({ table: 'search_page_daily', rows: [searchRow('from-parent')], token: 'parent-1' });
-    const child = spawnNode(['-r', './scripts/swc-register.cjs', '-e', CHILD_SCRIPT], { CH_URL: serverUrl, CH_DATABASE: database });
+    const child = spawnNode(['-r', './scripts/swc-register.cjs', 'libs/ports/explorer-store/src/fixtures/insert-and-read.ts', serverUrl, database], {});
     expect(await child.exited).toBe(0);
     const seenByChild = JSON.parse(child.output().trim().split('\n').pop() ?? '[]') as unknown;
     const seenHere = await here.query('SELECT url FROM search_page_daily FINAL ORDER BY url');
@@ -76,18 +76,6 @@ describe('ClickhouseHttpExecutor: one server, several processes', () => {
     expect(seenHere).toEqual(both);
   });
 });
-
-/** Runs in a child process: its own ClickhouseHttpExecutor inserts one row, then prints what it reads. */
-const CHILD_SCRIPT = `
-const { ClickhouseHttpExecutor } = require('./libs/ports/explorer-store/src/clickhouse-http-executor.ts');
-(async () => {
-  const store = new ClickhouseHttpExecutor({ url: process.env.CH_URL, database: process.env.CH_DATABASE });
-  await store.insert({ table: 'search_page_daily', token: 'child-1', rows: [${JSON.stringify({ website: 'example', date: '2024-03-01', clicks: 3, impressions: 100, position: 4.2, imported_at: '2024-03-02T00:00:00Z' }).slice(0, -1)}, url: 'https://example.com/from-child' }] });
-  const rows = await store.query('SELECT url FROM search_page_daily FINAL ORDER BY url');
-  await store.close();
-  process.stdout.write(JSON.stringify(rows) + '\\n');
-})().catch((err) => { console.error(err); process.exit(1); });
-`;
 
 function searchRow(page: string): Record<string, unknown> {
   return { website: 'example', date: '2024-03-01', url: `https://example.com/${page}`, clicks: 3, impressions: 100, position: 4.2, imported_at: new Date('2024-03-02T00:00:00Z') };

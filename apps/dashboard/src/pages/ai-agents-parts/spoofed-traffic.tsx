@@ -1,9 +1,9 @@
-import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { AiCrawlersResult } from '../../api/types';
 import { explorerSearchParams, type FilterState as ExplorerFilter } from '../../lib/explorer-state';
 import { formatInteger, formatPercent } from '../../lib/format';
 import { pathOf } from './use-ai-crawlers';
+import { RequestsTable } from '../../components/requests-table';
 
 /**
  * Bot requests whose claim was proven false (`verified = no`): how many, the
@@ -53,32 +53,5 @@ export function SpoofedTraffic({ website, period, spoofed }: { website: string; 
         </>
       )}
     </section>
-  );
-}
-
-/** A two-column table: what (a bot as the row's header, or a page URL) and its requests. */
-function RequestsTable({ caption, heading, urls = false, rows }: { caption: string; heading: string; urls?: boolean; rows: { key: string; requests: number; label: ReactNode }[] }) {
-  return (
-    <div className="table-wrap">
-      <table>
-        <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{heading}</th>
-            <th scope="col" className="num">
-              Requests
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.key}>
-              {urls ? <td className="url">{row.label}</td> : <th scope="row">{row.label}</th>}
-              <td className="num">{formatInteger(row.requests)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   );
 }
