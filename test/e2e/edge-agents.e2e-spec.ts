@@ -4,7 +4,7 @@ import { sha256Hex } from '@bpc/domain';
 import { BotRequestRecordedPayload, TOPICS } from '@bpc/events';
 import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
-import { metricValue, OriginAnswer, RawAnswer, rawRequest, RuntimeMode, testConfig, TestOrigin, until } from '@bpc/testing';
+import { metricValue, OriginAnswer, RawAnswer, rawRequest, RuntimeMode, startPrerenderNodeSite, testConfig, TestOrigin, until } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 
 const TOKEN = 'edge-agents-token';
@@ -12,6 +12,8 @@ const SIGNAL = 'search=yes, ai-input=yes, ai-train=no';
 const CLAUDEBOT = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)';
 const CHATGPT_USER = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot';
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+/** In prerender-node's crawler list; not in the website's `markdown_for_agents`: it gets Markdown only by asking. */
+const PERPLEXITY_USER = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Perplexity-User/1.0; +https://perplexity.ai/perplexity-user)';
 const MARKDOWN = 'text/markdown; charset=utf-8';
 
 /** A page whose content only its script builds: the origin's HTML is an empty shell, as a JavaScript app's is. */
@@ -116,6 +118,22 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('Markdown for agents and l
       expect(answer.body.toString()).toContain('Paragraph 5 was written by JavaScript');
     }
   });
+
+  it("through prerender-node (Express, forwardHeaders passes its Accept) gives an agent that asks for Markdown the JavaScript-built page, with the edge's headers", async () => {
+    const site = await startPrerenderNodeSite(running.urls.edge!, TOKEN, '<html><body>the site itself</body></html>');
+    try {
+      const answer = await rawRequest(site.url, '/guide', { headers: { host: 'www.example.com', 'user-agent': PERPLEXITY_USER, accept: 'text/markdown', 'x-forwarded-proto': 'https' } });
+      const text = answer.body.toString();
+      expect([answer.status, answer.headers['content-type'], answer.headers.vary, answer.headers['content-signal']]).toEqual([200, MARKDOWN, 'Accept, Accept-Encoding, User-Agent', SIGNAL]);
+      expect(answer.headers['x-markdown-tokens']).toBe(String(countTokens(text)));
+      expect(text).toContain('\n# Choosing a widget\n');
+      expect(text).toContain('Paragraph 5 was written by JavaScript');
+      expect(text).not.toMatch(/loading…|<script|document\.title/);
+      sent.set(String(answer.headers['x-request-id']), 'markdown');
+    } finally {
+      await site.stop();
+    }
+  }, 60_000);
 
   it('gives a listed agent Markdown without asking, gzipped when it accepts gzip, and HEAD its headers only', async () => {
     const answer = await ask('/guide', CHATGPT_USER, { 'accept-encoding': 'gzip' });

@@ -1,14 +1,10 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import express from 'express';
-import prerender from 'prerender-node';
 import { sha256Hex } from '@bpc/domain';
 import type { LogBatch, Subscription } from '@bpc/event-log';
 import { BOT_REQUEST_RECORDED, BotRequestRecordedPayload, TOPICS } from '@bpc/events';
 import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
-import { rawRequest, RuntimeMode, testConfig, TestOrigin, until, type RawAnswer } from '@bpc/testing';
+import { rawRequest, RuntimeMode, startPrerenderNodeSite, testConfig, TestOrigin, until, type PrerenderNodeSite, type RawAnswer } from '@bpc/testing';
 import { startTestDnsZone, type TestDnsZone } from '../harness/test-dns-zone';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 
@@ -40,8 +36,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('edge bot verification and
   let zone: TestDnsZone;
   let subscription: Subscription;
   /** An Express site with `prerender-node` set up as the README says for the bot's address (`forwardHeaders`). */
-  let expressServer: Server;
-  let expressSite: string;
+  let expressSite: PrerenderNodeSite;
   const recorded = new Map<string, BotRequestRecordedPayload>();
 
   beforeAll(async () => {
@@ -67,13 +62,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('edge bot verification and
       ],
     });
     running = await startApps(standaloneApps, config, createLogger('silent', `edge-bot-verification-${mode}`));
-    const app = express();
-    app.use(prerender.set('prerenderServiceUrl', `${running.urls.edge}/`).set('prerenderToken', TOKENS.demo).set('forwardHeaders', true));
-    app.use((_req, res) => void res.type('html').send('the site itself'));
-    expressServer = await new Promise<Server>((resolve) => {
-      const server = app.listen(0, '127.0.0.1', () => resolve(server));
-    });
-    expressSite = `http://127.0.0.1:${(expressServer.address() as AddressInfo).port}`;
+    expressSite = await startPrerenderNodeSite(running.urls.edge!, TOKENS.demo, 'the site itself');
     subscription = await running.runtime.ports.eventLog!.subscribe({
       groupId: `edge-bot-verification-${Date.now()}`,
       topics: [TOPICS.botRequests],
@@ -84,7 +73,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('edge bot verification and
   });
 
   afterAll(async () => {
-    await new Promise((resolve) => expressServer?.close(resolve));
+    await expressSite?.stop();
     await subscription?.stop();
     await running?.close();
     await origin?.stop();
@@ -157,7 +146,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('edge bot verification and
 
   it("through prerender-node with forwardHeaders, the address a proxy in front of the site appended is the bot's", async () => {
     // The test client stands for the proxy in front of Express: it sends the X-Forwarded-For that proxy would have appended.
-    const viaSite = (pagePath: string, userAgent: string, forwardedFor: string) => rawRequest(expressSite, pagePath, { headers: { host: 'www.example.com', 'user-agent': userAgent, 'x-forwarded-for': forwardedFor } });
+    const viaSite = (pagePath: string, userAgent: string, forwardedFor: string) => rawRequest(expressSite.url, pagePath, { headers: { host: 'www.example.com', 'user-agent': userAgent, 'x-forwarded-for': forwardedFor } });
     const verified = await viaSite('/via-prerender-node', GOOGLEBOT, GOOGLE_RANGE_ADDRESS);
     expect(verified.status).toBe(200);
     expect(await recordOf(verified)).toMatchObject({ url: 'http://www.example.com/via-prerender-node', verified: 'yes' });

@@ -1,15 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import express from 'express';
 import prerender from 'prerender-node';
 import { sha256Hex } from '@bpc/domain';
 import { createLogger } from '@bpc/platform';
 import { RunningApps, startApps } from '@bpc/composition';
 import { countTokens } from 'gpt-tokenizer';
-import { bypassHost, RawAnswer, rawRequest, RunningNginx, startNginx, testConfig, TestOrigin, until } from '@bpc/testing';
+import { bypassHost, PrerenderNodeSite, RawAnswer, rawRequest, RunningNginx, startNginx, startPrerenderNodeSite, testConfig, TestOrigin, until } from '@bpc/testing';
 import { standaloneApps } from '../../apps/standalone/src/standalone';
 
 const TOKEN = 'middleware-test-token';
@@ -71,8 +68,7 @@ describe('pre-rendering middlewares in front of the edge (standalone mode)', () 
   let running: RunningApps;
   let origin: TestOrigin;
   let siteRoot: string;
-  let expressSite: string;
-  let expressServer: Server;
+  let expressSite: PrerenderNodeSite;
   let nginx: RunningNginx;
 
   /** Bot answers and the page URL the edge should have recorded for each: checked together at the end (the explorer flushes once a second). */
@@ -99,14 +95,8 @@ describe('pre-rendering middlewares in front of the edge (standalone mode)', () 
     const edgePort = Number(new URL(running.urls.edge!).port);
 
     // Express as the README's snippet sets it up, its own route after the middleware.
-    const app = express();
-    app.use(prerender.set('prerenderServiceUrl', `${running.urls.edge}/`).set('prerenderToken', TOKEN).set('forwardHeaders', true));
+    expressSite = await startPrerenderNodeSite(running.urls.edge!, TOKEN, SITE_ITSELF);
     prerender.addUserAgents(['ClaudeBot', 'OAI-SearchBot', 'DuckDuckBot']);
-    app.use((_req, res) => void res.type('html').send(SITE_ITSELF));
-    expressServer = await new Promise<Server>((resolve) => {
-      const server = app.listen(0, '127.0.0.1', () => resolve(server));
-    });
-    expressSite = `http://127.0.0.1:${(expressServer.address() as AddressInfo).port}`;
 
     siteRoot = mkdtempSync(path.join(tmpdir(), 'bpc-site-'));
     writeFileSync(path.join(siteRoot, 'index.html'), SITE_ITSELF);
@@ -115,8 +105,7 @@ describe('pre-rendering middlewares in front of the edge (standalone mode)', () 
 
   afterAll(async () => {
     await nginx?.stop();
-    expressServer?.closeAllConnections();
-    await new Promise((resolve) => (expressServer ? expressServer.close(resolve) : resolve(undefined)));
+    await expressSite?.stop();
     await running?.close();
     await origin?.stop();
     if (siteRoot) rmSync(siteRoot, { recursive: true, force: true });
@@ -125,18 +114,18 @@ describe('pre-rendering middlewares in front of the edge (standalone mode)', () 
   describe('Express with prerender-node', () => {
     it.each(PAGES)('serves a bot the page the edge answers for its full URL (%s)', async (pagePath) => {
       // The proxy in front of Express says the bot asked over https, as the README expects.
-      const answer = await rawRequest(expressSite, pagePath, { headers: { host: SITE, 'user-agent': GOOGLEBOT, 'x-forwarded-proto': 'https' } });
+      const answer = await rawRequest(expressSite.url, pagePath, { headers: { host: SITE, 'user-agent': GOOGLEBOT, 'x-forwarded-proto': 'https' } });
       expectPageFromEdge(answer, pagePath, `https://${SITE}${pagePath}`);
     });
 
     it("sends the edge the crawlers the README adds to prerender-node's list", async () => {
       const claudeBot = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)';
-      const answer = await rawRequest(expressSite, PAGES[0], { headers: { host: SITE, 'user-agent': claudeBot, 'x-forwarded-proto': 'https' } });
+      const answer = await rawRequest(expressSite.url, PAGES[0], { headers: { host: SITE, 'user-agent': claudeBot, 'x-forwarded-proto': 'https' } });
       expect([answer.status, answer.headers['x-prerender-cache']]).toEqual([200, expect.stringMatching(/^(hit|miss|bypass|stale)$/)]);
     });
 
     it('gives an agent that asks for Markdown the JavaScript-built page as Markdown, with the edge\'s headers (forwardHeaders passes its Accept)', async () => {
-      const answer = await rawRequest(expressSite, '/agents/pricing', { headers: { host: SITE, 'user-agent': CHATGPT_USER, accept: 'text/markdown', 'x-forwarded-proto': 'https' } });
+      const answer = await rawRequest(expressSite.url, '/agents/pricing', { headers: { host: SITE, 'user-agent': CHATGPT_USER, accept: 'text/markdown', 'x-forwarded-proto': 'https' } });
       const text = answer.body.toString();
       expect([answer.status, answer.headers['content-type'], answer.headers.vary, answer.headers['content-signal']]).toEqual([200, 'text/markdown; charset=utf-8', 'Accept, Accept-Encoding, User-Agent', CONTENT_SIGNAL]);
       expect(answer.headers['x-markdown-tokens']).toBe(String(countTokens(text)));
@@ -144,13 +133,13 @@ describe('pre-rendering middlewares in front of the edge (standalone mode)', () 
       expect(text).toContain('Blue widgets cost 3 euros, as this script says.');
       expect(text).not.toMatch(/loading…|<script/);
       // The same page in HTML to a bot that does not ask for Markdown.
-      const html = await rawRequest(expressSite, '/agents/pricing', { headers: { host: SITE, 'user-agent': GOOGLEBOT, 'x-forwarded-proto': 'https' } });
+      const html = await rawRequest(expressSite.url, '/agents/pricing', { headers: { host: SITE, 'user-agent': GOOGLEBOT, 'x-forwarded-proto': 'https' } });
       expect([html.status, html.headers['content-type'], html.headers['x-prerender-cache']]).toEqual([200, 'text/html; charset=utf-8', 'hit']);
       expect(html.body.toString()).toContain('<h1>Widget pricing</h1>');
     }, 60_000);
 
     it("serves a person's browser Express's own route", async () => {
-      const answer = await rawRequest(expressSite, PAGES[0], { headers: { host: SITE, 'user-agent': BROWSER } });
+      const answer = await rawRequest(expressSite.url, PAGES[0], { headers: { host: SITE, 'user-agent': BROWSER } });
       expect([answer.status, answer.body.toString(), answer.headers['x-prerender-cache']]).toEqual([200, SITE_ITSELF, undefined]);
     });
   });

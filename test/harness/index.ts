@@ -32,3 +32,4 @@ export * from './followed-identity';
 export * from './s3-server';
 export * from './clickhouse-server';
 export * from './replicated-cluster';
+export * from './prerender-node-site';

@@ -9,7 +9,7 @@ import { Clock, HostCatalog, systemClock } from '@bpc/domain';
 import { TOPICS } from '@bpc/events';
 import { CachingPageRefresher, ChromiumTabPool, PageRefresher } from '@bpc/renderer';
 import { AddressPolicy } from '@bpc/egress';
-import { BotVerifier, createDnsLookups, isSampleRangeDir, rangesOf, readRangeFiles } from '@bpc/bot-verification';
+import { BotVerifier, createDnsLookups, RANGE_SET_STALE_DAYS, rangeSetAge, rangesOf, readRangeSet, SHIPPED_RANGES_DIR } from '@bpc/bot-verification';
 import { RobotsTxtKeeper } from '@bpc/robots-txt';
 import { MemoryRateLimitStore, RateLimitStore, RedisRateLimitStore } from '@bpc/rate-limit';
 import { ExportSlots, MemoryExportSlots, RedisExportSlots } from '@bpc/export-slots';
@@ -60,7 +60,7 @@ export async function openPorts(config: AppConfig, needs: PortNeeds, logger: Log
     opened.push(exportSlots);
     const warmUpTurns = needs.has('warmUpTurns') ? openWarmUpTurns(config, clock, logger.child({ port: 'warm_up_turns' })) : undefined;
     opened.push(warmUpTurns);
-    const botVerifier = needs.has('botVerifier') ? await openBotVerifier(config, logger.child({ port: 'bot_verifier' })) : undefined;
+    const botVerifier = needs.has('botVerifier') ? await openBotVerifier(config, clock, logger.child({ port: 'bot_verifier' })) : undefined;
     const robotsTxt = needs.has('robotsTxt') ? openRobotsTxt(config) : undefined;
     opened.push(robotsTxt);
     const ports: Ports = { eventLog, queueStore, explorerStore, objectStore, cacheStore, pageRefresher, rateLimitStore, exportSlots, warmUpTurns, botVerifier, robotsTxt };
@@ -224,12 +224,20 @@ function openWarmUpTurns(config: AppConfig, clock: Clock, log: Logger): WarmUpTu
   return followingQueueStore<WarmUpTurns>(config, () => new MemoryWarmUpTurns(clock), (redis) => new RedisWarmUpTurns({ ...redis, log }));
 }
 
-/** The verifier on the configured range files (none: reverse DNS only) and DNS servers; a range file that does not load stops startup. */
-async function openBotVerifier(config: AppConfig, log: Logger): Promise<BotVerifier> {
-  const { ranges_dir, dns_servers, dns_timeout_ms } = config.edge.bot_verification;
-  const files = ranges_dir === undefined ? [] : await readRangeFiles(ranges_dir);
-  if (ranges_dir !== undefined && (await isSampleRangeDir(ranges_dir))) log.warn({ ranges_dir }, 'edge.bot_verification.ranges_dir is a SAMPLE range set (documentation addresses, for tests): real crawlers of range-only operators will be proven false');
-  return new BotVerifier({ ranges: rangesOf(files), lookups: createDnsLookups({ servers: dns_servers, timeoutMs: dns_timeout_ms }) });
+/** The verifier on the configured range files (the shipped set by default) and DNS servers; a set that does not load stops startup, an old one is said so. */
+async function openBotVerifier(config: AppConfig, clock: Clock, log: Logger): Promise<BotVerifier> {
+  const { dns_servers, dns_timeout_ms } = config.edge.bot_verification;
+  const ranges_dir = config.edge.bot_verification.ranges_dir ?? SHIPPED_RANGES_DIR;
+  const set = await readRangeSet(ranges_dir);
+  if (set.sample) {
+    log.warn({ ranges_dir }, 'edge.bot_verification.ranges_dir is a SAMPLE range set (documentation addresses, for tests): real crawlers of range-only operators will be proven false');
+  } else {
+    const age = rangeSetAge(set.sources, clock.now());
+    const fields = { ranges_dir, files: set.files.length, as_of: age.asOf ?? 'unknown', age_days: age.ageDays, reverse_dns_only: age.reverseDnsOnly };
+    if (age.stale) log.warn(fields, `bot ranges are ${age.ageDays} days old (over ${RANGE_SET_STALE_DAYS}): range-only operators' new addresses will be proven false; refresh them (npm run bots:update-ranges, docs/bots.md)`);
+    else log.info(fields, `bot ranges as of ${fields.as_of}${age.ageDays === undefined ? '' : ` (${age.ageDays} days old)`}; npm run bots:update-ranges refreshes them (docs/bots.md)`);
+  }
+  return new BotVerifier({ ranges: rangesOf(set.files), lookups: createDnsLookups({ servers: dns_servers, timeoutMs: dns_timeout_ms }) });
 }
 
 /** robots.txt is fetched as renders are: the host's origin, else only public addresses outside `render_service.egress_denied_ranges`. */

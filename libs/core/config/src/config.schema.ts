@@ -436,9 +436,10 @@ export class DaemonConfig {
 export class BotVerificationConfig {
   /**
    * Directory of the operators' published range files and their
-   * `sources.json` (what `npm run bots:update-ranges` writes); absent = no
-   * ranges: operators that document reverse DNS are still checked, those
-   * that publish only ranges (OpenAI, Perplexity) stay `unknown`.
+   * `sources.json` (what `npm run bots:update-ranges` writes); absent = the
+   * set that ships with the code (`libs/ports/bot-verification/src/ranges`,
+   * its date in the edge's startup log). A set that leaves an operator's
+   * crawlers unverifiable stops startup.
    */
   @IsOptional() @IsString() @IsNotEmpty() ranges_dir?: string;
   /** DNS servers for reverse-DNS checks, `host` or `host:port`; absent = the system's. */

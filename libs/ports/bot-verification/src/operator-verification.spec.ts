@@ -1,6 +1,6 @@
 import { botCatalog } from '@bpc/bots';
 import { REVERSE_DNS_DOMAINS, VERIFIABLE_BOTS } from './operator-verification';
-import { RANGE_SOURCES } from './range-files';
+import { RANGE_SOURCES } from './range-sources';
 
 describe('the operators verification knows', () => {
   const classifierOperators = new Set(botCatalog().bots.map((bot) => bot.operator));

@@ -1,7 +1,8 @@
 /**
  * The domains each operator documents for forward-confirmed reverse DNS of
  * its crawlers (operator names as the bot classifier gives them). Operators
- * that document only published ranges (OpenAI, Perplexity) are not here.
+ * that document only published ranges (OpenAI, Perplexity, DuckDuckGo) are
+ * not here.
  */
 export const REVERSE_DNS_DOMAINS: Readonly<Record<string, readonly string[]>> = {
   // developers.google.com/search/docs/crawling-indexing/verifying-googlebot
@@ -62,7 +63,8 @@ export const VERIFIABLE_BOTS: Readonly<Record<string, readonly string[]>> = {
   Baidu: ['Baiduspider'],
   Amazon: ['Amazonbot'],
   Huawei: ['PetalBot', 'AspiegelBot'],
-  // One range file each (RANGE_SOURCES).
+  // Range files only (RANGE_SOURCES), one per crawler: platform.openai.com/docs/bots, docs.perplexity.ai (Perplexity Crawlers), duckduckgo.com/duckduckgo-help-pages/results/duckduckbot and …/duckassistbot.
   OpenAI: ['GPTBot', 'OAI-SearchBot', 'ChatGPT-User'],
   Perplexity: ['PerplexityBot', 'Perplexity-User', 'PerplexityUser'],
+  DuckDuckGo: ['DuckDuckBot', 'DuckAssistBot'],
 };

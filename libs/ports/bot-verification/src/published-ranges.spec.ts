@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { rangesOf } from './published-ranges';
-import { isSampleRangeDir, readRangeFiles } from './range-files';
+import { readRangeFiles, readRangeSet } from './range-files';
 
 describe('rangesOf', () => {
   const ranges = rangesOf([
@@ -37,7 +37,7 @@ describe('rangesOf', () => {
   });
 
   it('knows the shipped SAMPLE set for what it is (the edge warns when it is configured)', async () => {
-    expect(await isSampleRangeDir(path.join(__dirname, 'sample-ranges'))).toBe(true);
+    expect((await readRangeSet(path.join(__dirname, 'sample-ranges'))).sample).toBe(true);
   });
 
   it('reads a range directory (the shipped SAMPLE set) with its operators', async () => {
