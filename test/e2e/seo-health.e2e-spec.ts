@@ -128,6 +128,9 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('SEO health: page facts, i
     const { data } = await jsonOf(seo);
     expect(data.changes.critical).toBeGreaterThanOrEqual(1);
     expect(data.issues.find((issue: { code: string }) => issue.code === 'noindex')).toEqual({ code: 'noindex', severity: 'critical', pages: 2 }); // desktop and mobile
+    // Today's end of the days is the figures now.
+    expect(data.issuesByDay.at(-1).noindex).toBe(2);
+    expect(data.pagesWithIssuesByDay.at(-1).critical).toBe(data.pagesWithIssues.critical);
 
     // noindex appeared on at least one page within the hour: one signed alert reaches the website's webhook.
     const raised = await running.apps.projector!.get(AlertEvaluator).evaluate();

@@ -259,7 +259,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** SEO health: pages per issue code and severity (latest facts), and changes per severity over a period, in total and per day */
+        /** SEO health: pages per issue code and severity (latest facts, and as of the end of each day of the period), and changes per severity over the period, in total and per day */
         post: operations["Insights_seo"];
         delete?: never;
         options?: never;
@@ -1184,6 +1184,31 @@ export interface components {
             /** @description Epoch ms of the UTC day's start */
             t: number;
         };
+        SeoPagesDayDto: {
+            critical: number;
+            warning: number;
+            notice: number;
+            /** @description Epoch ms of the UTC day's start; the counts are pages (URL × dimension) as of the end of that day (now for today) */
+            t: number;
+        };
+        SeoIssuesDayDto: {
+            /** @description Epoch ms of the UTC day's start; every other property is an issue code (all but `title_duplicate`) with the pages (URL × dimension) that had it as of the end of that day (now for today) */
+            t: number;
+            noindex: number;
+            status_4xx: number;
+            status_5xx: number;
+            soft_404: number;
+            canonical_other_origin: number;
+            canonical_elsewhere: number;
+            title_missing: number;
+            title_too_long: number;
+            description_missing: number;
+            h1_missing: number;
+            h1_multiple: number;
+            structured_data_invalid: number;
+            thin_content: number;
+            images_without_alt: number;
+        };
         SeoInsightsDataDto: {
             /** @description Every issue code, in catalog order, with the pages that have it now (0 included) */
             issues: components["schemas"]["SeoIssueCountDto"][];
@@ -1195,6 +1220,10 @@ export interface components {
             changes: components["schemas"]["SeverityCountsDto"];
             /** @description The changes per UTC day; days without changes left out */
             changesByDay: components["schemas"]["SeoChangesDayDto"][];
+            /** @description Every UTC day the window touches, oldest first: pages with at least one issue of each severity as of the end of the day, each page with its latest render's issues at or before it (carried across days without renders). `title_duplicate` is left out (it needs the whole website as it was that day), so today's counts are `pagesWithIssues` less the pages whose only warning is a duplicate title */
+            pagesWithIssuesByDay: components["schemas"]["SeoPagesDayDto"][];
+            /** @description The same days, pages per issue code (every code but `title_duplicate`): today's are `issues`' pages */
+            issuesByDay: components["schemas"]["SeoIssuesDayDto"][];
         };
         SeoInsightsMetaDto: {
             /** @example 7d */
@@ -3139,7 +3168,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description `{data: {issues, pagesWithIssues, pages, changes, changesByDay}, meta: {period, window}}` */
+            /** @description `{data: {issues, pagesWithIssues, pages, changes, changesByDay, pagesWithIssuesByDay, issuesByDay}, meta: {period, window}}` */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -70,6 +70,18 @@ export function changesSeries(result: SeoInsightsResult): Series[] {
   }));
 }
 
+/**
+ * Pages with issues of each severity as of the end of each UTC day of the
+ * window, one series per severity (the API answers every day, so no gap to
+ * fill). Duplicate titles are not in it: the API cannot say them of a past day.
+ */
+export function pagesWithIssuesSeries(result: SeoInsightsResult): Series[] {
+  return SEVERITIES.map((severity) => ({
+    key: severity,
+    points: result.data.pagesWithIssuesByDay.map((day) => ({ t: new Date(day.t).toISOString(), v: day[severity] })),
+  }));
+}
+
 /** The first URL of `rows` that has each issue code (rows as the `pages` explorer answers them, `issues` comma separated). */
 export function exampleUrls(rows: readonly Record<string, unknown>[]): Map<string, string> {
   const examples = new Map<string, string>();

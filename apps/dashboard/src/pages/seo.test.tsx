@@ -34,6 +34,13 @@ const INSIGHTS: SeoInsightsResult = {
     pages: 40,
     changes: { critical: 1, warning: 0, notice: 4 },
     changesByDay: [{ t: Date.parse('2026-12-06T00:00:00.000Z'), critical: 1, warning: 0, notice: 4 }],
+    pagesWithIssuesByDay: [
+      { t: Date.parse('2026-12-04T00:00:00.000Z'), critical: 1, warning: 3, notice: 3 },
+      { t: Date.parse('2026-12-05T00:00:00.000Z'), critical: 1, warning: 3, notice: 3 },
+      { t: Date.parse('2026-12-06T00:00:00.000Z'), critical: 2, warning: 3, notice: 7 },
+      { t: Date.parse('2026-12-07T00:00:00.000Z'), critical: 2, warning: 3, notice: 7 },
+    ],
+    issuesByDay: [],
   },
   meta: { period: '7d', window },
 };
@@ -94,8 +101,11 @@ describe('SEO health page', () => {
     renderPage(routes, '/w/demo/seo?period=7d');
     expect(await screen.findByText('2 pages')).toBeTruthy();
     expect(calls.filter((c) => c.path.endsWith('/insights/seo')).map((c) => c.body)).toEqual([{ period: '7d' }]);
-    // Every UTC day the window touches, a zero where nothing changed.
-    expect(screen.getByTestId('chart').textContent).toBe('Changes per day, by severity: critical(0,0,1,0) warning(0,0,0,0) notice(0,0,4,0)');
+    // Pages with issues as of each day's end, as the API answers them (every day); then the changes, every UTC day the window touches, a zero where nothing changed.
+    expect(screen.getAllByTestId('chart').map((chart) => chart.textContent)).toEqual([
+      "Pages with issues at each day's end, by severity: critical(1,1,2,2) warning(3,3,3,3) notice(3,3,7,7)",
+      'Changes per day, by severity: critical(0,0,1,0) warning(0,0,0,0) notice(0,0,4,0)',
+    ]);
 
     const issues = await screen.findByRole('table', { name: /Issues pages have now/ });
     const rows = within(issues).getAllByRole('row').slice(1);

@@ -20,9 +20,9 @@ function feedOf(params: URLSearchParams): FeedState {
 }
 
 /**
- * SEO health for a period: pages with issues by severity and the changes'
- * trend, the issue list, a page to open, and the changes feed. The view is
- * the URL's query string.
+ * SEO health for a period: pages with issues by severity now and their
+ * trend, the changes' trend, the issue list, a page to open, and the
+ * changes feed. The view is the URL's query string.
  */
 export default function SeoHealthPage() {
   const { website = '' } = useParams();
@@ -46,7 +46,7 @@ export default function SeoHealthPage() {
         <PeriodPicker id="period" label="Period" presets={SEO_PRESETS} value={period} onChange={(p) => update({ period: p ?? SEO_DEFAULT_PERIOD })} invalid={insights.error?.field === 'period' || undefined} />
         {insights.data ? (
           <p className="muted small">
-            Changes from <Time iso={insights.data.meta.window.start} /> to <Time iso={insights.data.meta.window.end} />; issues as of each page&apos;s latest render.
+            Changes from <Time iso={insights.data.meta.window.start} /> to <Time iso={insights.data.meta.window.end} />; issues as of each page&apos;s latest render, now and at the end of each day (duplicate titles only now).
           </p>
         ) : null}
       </div>

@@ -33,3 +33,4 @@ export * from './renders/resolve-renders-timeseries';
 export * from './pages/site-explorer';
 export * from './pages/pages-sql';
 export * from './pages/seo-insights';
+export * from './pages/issue-history';

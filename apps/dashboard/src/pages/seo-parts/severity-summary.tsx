@@ -1,11 +1,11 @@
 import type { SeoInsightsResult } from '../../api/types';
 import { TimeChart } from '../../components/time-chart';
 import { formatInteger } from '../../lib/format';
-import { changesSeries, SEVERITIES, SEVERITY_TEXT } from '../../lib/seo';
+import { changesSeries, pagesWithIssuesSeries, SEVERITIES, SEVERITY_TEXT } from '../../lib/seo';
 
 const countFormat = (v: number) => formatInteger(v);
 
-/** Pages with issues of each severity now, the changes of each severity in the window, and the changes per day: the trend. */
+/** Pages with issues of each severity now and as of each day of the window (the trend), the changes of each severity in the window and per day. */
 export function SeveritySummary({ insights }: { insights: SeoInsightsResult }) {
   const { data } = insights;
   return (
@@ -24,7 +24,8 @@ export function SeveritySummary({ insights }: { insights: SeoInsightsResult }) {
           </div>
         ))}
       </section>
-      <div className="seo-trend">
+      <div className="seo-trend grid-2">
+        <TimeChart title="Pages with issues at each day's end, by severity" series={pagesWithIssuesSeries(insights)} format={countFormat} height={200} integer />
         <TimeChart title="Changes per day, by severity" series={changesSeries(insights)} format={countFormat} height={200} integer />
       </div>
     </>

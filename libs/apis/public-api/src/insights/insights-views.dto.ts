@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ISSUE_CODES, ISSUE_SEVERITIES } from '@bpc/domain';
+import { ISSUE_CODES, ISSUE_SEVERITIES, PAGE_ISSUE_CODES } from '@bpc/domain';
 import { INSIGHT_METRICS, INTERVALS, ROBOTS_STANCES, ROBOTS_TXT_STATES, SPLIT_BY } from '@bpc/explorer';
 
 // Answer schemas, for the OpenAPI document and the clients typed from it.
@@ -122,12 +122,29 @@ export class SeoChangesDayDto extends SeverityCountsDto {
   @ApiProperty({ type: 'integer', description: "Epoch ms of the UTC day's start" }) t!: number;
 }
 
+export class SeoPagesDayDto extends SeverityCountsDto {
+  @ApiProperty({ type: 'integer', description: "Epoch ms of the UTC day's start; the counts are pages (URL × dimension) as of the end of that day (now for today)" }) t!: number;
+}
+
+export class SeoIssuesDayDto {
+  @ApiProperty({ type: 'integer', description: "Epoch ms of the UTC day's start; every other property is an issue code (all but `title_duplicate`) with the pages (URL × dimension) that had it as of the end of that day (now for today)" }) t!: number;
+}
+// One integer per page-level issue code, named after it: the catalog decides, as for `issues`.
+for (const code of PAGE_ISSUE_CODES) ApiProperty({ type: 'integer' })(SeoIssuesDayDto.prototype, code);
+
 export class SeoInsightsDataDto {
   @ApiProperty({ type: [SeoIssueCountDto], description: 'Every issue code, in catalog order, with the pages that have it now (0 included)' }) issues!: SeoIssueCountDto[];
   @ApiProperty({ type: SeverityCountsDto, description: 'Pages with at least one issue of each severity, now' }) pagesWithIssues!: SeverityCountsDto;
   @ApiProperty({ type: 'integer', description: 'Pages (URL × dimension) rendered with facts' }) pages!: number;
   @ApiProperty({ type: SeverityCountsDto, description: 'Changes in the window per severity (coalesced: page × dimension × field × day)' }) changes!: SeverityCountsDto;
   @ApiProperty({ type: [SeoChangesDayDto], description: 'The changes per UTC day; days without changes left out' }) changesByDay!: SeoChangesDayDto[];
+  @ApiProperty({
+    type: [SeoPagesDayDto],
+    description:
+      "Every UTC day the window touches, oldest first: pages with at least one issue of each severity as of the end of the day, each page with its latest render's issues at or before it (carried across days without renders). `title_duplicate` is left out (it needs the whole website as it was that day), so today's counts are `pagesWithIssues` less the pages whose only warning is a duplicate title",
+  })
+  pagesWithIssuesByDay!: SeoPagesDayDto[];
+  @ApiProperty({ type: [SeoIssuesDayDto], description: "The same days, pages per issue code (every code but `title_duplicate`): today's are `issues`' pages" }) issuesByDay!: SeoIssuesDayDto[];
 }
 
 export class SeoInsightsMetaDto {

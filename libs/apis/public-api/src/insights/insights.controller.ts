@@ -83,8 +83,8 @@ export class InsightsController {
   }
 
   @Post('seo')
-  @ApiOperation({ summary: 'SEO health: pages per issue code and severity (latest facts), and changes per severity over a period, in total and per day' })
-  @ApiOkResponse({ type: SeoInsightsAnswerDto, description: '`{data: {issues, pagesWithIssues, pages, changes, changesByDay}, meta: {period, window}}`' })
+  @ApiOperation({ summary: 'SEO health: pages per issue code and severity (latest facts, and as of the end of each day of the period), and changes per severity over the period, in total and per day' })
+  @ApiOkResponse({ type: SeoInsightsAnswerDto, description: '`{data: {issues, pagesWithIssues, pages, changes, changesByDay, pagesWithIssuesByDay, issuesByDay}, meta: {period, window}}`' })
   @ApiExplorerStatement()
   seo(
     @Req() request: AuthorizedRequest,

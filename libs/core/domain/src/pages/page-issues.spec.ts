@@ -1,5 +1,5 @@
 import { factsWith, healthyFacts, pageContext } from './page-facts.fixtures';
-import { criticalIssueCount, DEFAULT_ISSUE_THRESHOLDS, ISSUE_CATALOG, ISSUE_CODES, issuesOf } from './page-issues';
+import { criticalIssueCount, DEFAULT_ISSUE_THRESHOLDS, ISSUE_CATALOG, ISSUE_CODES, issuesOf, PAGE_ISSUE_CODES } from './page-issues';
 
 const codesOf = (...args: Parameters<typeof issuesOf>) => issuesOf(...args).map((found) => found.code);
 
@@ -27,6 +27,14 @@ describe("page issues, from a page's latest facts", () => {
     const [found, ...others] = issuesOf(factsWith(over), pageContext);
     expect(others).toEqual([]);
     expect(found).toMatchObject({ code, severity: ISSUE_CATALOG[code].severity, explanation: ISSUE_CATALOG[code].explanation });
+  });
+
+  it("a page's own facts decide every issue but title_duplicate, which needs the rest of the website", () => {
+    const worst = factsWith({ canonical: 'https://shop.example.net/', title: 'x'.repeat(61), titleLength: 61, description: null, h1Count: 3, jsonLdBlocks: 1, jsonLdInvalid: 1, wordCount: 1, imagesWithoutAlt: 1 });
+    const decided = [worst, factsWith({ noindexBy: ['robots'], statusCode: 404, soft404: true }), factsWith({ statusCode: 503 }), factsWith({ title: null, titleLength: 0, h1Count: 0, canonical: 'https://www.example.com/widgets' })]
+      .flatMap((facts) => codesOf(facts, pageContext));
+    expect(ISSUE_CODES.filter((code) => decided.includes(code))).toEqual(PAGE_ISSUE_CODES);
+    expect(ISSUE_CODES.filter((code) => !PAGE_ISSUE_CODES.includes(code as never))).toEqual(['title_duplicate']);
   });
 
   it('a title shared with other URLs of the website is a duplicate, said with how many', () => {

@@ -28,6 +28,12 @@ export const ISSUE_CATALOG = {
 export type IssueCode = keyof typeof ISSUE_CATALOG;
 export const ISSUE_CODES = Object.keys(ISSUE_CATALOG) as IssueCode[];
 
+/** Issues that need the rest of the website: found when pages are read, never stored with a page, so no past day of a page can say them. */
+export const WEBSITE_ISSUE_CODES = ['title_duplicate'] as const satisfies readonly IssueCode[];
+export type PageIssueCode = Exclude<IssueCode, (typeof WEBSITE_ISSUE_CODES)[number]>;
+/** The issues a page's own facts decide, in catalog order: what a page's stored issue codes can hold. */
+export const PAGE_ISSUE_CODES = ISSUE_CODES.filter((code): code is PageIssueCode => !(WEBSITE_ISSUE_CODES as readonly IssueCode[]).includes(code));
+
 /** A website's limits for the issues that have one (configurable per website). */
 export interface IssueThresholds {
   /** Longest title, in characters, before `title_too_long`. */

@@ -29,9 +29,9 @@ describe('the pages row of a render', () => {
 });
 
 describe("the day's critical state of a render", () => {
-  it('is the pages row on its UTC day: host, URL, dimension, when, and its critical issue count', () => {
+  it('is the pages row on its UTC day: host, URL, dimension, when, its critical issue count and its issue codes', () => {
     const noindex = factsWith({ noindexBy: ['robots'] });
     const late = newRenderRecorded({ hostId: 1, url: 'https://www.example.com/a', dimensionId: 2, mode: 'render', trigger: 'sitemap', outcome: 'stored', reason: '', statusCode: 200, renderMs: 10, bytes: 100, attempt: 1, facts: noindex }, Date.UTC(2026, 11, 7, 23, 59, 59, 999));
-    expect(criticalDayRowOf(pageRowOf(late, noindex))).toEqual({ host_id: 1, day: '2026-12-07', url: 'https://www.example.com/a', dimension_id: 2, rendered_at: '2026-12-07T23:59:59.999Z', critical_issues: 1 });
+    expect(criticalDayRowOf(pageRowOf(late, noindex))).toEqual({ host_id: 1, day: '2026-12-07', url: 'https://www.example.com/a', dimension_id: 2, rendered_at: '2026-12-07T23:59:59.999Z', critical_issues: 1, issues: ['noindex', 'canonical_elsewhere'] });
   });
 });

@@ -63,9 +63,10 @@ export function pageRowOf(event: RenderRecorded, facts: PageFacts, thresholds: I
   };
 }
 
-/** The `page_critical_days` row of a render: the page's state on the render's UTC day (the day's latest render wins). */
+/** The `page_critical_days` row of a render: the page's state on the render's UTC day (the day's latest render wins), its issue codes those of its `pages` row. */
 export function criticalDayRowOf(page: PageRow): PageCriticalDayRow {
-  return { host_id: page.host_id, day: page.rendered_at.slice(0, 10), url: page.url, dimension_id: page.dimension_id, rendered_at: page.rendered_at, critical_issues: page.critical_issues };
+  const { host_id, url, dimension_id, rendered_at, critical_issues, issues } = page;
+  return { host_id, day: rendered_at.slice(0, 10), url, dimension_id, rendered_at, critical_issues, issues };
 }
 
 /**

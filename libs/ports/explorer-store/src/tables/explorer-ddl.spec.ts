@@ -22,6 +22,7 @@ describe('the explorer tables, one home each', () => {
       'page-changes/011_page_changes.sql',
       'pages/010_pages.sql',
       'pages/012_page_critical_days.sql',
+      'pages/013_page_critical_day_issues.sql',
       'projection-checkpoints/003_projection_checkpoints.sql',
       'recache-receipts/007_recache_receipts.sql',
       'render-outcomes/006_render_outcomes.sql',

@@ -34,7 +34,11 @@ export type PageRow = {
   readonly critical_issues: number;
 };
 
-/** Per UTC day, each page's latest render's critical issue count (012_page_critical_days.sql): what the `critical_pages_up` alert compares. */
+/**
+ * Per UTC day, each page's latest render's critical issue count and issue
+ * codes (012_page_critical_days.sql, 013_page_critical_day_issues.sql): what
+ * the `critical_pages_up` alert compares and the SEO insight's days count.
+ */
 export const PAGE_CRITICAL_DAYS_TABLE = 'page_critical_days';
 
 /** One `page_critical_days` row, as the projector writes it. */
@@ -46,4 +50,6 @@ export type PageCriticalDayRow = {
   readonly dimension_id: number;
   readonly rendered_at: string;
   readonly critical_issues: number;
+  /** Page-level issue codes of that render, as in `pages`. */
+  readonly issues: readonly string[];
 };
