@@ -30,7 +30,8 @@ export const USAGE = `usage: npm run cli -- <command> [options]
   dashboard link --user <id>
       prints a one-time dashboard sign-in link for the user (dashboard.link_ttl_minutes, default 15)
   demo-data [--website demo] [--days 120] [--per-day 1500] [--seed 42]
-      writes synthetic bot traffic and search performance through the event log
+      writes synthetic bot traffic, the renders behind it, a few recaches with receipts (printed),
+      the alerts they raised with their deliveries, and search performance through the event log
   search import --website <id> --format pages_csv|queries_csv --date YYYY-MM-DD --file <export.csv>
   search import --website <id> --format searchanalytics_json --file <response.json> [--dimensions date,page,query]
       imports a Search Console export; each imported day replaces that day

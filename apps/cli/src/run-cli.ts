@@ -122,7 +122,10 @@ function render(command: ServiceCommand, result: any): string {
     case 'dashboard-link':
       return [`sign-in link for ${command.user} (single use, until ${result.expiresAt}):`, '', `  ${result.url}`].join('\n');
     case 'demo-data':
-      return `wrote ${result.botRequests} bot requests, ${result.renders} renders and ${result.searchDays} days of search performance for ${result.websiteId} (${result.from} … ${result.to}); the explorer shows them once the projector has caught up (seconds)`;
+      return [
+        `wrote ${result.botRequests} bot requests, ${result.renders} renders, ${result.alertDeliveries} alert deliveries and ${result.searchDays} days of search performance for ${result.websiteId} (${result.from} … ${result.to}); the explorer shows them once the projector has caught up (seconds)`,
+        ...(result.receipts.length > 0 ? [`recache receipts (GET /api/websites/${result.websiteId}/cache/receipts/<id>; the dashboard's Renders page links each of their renders to its receipt):`, ...result.receipts.map((id: string) => `  ${id}`)] : []),
+      ].join('\n');
     case 'search-import':
       return `imported ${result.days.length} day(s) for ${result.websiteId}: ${result.days.map((d: { date: string; grain: string; rows: number }) => `${d.date} ${d.grain} (${d.rows} rows)`).join(', ')}`;
     case 'sql':

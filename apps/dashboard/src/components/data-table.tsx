@@ -20,13 +20,24 @@ interface DataTableProps {
   pageHref?: (url: string) => string;
   /** Where a page URL's SEO view is (the Renders page); absent, no such link. */
   seoHref?: (url: string) => string;
+  /** Where a recache receipt is followed (the Renders page's `receipt` column); absent, its id is plain text. */
+  receiptHref?: (receiptId: string) => string;
 }
+
+type CellLinks = Pick<DataTableProps, 'pageHref' | 'seoHref' | 'receiptHref'>;
 
 const NUMERIC = new Set(['integer', 'number', 'percent']);
 
-export function Cell({ column, row, pageHref, seoHref }: { column: DiscoveryColumn; row: Row; pageHref?: (url: string) => string; seoHref?: (url: string) => string }) {
+export function Cell({ column, row, pageHref, seoHref, receiptHref }: { column: DiscoveryColumn; row: Row } & CellLinks) {
   const value = row[column.key];
   if (value === null || value === undefined || value === '') return <span className="muted">–</span>;
+  if (column.key === 'receipt' && receiptHref) {
+    return (
+      <Link to={receiptHref(String(value))} title={`Receipt ${String(value)}`} aria-label={`Recache receipt ${String(value)}`}>
+        Receipt
+      </Link>
+    );
+  }
   if (column.dataType === 'datetime' && typeof value === 'string') return <Time iso={value} />;
   if (column.dataType === 'percent' && typeof value === 'number') return <>{formatPercent(value)}</>;
   if (column.dataType === 'integer' && typeof value === 'number') return <>{formatInteger(value)}</>;
@@ -55,7 +66,7 @@ export function Cell({ column, row, pageHref, seoHref }: { column: DiscoveryColu
 }
 
 /** One page of rows (at most the account's perPageMax, 500): plain rows, no virtualisation needed. Sorting by header, server-side. */
-export const DataTable = memo(function DataTable({ columns, rows, sort, sortDir, onSort, caption, onRendered, pageHref, seoHref }: DataTableProps) {
+export const DataTable = memo(function DataTable({ columns, rows, sort, sortDir, onSort, caption, onRendered, pageHref, seoHref, receiptHref }: DataTableProps) {
   useLayoutEffect(() => onRendered?.(rows.length), [rows, onRendered]);
   const definitions = useMemo<ColumnDef<Row>[]>(
     () =>
@@ -66,10 +77,10 @@ export const DataTable = memo(function DataTable({ columns, rows, sort, sortDir,
         // Times show in the viewer's zone (UTC on hover), whatever the catalog's title says.
         header: column.dataType === 'datetime' ? column.title.replace(/\s*\(UTC\)$/, '') : column.title,
         enableSorting: column.sortable && !!onSort,
-        cell: (context) => <Cell column={column} row={context.row.original} pageHref={pageHref} seoHref={seoHref} />,
+        cell: (context) => <Cell column={column} row={context.row.original} pageHref={pageHref} seoHref={seoHref} receiptHref={receiptHref} />,
         meta: column,
       })),
-    [columns, onSort, pageHref, seoHref],
+    [columns, onSort, pageHref, seoHref, receiptHref],
   );
   const sorting: SortingState = sort ? [{ id: sort, desc: sortDir !== 'asc' }] : [];
   const table = useReactTable({

@@ -40,8 +40,8 @@ export const OUTCOME_CLASSES: { value: OutcomeClass; label: string }[] = [
   { value: 'stored', label: 'Stored' },
 ];
 
-/** The columns the single renders table asks for: everything but the render mode, most telling first. */
-export const RENDER_COLUMNS = ['page', 'rendered_at', 'outcome', 'reason', 'trigger', 'dimension', 'status_code', 'render_ms', 'bytes', 'attempt'];
+/** The columns the single renders table asks for: everything but the render mode, most telling first (a recache's receipt last). */
+export const RENDER_COLUMNS = ['page', 'rendered_at', 'outcome', 'reason', 'trigger', 'dimension', 'status_code', 'render_ms', 'bytes', 'attempt', 'receipt'];
 export const REASON_COLUMNS = ['outcome', 'reason', 'renders', 'pages', 'avg_render_ms', 'last_rendered_at'];
 /** Reasons are few (outcome × reason): one page holds them. */
 export const REASONS_PER_PAGE = 100;
@@ -212,6 +212,11 @@ export const OUTCOME_LABELS: Record<string, string> = {
 /** The render history of one URL (every outcome, the last 24 hours), from the pages that show a URL. */
 export function renderHistoryPath(website: string, url: string): string {
   return `/w/${encodeURIComponent(website)}/renders?${rendersSearchParams({ show: 'all', url, period: '24h' }).toString()}`;
+}
+
+/** The Cache page following one recache receipt (`?receipt=`), from a render of one of its entries. */
+export function receiptPath(website: string, receiptId: string): string {
+  return `/w/${encodeURIComponent(website)}/cache?${new URLSearchParams({ receipt: receiptId }).toString()}`;
 }
 
 /** The Cache page with one URL's lookup open (every dimension), from the pages that show a URL. */

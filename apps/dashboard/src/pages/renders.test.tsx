@@ -28,7 +28,7 @@ const discovery: DiscoveryEntry = {
     {
       key: 'renders',
       default: true,
-      columns: [col('page', 'Page'), col('rendered_at', 'Rendered (UTC)', 'datetime'), col('outcome', 'Outcome'), col('reason', 'Reason'), col('render_ms', 'Render time (ms)', 'integer')],
+      columns: [col('page', 'Page'), col('rendered_at', 'Rendered (UTC)', 'datetime'), col('outcome', 'Outcome'), col('reason', 'Reason'), col('render_ms', 'Render time (ms)', 'integer'), col('receipt', 'Recache receipt')],
       filters: [{ field: 'trigger', title: 'Trigger', type: 'enum', required: false, modes: ['renders', 'reasons'], operators: ['eq', 'ne'], valuelessOperators: [], options: [{ value: 'sitemap', label: 'Sitemap' }, { value: 'edge_miss', label: 'Edge miss' }] }],
       defaults: { columns: ['page', 'rendered_at', 'outcome', 'reason', 'render_ms'], sort: 'rendered_at', sortDir: 'desc', period: '7d' },
     },
@@ -61,7 +61,15 @@ function rendersApi(onQuery?: (body: QueryBody) => ReturnType<typeof envelope> |
             meta: meta(body, 2),
           },
         };
-      return { body: { data: [{ _rowId: 'r1', page: 'https://www.example.com/x', rendered_at: window.end, outcome: 'gave_up', reason: 'origin answered 503', render_ms: 300 }], meta: meta(body, 1) } };
+      return {
+        body: {
+          data: [
+            { _rowId: 'r1', page: 'https://www.example.com/x', rendered_at: window.end, outcome: 'gave_up', reason: 'origin answered 503', render_ms: 300, receipt: '0193b0f4-6d2a-7c1e-9f3b-2a4c6e8d0f12' },
+            { _rowId: 'r2', page: 'https://www.example.com/y', rendered_at: window.start, outcome: 'stored', reason: '', render_ms: 900, receipt: '' },
+          ],
+          meta: meta(body, 2),
+        },
+      };
     }
     return undefined;
   });
@@ -83,6 +91,9 @@ describe('RendersPage', () => {
     // A page leads to what is cached for it now.
     expect(within(single).getByRole('link', { name: 'https://www.example.com/x' }).getAttribute('href')).toBe('/w/demo/cache?lookup=https%3A%2F%2Fwww.example.com%2Fx');
     expect(within(single).getByRole('link', { name: 'SEO health of https://www.example.com/x' }).getAttribute('href')).toBe('/w/demo/seo/page?url=https%3A%2F%2Fwww.example.com%2Fx');
+    // A render of a recache's entry leads to its receipt, followed on the Cache page; a render of none shows none.
+    expect(within(single).getAllByRole('link', { name: /^Recache receipt / }).map((a) => a.getAttribute('href'))).toEqual(['/w/demo/cache?receipt=0193b0f4-6d2a-7c1e-9f3b-2a4c6e8d0f12']);
+    expect((calls.find((c) => (c.body as QueryBody | undefined)?.mode === 'renders')!.body as QueryBody).columns).toContain('receipt');
 
     fireEvent.click(within(rows[0]!).getByRole('button', { name: /Show renders: failed, gave up, origin answered 503/ }));
     await waitFor(() => expect(router.state.location.search).toBe('?outcome=gave_up&reason=origin+answered+503'));

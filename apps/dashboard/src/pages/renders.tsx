@@ -28,6 +28,7 @@ import {
   rendersSearchParams,
   rendersSeries,
   rendersTimeseriesBody,
+  receiptPath,
   type ReasonsShow,
   type RendersControl,
   type RendersState,
@@ -294,6 +295,8 @@ function SingleRenders({ website, state, columns, result, fetching, pending, per
   const lookupHref = useCallback((url: string) => cacheLookupPath(website, url), [website]);
   // And to what it says to bots (its facts, issues and changes).
   const seoHref = useCallback((url: string) => seoPagePath(website, url), [website]);
+  // A render of a recache's entry leads to that recache's receipt (the Cache page follows it).
+  const receiptHref = useCallback((receiptId: string) => receiptPath(website, receiptId), [website]);
   const sortBy = useCallback((column: string) => onUpdate(nextRendersSort(column, { sort: meta?.sort, sortDir: meta?.sortDir })), [onUpdate, meta?.sort, meta?.sortDir]);
   // Outcomes and triggers in words (the API's values stay in the export and the filters).
   const rows = useMemo(
@@ -324,7 +327,7 @@ function SingleRenders({ website, state, columns, result, fetching, pending, per
       <ExportOutcome website={website} exporting={exporting} />
       <ControlError error={errorAt('sort')} />
       {result && shown.length > 0 ? (
-        <DataTable caption="Single renders" columns={shown} rows={rows} sort={meta?.sort} sortDir={meta?.sortDir} onSort={sortBy} pageHref={lookupHref} seoHref={seoHref} />
+        <DataTable caption="Single renders" columns={shown} rows={rows} sort={meta?.sort} sortDir={meta?.sortDir} onSort={sortBy} pageHref={lookupHref} seoHref={seoHref} receiptHref={receiptHref} />
       ) : pending ? (
         <p className="page-status" role="status">
           Running the query…

@@ -19,7 +19,7 @@ export const queryRenders: ConnectorTool = {
     `Mode \`renders\` (default): one row per render (columns ${columnsOf('renders')}); mode \`reasons\`: one row per outcome and reason (columns ${columnsOf('reasons')}), most renders first: use it to see why renders fail. ` +
     `Outcomes: ${list(RENDER_OUTCOMES)}; outcome classes (filter \`outcome_class\`): ${list(OUTCOME_CLASSES)} (kept = the old snapshot was kept: blank, timeout, soft 404, much smaller, or a fresher render won; failed = retry_scheduled, gave_up, failed). ` +
     `Triggers: ${list(RENDER_TRIGGERS)}. Filters {field, op, val}: url, reason (text: contains, equals, regex …), outcome, outcome_class, trigger, mode (render|bypass), dimension (enum: eq, ne), status_code, render_ms (numbers: eq, gt, between …). ` +
-    `Times UTC, render_ms in ms, bytes in bytes, status_code 0 when no page came back. Period: 24h, 7d (default), 14d, 28d, 30d, 90d or YYYY-MM-DD,YYYY-MM-DD (at most 365 days). ` +
+    `Times UTC, render_ms in ms, bytes in bytes, status_code 0 when no page came back; receipt: the recache receipt of the request that queued the rendered entry (get_recache_receipt reads it), empty otherwise. Period: 24h, 7d (default), 14d, 28d, 30d, 90d or YYYY-MM-DD,YYYY-MM-DD (at most 365 days). ` +
     `Paging: ${DEFAULT_TOOL_ROWS} rows by default; call again with page=nextPage for more. Failures first: mode reasons with filter {field: "outcome_class", op: "ne", val: "stored"}.`,
   annotations: readOnly('Query render history'),
   inputSchema: (document) =>

@@ -13,6 +13,7 @@ export * from './queue/purge-priorities';
 export * from './queue/host-pause';
 export * from './hosts/resolve-targets';
 export * from './queue/decide-invalidate';
+export * from './queue/receipt-id';
 export * from './queue/rules';
 export * from './queue/drain-estimate';
 export * from './alerts/alert-rules';

@@ -1,7 +1,11 @@
 import { classifyBot } from '@bpc/bots';
 import { changesBetween, type PageFacts } from '@bpc/domain';
 import { demoPageFacts } from './demo-page-facts';
-import { BOT_REQUEST_RECORDED, BotRequestRecorded, CacheStatus, envelope, type TriState, RENDER_EVENT_CATALOG, RENDER_RECORDED, RenderOutcome, RenderRecorded, RenderRecordedPayload, RenderTrigger, SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecorded, SearchPerformanceRow } from '@bpc/events';
+import { BOT_REQUEST_RECORDED, BotRequestRecorded, CacheStatus, envelope, type QueueEvent, type TriState, RenderOutcome, RenderRecorded, RenderTrigger, SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecorded, SearchPerformanceRow } from '@bpc/events';
+import { demoRenderRecorded, seededRandom, serveTime, weighted } from './demo-events';
+import { demoReceipts } from './demo-receipts';
+
+export { seededRandom } from './demo-events';
 
 const DAY_MS = 86_400_000;
 
@@ -15,28 +19,6 @@ export interface DemoTrafficOptions {
   readonly days: number;
   readonly requestsPerDay: number;
   readonly seed: number;
-}
-
-/** mulberry32: small, fast, seedable, so a demo data set is reproducible. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-function weighted<T>(random: () => number, items: readonly (readonly [T, number])[]): T {
-  const total = items.reduce((s, [, w]) => s + w, 0);
-  let r = random() * total;
-  for (const [item, weight] of items) {
-    r -= weight;
-    if (r < 0) return item;
-  }
-  return items[items.length - 1][0];
 }
 
 /**
@@ -150,16 +132,14 @@ function zipfSampler(n: number, random: () => number): () => number {
   };
 }
 
-/** Log-normal serve time around `median` ms. */
-function serveTime(random: () => number, median: number): number {
-  const gaussian = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-  return Math.max(1, Math.round(median * Math.exp(0.6 * gaussian)));
-}
-
 /** One day of demo traffic: the bot requests, and the renders that served them or kept pages fresh. */
 export interface DemoDay {
   readonly botRequests: BotRequestRecorded[];
   readonly renders: RenderRecorded[];
+  /** The receipted recaches asked for this day, each request then its outcomes (`demoReceipts`): the queue topic's. */
+  readonly queue: QueueEvent[];
+  /** Their receipt ids. */
+  readonly receipts: string[];
 }
 
 /** Why a miss's render failed, by the status the edge answered (the renderer's own words). */
@@ -180,11 +160,6 @@ const RECACHE_OUTCOMES: readonly (readonly [{ outcome: RenderOutcome; reason: st
 
 /** Scheduler recaches per day, against bot requests: autorecache keeps the popular pages fresh. */
 const RECACHES_PER_REQUEST = 0.03;
-
-function renderRecorded(options: DemoTrafficOptions, id: string, atMs: number, payload: Omit<RenderRecordedPayload, 'hostId' | 'mode'>): RenderRecorded {
-  const version = RENDER_EVENT_CATALOG[RENDER_RECORDED].version;
-  return envelope(RENDER_RECORDED, version, { hostId: options.hostId, mode: 'render', ...payload }, { id, occurredAt: new Date(atMs), key: String(options.hostId) }) as unknown as RenderRecorded;
-}
 
 /** The facts of each URL × dimension's cache entry, as the renderer reads them before it stores a new page. */
 type CachedFacts = Map<string, PageFacts>;
@@ -222,7 +197,10 @@ function withChanges(render: RenderRecorded, entries: CachedFacts): RenderRecord
  * render), and bots fetching what the site's
  * robots.txt disallows them. Pages rendered 200 carry their facts, and a
  * few top pages change in the last days (`demoPageFacts`): what SEO health
- * shows. Deterministic for a seed and clock.
+ * shows. A few recaches were asked for with a receipt (`demoReceipts`): their
+ * renders are the scheduler's, and no other recache of their entries ends
+ * before them, so each receipt reads what the Renders page shows.
+ * Deterministic for a seed and clock.
  */
 export function* demoTraffic(options: DemoTrafficOptions): Generator<DemoDay> {
   const random = seededRandom(options.seed);
@@ -231,8 +209,12 @@ export function* demoTraffic(options: DemoTrafficOptions): Generator<DemoDay> {
   const today = Math.floor(options.nowMs / DAY_MS) * DAY_MS;
   const bots = BOTS.map(([bot, weight]) => [{ ...bot, identity: classifyBot(bot.ua) }, weight] as const);
   const entries: CachedFacts = new Map();
+  const receipts = demoReceipts(options, pages);
+  // A receipt reads the first render of each entry that began after its request: no other recache of the entry ends in its span.
+  const inReceiptSpan = (url: string, dimensionId: number, atMs: number) => receipts.some((r) => { const span = r.spans.get(`${url}|${dimensionId}`); return span !== undefined && atMs >= span.from && atMs <= span.to; });
   for (let d = options.days - 1; d >= 0; d--) {
     const dayStart = today - d * DAY_MS;
+    const todays = receipts.filter((r) => r.requestedAt >= dayStart && r.requestedAt < dayStart + DAY_MS);
     const weekday = new Date(dayStart).getUTCDay();
     const volume = Math.round(options.requestsPerDay * (weekday === 0 || weekday === 6 ? 0.75 : 1.1) * (0.85 + 0.3 * random()));
     const botRequests: BotRequestRecorded[] = [];
@@ -289,7 +271,7 @@ export function* demoTraffic(options: DemoTrafficOptions): Generator<DemoDay> {
         const failures = MISS_FAILURES[status];
         const outcome = failures ? { outcome: 'failed' as const, reason: failures[Math.floor(random() * failures.length)]!, statusCode: 0, bytes: 0 } : { outcome: 'stored' as const, reason: '', statusCode: status, bytes };
         const facts = outcome.outcome === 'stored' && status === 200 ? { facts: demoPageFacts({ ...page, index: pageIndex }, options.hostname, servedMs, today, htmlBytes) } : {};
-        renders.push(renderRecorded(options, `${requestId}-render`, servedMs, { url: page.url, dimensionId, trigger: 'edge_miss', ...outcome, renderMs: Math.max(1, serveTimeMs - 5), attempt: 1, ...facts }));
+        renders.push(demoRenderRecorded(options.hostId, `${requestId}-render`, servedMs, { url: page.url, dimensionId, trigger: 'edge_miss', ...outcome, renderMs: Math.max(1, serveTimeMs - 5), attempt: 1, ...facts }));
       }
     }
     const recaches = Math.round(volume * RECACHES_PER_REQUEST);
@@ -305,11 +287,14 @@ export function* demoTraffic(options: DemoTrafficOptions): Generator<DemoDay> {
       const bytes = status === 0 ? 0 : 20_000 + Math.floor(random() * 180_000);
       // A page smaller than the last good one was still read (its facts say what the origin serves now); a soft 404's are left out of the demo.
       const facts = status === 200 && (outcome === 'stored' || outcome === 'kept_smaller') ? { facts: demoPageFacts({ ...page, index: pageIndex }, options.hostname, renderedMs, today, bytes) } : {};
-      renders.push(renderRecorded(options, id, renderedMs, { url: page.url, dimensionId: random() < 0.6 ? 2 : 1, trigger, outcome, reason, statusCode: status, renderMs, bytes, attempt: outcome === 'gave_up' ? 3 : 1, entryId: `${id}-entry`, ...facts }));
+      const dimensionId = random() < 0.6 ? 2 : 1;
+      if (inReceiptSpan(page.url, dimensionId, renderedMs)) continue;
+      renders.push(demoRenderRecorded(options.hostId, id, renderedMs, { url: page.url, dimensionId, trigger, outcome, reason, statusCode: status, renderMs, bytes, attempt: outcome === 'gave_up' ? 3 : 1, entryId: `${id}-entry`, ...facts }));
     }
+    renders.push(...todays.flatMap((r) => r.renders));
     botRequests.sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
     renders.sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
-    yield { botRequests, renders: renders.map((render) => withChanges(render, entries)) };
+    yield { botRequests, renders: renders.map((render) => withChanges(render, entries)), queue: todays.flatMap((r) => r.queue), receipts: todays.map((r) => r.receiptId) };
   }
 }
 

@@ -1,5 +1,6 @@
-import { TOPICS } from '@bpc/events';
+import { ALERT_DELIVERY_ATTEMPTED, TOPICS } from '@bpc/events';
 import { AppendsNoted, openStandaloneState, StandaloneState, TestClock } from '@bpc/testing';
+import { alertInputsOf, demoAlertEvents, demoAlerts } from './demo-alerts';
 import { demoSearchDays, demoTraffic } from './demo-traffic';
 import { GenerateDemoData } from './generate-demo-data.command';
 import { GenerateDemoDataHandler } from './generate-demo-data.handler';
@@ -21,15 +22,28 @@ describe('GenerateDemoData', () => {
 
   afterEach(() => state.close());
 
-  it("records the demo traffic of the website's host, day by day and oldest first, then its search days, and says what it wrote", async () => {
+  it("records the demo traffic of the website's host, day by day and oldest first, then its search days and the alerts it raised, and says what it wrote", async () => {
     const input = { websiteId: 'demo', days: 3, requestsPerDay: 50, seed: 7 };
     const written = await handler.execute(new GenerateDemoData(input));
 
     const options = { ...input, hostId: 1, hostname: 'www.example.com', nowMs: NOW };
-    const requests = [...demoTraffic(options)].flatMap((day) => day.botRequests);
-    const renders = [...demoTraffic(options)].flatMap((day) => day.renders);
+    const days = [...demoTraffic(options)];
+    const requests = days.flatMap((day) => day.botRequests);
+    const renders = days.flatMap((day) => day.renders);
     const search = [...demoSearchDays(options)].flat();
-    expect(written).toEqual({ websiteId: 'demo', botRequests: requests.length, renders: renders.length, searchDays: 3, from: '2026-11-18', to: '2026-11-20' });
+    const alerts = demoAlertEvents(demoAlerts(alertInputsOf(renders), { websiteId: 'demo', fromMs: Date.parse('2026-11-18T00:00:00Z'), nowMs: NOW }));
+    const receipts = days.flatMap((day) => day.receipts);
+    expect(receipts).toHaveLength(2);
+    expect(alerts.length).toBeGreaterThan(0);
+    expect(written).toEqual({
+      websiteId: 'demo', botRequests: requests.length, renders: renders.length, searchDays: 3, receipts, alertDeliveries: alerts.filter((e) => e.type === ALERT_DELIVERY_ATTEMPTED).length, from: '2026-11-18', to: '2026-11-20',
+    });
+    const queue = await state.recorded(TOPICS.queue);
+    expect(queue.map((e) => e.id)).toEqual(days.flatMap((day) => day.queue).map((e) => e.id));
+    expect(new Set(queue.map((e) => e.key))).toEqual(new Set(['1']));
+    expect((await state.recorded(TOPICS.alerts)).map((e) => e.id)).toEqual(alerts.map((e) => e.id));
+    // The alerts and their tries in one append: a deliverer caught up with the topic has read each alert with its tries.
+    expect(log.appends.filter((a) => a.topic === TOPICS.alerts).map((a) => a.events)).toEqual([alerts.length]);
     const recordedRequests = await state.recorded(TOPICS.botRequests);
     expect(recordedRequests.map((e) => e.id)).toEqual(requests.map((e) => e.id));
     expect(new Set(recordedRequests.map((e) => e.key))).toEqual(new Set(['demo']));

@@ -85,6 +85,8 @@ const COLUMNS: readonly ColumnDef[] = [
   { key: 'render_ms', title: 'Render time (ms)', group: 'Performance', dataType: 'integer', sortable: true, modes: R },
   { key: 'bytes', title: 'Bytes', group: 'Outcome', dataType: 'integer', sortable: true, modes: R },
   { key: 'attempt', title: 'Attempt', group: 'Render', dataType: 'integer', sortable: true, modes: R },
+  // The receipt of the recache whose queue entry was rendered ('' for edge misses, autorecaches and requests without one).
+  { key: 'receipt', title: 'Recache receipt', group: 'Render', dataType: 'string', sortable: false, modes: R },
   { key: 'renders', title: 'Renders', group: 'Renders', dataType: 'integer', sortable: true, modes: G },
   { key: 'pages', title: 'Distinct pages', group: 'Renders', dataType: 'integer', sortable: true, modes: G },
   { key: 'avg_render_ms', title: 'Average render time (ms)', group: 'Performance', dataType: 'integer', sortable: true, modes: G },

@@ -4,7 +4,7 @@ import type { Interval } from '../insights/insights-catalog';
 import type { ResolvedFilter, ResolvedQuery } from '../resolve-query/resolve-query';
 import { ExplorerSql, filterSql, RENDER_FILTER_SQL, selectAndOrder } from '../sql/explorer-sql';
 import { FAILED_OUTCOMES, RendersDef } from './renders-catalog';
-import { RENDER_OUTCOMES_TABLE } from '@bpc/explorer-store';
+import { RECACHE_RECEIPTS_TABLE, RENDER_OUTCOMES_TABLE } from '@bpc/explorer-store';
 
 /**
  * SQL of render history over `render_outcomes FINAL` (exact counts: a row
@@ -23,6 +23,18 @@ export function renderConditions(explorer: RendersDef, window: TimeWindow, filte
   return ['host_id = {hostId:UInt32}', 'ts >= {start:DateTime64(3)}', 'ts < {end:DateTime64(3)}', ...filters.map((f, i) => filterSql(f, RENDER_FILTER_SQL[f.field], params, i))].join(' AND ');
 }
 
+/**
+ * A render of a queued entry names the request that queued it (`entry_id`,
+ * the RecacheRequested id), and a receipted request's rows carry that id
+ * (`recache_receipts.event_id`): the `receipt` column's source, joined only
+ * when the column is asked for. One row per request (its rows share the
+ * receipt), the host's requests made before the window's end; renders of no
+ * receipted request read ''.
+ */
+const RECEIPTS_BY_ENTRY =
+  `LEFT JOIN (SELECT event_id AS r_entry_id, any(receipt_id) AS r_receipt_id FROM ${RECACHE_RECEIPTS_TABLE} ` +
+  'WHERE host_id = {hostId:UInt32} AND requested_at < {end:DateTime64(3)} GROUP BY event_id) AS receipts ON receipts.r_entry_id = entry_id';
+
 /** Count and page statements of a render-history query (`query.explorer` is the website's RendersDef). */
 export function buildRendersSql(query: ResolvedQuery & { readonly explorer: RendersDef }): ExplorerSql {
   const params: Record<string, unknown> = {};
@@ -31,9 +43,10 @@ export function buildRendersSql(query: ResolvedQuery & { readonly explorer: Rend
   switch (mode) {
     case 'renders': {
       const { select, order } = selectAndOrder(query, 'event_id', [], params);
+      const receipts = query.columns.includes('receipt') ? ` ${RECEIPTS_BY_ENTRY}` : '';
       return {
         countSql: `SELECT count() AS total FROM ${RENDER_OUTCOMES_TABLE} FINAL WHERE ${where}`,
-        pageSql: `SELECT ${select.join(', ')} FROM ${RENDER_OUTCOMES_TABLE} FINAL WHERE ${where} ${order}`,
+        pageSql: `SELECT ${select.join(', ')} FROM ${RENDER_OUTCOMES_TABLE} FINAL${receipts} WHERE ${where} ${order}`,
         params,
       };
     }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { drainPending } from 'chdb';
 import { createChdbConnection } from 'chdb/connection';
 import { AppError } from '@bpc/domain';
-import { ChdbExecutor, EXPLORER_DDL_DIR, ClickhouseConnection, ClickhouseHttpExecutor, ExplorerAdmission, ExplorerStore } from '@bpc/explorer-store';
+import { ChdbExecutor, EXPLORER_DDL_DIR, ClickhouseConnection, ClickhouseHttpExecutor, ExplorerAdmission, ExplorerStore, RECACHE_RECEIPTS_TABLE } from '@bpc/explorer-store';
 import { insertRenderOutcomes, renderOutcome, TestClock, testConfig } from '@bpc/testing';
 import { AccountLimits } from '../account-limits';
 import { findExplorer, RENDERS_KEY } from '../catalog/explorer-catalog';
@@ -44,16 +44,19 @@ describe.each(executors)('render history queries (%s)', (_name, open) => {
     await store.migrate();
     const at = (hoursAgo: number) => new Date(NOW - hoursAgo * HOUR);
     const rows = [
-      renderOutcome(at(1), { url: 'https://www.example.com/a', render_ms: 800, event_id: 'e1' }),
+      renderOutcome(at(1), { url: 'https://www.example.com/a', render_ms: 800, entry_id: 'entry-a', event_id: 'e1' }),
       renderOutcome(at(2), { url: 'https://www.example.com/a', outcome: 'kept_blank', reason: 'blank page', render_ms: 1200, status_code: 200, bytes: 120, event_id: 'e2' }),
       renderOutcome(at(3), { url: 'https://www.example.com/b', outcome: 'kept_blank', reason: 'blank page', render_ms: 1400, dimension_id: 2, event_id: 'e3' }),
-      renderOutcome(at(4), { url: 'https://www.example.com/c', outcome: 'retry_scheduled', reason: 'render timed out', render_ms: 30_000, status_code: 0, bytes: 0, trigger: 'sitemap', event_id: 'e4' }),
-      renderOutcome(at(5), { url: 'https://www.example.com/c', outcome: 'gave_up', reason: 'render timed out', render_ms: 30_000, status_code: 0, bytes: 0, attempt: 3, event_id: 'e5' }),
+      renderOutcome(at(4), { url: 'https://www.example.com/c', outcome: 'retry_scheduled', reason: 'render timed out', render_ms: 30_000, status_code: 0, bytes: 0, trigger: 'sitemap', entry_id: 'request-c', event_id: 'e4' }),
+      renderOutcome(at(5), { url: 'https://www.example.com/c', outcome: 'gave_up', reason: 'render timed out', render_ms: 30_000, status_code: 0, bytes: 0, attempt: 3, entry_id: 'request-c', event_id: 'e5' }),
       renderOutcome(at(30), { url: 'https://www.example.com/old', mode: 'bypass', trigger: 'edge_miss', render_ms: 50, event_id: 'e6' }),
       // Another website's host: never visible to demo.
       renderOutcome(at(1), { host_id: 2, url: 'https://shop.example.org/secret', outcome: 'failed', reason: 'origin answered 502', event_id: 's1' }),
     ];
     await insertRenderOutcomes(store, rows);
+    // A receipted sitemap recache queued /c and /d (one request: one row per entry, the request's id on each); another host's request names a demo render's entry id.
+    const receiptRow = (url: string, over: Record<string, unknown> = {}) => ({ receipt_id: 'receipt-1', host_id: 1, url, dimension_id: 1, source: 'sitemap', priority: 'normal', requested_at: at(6), event_id: 'request-c', ...over });
+    await store.insert({ table: RECACHE_RECEIPTS_TABLE, token: 'receipts', rows: [receiptRow('https://www.example.com/c'), receiptRow('https://www.example.com/d'), receiptRow('https://shop.example.org/x', { host_id: 2, receipt_id: 'receipt-shop', event_id: 'entry-a' })] });
     // Delivered twice by the projector (another batch): FINAL reads it once.
     await insertRenderOutcomes(store, [rows[0]]);
     const admission = new ExplorerAdmission({ maxRunning: 4, perAccount: 16 }, clock);
@@ -87,6 +90,12 @@ describe.each(executors)('render history queries (%s)', (_name, open) => {
       { page: 'https://www.example.com/a', rendered_at: new Date(NOW - 2 * HOUR).toISOString(), dimension: 'desktop', mode: 'render', trigger: 'recache_normal', outcome: 'kept_blank', reason: 'blank page', status_code: 200, render_ms: 1200, bytes: 120, attempt: 1, _rowId: 'e2' },
       { page: 'https://www.example.com/b', rendered_at: new Date(NOW - 3 * HOUR).toISOString(), dimension: 'mobile', mode: 'render', trigger: 'recache_normal', outcome: 'kept_blank', reason: 'blank page', status_code: 200, render_ms: 1400, bytes: 20_000, attempt: 1, _rowId: 'e3' },
     ]);
+  });
+
+  it("names the receipt of a render of a receipted request's entry (by its entry id), none for others; the column is not sortable", async () => {
+    const { data } = await query({ columns: ['page', 'outcome', 'receipt'] });
+    expect(data.map((r) => [r._rowId, r.receipt])).toEqual([['e1', ''], ['e2', ''], ['e3', ''], ['e4', 'receipt-1'], ['e5', 'receipt-1'], ['e6', '']]);
+    expect(await refusal(query({ columns: ['page', 'receipt'], sort: 'receipt' }))).toEqual({ code: 'VALIDATION_FAILED', field: 'sort' });
   });
 
   it('filters by outcome class, outcome, trigger, mode, dimension, reason, status and render time', async () => {

@@ -119,6 +119,8 @@ export const COLUMN_SQL: Readonly<Record<ModeKey, Readonly<Record<string, string
     render_ms: 'render_ms',
     bytes: 'bytes',
     attempt: 'attempt',
+    // From the receipts joined by entry id (buildRendersSql joins them only when asked for).
+    receipt: 'r_receipt_id',
   },
   reasons: {
     outcome: 'outcome',

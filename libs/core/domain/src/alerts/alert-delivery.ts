@@ -6,6 +6,9 @@
 /** Tries of one alert, the first included. */
 export const DELIVERY_ATTEMPTS = 5;
 
+/** An alert never tried this long after it was raised is not tried any more (a webhook added again long after its alerts were raised must not receive them all). */
+export const FIRST_TRY_WITHIN_MS = 24 * 3600_000;
+
 /** Minutes before try n+1 after try n failed: 2, 4, 8, 16 — the last try about 30 minutes after the first. */
 export function retryDelayMs(attempt: number): number {
   return 2 ** attempt * 60_000;

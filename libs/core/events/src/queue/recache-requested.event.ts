@@ -28,6 +28,14 @@ export interface RecacheRequestedPayload {
    * receipt over several requests (chunks).
    */
   readonly receiptId?: string;
+  /**
+   * True on a request recorded together with its outcomes, after its work
+   * was done (demo data writes its history so): the queue projection queues
+   * none of its entries, so it never becomes live work, while its receipt
+   * reads as recorded. Absent on every request the APIs take (added after
+   * v1 was first written, optional so the version stays 1).
+   */
+  readonly settled?: boolean;
 }
 
 export type RecacheRequested = EventEnvelope<typeof RECACHE_REQUESTED, RecacheRequestedPayload>;
@@ -44,5 +52,6 @@ export const recacheRequestedSchema = payloadSchema<RecacheRequestedPayload>()({
     mode: { enum: ['render', 'bypass'] },
     source: { enum: ['daemon-api', 'public-api', 'sitemap'] },
     receiptId: { type: 'string', minLength: 1, maxLength: 64 },
+    settled: { type: 'boolean', description: 'true: recorded with its outcomes after the work was done (demo data); never queued' },
   },
 });

@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { Counter, Registry } from 'prom-client';
 import type { Logger } from 'pino';
-import { type Alert, assertNever, type Clock, deliveryStatus, nextAttemptAt } from '@bpc/domain';
+import { type Alert, assertNever, type Clock, deliveryStatus, FIRST_TRY_WITHIN_MS, nextAttemptAt } from '@bpc/domain';
 import { ALERT_DELIVERY_ATTEMPTED, ALERT_RAISED, AlertEvent, asAlertEvent, newAlertDeliveryAttempted, TOPICS, UnknownEventError } from '@bpc/events';
 import { EVENT_LOG, EventLog, LogBatch, Subscription } from '@bpc/event-log';
 import { retryInBackground } from '@bpc/support';
@@ -17,9 +17,6 @@ export const DELIVERY_TICK_MS = 1_000;
 const MAX_IN_FLIGHT = 8;
 /** Finished alerts are remembered this long after they were raised, so the same alert raised again (a later evaluation in its window, a replay) is not sent twice. */
 const REMEMBER_FINISHED_MS = 2 * 24 * 3600_000;
-
-/** An alert never tried this long after it was raised is not tried any more (a webhook added again long after its alerts were raised must not receive them all). */
-const FIRST_TRY_WITHIN_MS = 24 * 3600_000;
 
 interface TrackedAlert {
   readonly alert: Alert;

@@ -70,4 +70,22 @@ describe('queue projection: a store rebuilt from the log holds what the live sto
     const claimed = await store.claim({ now: T + 5, limit: 5, leaseMs: 60_000 });
     expect(Object.fromEntries(claimed.map((c) => [c.url, c.trigger]))).toEqual({ [url]: 'sitemap', [`${url}/b`]: undefined });
   });
+
+  it('given a settled request (demo history) and its outcome, nothing is queued, and a live entry of the same key is neither moved up nor settled', async () => {
+    const live = newQueueEvent(AUTORECACHE_SCHEDULED, { hostId: 1, url, dimensionId: 1, dueAt: T + 86_400_000 }, '1', T);
+    const settled = newQueueEvent(RECACHE_REQUESTED, { hostId: 1, urls: [url, `${url}/b`], dimensionIds: [1], priority: 'high', source: 'public-api', receiptId: 'r-demo', settled: true }, '1', T - 3_600_000);
+    const succeeded = newQueueEvent(
+      RECACHE_SUCCEEDED,
+      { hostId: 1, url, dimensionId: 1, priority: 'high', entryId: settled.id, attempt: 1, durationMs: 5, outcome: 'rendered', mode: 'render', statusCode: 200 },
+      '1',
+      T - 3_599_000,
+    );
+    const store = new MemoryQueueStore();
+    await applyQueueEvent(store, live, pos(0, live.id));
+    await applyQueueEvent(store, settled, pos(1, settled.id));
+    // Queued at its past time (or moving the live entry up to it), it would be claimed now: nothing is due.
+    expect(await store.claim({ now: T, limit: 10, leaseMs: 60_000 })).toEqual([]);
+    await applyQueueEvent(store, succeeded, pos(2, succeeded.id));
+    expect((await store.counts(T)).get(1)).toMatchObject({ high: { total: 0 }, autorecache: { total: 1, due_now: 0 } });
+  });
 });

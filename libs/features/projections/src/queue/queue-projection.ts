@@ -21,11 +21,16 @@ import type { ProjectionPosition, QueueStore } from '@bpc/queue-store';
  * A final outcome settles its entry, so a store rebuilt from the log holds
  * what the live store held (live, the scheduler has already released its
  * claim and this changes nothing). Retries stay inside the daemon, and
- * cache and scheduler-switch events change no queue.
+ * cache and scheduler-switch events change no queue. A request recorded
+ * `settled` (with its outcomes, after the work was done: demo data) queues
+ * nothing: queued with its past time it would be due at once, and the
+ * scheduler could claim it, or a live entry of the same key would answer to
+ * it, before its outcomes are applied.
  */
 export async function applyQueueEvent(store: QueueStore, event: QueueEvent, position: ProjectionPosition): Promise<void> {
   switch (event.type) {
     case RECACHE_REQUESTED: {
+      if (event.payload.settled === true) return;
       const { hostId, urls, dimensionIds, priority, mode, source } = event.payload;
       const items = urls.flatMap((url) => dimensionIds.map((dimensionId) => (mode ? { url, dimensionId, mode } : { url, dimensionId })));
       // Render history tells a sitemap's renders from other normal-priority ones by the entry's trigger.
