@@ -10,15 +10,32 @@ import { useWebsite } from '../session';
 
 const PER_PAGE_CHOICES = [25, 50, 100];
 const CONTROLS = ['page', 'perPage', 'status'] as const;
-const TYPES: Record<string, string> = { render_failures: 'Render failures', page_errors: 'Page errors', export_finished: 'Export finished', noindex_appeared: 'Noindex appeared' };
+const TYPES: Record<string, string> = {
+  render_failures: 'Render failures',
+  page_errors: 'Page errors',
+  export_finished: 'Export finished',
+  noindex_appeared: 'Noindex appeared',
+  critical_pages_up: 'Pages with critical SEO issues up',
+};
+const DAY_MS = 86_400_000;
+/** An instant as the renders period takes it (YYYY-MM-DDTHH:mm, UTC). */
+const minuteOf = (ms: number): string => new Date(ms).toISOString().slice(0, 16);
 const STATUSES: Record<AlertDelivery['status'], string> = { delivered: 'delivered', retrying: 'retrying', failed: 'failed' };
 
 /** The website's webhook alerts as delivered (or not): each attempt with its answer. Paging is the URL's (`?page=`, `?perPage=`). */
 export default function AlertsPage() {
   const { website = '' } = useParams();
   const [params, setParams] = useSearchParams();
-  // A render-failures alert leads to the failures it counted (the Renders page needs the platform module).
-  const failuresPath = useWebsite()?.platformModule ? `/w/${encodeURIComponent(website)}/renders?${rendersSearchParams({ show: 'failed', period: '24h' }).toString()}` : undefined;
+  // A render-failures alert leads to the failures it counted: the failed renders of the day before its delivery, whenever
+  // that was (the delivery log keeps no alert window; the Renders page needs the platform module).
+  const platformModule = useWebsite()?.platformModule;
+  const failuresPath = (deliveredAt: string): string | undefined => {
+    const at = Date.parse(deliveredAt);
+    if (!platformModule || Number.isNaN(at)) return undefined;
+    // The end is the minute after the delivery: the period's end is exclusive and counted in whole minutes.
+    const period = `${minuteOf(at - DAY_MS)},${minuteOf(at + 60_000)}`;
+    return `/w/${encodeURIComponent(website)}/renders?${rendersSearchParams({ show: 'failed', period }).toString()}`;
+  };
   const page = Number(params.get('page')) || 1;
   const perPage = Number(params.get('perPage')) || PER_PAGE_CHOICES[0]!;
   const rawStatus = params.get('status');
@@ -41,7 +58,7 @@ export default function AlertsPage() {
     <>
       <h1>Alerts</h1>
       <p className="muted">
-        The webhook deliveries of this website's alerts (render failures over a threshold, pages bots request often answering errors, finished exports), newest first: one row per attempt. The webhook and its thresholds are set in the service's configuration
+        The webhook deliveries of this website's alerts (render failures over a threshold, pages bots request often answering errors, noindex appearing on pages, more pages with critical SEO issues than the day before, finished exports), newest first: one row per attempt. The webhook and its thresholds are set in the service's configuration
         (<code>websites[].alerts</code>); each body is signed in the <code>X-BPC-Signature</code> header.
       </p>
       <div className="row">
@@ -87,7 +104,9 @@ export default function AlertsPage() {
                     <td>
                       <Time iso={d.at} />
                     </td>
-                    <td title={`Alert ${d.alertId}`}>{d.type === 'render_failures' && failuresPath ? <Link to={failuresPath}>{TYPES[d.type]}</Link> : (TYPES[d.type] ?? d.type)}</td>
+                    <td title={`Alert ${d.alertId}`}>
+                      <AlertType type={d.type} failuresPath={d.type === 'render_failures' ? failuresPath(d.at) : undefined} />
+                    </td>
                     <td className="num">{d.attempt}</td>
                     <td>
                       <span className={d.status === 'delivered' ? 'state-stored' : d.status === 'failed' ? 'state-failed' : 'state-kept'}>{STATUSES[d.status] ?? d.status}</span>
@@ -122,4 +141,10 @@ export default function AlertsPage() {
       <FieldError error={deliveries.error} control="perPage" controls={CONTROLS} />
     </>
   );
+}
+
+/** An alert's type in words, leading to what it counted where there is a page for it. */
+function AlertType({ type, failuresPath }: { type: string; failuresPath?: string }) {
+  const label = TYPES[type] ?? type;
+  return failuresPath ? <Link to={failuresPath}>{label}</Link> : <>{label}</>;
 }

@@ -155,8 +155,10 @@ describe('AlertsPage', () => {
       ['Render failures', '1', 'retrying', '502', 'receiver answered 502'],
       ['Export finished', '3', 'failed', '–', 'connect ECONNREFUSED'],
     ]);
-    // A render-failures alert leads to the failed renders.
-    expect(within(rows[0]!).getByRole('link', { name: 'Render failures' }).getAttribute('href')).toBe('/w/demo/renders?period=24h&show=failed');
+    // A render-failures alert leads to the failed renders of the day before its delivery.
+    expect(within(rows[0]!).getByRole('link', { name: 'Render failures' }).getAttribute('href')).toBe(
+      `/w/demo/renders?${new URLSearchParams({ period: '2026-11-26T10:00,2026-11-27T10:01', show: 'failed' }).toString()}`,
+    );
     expect(calls[0]!.path).toBe('/api/websites/demo/alerts/deliveries?page=1&perPage=25');
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
     await waitFor(() => expect(router.state.location.search).toBe('?page=2'));
