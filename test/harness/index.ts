@@ -33,3 +33,4 @@ export * from './s3-server';
 export * from './clickhouse-server';
 export * from './replicated-cluster';
 export * from './prerender-node-site';
+export * from './in-process-explorer-stores';

@@ -2,12 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { drainPending } from 'chdb';
-import { createChdbConnection } from 'chdb/connection';
 import { AppError, changesBetween, ISSUE_CODES, type PageFacts } from '@bpc/domain';
 import { BOT_REQUEST_RECORDED, BotRequestRecorded, envelope, newRenderRecorded, RenderRecorded, SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecorded } from '@bpc/events';
-import { ChdbExecutor, ClickhouseConnection, ClickhouseHttpExecutor, EXPLORER_DDL_DIR, ExplorerAdmission, ExplorerStore, RECACHE_RECEIPTS_TABLE, type RecacheReceiptRow } from '@bpc/explorer-store';
+import { ExplorerAdmission, ExplorerStore, RECACHE_RECEIPTS_TABLE, type RecacheReceiptRow } from '@bpc/explorer-store';
 import { explorerRows, type TableRows } from '@bpc/projections';
-import { botRequestPayload, TestClock, testConfig } from '@bpc/testing';
+import { botRequestPayload, IN_PROCESS_EXPLORER_STORES, TestClock, testConfig } from '@bpc/testing';
 import { factsWith, healthyFacts } from '../../../../core/domain/src/pages/page-facts.fixtures';
 import { AccountLimits } from '../account-limits';
 import { DEFAULT_LIMITS } from '../catalog/explorer-catalog';
@@ -27,14 +26,8 @@ const page = (p: string) => `https://www.example.com/${p}`;
  * the latest facts with their issue codes (title_duplicate added across the
  * website), the period's traffic and search figures, and the coalesced changes.
  */
-type Executor = [name: string, open: (dir: string) => ExplorerStore];
-const executors: Executor[] = [
-  ['ChdbExecutor', (dir) => new ChdbExecutor({ path: dir, ddlDir: EXPLORER_DDL_DIR })],
-  // Cluster mode's executor (@clickhouse/client) on an in-process engine: the same SQL and bound arrays through HTTP parameters.
-  ['ClickhouseHttpExecutor over chdb/connection', (dir) => new ClickhouseHttpExecutor({ ddlDir: EXPLORER_DDL_DIR, connection: () => createChdbConnection({ path: dir }) as unknown as ClickhouseConnection })],
-];
 
-describe.each(executors)('the pages and page_changes explorers (%s)', (_name, open) => {
+describe.each(IN_PROCESS_EXPLORER_STORES)('the pages and page_changes explorers (%s)', (_name, open) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'bpc-pages-explorer-'));
   const config = testConfig('standalone', { websites: [{ id: 'demo', host_id: 1, account_id: 'acme' }, { id: 'shop', host_id: 2, account_id: 'other' }] });
   const clock = new TestClock(NOW);

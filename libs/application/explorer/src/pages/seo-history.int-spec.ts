@@ -2,12 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { drainPending } from 'chdb';
-import { createChdbConnection } from 'chdb/connection';
 import { PAGE_ISSUE_CODES, type PageFacts } from '@bpc/domain';
 import { newRenderRecorded, RenderRecorded } from '@bpc/events';
-import { ChdbExecutor, ClickhouseConnection, ClickhouseHttpExecutor, EXPLORER_DDL_DIR, ExplorerAdmission, ExplorerStore, PAGE_CRITICAL_DAYS_TABLE } from '@bpc/explorer-store';
+import { ExplorerAdmission, ExplorerStore, PAGE_CRITICAL_DAYS_TABLE } from '@bpc/explorer-store';
 import { explorerRows, type TableRows } from '@bpc/projections';
-import { TestClock, testConfig } from '@bpc/testing';
+import { IN_PROCESS_EXPLORER_STORES, TestClock, testConfig } from '@bpc/testing';
 import { factsWith } from '../../../../core/domain/src/pages/page-facts.fixtures';
 import { GetSeoInsights, GetSeoInsightsHandler } from './seo-insights';
 
@@ -25,13 +24,8 @@ const factsOf = (p: string, over: Partial<PageFacts> = {}): PageFacts => factsWi
  * its latest render at or before it, carried across days without renders,
  * and the last day is the current figures (title_duplicate aside).
  */
-type Executor = [name: string, open: (dir: string) => ExplorerStore];
-const executors: Executor[] = [
-  ['ChdbExecutor', (dir) => new ChdbExecutor({ path: dir, ddlDir: EXPLORER_DDL_DIR })],
-  ['ClickhouseHttpExecutor over chdb/connection', (dir) => new ClickhouseHttpExecutor({ ddlDir: EXPLORER_DDL_DIR, connection: () => createChdbConnection({ path: dir }) as unknown as ClickhouseConnection })],
-];
 
-describe.each(executors)('SEO insight: pages with issues as of each day (%s)', (_name, open) => {
+describe.each(IN_PROCESS_EXPLORER_STORES)('SEO insight: pages with issues as of each day (%s)', (_name, open) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'bpc-seo-history-'));
   const config = testConfig('standalone', { websites: [{ id: 'demo', host_id: 1, account_id: 'acme' }, { id: 'shop', host_id: 2, account_id: 'other' }] });
   const clock = new TestClock(NOW);

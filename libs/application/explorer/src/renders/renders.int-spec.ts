@@ -2,10 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { drainPending } from 'chdb';
-import { createChdbConnection } from 'chdb/connection';
 import { AppError } from '@bpc/domain';
-import { ChdbExecutor, EXPLORER_DDL_DIR, ClickhouseConnection, ClickhouseHttpExecutor, ExplorerAdmission, ExplorerStore, RECACHE_RECEIPTS_TABLE } from '@bpc/explorer-store';
-import { insertRenderOutcomes, renderOutcome, TestClock, testConfig } from '@bpc/testing';
+import { ExplorerAdmission, ExplorerStore, RECACHE_RECEIPTS_TABLE } from '@bpc/explorer-store';
+import { IN_PROCESS_EXPLORER_STORES, insertRenderOutcomes, renderOutcome, TestClock, testConfig } from '@bpc/testing';
 import { AccountLimits } from '../account-limits';
 import { findExplorer, RENDERS_KEY } from '../catalog/explorer-catalog';
 import { discoveryDocument } from '../discover-explorers/discovery';
@@ -18,15 +17,9 @@ import type { QueryBody } from '../resolve-query/query-body';
 const HOUR = 3_600_000;
 const NOW = Date.UTC(2026, 10, 27, 12, 30);
 
-type Executor = [name: string, open: (dir: string) => ExplorerStore];
-const executors: Executor[] = [
-  ['ChdbExecutor', (dir) => new ChdbExecutor({ path: dir, ddlDir: EXPLORER_DDL_DIR })],
-  // Cluster mode's executor (@clickhouse/client) on an in-process engine: the same SQL and bound arrays through HTTP parameters.
-  ['ClickhouseHttpExecutor over chdb/connection', (dir) => new ClickhouseHttpExecutor({ ddlDir: EXPLORER_DDL_DIR, connection: () => createChdbConnection({ path: dir }) as unknown as ClickhouseConnection })],
-];
 
 /** Render history over real engines: rows inserted as the projector would, queried through the handlers with the admission queue. */
-describe.each(executors)('render history queries (%s)', (_name, open) => {
+describe.each(IN_PROCESS_EXPLORER_STORES)('render history queries (%s)', (_name, open) => {
   const config = testConfig('standalone', {
     websites: [
       { id: 'demo', host_id: 1, account_id: 'acme' },

@@ -2,10 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { drainPending } from 'chdb';
-import { createChdbConnection } from 'chdb/connection';
 import { AppError } from '@bpc/domain';
-import { ChdbExecutor, EXPLORER_DDL_DIR, ClickhouseConnection, ClickhouseHttpExecutor, ExplorerAdmission, ExplorerStore } from '@bpc/explorer-store';
-import { insertBulkBotRequests, TestClock, testConfig, until } from '@bpc/testing';
+import { ExplorerAdmission, ExplorerStore } from '@bpc/explorer-store';
+import { IN_PROCESS_EXPLORER_STORES, insertBulkBotRequests, TestClock, testConfig, until } from '@bpc/testing';
 import { AccountLimits } from '../account-limits';
 import { RunExplorerQueryHandler } from './run-explorer-query.handler';
 import { ExplorerQueryResult, RunExplorerQuery } from './run-explorer-query.query';
@@ -14,14 +13,8 @@ const BUDGET_MS = 30_000;
 /** Valid, within the regex budget, and still real work for the engine over a million rows. */
 const COSTLY = { filters: [{ field: 'url', op: 'regex', val: '[\\x{0}-\\x{10FFFF}]{1000}' }] };
 
-type Executor = [name: string, open: (dir: string) => ExplorerStore];
-const executors: Executor[] = [
-  ['ChdbExecutor', (dir) => new ChdbExecutor({ path: dir, ddlDir: EXPLORER_DDL_DIR })],
-  // The @clickhouse/client executor (cluster mode's) on an in-process engine: the admission sits in front of either.
-  ['ClickhouseHttpExecutor over chdb/connection', (dir) => new ClickhouseHttpExecutor({ ddlDir: EXPLORER_DDL_DIR, connection: () => createChdbConnection({ path: dir }) as unknown as ClickhouseConnection })],
-];
 
-describe.each(executors)('a Data Explorer query behind the admission queue (%s)', (_name, open) => {
+describe.each(IN_PROCESS_EXPLORER_STORES)('a Data Explorer query behind the admission queue (%s)', (_name, open) => {
   const config = testConfig('standalone', { explorer: { query_timeout_ms: BUDGET_MS }, websites: [{ id: 'demo', host_id: 1, account_id: 'acme' }, { id: 'shop', host_id: 2, account_id: 'other' }] });
   const dir = mkdtempSync(path.join(tmpdir(), 'bpc-explorer-admission-'));
   let store: ExplorerStore;
