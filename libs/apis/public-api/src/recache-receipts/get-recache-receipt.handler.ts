@@ -13,11 +13,13 @@ import { receiptDone, receiptEntryView, receiptOrigin, receiptTotals } from './r
 
 /**
  * A receipt minted this recently may not be projected yet (the projection
- * writes within about half a second): the read waits for it this long
- * before answering 404, instead of a client seeing 404 for the id it was
- * just given.
+ * writes within about half a second, several seconds on a loaded machine):
+ * the read waits for it until this long after its minting before answering
+ * 404, instead of a client seeing 404 for the id it was just given. It reads
+ * again after `firstPollMs`, doubling up to `maxPollMs`, so an id that will
+ * never appear costs a dozen reads, not one per 100 ms.
  */
-export const FRESH_RECEIPT = { mintedWithinMs: 15_000, waitMs: 5_000, pollMs: 100 } as const;
+export const FRESH_RECEIPT = { mintedWithinMs: 15_000, firstPollMs: 50, maxPollMs: 1_000 } as const;
 
 /**
  * A website's recache receipt: the receipted requests (`recache_receipts`)
@@ -65,15 +67,14 @@ export class GetRecacheReceiptHandler implements IQueryHandler<GetRecacheReceipt
     return { receiptId, hostId, claimed: claimed.map((k) => queueEntryKey(k.dimensionId, k.url)) };
   }
 
-  /** The receipt's totals; for a receipt minted moments ago and not projected yet, after waiting for it a little. */
+  /** The receipt's totals; for a receipt minted moments ago and not projected yet, once it is (or its window has passed). */
   private async totalsOf(input: ReceiptSqlInput): Promise<ReceiptTotalsRow[]> {
-    const mintedAt = receiptIdMintedAt(input.receiptId);
-    const fresh = mintedAt !== undefined && Math.abs(this.clock.now() - mintedAt) <= FRESH_RECEIPT.mintedWithinMs;
-    const giveUpAt = Date.now() + (fresh ? FRESH_RECEIPT.waitMs : 0);
-    for (;;) {
+    const giveUpAt = Date.now() + freshWaitMs(receiptIdMintedAt(input.receiptId), this.clock.now());
+    for (let pollMs: number = FRESH_RECEIPT.firstPollMs; ; pollMs = Math.min(pollMs * 2, FRESH_RECEIPT.maxPollMs)) {
       const rows = await this.query<ReceiptTotalsRow>(receiptTotalsSql(input));
-      if (rows.length > 0 || Date.now() >= giveUpAt) return rows;
-      await sleep(FRESH_RECEIPT.pollMs);
+      const left = giveUpAt - Date.now();
+      if (rows.length > 0 || left <= 0) return rows;
+      await sleep(Math.min(pollMs, left));
     }
   }
 
@@ -84,4 +85,17 @@ export class GetRecacheReceiptHandler implements IQueryHandler<GetRecacheReceipt
       throw storeUnavailable('explorer store unavailable', error);
     }
   }
+}
+
+/**
+ * How long a read waits for a receipt minted at `mintedAt` (undefined: not an
+ * id the service mints) to be projected: until `mintedWithinMs` after its
+ * minting. An id minted up to that long in the future (another replica's
+ * clock ahead of this one) waits the whole window; older ids wait not at all.
+ */
+export function freshWaitMs(mintedAt: number | undefined, nowMs: number): number {
+  if (mintedAt === undefined) return 0;
+  const age = nowMs - mintedAt;
+  if (age < -FRESH_RECEIPT.mintedWithinMs || age >= FRESH_RECEIPT.mintedWithinMs) return 0;
+  return FRESH_RECEIPT.mintedWithinMs - Math.max(age, 0);
 }
