@@ -18,7 +18,8 @@ export function compareKeys(a: string, b: string): number {
 /** Sorts items in place by key in `compareKeys` order: natively, unless a key holds a unit from U+D800 up. */
 export function sortByKey<T extends { readonly key: string }>(items: T[]): T[] {
   if (items.some((item) => HIGH_UNITS.test(item.key))) return items.sort((a, b) => compareKeys(a.key, b.key));
-  return items.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  // Equality is checked second: unequal strings whose hashes are known (Map keys) differ at once.
+  return items.sort((a, b) => (a.key < b.key ? -1 : a.key === b.key ? 0 : 1));
 }
 
 function compareCodePoints(a: string, b: string): number {

@@ -12,20 +12,44 @@ function compare(a: DueItem, b: DueItem): number {
   return a.dueAt - b.dueAt || ties.compare(a.key, b.key);
 }
 
-/** First index from `lo` below `hi` for which `before` no longer holds (it holds for a prefix): a binary search. */
-function partitionPoint(before: (index: number) => boolean, hi: number, lo = 0): number {
+const lastOf = <T>(items: readonly T[]): T => items[items.length - 1];
+
+// The binary searches below are written out, not one search taking a predicate: counts() runs them for every queue, and a call through a closure per step made it several times slower.
+
+/** First index from `lo` in a sorted array whose element is not before `item` (lower bound). */
+function lowerBound(items: readonly DueItem[], item: DueItem, lo = 0): number {
+  let hi = items.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (before(mid)) lo = mid + 1;
+    if (compare(items[mid], item) < 0) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
-const lastOf = <T>(items: readonly T[]): T => items[items.length - 1];
+/** Number of leading elements of a sorted array that are due at `now`. */
+function dueCount(items: readonly DueItem[], now: number): number {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (reached(items[mid].dueAt, now)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
-/** First index from `from` in a sorted array whose element is not before `item`. */
-const lowerBound = (items: readonly DueItem[], item: DueItem, from = 0): number => partitionPoint((i) => compare(items[i], item) < 0, items.length, from);
+/** First index of a sorted array whose element is due at or after `dueAt`. */
+function firstDueFrom(items: readonly DueItem[], dueAt: number): number {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (items[mid].dueAt < dueAt) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 /** `chunk` and `items[from, to)`, both in list order, merged into one array in list order. */
 function merged<T extends DueItem>(chunk: readonly T[], items: readonly T[], from: number, to: number): T[] {
@@ -119,7 +143,7 @@ export class SortedDueList<T extends DueItem> {
         due += chunk.length;
         continue;
       }
-      return due + partitionPoint((i) => reached(chunk[i].dueAt, now), chunk.length);
+      return due + dueCount(chunk, now);
     }
     return due;
   }
@@ -160,7 +184,7 @@ export class SortedDueList<T extends DueItem> {
   /** Places a run due at `dueAt` as it came (see `insertRun`); false, changing nothing, when a sorted chunk holds that time. */
   private placeUnsorted(items: readonly T[], dueAt: number): boolean {
     // Due times alone find the place: an unsorted chunk is all due at one time.
-    const index = partitionPoint((c) => lastOf(this.chunks[c]).dueAt < dueAt, this.chunks.length);
+    const index = firstDueFrom(this.chunks.map(lastOf), dueAt);
     const chunk = this.chunks[index] as T[] | undefined;
     if (chunk && this.unsorted.has(chunk) && chunk[0].dueAt === dueAt) {
       for (const item of items) chunk.push(item);
@@ -172,7 +196,7 @@ export class SortedDueList<T extends DueItem> {
     } else if (this.unsorted.has(chunk)) {
       this.chunks.splice(index, 0, run);
     } else {
-      const at = partitionPoint((i) => chunk[i].dueAt < dueAt, chunk.length);
+      const at = firstDueFrom(chunk, dueAt);
       if (chunk[at].dueAt === dueAt) return false;
       this.chunks.splice(index, 1, ...(at > 0 ? [chunk.slice(0, at), run, chunk.slice(at)] : [run, chunk]));
     }
@@ -214,6 +238,13 @@ export class SortedDueList<T extends DueItem> {
 
   /** Index of the first chunk whose last item is not before `item` (the last chunk when none is). */
   private chunkFor(item: DueItem): number {
-    return partitionPoint((c) => compare(lastOf(this.chunks[c]), item) < 0, this.chunks.length - 1);
+    let lo = 0;
+    let hi = this.chunks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compare(lastOf(this.chunks[mid]), item) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 }
