@@ -55,7 +55,7 @@ export interface QueueView {
   queuedCount(hostId: number, priority: Priority): number;
   /** Hosts with at least one queued entry, in any order. */
   hostsWithEntries(): Iterable<number>;
-  /** Up to `limit` entries of a host and priority due at `now` (dueAt ≤ now), earliest first. */
+  /** Up to `limit` entries of a host and priority due at `now` (dueAt ≤ now), earliest first, entries due at the same time in key order (`QUEUE_RULE_TABLE.dueTies`). */
   firstDue(hostId: number, priority: Priority, now: number, limit: number): readonly QueuedEntry[];
   lease(claimId: string): Lease | undefined;
   /** Every lease, in the order they were taken. */
