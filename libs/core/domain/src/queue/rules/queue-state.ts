@@ -29,6 +29,12 @@ class HostQueues {
     this.lists[entry.priority].remove(entry);
   }
 
+  /** `next` in the place of `current`, which has its key, priority and due time. */
+  swap(current: QueuedEntry, next: QueuedEntry): void {
+    this.entries.set(next.key, next);
+    this.lists[next.priority].replace(current, next);
+  }
+
   counts(now: number): HostQueueCounts {
     const counts = emptyHostQueueCounts();
     for (const priority of PRIORITIES) {
@@ -109,8 +115,7 @@ export class QueueState implements QueueView {
       case 'entries-queued':
         return this.placeNew(event.entries);
       case 'entry-replaced':
-        this.remove(event.entry.hostId, event.entry.key);
-        return this.place(event.entry);
+        return this.replace(event.entry);
       case 'entry-removed':
         return void this.remove(event.hostId, event.key);
       case 'queues-purged':
@@ -134,6 +139,15 @@ export class QueueState implements QueueView {
       default:
         return assertNever(event);
     }
+  }
+
+  /** A replaced entry keeping its priority and due time keeps its place (its key is the same); otherwise it moves. */
+  private replace(entry: QueuedEntry): void {
+    const host = this.hosts.get(entry.hostId);
+    const current = host?.entries.get(entry.key);
+    if (host && current && current.priority === entry.priority && current.dueAt === entry.dueAt) return host.swap(current, entry);
+    this.remove(entry.hostId, entry.key);
+    this.place(entry);
   }
 
   private place(entry: QueuedEntry): void {

@@ -48,6 +48,18 @@ describe('SortedDueList', () => {
     expect(list.countDue(10)).toBe(0);
   });
 
+  it('puts an item in the place of the one with its due time and key, and of nothing absent', () => {
+    const { list, items } = listOf([1, 1, 1, 2]);
+    list.insertRun([item(3, 9), item(3, 8)]);
+    const [next, later] = [{ ...items[1] }, item(3, 9)];
+    expect(list.replace(items[1], next)).toBe(true);
+    expect(list.replace(items[1], next)).toBe(false);
+    expect(list.replace([...list.values()][5], later)).toBe(true);
+    expect([...list.values()]).toEqual([items[0], next, items[2], items[3], item(3, 8), later]);
+    expect([...list.values()][1]).toBe(next);
+    expect(list.size).toBe(6);
+  });
+
   it('gives the first due items without removing them', () => {
     const { list } = listOf([4, 2, 8, 6]);
     expect(list.firstDue(6, 10).map((i) => i.dueAt)).toEqual([2, 4, 6]);

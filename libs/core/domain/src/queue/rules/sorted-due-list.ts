@@ -115,24 +115,21 @@ export class SortedDueList<T extends DueItem> {
 
   /** Removes this very item (found by its due time and key); false when absent. */
   remove(item: T): boolean {
-    this.ordered();
-    const first = this.chunks[0];
-    // A claim takes its entries from the front.
-    if (first?.[0] === item) {
-      first.shift();
-      if (first.length === 0) this.chunks.shift();
-      this.count--;
-      return true;
-    }
-    const index = this.chunkFor(item);
-    const chunk = this.chunks[index];
-    if (!chunk) return false;
-    const at = lowerBound(chunk, item);
-    if (chunk[at] !== item) return false;
-    chunk.splice(at, 1);
-    if (chunk.length === 0) this.chunks.splice(index, 1);
+    const place = this.locate(item);
+    if (!place) return false;
+    const chunk = this.chunks[place.index];
+    if (place.at === 0) chunk.shift();
+    else chunk.splice(place.at, 1);
+    if (chunk.length === 0) this.chunks.splice(place.index, 1);
     this.count--;
     return true;
+  }
+
+  /** Puts `next` in the place of this very item, whose due time and key it shares; false when the item is absent. */
+  replace(item: T, next: T): boolean {
+    const place = this.locate(item);
+    if (place) this.chunks[place.index][place.at] = next;
+    return place !== undefined;
   }
 
   /** How many items are due at `now` (their due time `reached`); unsorted runs count as they are. */
@@ -234,6 +231,17 @@ export class SortedDueList<T extends DueItem> {
 
   private pushChunks(chunks: T[][], items: readonly T[]): void {
     for (let at = 0; at < items.length; at += this.maxChunk) chunks.push(items.slice(at, at + this.maxChunk));
+  }
+
+  /** Where this very item is: its chunk's index and its index in that chunk. */
+  private locate(item: T): { index: number; at: number } | undefined {
+    this.ordered();
+    // A claim takes its entries from the front.
+    if (this.chunks[0]?.[0] === item) return { index: 0, at: 0 };
+    const index = this.chunkFor(item);
+    const chunk = this.chunks[index];
+    const at = chunk ? lowerBound(chunk, item) : -1;
+    return chunk?.[at] === item ? { index, at } : undefined;
   }
 
   /** Index of the first chunk whose last item is not before `item` (the last chunk when none is). */
