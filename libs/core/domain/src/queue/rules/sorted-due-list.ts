@@ -14,8 +14,6 @@ function compare(a: DueItem, b: DueItem): number {
 
 const lastOf = <T>(items: readonly T[]): T => items[items.length - 1];
 
-// The binary searches below are written out, not one search taking a predicate: counts() runs them for every queue, and a call through a closure per step made it several times slower.
-
 /** First index from `lo` in a sorted array whose element is not before `item` (lower bound). */
 function lowerBound(items: readonly DueItem[], item: DueItem, lo = 0): number {
   let hi = items.length;
