@@ -268,7 +268,7 @@ export class MemoryQueueStore implements QueueStore {
   }
 
   private load(snapshot: QueueStoreSnapshot): void {
-    for (const entry of snapshot.entries) this.state.evolve({ type: 'entry-queued', entry: fromSnapshotEntry(entry) });
+    this.state.evolve({ type: 'entries-queued', entries: snapshot.entries.map(fromSnapshotEntry) });
     // Claims held before the restart come back as their leases would: merged into an entry queued since.
     for (const claimed of snapshot.claimed) {
       const entry = fromSnapshotEntry(claimed);

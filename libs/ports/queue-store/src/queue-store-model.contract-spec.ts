@@ -107,25 +107,16 @@ class ModelQueue {
   }
 
   /**
-   * Checks a store's claim against the model's and takes it over. Entries due
-   * at the same time may be taken in either order (the memory store serves
-   * them first queued, first served; Redis by key), so the store's choice
-   * must match the model's by host, priority and due time, and the entries it
-   * took must be queued in the model as the store reports them.
+   * Checks a store's claim against the model's: the very entries, in the very
+   * order (entries due at the same time in key order, `QUEUE_RULE_TABLE.dueTies`),
+   * then takes it over under the store's claim ids.
    */
   acceptClaim(now: number, limit: number, claimed: readonly ClaimedEntry[]): void {
     this.apply(decideLeaseExpiry(this.view, now));
-    const expected = decideClaim(this.view, { now, limit, leaseMs: LEASE_MS }, () => 'model').events;
-    const leased: QueueChange[] = claimed.map((c) => {
-      const entry = this.view.queued(c.hostId, queueEntryKey(c.dimensionId, c.url));
-      if (!entry) throw new Error(`claimed ${c.url} (${c.dimensionId}) of host ${c.hostId} is not queued in the model`);
-      const { hostId, url, dimensionId, priority, mode, entryId, trigger, attempt } = entry;
-      expect(c).toEqual({ hostId, url, dimensionId, priority, ...(mode ? { mode } : {}), entryId, ...(trigger ? { trigger } : {}), attempt, claimId: c.claimId, leaseUntil: now + LEASE_MS });
-      return { type: 'entry-leased', lease: { entry, claimId: c.claimId, leaseUntil: c.leaseUntil } };
-    });
-    const shape = (e: QueueChange) => (e.type === 'entry-leased' ? [e.lease.entry.hostId, e.lease.entry.priority, e.lease.entry.dueAt] : []);
-    expect(leased.map(shape)).toEqual(expected.map(shape));
-    this.view.evolveAll(leased);
+    const expected = decideClaim(this.view, { now, limit, leaseMs: LEASE_MS }, () => 'model');
+    const withoutId = ({ claimId: _, ...entry }: ClaimedEntry) => entry;
+    expect(claimed.map(withoutId)).toEqual(expected.result.map(withoutId));
+    this.view.evolveAll(expected.events.map((event, i): QueueChange => (event.type === 'entry-leased' ? { ...event, lease: { ...event.lease, claimId: claimed[i].claimId } } : event)));
   }
 }
 

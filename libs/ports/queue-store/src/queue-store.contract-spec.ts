@@ -264,6 +264,23 @@ export function describeQueueStoreContract(name: string, factory: () => Promise<
         expect((await claim(T + 1_000, 5)).map((c) => c.url)).toEqual(['later']);
       });
 
+      it('takes entries due at the same time in key order: dimension id, "|", URL, compared as UTF-8 bytes, however they were queued', async () => {
+        const at = (url: string, dimensionId = 1) => ({ url: `https://example.com/${url}`, dimensionId });
+        await enqueue({ items: [at('\u{1F600}'), at('b', 2), at('\uFFFD')] });
+        await enqueue({ items: [at('a', 10), at('c')], entryId: 'event-2' });
+        await enqueue({ items: [at('z')], dueAt: T - 1 });
+        // Bytes put '10|' before '1|' ('0' < '|') and U+FFFD before U+1F600, which JavaScript's own string order turns round.
+        expect((await claim(T, 10)).map((c) => `${c.dimensionId}|${c.url.slice(20)}`)).toEqual(['1|z', '10|a', '1|c', '1|\uFFFD', '1|\u{1F600}', '2|b']);
+      });
+
+      it('puts a retried entry back at its key’s place among the entries due at its time', async () => {
+        await enqueue({ items: itemsOf(['b', 'a', 'c']) });
+        const [first] = await claim(T, 1);
+        expect(first.url).toBe('a');
+        await store.retryLater(first, T, 0);
+        expect((await claim(T, 10)).map((c) => c.url)).toEqual(['a', 'b', 'c']);
+      });
+
       it('serves a small host in the same claim as a host with a thousand entries', async () => {
         await enqueue({ hostId: 1, items: itemsOf(urls(1_000)) });
         await enqueue({ hostId: 2, items: itemsOf(['lonely']) });

@@ -38,7 +38,9 @@ export type StoreResult<T> = { readonly applied: true; readonly value: T } | { r
  * - Every method is atomic: a failure leaves no partial change.
  * - `claim` takes due entries of hosts that are not paused, `high` before
  *   `normal` before `autorecache`, round-robin across hosts within a priority
- *   so one busy host cannot starve the others.
+ *   so one busy host cannot starve the others; within a host and priority,
+ *   earliest due first, entries due at the same time in key order
+ *   (`dimensionId|url` as UTF-8 bytes: the domain's `QUEUE_RULE_TABLE.dueTies`).
  * - Claimed entries are out of their queue: purge does not touch them; they
  *   return to it only by `retryLater` or when their lease expires.
  * - A mutation given a position at or below the stream's applied offset

@@ -104,7 +104,7 @@ export function applyArgs(event: QueueChange): (string | number)[] {
       return [event.type, event.expiresAt];
     case 'pause-lifted':
       return [event.type];
-    case 'entry-queued':
+    case 'entries-queued':
     case 'entry-replaced':
     case 'entry-leased':
     case 'lease-ended':

@@ -14,15 +14,27 @@ const MERGE_POLICY_LUA: { readonly [P in keyof typeof MERGE_POLICIES]: string } 
 /** The ZADD flag that merges a new due time into a stored score by the table's due time policy. */
 const DUE_MERGE_ZADD_FLAG: { readonly [P in typeof QUEUE_RULE_TABLE.merge.dueAt]: string } = { earlier: 'LT' };
 
+/**
+ * How the queues' sorted sets keep each tie order of the table. Redis orders
+ * members of equal score by their bytes, and a queue's member is its entry's
+ * key, so 'key-bytes' needs nothing evaluated. Typed by the table, so another
+ * tie order does not compile until it has its form here (a member or score
+ * that carries it).
+ */
+const DUE_TIE_LUA: { readonly [O in typeof QUEUE_RULE_TABLE.dueTies]: string } = {
+  'key-bytes': '-- Entries due at the same time: the sorted set keeps them in member (entry key) byte order.',
+};
+
 const luaString = (value: string): string => `'${value}'`;
 
 /**
  * The domain's `QUEUE_RULE_TABLE` as Lua, for the queue scripts' prelude:
- * the drain order and ranks, one merge function per field, and when a moment
- * is reached (as a comparison and as ZRANGEBYSCORE / ZCOUNT bounds).
+ * the drain order and ranks, one merge function per field, when a moment is
+ * reached (as a comparison and as ZRANGEBYSCORE / ZCOUNT bounds), and how
+ * entries due at the same time are ordered.
  */
 export function queueRulesLua(): string {
-  const { drainOrder, merge, reachedWhenEqual } = QUEUE_RULE_TABLE;
+  const { drainOrder, merge, reachedWhenEqual, dueTies } = QUEUE_RULE_TABLE;
   return `
 local PRIORITIES = { ${drainOrder.map(luaString).join(', ')} }
 local RANK = { ${drainOrder.map((priority, i) => `${priority} = ${i + 1}`).join(', ')} }
@@ -34,5 +46,6 @@ local function reached(at, now) return tonumber(at) ${reachedWhenEqual ? '<=' : 
 -- Score bounds: the last score reached at now, the first one not reached.
 local function reachedUpTo(now) return ${reachedWhenEqual ? 'now' : "'(' .. now"} end
 local function notReachedFrom(now) return ${reachedWhenEqual ? "'(' .. now" : 'now'} end
+${DUE_TIE_LUA[dueTies]}
 `;
 }

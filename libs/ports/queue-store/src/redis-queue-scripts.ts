@@ -15,10 +15,11 @@ import { queueRulesLua } from './redis-queue-rules-lua';
  * of a request's items) follow the domain's functions of the same name, and
  * the model contract suite runs generated call sequences against this store
  * and the domain's rules and compares every answer. Purge, settle, pause and
- * resume are decided in TypeScript and applied by APPLY. Two things the port
- * leaves open differ from the memory store: entries due at the same time are
- * served in key order (ZSET member order, not first queued), and leases
- * expiring together return in claim id order.
+ * resume are decided in TypeScript and applied by APPLY. Entries due at the
+ * same time are served in key order, the ZSET's member order, as the table's
+ * `dueTies` says. One thing the port leaves open differs from the memory
+ * store: leases expiring together return in claim id order (the memory store
+ * returns them in the order they were taken).
  *
  * Key layout (P = `{<keyPrefix>}:`, one hash tag so every script touches a
  * single cluster slot):

@@ -8,7 +8,7 @@ describe('decideEnqueue', () => {
     const view = given();
     const decision = decideEnqueue(view, { ...request, items: [{ url: 'u', dimensionId: 1 }, { url: 'u', dimensionId: 1, mode: 'render' }] });
     expect(decision.result).toEqual({ enqueued: 1, created: 1, promoted: 0 });
-    expect(decision.events).toEqual([{ type: 'entry-queued', entry: entry('u', { mode: 'render', entryId: 'e2' }) }]);
+    expect(decision.events).toEqual([{ type: 'entries-queued', entries: [entry('u', { mode: 'render', entryId: 'e2' })] }]);
   });
 
   it('given a queued normal entry, when a high request comes later, then it moves up keeping the earlier due time and answers to the new request', () => {
@@ -35,7 +35,7 @@ describe('decideEnqueue and the sitemap trigger', () => {
   const request = { hostId: 1, priority: 'normal' as const, dueAt: T, entryId: 'e2', items: [{ url: 'u', dimensionId: 1 }] };
 
   it('given an empty queue, when a sitemap request queues an item, then the entry carries the trigger', () => {
-    expect(decideEnqueue(given(), { ...request, trigger: 'sitemap' }).events).toEqual([{ type: 'entry-queued', entry: entry('u', { entryId: 'e2', trigger: 'sitemap' }) }]);
+    expect(decideEnqueue(given(), { ...request, trigger: 'sitemap' }).events).toEqual([{ type: 'entries-queued', entries: [entry('u', { entryId: 'e2', trigger: 'sitemap' })] }]);
   });
 
   it('given an entry queued by a sitemap, when a plain request queues it again, then the trigger goes with the request', () => {

@@ -8,25 +8,26 @@ import type { QueueDecision, QueueChange, QueueView, QueuedEntry } from './queue
  * the earlier due time) and answers to this request from now on.
  */
 export function decideEnqueue(view: QueueView, request: EnqueueRequest): QueueDecision<EnqueueResult> {
-  const events: QueueChange[] = [];
-  let created = 0;
+  const created: QueuedEntry[] = [];
+  const replaced: QueueChange[] = [];
   let promoted = 0;
   const distinct = distinctItems(request.items);
   for (const [key, item] of distinct) {
     const existing = view.queued(request.hostId, key);
     if (!existing) {
-      created++;
       const { hostId, priority, dueAt, entryId } = request;
-      events.push({ type: 'entry-queued', entry: { hostId, key, url: item.url, dimensionId: item.dimensionId, ...(item.mode ? { mode: item.mode } : {}), priority, dueAt, entryId, ...triggerOf(request), attempt: 0 } });
+      created.push({ hostId, key, url: item.url, dimensionId: item.dimensionId, ...(item.mode ? { mode: item.mode } : {}), priority, dueAt, entryId, ...triggerOf(request), attempt: 0 });
       continue;
     }
     const placement = mergeEntry(existing, { priority: request.priority, dueAt: request.dueAt, ...(item.mode ? { mode: item.mode } : {}) });
     if (placement.priority !== existing.priority) promoted++;
     const { trigger: _previous, ...placed } = withPlacement(existing, placement);
     const entry = { ...placed, entryId: request.entryId, ...triggerOf(request) };
-    if (!sameEntry(entry, existing)) events.push({ type: 'entry-replaced', entry });
+    if (!sameEntry(entry, existing)) replaced.push({ type: 'entry-replaced', entry });
   }
-  return { events, result: Object.freeze({ enqueued: distinct.size, created, promoted }) };
+  // Keys are distinct within a request, so the new entries go first, as one run.
+  const events: QueueChange[] = created.length > 0 ? [{ type: 'entries-queued', entries: created }, ...replaced] : replaced;
+  return { events, result: Object.freeze({ enqueued: distinct.size, created: created.length, promoted }) };
 }
 
 /** The request's trigger as an entry field (absent when it has none). */

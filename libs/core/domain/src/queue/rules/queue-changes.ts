@@ -27,13 +27,13 @@ export interface Lease {
 }
 
 /**
- * What the queue's decisions produce and its states apply, in order. An entry
- * changed in place (`entry-replaced`) or returned from its lease
- * (`lease-returned`) keeps its place among entries due at the same time.
+ * What the queue's decisions produce and its states apply, in order. However
+ * an entry comes into its queue (queued, replaced, returned from its lease),
+ * it takes its place by due time, then key (`QUEUE_RULE_TABLE.dueTies`).
  */
 export type QueueChange =
-  /** A key not queued before. */
-  | { readonly type: 'entry-queued'; readonly entry: QueuedEntry }
+  /** Keys not queued before: a request's new entries, placed together. */
+  | { readonly type: 'entries-queued'; readonly entries: readonly QueuedEntry[] }
   /** A queued key with a new priority, due time, mode or request. */
   | { readonly type: 'entry-replaced'; readonly entry: QueuedEntry }
   | { readonly type: 'entry-removed'; readonly hostId: number; readonly key: string }
@@ -55,7 +55,7 @@ export interface QueueView {
   queuedCount(hostId: number, priority: Priority): number;
   /** Hosts with at least one queued entry, in any order. */
   hostsWithEntries(): Iterable<number>;
-  /** Up to `limit` entries of a host and priority due at `now` (dueAt ≤ now), earliest first. */
+  /** Up to `limit` entries of a host and priority due at `now` (dueAt ≤ now), earliest first, entries due at the same time in key order (`QUEUE_RULE_TABLE.dueTies`). */
   firstDue(hostId: number, priority: Priority, now: number, limit: number): readonly QueuedEntry[];
   lease(claimId: string): Lease | undefined;
   /** Every lease, in the order they were taken. */

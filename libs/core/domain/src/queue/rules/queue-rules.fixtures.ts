@@ -11,7 +11,7 @@ export function entry(url: string, over: Partial<QueuedEntry> = {}): QueuedEntry
   return { hostId: 1, key: queueEntryKey(dimensionId, url), url, dimensionId, priority: 'normal' as Priority, dueAt: T, entryId: 'e1', attempt: 0, ...over };
 }
 
-export const queued = (...entries: QueuedEntry[]): QueueChange[] => entries.map((e) => ({ type: 'entry-queued', entry: e }));
+export const queued = (...entries: QueuedEntry[]): QueueChange[] => [{ type: 'entries-queued', entries }];
 
 export function given(...events: QueueChange[]): QueueState {
   const state = new QueueState();

@@ -1,12 +1,30 @@
 import { entry, given, queued, T } from './queue-rules.fixtures';
 
 describe('QueueState', () => {
-  it('given entries due at the same time, then they are served first queued, first served, a replaced one keeping its place', () => {
-    const state = given(...queued(entry('a'), entry('b'), entry('c')), { type: 'entry-replaced', entry: entry('a', { entryId: 'e9' }) });
-    expect(state.firstDue(1, 'normal', T, 10).map((e) => e.url)).toEqual(['a', 'b', 'c']);
+  it('given entries due at the same time, then they are served in key order, however they were queued or replaced', () => {
+    const state = given(
+      ...queued(entry('c'), entry('a')),
+      ...queued(entry('d'), entry('b', { dimensionId: 2 })),
+      { type: 'entry-replaced', entry: entry('a', { entryId: 'e9' }) },
+      { type: 'entry-replaced', entry: entry('e', { dueAt: T + 1 }) },
+    );
+    state.evolve({ type: 'entry-replaced', entry: entry('e') });
+    expect(state.firstDue(1, 'normal', T, 10).map((e) => e.key)).toEqual(['1|a', '1|c', '1|d', '1|e', '2|b']);
   });
 
-  it('given a leased entry returned, then it takes its old place back', () => {
+  it('given entries due at different times, then the earlier is served first whatever its key', () => {
+    const state = given(...queued(entry('a', { dueAt: T })), ...queued(entry('b', { dueAt: T - 1 })));
+    expect(state.firstDue(1, 'normal', T, 10).map((e) => e.url)).toEqual(['b', 'a']);
+  });
+
+  it('given one request’s new entries of several hosts and priorities, then each lands in its own queue', () => {
+    const state = given(...queued(entry('b'), entry('a'), entry('c', { priority: 'high' }), entry('d', { hostId: 2 }), entry('e')));
+    expect(state.firstDue(1, 'normal', T, 10).map((e) => e.url)).toEqual(['a', 'b', 'e']);
+    expect(state.firstDue(1, 'high', T, 10).map((e) => e.url)).toEqual(['c']);
+    expect(state.firstDue(2, 'normal', T, 10).map((e) => e.url)).toEqual(['d']);
+  });
+
+  it('given a leased entry returned, then it takes its place back', () => {
     const state = given(
       ...queued(entry('a'), entry('b')),
       { type: 'entry-leased', lease: { entry: entry('a'), claimId: 'c1', leaseUntil: T } },

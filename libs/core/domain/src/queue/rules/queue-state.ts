@@ -2,30 +2,37 @@ import { assertNever } from '../../shared/assert-never';
 import { PRIORITIES, type Priority } from '../priority';
 import { emptyHostQueueCounts, type HostQueueCounts } from '../queue-entry';
 import type { Lease, QueueChange, QueueView, QueuedEntry } from './queue-changes';
-import { SortedDueList, type DueItem } from './sorted-due-list';
+import { SortedDueList } from './sorted-due-list';
 
-/** A queued entry with its place among entries due at the same time. */
-interface IndexedEntry extends DueItem {
-  readonly entry: QueuedEntry;
-}
-
-/** One host's queued entries: the key index and one due-ordered list per priority. */
+/** One host's queued entries: the key index and one list per priority, in drain order (due time, then key). */
 class HostQueues {
-  readonly entries = new Map<string, IndexedEntry>();
-  readonly lists: Record<Priority, SortedDueList<IndexedEntry>> = {
+  readonly entries = new Map<string, QueuedEntry>();
+  readonly lists: Record<Priority, SortedDueList<QueuedEntry>> = {
     high: new SortedDueList(),
     normal: new SortedDueList(),
     autorecache: new SortedDueList(),
   };
 
-  add(indexed: IndexedEntry): void {
-    this.entries.set(indexed.entry.key, indexed);
-    this.lists[indexed.entry.priority].insert(indexed);
+  add(entry: QueuedEntry): void {
+    this.entries.set(entry.key, entry);
+    this.lists[entry.priority].insert(entry);
   }
 
-  delete(indexed: IndexedEntry): void {
-    this.entries.delete(indexed.entry.key);
-    this.lists[indexed.entry.priority].remove(indexed);
+  /** New entries of one priority, placed together (see `SortedDueList.insertRun`). */
+  addRun(entries: readonly QueuedEntry[], priority: Priority): void {
+    for (const entry of entries) this.entries.set(entry.key, entry);
+    this.lists[priority].insertRun(entries);
+  }
+
+  delete(entry: QueuedEntry): void {
+    this.entries.delete(entry.key);
+    this.lists[entry.priority].remove(entry);
+  }
+
+  /** `next` in the place of `current`, which has its key, priority and due time. */
+  swap(current: QueuedEntry, next: QueuedEntry): void {
+    this.entries.set(next.key, next);
+    this.lists[next.priority].replace(current, next);
   }
 
   counts(now: number): HostQueueCounts {
@@ -49,13 +56,12 @@ class HostQueues {
 export class QueueState implements QueueView {
   private readonly hosts = new Map<number, HostQueues>();
   private readonly pauseDeadlines = new Map<number, number>();
-  private readonly claims = new Map<string, { readonly lease: Lease; readonly seq: number }>();
-  private seq = 0;
+  private readonly claims = new Map<string, Lease>();
   /** Host served last by a claim (an `entry-leased`); a store restoring a snapshot sets it. */
   lastServedHost: number | undefined;
 
   queued(hostId: number, key: string): QueuedEntry | undefined {
-    return this.hosts.get(hostId)?.entries.get(key)?.entry;
+    return this.hosts.get(hostId)?.entries.get(key);
   }
 
   queuedCount(hostId: number, priority: Priority): number {
@@ -67,15 +73,15 @@ export class QueueState implements QueueView {
   }
 
   firstDue(hostId: number, priority: Priority, now: number, limit: number): readonly QueuedEntry[] {
-    return this.hosts.get(hostId)?.lists[priority].firstDue(now, limit).map((indexed) => indexed.entry) ?? [];
+    return this.hosts.get(hostId)?.lists[priority].firstDue(now, limit) ?? [];
   }
 
   lease(claimId: string): Lease | undefined {
-    return this.claims.get(claimId)?.lease;
+    return this.claims.get(claimId);
   }
 
-  *leases(): Iterable<Lease> {
-    for (const { lease } of this.claims.values()) yield lease;
+  leases(): Iterable<Lease> {
+    return this.claims.values();
   }
 
   pauses(): Iterable<readonly [number, number]> {
@@ -95,7 +101,7 @@ export class QueueState implements QueueView {
   /** Queued entries host by host, within a host and priority in drain order. */
   *queuedEntries(): IterableIterator<QueuedEntry> {
     for (const host of this.hosts.values()) {
-      for (const priority of PRIORITIES) for (const indexed of host.lists[priority].values()) yield indexed.entry;
+      for (const priority of PRIORITIES) yield* host.lists[priority].values();
     }
   }
 
@@ -103,15 +109,13 @@ export class QueueState implements QueueView {
     for (const event of events) this.evolve(event);
   }
 
-  /** Applies one decided event; entries due at the same time keep first queued, first served order, and a replaced or returned entry keeps its place. */
+  /** Applies one decided event. Each entry takes its place by due time, then key (`QUEUE_RULE_TABLE.dueTies`), however it came. */
   evolve(event: QueueChange): void {
     switch (event.type) {
-      case 'entry-queued':
-        return this.place(event.entry, this.seq++);
-      case 'entry-replaced': {
-        const current = this.remove(event.entry.hostId, event.entry.key);
-        return this.place(event.entry, current?.seq ?? this.seq++);
-      }
+      case 'entries-queued':
+        return this.placeNew(event.entries);
+      case 'entry-replaced':
+        return this.replace(event.entry);
       case 'entry-removed':
         return void this.remove(event.hostId, event.key);
       case 'queues-purged':
@@ -122,45 +126,64 @@ export class QueueState implements QueueView {
         return void this.pauseDeadlines.delete(event.hostId);
       case 'entry-leased': {
         const { entry } = event.lease;
-        const current = this.remove(entry.hostId, entry.key);
-        this.claims.set(event.lease.claimId, { lease: event.lease, seq: current?.seq ?? this.seq++ });
+        this.remove(entry.hostId, entry.key);
+        this.claims.set(event.lease.claimId, event.lease);
         this.lastServedHost = entry.hostId;
         return;
       }
       case 'lease-ended':
         return void this.claims.delete(event.claimId);
-      case 'lease-returned': {
-        const seq = this.claims.get(event.claimId)?.seq ?? this.seq++;
+      case 'lease-returned':
         this.claims.delete(event.claimId);
-        return this.place(event.entry, seq);
-      }
+        return this.place(event.entry);
       default:
         return assertNever(event);
     }
   }
 
-  private place(entry: QueuedEntry, seq: number): void {
-    let host = this.hosts.get(entry.hostId);
-    if (!host) this.hosts.set(entry.hostId, (host = new HostQueues()));
-    host.add({ entry, dueAt: entry.dueAt, seq });
+  /** A replaced entry keeping its priority and due time keeps its place (its key is the same); otherwise it moves. */
+  private replace(entry: QueuedEntry): void {
+    const host = this.hosts.get(entry.hostId);
+    const current = host?.entries.get(entry.key);
+    if (host && current && current.priority === entry.priority && current.dueAt === entry.dueAt) return host.swap(current, entry);
+    this.remove(entry.hostId, entry.key);
+    this.place(entry);
   }
 
-  private remove(hostId: number, key: string): IndexedEntry | undefined {
+  private place(entry: QueuedEntry): void {
+    this.hostOf(entry.hostId).add(entry);
+  }
+
+  /** New entries, a run at a time: consecutive ones of one host and priority (a request's, all of them) go into their list together. */
+  private placeNew(entries: readonly QueuedEntry[]): void {
+    for (let start = 0; start < entries.length; ) {
+      const { hostId, priority } = entries[start];
+      let end = start + 1;
+      while (end < entries.length && entries[end].hostId === hostId && entries[end].priority === priority) end++;
+      this.hostOf(hostId).addRun(start === 0 && end === entries.length ? entries : entries.slice(start, end), priority);
+      start = end;
+    }
+  }
+
+  private hostOf(hostId: number): HostQueues {
+    let host = this.hosts.get(hostId);
+    if (!host) this.hosts.set(hostId, (host = new HostQueues()));
+    return host;
+  }
+
+  private remove(hostId: number, key: string): void {
     const host = this.hosts.get(hostId);
-    const indexed = host?.entries.get(key);
-    if (!host || !indexed) return undefined;
-    host.delete(indexed);
+    const entry = host?.entries.get(key);
+    if (!host || !entry) return;
+    host.delete(entry);
     if (host.entries.size === 0) this.hosts.delete(hostId);
-    return indexed;
   }
 
   private purge(hostId: number, priorities: readonly Priority[]): void {
     const host = this.hosts.get(hostId);
     if (!host) return;
     for (const priority of priorities) {
-      const list = host.lists[priority];
-      for (const indexed of list.values()) host.entries.delete(indexed.entry.key);
-      list.clear();
+      for (const chunk of host.lists[priority].clear()) for (const entry of chunk) host.entries.delete(entry.key);
     }
     if (host.entries.size === 0) this.hosts.delete(hostId);
   }
