@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { drainPending } from 'chdb';
 import { AppError, changesBetween, ISSUE_CODES, type PageFacts } from '@bpc/domain';
 import { BOT_REQUEST_RECORDED, BotRequestRecorded, envelope, newRenderRecorded, RenderRecorded, SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecorded } from '@bpc/events';
 import { ExplorerAdmission, ExplorerStore, RECACHE_RECEIPTS_TABLE, type RecacheReceiptRow } from '@bpc/explorer-store';
 import { explorerRows, type TableRows } from '@bpc/projections';
-import { botRequestPayload, IN_PROCESS_EXPLORER_STORES, TestClock, testConfig } from '@bpc/testing';
+import { botRequestPayload, closeInProcessExplorerStore, IN_PROCESS_EXPLORER_STORES, TestClock, testConfig } from '@bpc/testing';
 import { factsWith, healthyFacts } from '../../../../core/domain/src/pages/page-facts.fixtures';
 import { AccountLimits } from '../account-limits';
 import { DEFAULT_LIMITS } from '../catalog/explorer-catalog';
@@ -83,12 +82,7 @@ describe.each(IN_PROCESS_EXPLORER_STORES)('the pages and page_changes explorers 
     insights = new GetSeoInsightsHandler(store, admission, clock, config);
   }, 60_000);
 
-  afterAll(async () => {
-    await store?.close();
-    await drainPending();
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(config.data_dir, { recursive: true, force: true });
-  });
+  afterAll(() => closeInProcessExplorerStore(store, dir, config.data_dir));
 
   const query = (explorerKey: string, body: RunExplorerQuery['body'], websiteId = 'demo', accountId = 'acme') => handler.execute(new RunExplorerQuery(websiteId, accountId, explorerKey, body, clock.now()));
   const refusal = (answer: Promise<unknown>) => answer.then(() => undefined, (error: AppError) => ({ code: error.code, field: error.field }));

@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { drainPending } from 'chdb';
 import { PAGE_ISSUE_CODES, type PageFacts } from '@bpc/domain';
 import { newRenderRecorded, RenderRecorded } from '@bpc/events';
 import { ExplorerAdmission, ExplorerStore, PAGE_CRITICAL_DAYS_TABLE } from '@bpc/explorer-store';
 import { explorerRows, type TableRows } from '@bpc/projections';
-import { IN_PROCESS_EXPLORER_STORES, TestClock, testConfig } from '@bpc/testing';
+import { closeInProcessExplorerStore, IN_PROCESS_EXPLORER_STORES, TestClock, testConfig } from '@bpc/testing';
 import { factsWith } from '../../../../core/domain/src/pages/page-facts.fixtures';
 import { GetSeoInsights, GetSeoInsightsHandler } from './seo-insights';
 
@@ -73,12 +72,7 @@ describe.each(IN_PROCESS_EXPLORER_STORES)('SEO insight: pages with issues as of 
     insights = new GetSeoInsightsHandler(store, admission, clock, config);
   }, 60_000);
 
-  afterAll(async () => {
-    await store?.close();
-    await drainPending();
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(config.data_dir, { recursive: true, force: true });
-  });
+  afterAll(() => closeInProcessExplorerStore(store, dir, config.data_dir));
 
   const seo = async (period: string, websiteId = 'demo', accountId = 'acme') => (await insights.execute(new GetSeoInsights(websiteId, accountId, { period }, clock.now()))).data;
   const day = (d: number) => TODAY + d * DAY;

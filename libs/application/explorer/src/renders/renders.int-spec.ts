@@ -1,10 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { drainPending } from 'chdb';
 import { AppError } from '@bpc/domain';
 import { ExplorerAdmission, ExplorerStore, RECACHE_RECEIPTS_TABLE } from '@bpc/explorer-store';
-import { IN_PROCESS_EXPLORER_STORES, insertRenderOutcomes, renderOutcome, TestClock, testConfig } from '@bpc/testing';
+import { closeInProcessExplorerStore, IN_PROCESS_EXPLORER_STORES, insertRenderOutcomes, renderOutcome, TestClock, testConfig } from '@bpc/testing';
 import { AccountLimits } from '../account-limits';
 import { findExplorer, RENDERS_KEY } from '../catalog/explorer-catalog';
 import { discoveryDocument } from '../discover-explorers/discovery';
@@ -59,12 +58,7 @@ describe.each(IN_PROCESS_EXPLORER_STORES)('render history queries (%s)', (_name,
     timeseries = (body, website = 'demo') => series.execute(new GetRendersTimeseries(website, website === 'demo' ? 'acme' : 'other', body, clock.now()));
   }, 60_000);
 
-  afterAll(async () => {
-    await store?.close();
-    await drainPending();
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(config.data_dir, { recursive: true, force: true });
-  });
+  afterAll(() => closeInProcessExplorerStore(store, dir, config.data_dir));
 
   const refusal = (promise: Promise<unknown>) => promise.then(() => undefined, (error: AppError) => ({ code: error.code, field: error.field }));
 

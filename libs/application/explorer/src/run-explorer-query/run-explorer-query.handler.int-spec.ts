@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { drainPending } from 'chdb';
 import { AppError } from '@bpc/domain';
 import { BOT_REQUEST_RECORDED, BotRequestRecorded, envelope, SEARCH_PERFORMANCE_RECORDED, SearchPerformanceRecorded } from '@bpc/events';
 import { ChdbExecutor, EXPLORER_DDL_DIR, ExplorerAdmission } from '@bpc/explorer-store';
 import { explorerRows, type TableRows } from '@bpc/projections';
-import { botRequestPayload, TestClock, testConfig } from '@bpc/testing';
+import { botRequestPayload, closeInProcessExplorerStore, TestClock, testConfig } from '@bpc/testing';
 import { AccountLimits } from '../account-limits';
 import { RunExplorerQueryHandler } from './run-explorer-query.handler';
 import { RunExplorerQuery } from './run-explorer-query.query';
@@ -73,12 +72,7 @@ describe('RunExplorerQuery (chDB)', () => {
     handler = new RunExplorerQueryHandler(store, admission, clock, new AccountLimits(config), config);
   }, 60_000);
 
-  afterAll(async () => {
-    await store?.close();
-    await drainPending();
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(config.data_dir, { recursive: true, force: true });
-  });
+  afterAll(() => closeInProcessExplorerStore(store, dir, config.data_dir));
 
   const query = (explorerKey: string, body: RunExplorerQuery['body'], websiteId = 'demo', accountId = 'acme') => handler.execute(new RunExplorerQuery(websiteId, accountId, explorerKey, body, clock.now()));
   const refusal = (answer: Promise<unknown>) => answer.then(() => undefined, (error: AppError) => ({ code: error.code, field: error.field }));

@@ -1,10 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { drainPending } from 'chdb';
 import { AppError } from '@bpc/domain';
 import { ExplorerAdmission, ExplorerStore } from '@bpc/explorer-store';
-import { IN_PROCESS_EXPLORER_STORES, insertBulkBotRequests, TestClock, testConfig, until } from '@bpc/testing';
+import { closeInProcessExplorerStore, IN_PROCESS_EXPLORER_STORES, insertBulkBotRequests, TestClock, testConfig, until } from '@bpc/testing';
 import { AccountLimits } from '../account-limits';
 import { RunExplorerQueryHandler } from './run-explorer-query.handler';
 import { ExplorerQueryResult, RunExplorerQuery } from './run-explorer-query.query';
@@ -27,12 +26,7 @@ describe.each(IN_PROCESS_EXPLORER_STORES)('a Data Explorer query behind the admi
     await insertBulkBotRequests(store, 'shop', 1_000, now - 60_000);
   }, 60_000);
 
-  afterAll(async () => {
-    await store?.close();
-    await drainPending();
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(config.data_dir, { recursive: true, force: true });
-  });
+  afterAll(() => closeInProcessExplorerStore(store, dir, config.data_dir));
 
   function setUp(limits: { maxRunning: number; perAccount: number }) {
     const clock = new TestClock();
