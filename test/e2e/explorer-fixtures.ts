@@ -1,6 +1,6 @@
 import { BOT_REQUEST_RECORDED, BotRequestRecorded, BotRequestRecordedPayload, envelope, TOPICS } from '@bpc/events';
 import type { RunningApps } from '@bpc/composition';
-import { jsonOf, TEST_INTERNAL_KEY } from '@bpc/testing';
+import { jsonOf, TEST_INTERNAL_KEY, until } from '@bpc/testing';
 
 /** Shared helpers of the explorer e2e suites (not a suite itself). */
 export const adminHeaders = { 'x-internal-auth': TEST_INTERNAL_KEY, 'content-type': 'application/json' };
@@ -40,14 +40,12 @@ export function botRequest(websiteId: string, servedAt: Date, overrides: Partial
   );
 }
 
-/** Appends events and waits until ClickHouse holds `expectedRows` rows for the website. */
+/** Appends events and waits until ClickHouse holds `expectedRows` rows for the website (a cluster's projector may still be joining its group on a busy machine). */
 export async function recordAndWait(running: RunningApps, events: BotRequestRecorded[], websiteId: string, expectedRows: number): Promise<void> {
   await running.runtime.ports.eventLog!.append(TOPICS.botRequests, events);
-  const deadline = Date.now() + 20_000;
-  for (;;) {
+  const rows = async () => {
     const [{ n }] = await running.runtime.ports.explorerStore!.query<{ n: number }>('SELECT count() AS n FROM bot_requests FINAL WHERE website = {w:String}', { w: websiteId });
-    if (Number(n) === expectedRows) return;
-    if (Date.now() > deadline) throw new Error(`projection holds ${n} rows for ${websiteId}, expected ${expectedRows}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+    return Number(n);
+  };
+  await until(rows, (n) => n === expectedRows, { timeoutMs: 60_000, intervalMs: 50, what: `${expectedRows} rows projected for ${websiteId}` });
 }
