@@ -218,12 +218,18 @@ describe('two replicas of every app, separate processes, shared engines (cluster
     let answeredOk = 0;
     let running = true;
     let turn = 0;
-    // The daemons' balancer: a recache a daemon refused to connect (it is restarting) goes to the other one, which is up.
-    const throughUpDaemon = (first: number, body: unknown): Promise<Json> =>
-      daemon(first, '/internal/cache/recache', body).catch((error: Error) => {
+    // The daemons' balancer: never the daemon being restarted; a new connection each time (no idle one its shutdown closes
+    // under the request), and a connection refused (the daemon's shutdown began after it was picked) goes to the other one.
+    let daemonDown: number | undefined;
+    const recache = (index: number, body: unknown) =>
+      fetch(`${url('daemon', index)}/internal/cache/recache`, { method: 'POST', headers: { ...INTERNAL, connection: 'close' }, body: JSON.stringify(body) }).then(jsonOf);
+    const throughUpDaemon = (preferred: number, body: unknown): Promise<Json> => {
+      const first = daemonDown === preferred ? 1 - preferred : preferred;
+      return recache(first, body).catch((error: Error) => {
         if ((error.cause as { code?: string } | undefined)?.code !== 'ECONNREFUSED') throw error;
-        return daemon(1 - first, '/internal/cache/recache', body);
+        return recache(1 - first, body);
       });
+    };
     // The load balancer: round robin, and a request an edge refused to connect goes to the other one.
     const throughBalancer = async () => {
       const first = turn++ % 2;
@@ -252,12 +258,14 @@ describe('two replicas of every app, separate processes, shared engines (cluster
       (['projector', 'public-api', 'daemon', 'edge'] as const).map(async (app) => {
         const codes: (number | string)[] = [];
         for (const index of [0, 1]) {
+          if (app === 'daemon') daemonDown = index;
           codes.push(await cluster.kill(app, index, 'SIGTERM'));
           // Work acknowledged while a replica is down: a recache through a daemon that is up, answered once its event is
           // projected (a projector restarting can hold that answer for a rebalance: not awaited before the next step).
           const path = `/rolling/${app}-${index}`;
           recaches.push({ path, queued: throughUpDaemon(index, { host_id: 1, urls: [PAGE(path)], priority: 'high' }) });
           await cluster.restart(app, index);
+          if (app === 'daemon') daemonDown = undefined;
         }
         return codes;
       }),
