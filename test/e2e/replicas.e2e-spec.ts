@@ -259,7 +259,10 @@ describe('two replicas of every app, separate processes, shared engines (cluster
       (await jsonOf(await api(1, '/data-explorer/events/query', { method: 'POST', body: JSON.stringify({ period: '7d', perPage: 1, filters: [{ field: 'url', op: 'contains', val: '/load/0' }] }) }))).meta.total as number;
     await until(recorded, (n) => n === before + answeredOk, { timeoutMs: 60_000, intervalMs: 200, what: () => `every answered bot request recorded (${answeredOk} answered)` });
     for (const { path, queued } of recaches) {
-      expect((await queued).data.entries_enqueued).toBe(1);
+      // Acknowledged: queued, or recorded and applied later (the daemon's answer when the projection took longer than its
+      // 15 s wait, as a projector's restart and rebalance can on a busy machine).
+      const answer = await queued;
+      if (answer.data?.entries_enqueued !== 1) expect(answer).toEqual({ status: 'error', message: expect.stringMatching(/is recorded but the queue projection did not apply it/) });
       await until(() => cached(0, path), { timeoutMs: 60_000, intervalMs: 200, what: `${path}, acknowledged during the restart, rendered` });
     }
   }, TEST_TIMEOUT_MS);
