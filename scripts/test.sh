@@ -9,7 +9,7 @@ bash scripts/setup.sh test
 echo "== node $(node --version)"
 
 mkdir -p .tmp
-rm -f .tmp/jest-unit-results.json .tmp/jest-results.json .tmp/vitest-results.json .tmp/{typecheck,typecheck-dashboard,lint,dashboard-unit-tests}.{log,status}
+rm -f .tmp/jest-unit-results.json .tmp/jest-results.json .tmp/vitest-results.json .tmp/checks.log
 status=0
 
 # The unit tier first: it starts no engine and needs no fresh process per
@@ -20,29 +20,29 @@ bash scripts/jest.sh --ci --maxWorkers=2 --selectProjects unit --workerIdleMemor
 
 # The checks that need no engine run beside the engine tiers, which leave
 # about a third of two cores idle while they wait on engines and processes;
-# each one's output is printed after the tiers. The dashboard is a browser app
-# (DOM, JSX): a tsconfig of its own, and Vitest with its own Vite config.
+# one after another, into one report printed after the tiers. The dashboard is
+# a browser app (DOM, JSX): a tsconfig of its own, and Vitest with its own Vite
+# config.
 check() {
   local name="$1"; shift
-  "$@" > ".tmp/$name.log" 2>&1 && echo 0 > ".tmp/$name.status" || echo 1 > ".tmp/$name.status"
+  echo "== $name"
+  if "$@"; then echo "-- $name: ok"; else echo "-- $name: FAILED"; return 1; fi
 }
-checks=(typecheck typecheck-dashboard lint dashboard-unit-tests)
 (
-  check typecheck npx tsc -p tsconfig.json --noEmit
-  check typecheck-dashboard npx tsc -p apps/dashboard/tsconfig.json --noEmit
-  check lint npx eslint --max-warnings 0 .
-  check dashboard-unit-tests npx vitest run --config apps/dashboard/vite.config.ts --reporter=dot --reporter=json --outputFile.json="$PWD/.tmp/vitest-results.json"
-) &
+  failed=0
+  check typecheck npx tsc -p tsconfig.json --noEmit || failed=1
+  check typecheck-dashboard npx tsc -p apps/dashboard/tsconfig.json --noEmit || failed=1
+  check lint npx eslint --max-warnings 0 . || failed=1
+  check dashboard-unit-tests npx vitest run --config apps/dashboard/vite.config.ts --reporter=dot --reporter=json --outputFile.json="$PWD/.tmp/vitest-results.json" || failed=1
+  exit "$failed"
+) > .tmp/checks.log 2>&1 &
 checking=$!
 
 echo "== integration and end-to-end tests (typecheck, lint and the dashboard's unit tests beside them)"
 bash scripts/jest.sh --ci --maxWorkers=2 --selectProjects int e2e --passWithNoTests --json --outputFile=.tmp/jest-results.json "$@" || status=$?
 
-wait "$checking"
-for name in "${checks[@]}"; do
-  if [ "$(cat ".tmp/$name.status")" = 0 ]; then echo "== $name: ok"; else echo "== $name: FAILED"; status=1; fi
-  cat ".tmp/$name.log"
-done
+wait "$checking" || status=1
+cat .tmp/checks.log
 
 # One plain closing line, whatever reads the output: the three runs' counts added up.
 node -e '

@@ -107,11 +107,7 @@ describe("the README's quick start", () => {
     buildDashboard();
     dir = scratchCheckout();
     watchDataDir(path.join(dir, 'data'));
-    // Five different ports: a port freed by one `freePort` can come back from the next (seen: the demo site on an app's port).
-    const distinct = new Set<number>();
-    while (distinct.size < 5) distinct.add(await freePort());
-    const [public_api, daemon, edge, projector, demo_site] = [...distinct];
-    ports = { public_api, daemon, edge, projector, demo_site };
+    ports = { public_api: await freePort(), daemon: await freePort(), edge: await freePort(), projector: await freePort(), demo_site: await freePort() };
     const { start, steps: typed } = quickStart();
     service = runShell(onPorts(start, ports), dir, shellEnv(ports));
     await until(() => service.output().includes('"msg":"ready"') || service.child.exitCode !== null, { timeoutMs: 240_000, intervalMs: 100, what: () => `npm start ready; its output so far:\n${service.output().slice(-3000)}` });

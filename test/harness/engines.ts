@@ -14,7 +14,26 @@ export interface RunningEngine {
   stop(): Promise<void>;
 }
 
+/** Ports `freePort` has handed out in this process. */
+const handedOut = new Set<number>();
+
+/**
+ * A loopback port free now and never handed out before in this process: a
+ * port freed by one call can come back from the next, so ports asked for one
+ * after another (a test's apps, a cluster's replicas) would not all differ
+ * (seen: a demo site's origin on an app's port).
+ */
 export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await unusedPort();
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+}
+
+function unusedPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
