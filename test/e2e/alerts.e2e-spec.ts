@@ -190,7 +190,7 @@ describe.each<RuntimeMode>(['standalone', 'cluster'])('website alert webhooks (%
     const second = new AlertDeliverer(log, alertTargets(running.runtime.config, {}), clock, createLogger('silent', 'second-replica'));
     second.onApplicationBootstrap();
     try {
-      // Joining the group rebalances it, which takes Kafka tens of seconds.
+      // Joining the group rebalances it: up to the session timeout on the mock broker.
       await until(() => second.lag().then(() => true, () => false), { timeoutMs: 90_000 });
       const caughtUp = () => until(async () => (await first.lag().catch(() => 1)) === 0 && (await second.lag()) === 0, { timeoutMs: 60_000 });
       await caughtUp();

@@ -69,6 +69,8 @@ describe('two replicas of every app, separate processes, shared engines (cluster
         recache: { max_concurrent: MAX_CONCURRENT },
         scheduler: { tick_ms: 200 },
         render_service: { tabs: 2, reservation_percent: 50 },
+        // The tests poll one token's API for minutes (every 50 ms while 50,000 requests are projected): past the default 600 a minute.
+        rate_limit: { enabled: false },
       },
     });
     const issued = await jsonOf(await fetch(`${url('public-api', 0)}/internal/admin/tokens`, { method: 'POST', headers: INTERNAL, body: JSON.stringify({ user: 'ops', website: 'demo', role: 'manager' }) }));
@@ -139,11 +141,12 @@ describe('two replicas of every app, separate processes, shared engines (cluster
     const before = await totalOf(0);
     let appended = 0;
     let seed = 1_000;
-    // A day of demo traffic at a time (about 5,000 bot requests, 4 MB, one partition: one website's key), each counted before the
-    // next is appended: Kafka's mock cluster keeps only about the last 5 MB of a partition (seen: its low watermark at 52,603 of
-    // 58,784), so a consumer further behind than that would find its records gone. A real broker keeps them (retention -1).
+    // Demo traffic of yesterday and today (today's only up to now: none of it just after midnight UTC) at a time, 1,600 to
+    // 6,300 bot requests, at most about 5 MB in one partition (one website's key), each counted before the next is appended:
+    // Kafka's mock cluster keeps only about the last 5 MB of a partition (seen: its low watermark at 52,603 of 58,784), so a
+    // consumer further behind than that would find its records gone. A real broker keeps them (retention -1).
     const appendDay = async () => {
-      const written = await jsonOf(await fetch(`${url('public-api', 1)}/internal/admin/demo-data`, { method: 'POST', headers: INTERNAL, body: JSON.stringify({ days: 1, requestsPerDay: 5_000, seed: seed++ }) }));
+      const written = await jsonOf(await fetch(`${url('public-api', 1)}/internal/admin/demo-data`, { method: 'POST', headers: INTERNAL, body: JSON.stringify({ days: 2, requestsPerDay: 2_500, seed: seed++ }) }));
       appended += written.botRequests as number;
     };
     // Queue work projected while the projector dies (paused, so none of it drains): counted by the other one after the rebalance.

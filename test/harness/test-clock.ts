@@ -12,3 +12,19 @@ export class TestClock implements Clock {
     this.current += ms;
   }
 }
+
+/**
+ * The system clock, moved ahead by hand: for apps that need time to pass as
+ * usual (projections, timeouts) while a test skips a window a rule waits out.
+ */
+export class AheadClock implements Clock {
+  private aheadMs = 0;
+
+  now(): number {
+    return Date.now() + this.aheadMs;
+  }
+
+  advance(ms: number): void {
+    this.aheadMs += ms;
+  }
+}

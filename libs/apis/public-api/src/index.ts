@@ -13,3 +13,4 @@ export * from './dashboard-session/public-api-base-url';
 export * from './auth/agent-connector-mark';
 export * from './run-operator-sql/open-operator-sql-stores';
 export * from './http/response-compression';
+export { FRESH_RECEIPT } from './recache-receipts/get-recache-receipt.handler';
