@@ -41,7 +41,12 @@ describe('two replicas of every app, separate processes, shared engines (cluster
   let token: string;
   const api = (index: number, path: string, init: RequestInit = {}) => fetch(`${url('public-api', index)}/api/websites/demo${path}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } });
   /** Whether the cache holds the page, as the public API of one replica reads the shared cache store (no render, unlike a bot's miss). */
-  const cached = async (index: number, path: string) => (await jsonOf(await api(index, `/cache/entries?url=${encodeURIComponent(PAGE(path))}`))).entries[0].cached as boolean;
+  const cached = async (index: number, path: string) => {
+    const response = await api(index, `/cache/entries?url=${encodeURIComponent(PAGE(path))}`);
+    const body = await jsonOf(response);
+    if (response.status !== 200) throw new Error(`public-api ${index} answered ${response.status} for ${path}: ${JSON.stringify(body)}`);
+    return body.entries[0].cached as boolean;
+  };
   const daemon = async (index: number, path: string, body: unknown) => jsonOf(await fetch(`${url('daemon', index)}${path}`, { method: 'POST', headers: INTERNAL, body: JSON.stringify(body) }));
 
   beforeAll(async () => {
@@ -75,6 +80,13 @@ describe('two replicas of every app, separate processes, shared engines (cluster
     });
     const issued = await jsonOf(await fetch(`${url('public-api', 0)}/internal/admin/tokens`, { method: 'POST', headers: INTERNAL, body: JSON.stringify({ user: 'ops', website: 'demo', role: 'manager' }) }));
     token = issued.token;
+    // The other replica applies the token as it reads the identity topic (docs/public-api.md): moments later, longer on a busy machine.
+    const statusOf = async (index: number) => {
+      const response = await api(index, `/cache/entries?url=${encodeURIComponent(PAGE('/'))}`);
+      await response.body?.cancel();
+      return response.status;
+    };
+    for (const index of [0, 1]) await until(() => statusOf(index), (status) => status === 200, { timeoutMs: 60_000, what: `the token accepted by public-api ${index}` });
   }, 300_000);
 
   afterAll(async () => {
