@@ -97,7 +97,7 @@ describe('two replicas of every app, separate processes, shared engines (cluster
   it('renders a recache through one daemon once, and serves it as a hit from both edges', async () => {
     const queued = await daemon(0, '/internal/cache/recache', { host_id: 1, urls: [PAGE('/recached')], priority: 'high' });
     expect(queued).toMatchObject({ data: { entries_enqueued: 1 } });
-    await until(() => cached(1, '/recached'), { timeoutMs: 60_000, intervalMs: 100, what: 'the recached page in the cache' });
+    await until(() => cached(1, '/recached'), { timeoutMs: 60_000, intervalMs: 100, what: () => `the recached page in the cache (${cluster.saveOutput()})` });
     expect((await bot(1, '/recached')).headers.get('x-prerender-cache')).toBe('hit');
     const fromEdge0 = await bot(0, '/recached');
     expect(fromEdge0.headers.get('x-prerender-cache')).toBe('hit');
@@ -117,7 +117,7 @@ describe('two replicas of every app, separate processes, shared engines (cluster
     const urls = Array.from({ length: 8 }, (_, i) => PAGE(`/slow/${i}`));
     // Half through each daemon, so both schedulers hold work for the host.
     await Promise.all([daemon(0, '/internal/cache/recache', { host_id: 1, urls: urls.slice(0, 4), priority: 'normal' }), daemon(1, '/internal/cache/recache', { host_id: 1, urls: urls.slice(4), priority: 'normal' })]);
-    await until(async () => urls.every((u) => origin.hits.get(new URL(u).pathname) === 1), { timeoutMs: 90_000, intervalMs: 200, what: 'every slow page rendered once' });
+    await until(async () => urls.every((u) => origin.hits.get(new URL(u).pathname) === 1), { timeoutMs: 90_000, intervalMs: 200, what: () => `every slow page rendered once (${cluster.saveOutput()})` });
     expect(origin.maxInFlight).toBeLessThanOrEqual(MAX_CONCURRENT);
     expect(origin.maxInFlight).toBeGreaterThan(0);
     expect(Math.max(...urls.map((u) => origin.maxInFlightByPath.get(new URL(u).pathname) ?? 0))).toBe(1);
@@ -138,7 +138,7 @@ describe('two replicas of every app, separate processes, shared engines (cluster
     const started = await jsonOf(await api(0, '/data-explorer/events/export', { method: 'POST', body: JSON.stringify({ period: '7d', waitSeconds: 0 }) }));
     const exportId = started.data?.exportId ?? started.exportId;
     expect(typeof exportId).toBe('number');
-    const done = await until(async () => jsonOf(await api(1, `/data-explorer/export/${exportId}/status`)), (record) => (record.data ?? record).status === 'completed', { timeoutMs: 60_000, intervalMs: 200, what: 'the export completed, read from the other replica' });
+    const done = await until(async () => jsonOf(await api(1, `/data-explorer/export/${exportId}/status`)), (record) => (record.data ?? record).status === 'completed', { timeoutMs: 60_000, intervalMs: 200, what: () => `the export completed, read from the other replica (${cluster.saveOutput()})` });
     const link = new URL((done.data ?? done).downloadUrl);
     // The link names the configured public address: take its path and ask each replica.
     for (const index of [0, 1]) {
