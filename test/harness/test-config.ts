@@ -29,7 +29,7 @@ export function testConfig(mode: RuntimeMode, overrides: Record<string, unknown>
   const cluster = clusterEngines
     ? {
         adapters: { event_log: 'kafka', queue_store: 'redis', explorer_store: 'chdb' },
-        // A group rebalances within the session timeout (the mock broker waits for it whenever a member joins a group that has one): 6 s, the broker's least, not the default 30 s.
+        // A group's rebalance lasts up to its session timeout (the mock broker waits that long for the members when one joins or dies): 6 s, the broker's least, not the default 30 s.
         kafka: { brokers: clusterEngines.kafkaBrokers, client_id: `test-${unique}`, namespace: `t${unique}`, session_timeout_ms: 6_000 },
         redis: { url: clusterEngines.redisUrl, key_prefix: `t${unique}` },
         exports: { signing_key: `test-link-signing-key-${unique}-0123456789` },
