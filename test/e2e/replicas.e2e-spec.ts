@@ -40,14 +40,17 @@ describe('two replicas of every app, separate processes, shared engines (cluster
   const bot = (edge: number, path: string) => fetch(`${url('edge', edge)}/${PAGE(path)}`, { headers: BOT });
   let token: string;
   const api = (index: number, path: string, init: RequestInit = {}) => fetch(`${url('public-api', index)}/api/websites/demo${path}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } });
+  const cacheEntries = (index: number, path: string) => api(index, `/cache/entries?url=${encodeURIComponent(PAGE(path))}`);
   /** Whether the cache holds the page, as the public API of one replica reads the shared cache store (no render, unlike a bot's miss). */
   const cached = async (index: number, path: string) => {
-    const response = await api(index, `/cache/entries?url=${encodeURIComponent(PAGE(path))}`);
+    const response = await cacheEntries(index, path);
     const body = await jsonOf(response);
     if (response.status !== 200) throw new Error(`public-api ${index} answered ${response.status} for ${path}: ${JSON.stringify(body)}`);
     return body.entries[0].cached as boolean;
   };
   const daemon = async (index: number, path: string, body: unknown) => jsonOf(await fetch(`${url('daemon', index)}${path}`, { method: 'POST', headers: INTERNAL, body: JSON.stringify(body) }));
+  /** A wait's description that, when the wait fails, saves every replica's output and says where. */
+  const withLogs = (what: string) => () => `${what} (${cluster.saveOutput()})`;
 
   beforeAll(async () => {
     origin = new TestOrigin((path) => ({
@@ -82,7 +85,7 @@ describe('two replicas of every app, separate processes, shared engines (cluster
     token = issued.token;
     // The other replica applies the token as it reads the identity topic (docs/public-api.md): moments later, longer on a busy machine.
     const statusOf = async (index: number) => {
-      const response = await api(index, `/cache/entries?url=${encodeURIComponent(PAGE('/'))}`);
+      const response = await cacheEntries(index, '/');
       await response.body?.cancel();
       return response.status;
     };
@@ -97,7 +100,7 @@ describe('two replicas of every app, separate processes, shared engines (cluster
   it('renders a recache through one daemon once, and serves it as a hit from both edges', async () => {
     const queued = await daemon(0, '/internal/cache/recache', { host_id: 1, urls: [PAGE('/recached')], priority: 'high' });
     expect(queued).toMatchObject({ data: { entries_enqueued: 1 } });
-    await until(() => cached(1, '/recached'), { timeoutMs: 60_000, intervalMs: 100, what: () => `the recached page in the cache (${cluster.saveOutput()})` });
+    await until(() => cached(1, '/recached'), { timeoutMs: 60_000, intervalMs: 100, what: withLogs('the recached page in the cache') });
     expect((await bot(1, '/recached')).headers.get('x-prerender-cache')).toBe('hit');
     const fromEdge0 = await bot(0, '/recached');
     expect(fromEdge0.headers.get('x-prerender-cache')).toBe('hit');
@@ -117,7 +120,7 @@ describe('two replicas of every app, separate processes, shared engines (cluster
     const urls = Array.from({ length: 8 }, (_, i) => PAGE(`/slow/${i}`));
     // Half through each daemon, so both schedulers hold work for the host.
     await Promise.all([daemon(0, '/internal/cache/recache', { host_id: 1, urls: urls.slice(0, 4), priority: 'normal' }), daemon(1, '/internal/cache/recache', { host_id: 1, urls: urls.slice(4), priority: 'normal' })]);
-    await until(async () => urls.every((u) => origin.hits.get(new URL(u).pathname) === 1), { timeoutMs: 90_000, intervalMs: 200, what: () => `every slow page rendered once (${cluster.saveOutput()})` });
+    await until(async () => urls.every((u) => origin.hits.get(new URL(u).pathname) === 1), { timeoutMs: 90_000, intervalMs: 200, what: withLogs('every slow page rendered once') });
     expect(origin.maxInFlight).toBeLessThanOrEqual(MAX_CONCURRENT);
     expect(origin.maxInFlight).toBeGreaterThan(0);
     expect(Math.max(...urls.map((u) => origin.maxInFlightByPath.get(new URL(u).pathname) ?? 0))).toBe(1);
@@ -138,7 +141,7 @@ describe('two replicas of every app, separate processes, shared engines (cluster
     const started = await jsonOf(await api(0, '/data-explorer/events/export', { method: 'POST', body: JSON.stringify({ period: '7d', waitSeconds: 0 }) }));
     const exportId = started.data?.exportId ?? started.exportId;
     expect(typeof exportId).toBe('number');
-    const done = await until(async () => jsonOf(await api(1, `/data-explorer/export/${exportId}/status`)), (record) => (record.data ?? record).status === 'completed', { timeoutMs: 60_000, intervalMs: 200, what: () => `the export completed, read from the other replica (${cluster.saveOutput()})` });
+    const done = await until(async () => jsonOf(await api(1, `/data-explorer/export/${exportId}/status`)), (record) => (record.data ?? record).status === 'completed', { timeoutMs: 60_000, intervalMs: 200, what: withLogs('the export completed, read from the other replica') });
     const link = new URL((done.data ?? done).downloadUrl);
     // The link names the configured public address: take its path and ask each replica.
     for (const index of [0, 1]) {
@@ -170,7 +173,7 @@ describe('two replicas of every app, separate processes, shared engines (cluster
     try {
       await firstDay;
       for (;;) {
-        await until(() => totalOf(1), (total) => total === before + appended, { timeoutMs: 60_000, intervalMs: 200, what: () => `${appended} demo rows counted once by the surviving projector (${cluster.saveOutput()})` });
+        await until(() => totalOf(1), (total) => total === before + appended, { timeoutMs: 60_000, intervalMs: 200, what: withLogs(`${appended} demo rows counted once by the surviving projector`) });
         if (appended >= 50_000) break;
         await appendDay();
       }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { freePort } from './engines';
 import { spawnNode, spawnService, waitUntilAnswers, type SpawnedService } from './spawned-service';
-import { TEST_INTERNAL_KEY } from './test-config';
+import { TEST_INTERNAL_KEY, TEST_KAFKA_SESSION_TIMEOUT_MS } from './test-config';
 
 /** The four deployable apps a cluster runs, each as processes of its own. */
 export const CLUSTER_APPS = ['projector', 'public-api', 'daemon', 'edge'] as const;
@@ -139,8 +139,7 @@ function clusterConfig(engines: SharedClusterEngines, unique: string, dir: strin
     logging: { level: 'warn' },
     listen: { host: '127.0.0.1', public_api: 0, daemon: 0, edge: 0, projector: 0 },
     adapters: { event_log: 'kafka', queue_store: 'redis', explorer_store: 'clickhouse', object_store: 's3' },
-    // A killed replica's partitions go to the others after 6 s (the broker's least), not the default 30 s.
-    kafka: { brokers: engines.kafkaBrokers, client_id: `replicas-${unique}`, namespace: `r${unique}`, session_timeout_ms: 6_000 },
+    kafka: { brokers: engines.kafkaBrokers, client_id: `replicas-${unique}`, namespace: `r${unique}`, session_timeout_ms: TEST_KAFKA_SESSION_TIMEOUT_MS },
     redis: { url: engines.redisUrl, key_prefix: `r${unique}` },
     clickhouse: { url: engines.clickhouse.url, database: engines.clickhouse.database },
     s3: { endpoint: engines.s3.endpoint, bucket: engines.s3.bucket, prefix: `r${unique}`, force_path_style: true },

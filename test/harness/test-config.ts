@@ -10,6 +10,14 @@ export type RuntimeMode = 'standalone' | 'cluster';
 
 export const TEST_INTERNAL_KEY = 'test-internal-key';
 
+/**
+ * The tests' Kafka session timeout: 6 s, the broker's least, not the default
+ * 30 s. A group's rebalance lasts up to it (the mock broker waits that long
+ * for the members when one joins or dies), and so does a killed member's
+ * partitions standing still.
+ */
+export const TEST_KAFKA_SESSION_TIMEOUT_MS = 6_000;
+
 /** Where cluster mode finds Kafka and Redis. */
 export interface ClusterEngines {
   readonly kafkaBrokers: string[];
@@ -29,8 +37,7 @@ export function testConfig(mode: RuntimeMode, overrides: Record<string, unknown>
   const cluster = clusterEngines
     ? {
         adapters: { event_log: 'kafka', queue_store: 'redis', explorer_store: 'chdb' },
-        // A group's rebalance lasts up to its session timeout (the mock broker waits that long for the members when one joins or dies): 6 s, the broker's least, not the default 30 s.
-        kafka: { brokers: clusterEngines.kafkaBrokers, client_id: `test-${unique}`, namespace: `t${unique}`, session_timeout_ms: 6_000 },
+        kafka: { brokers: clusterEngines.kafkaBrokers, client_id: `test-${unique}`, namespace: `t${unique}`, session_timeout_ms: TEST_KAFKA_SESSION_TIMEOUT_MS },
         redis: { url: clusterEngines.redisUrl, key_prefix: `t${unique}` },
         exports: { signing_key: `test-link-signing-key-${unique}-0123456789` },
       }
